@@ -1,0 +1,38 @@
+"""Reading YAML with positions (ttr_maps.document)."""
+
+import pytest
+
+from ttr_maps.document import DocumentError, Position, parse_document, read_document
+
+
+def test_positions_of_values_and_keys_are_one_based():
+    doc = parse_document("cities:\n  Oslo: {x: 1, y: 2}\nroutes:\n  - a\n  - b\n")
+    assert doc.position(("cities", "Oslo")) == Position(2, 9)
+    assert doc.position(("cities", "Oslo"), key=True) == Position(2, 3)
+    assert doc.position(("routes", 1)) == Position(5, 5)
+
+
+def test_missing_path_falls_back_to_nearest_parent():
+    doc = parse_document("routes:\n  - {length: 3}\n")
+    assert doc.position(("routes", 0, "color")) == Position(2, 5)
+
+
+def test_duplicate_keys_are_kept_for_validation_and_first_wins():
+    doc = parse_document("cities:\n  Oslo: 1\n  Oslo: 2\n")
+    assert doc.data == {"cities": {"Oslo": 1}}
+    assert doc.duplicate_keys == [(("cities", "Oslo"), Position(3, 3))]
+
+
+def test_syntax_error_has_a_position():
+    with pytest.raises(DocumentError) as caught:
+        parse_document("a: [1, 2\nb: 3\n", "x.yaml")
+    assert caught.value.position is not None
+    assert caught.value.position.line == 2
+
+
+def test_unreadable_file_is_a_document_error(tmp_path):
+    with pytest.raises(DocumentError, match="no such file"):
+        read_document(tmp_path / "missing.yaml")
+    (tmp_path / "latin1.yaml").write_bytes(b"name: Z\xfcrich\n")
+    with pytest.raises(DocumentError, match="UTF-8"):
+        read_document(tmp_path / "latin1.yaml")

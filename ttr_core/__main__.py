@@ -1,0 +1,3 @@
+from ttr_core.cli import main
+
+main()

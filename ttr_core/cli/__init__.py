@@ -1,0 +1,14 @@
+"""The `ttr` command. Commands are wiring: they parse options, call a library
+function and hand its result to a reporter. Each lives in its own module."""
+
+from __future__ import annotations
+
+from ttr_core.cli.app import app
+
+# Importing a command module registers its command on `app`.
+from ttr_core.cli import validate  # noqa: F401  isort: skip
+
+
+def main() -> None:
+    """Entry point of the `ttr` console script."""
+    app()

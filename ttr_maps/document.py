@@ -1,0 +1,143 @@
+"""Reading a map file: YAML text to plain data, keeping where every node was written.
+
+Loading does not judge. `read_document` raises `DocumentError` only when the file
+cannot be read or parsed at all; duplicate keys, schema errors and semantic problems
+are left for validation, which reports each at its `file:line:col`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+try:  # libyaml is many times faster on large maps; fall back to pure Python.
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover - depends on how PyYAML was built
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+
+#: A path into the document, as JSON Schema reports it: keys and list indices.
+DataPath = tuple[str | int, ...]
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Position:
+    """A 1-based line and column in a source file."""
+
+    line: int
+    column: int
+
+    @classmethod
+    def from_mark(cls, mark: yaml.Mark) -> Position:
+        return cls(mark.line + 1, mark.column + 1)
+
+
+class DocumentError(Exception):
+    """The file cannot be read or is not YAML. `position` is set for syntax errors."""
+
+    def __init__(self, path: str, message: str, position: Position | None = None):
+        super().__init__(message)
+        self.path = path
+        self.message = message
+        self.position = position
+
+
+@dataclass
+class MapDocument:
+    """A parsed map file: its data, and where each value and key was written."""
+
+    path: str
+    text: str
+    data: Any
+    value_positions: dict[DataPath, Position] = field(repr=False)
+    key_positions: dict[DataPath, Position] = field(repr=False)
+    #: Keys written twice in one mapping: (path of the repeated key, where it repeats).
+    duplicate_keys: list[tuple[DataPath, Position]] = field(default_factory=list)
+
+    def position(self, path: DataPath, *, key: bool = False) -> Position:
+        """Where `path` was written; the nearest enclosing node if it was not.
+
+        With `key=True`, the position of the mapping key rather than its value
+        (useful for "this key is not allowed" or "this city is repeated").
+        """
+        if key and path in self.key_positions:
+            return self.key_positions[path]
+        for end in range(len(path), -1, -1):
+            found = self.value_positions.get(path[:end])
+            if found is not None:
+                return found
+        return Position(1, 1)
+
+
+_scalar_constructor = yaml.constructor.SafeConstructor()
+
+
+def parse_document(text: str, path: str = "<string>") -> MapDocument:
+    """Parse YAML text into a `MapDocument`.
+
+    >>> doc = parse_document("a:\\n  - 1\\n  - x\\n")
+    >>> doc.data, doc.position(("a", 1))
+    ({'a': [1, 'x']}, Position(line=3, column=5))
+    """
+    try:
+        root = yaml.compose(text, Loader=_Loader)
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        position = Position.from_mark(mark) if mark else None
+        message = " ".join(p for p in (error.context, error.problem) if p) or str(error)
+        raise DocumentError(path, f"YAML syntax error: {message}", position) from None
+    except yaml.YAMLError as error:
+        raise DocumentError(path, f"YAML syntax error: {error}") from None
+    values: dict[DataPath, Position] = {}
+    keys: dict[DataPath, Position] = {}
+    duplicates: list[tuple[DataPath, Position]] = []
+    data = None if root is None else _to_data(root, (), values, keys, duplicates)
+    return MapDocument(path, text, data, values, keys, duplicates)
+
+
+def read_document(file: str | Path) -> MapDocument:
+    """Read and parse a map file. Raises `DocumentError` if it cannot be read."""
+    path = str(file)
+    try:
+        text = Path(file).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise DocumentError(path, "no such file") from None
+    except IsADirectoryError:
+        raise DocumentError(path, "is a folder, not a map file") from None
+    except UnicodeDecodeError as error:
+        reason = f"not UTF-8 text ({error.reason} at byte {error.start})"
+        raise DocumentError(path, reason) from None
+    except OSError as error:
+        raise DocumentError(path, error.strerror or str(error)) from None
+    return parse_document(text, path)
+
+
+def _to_data(
+    node: yaml.Node,
+    path: DataPath,
+    values: dict[DataPath, Position],
+    keys: dict[DataPath, Position],
+    duplicates: list[tuple[DataPath, Position]],
+) -> Any:
+    values[path] = Position.from_mark(node.start_mark)
+    if isinstance(node, yaml.MappingNode):
+        result: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            key = _to_data(key_node, (*path, "<key>"), {}, {}, duplicates)
+            if not isinstance(key, str | int | float | bool) and key is not None:
+                key = str(key)
+            child = (*path, key)
+            if key in result:  # the first one wins; validation reports the repeat
+                duplicates.append((child, Position.from_mark(key_node.start_mark)))
+                continue
+            keys[child] = Position.from_mark(key_node.start_mark)
+            result[key] = _to_data(value_node, child, values, keys, duplicates)
+        return result
+    if isinstance(node, yaml.SequenceNode):
+        return [
+            _to_data(item, (*path, i), values, keys, duplicates)
+            for i, item in enumerate(node.value)
+        ]
+    return _scalar_constructor.construct_object(node)

@@ -1,0 +1,232 @@
+"""The map model: frozen values for cities, routes, tickets and whole maps.
+
+A `Map` is what the engine plays and what checks, previews and statistics read.
+It knows nothing of files: `ttr_maps.document` turns YAML into a `Map` and keeps
+the positions that reports need.
+
+>>> m = Map.from_data({
+...     "format": 1, "id": "tiny", "name": "Tiny", "coordinates": "plane",
+...     "cities": {"A": {"x": 0, "y": 0}, "B": {"x": 1, "y": 0}},
+...     "routes": [{"between": ["A", "B"], "length": 2, "color": ["red", "blue"]}],
+...     "tickets": [{"between": ["A", "B"], "value": 2}],
+... })
+>>> [r.id for r in m.routes]
+['A-B/1', 'A-B/2']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Literal
+
+#: The eight card colours of R3, in the order the engine indexes them.
+CARD_COLORS: tuple[str, ...] = (
+    "red",
+    "orange",
+    "yellow",
+    "green",
+    "blue",
+    "pink",
+    "black",
+    "white",
+)
+#: A gray route may be paid with any one card colour (R9).
+GRAY = "gray"
+ROUTE_COLORS: tuple[str, ...] = (*CARD_COLORS, GRAY)
+
+#: R10: points scored at once for a route of each length.
+ROUTE_POINTS: Mapping[int, int] = {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15, 7: 18, 8: 21}
+
+RULE_SETS: tuple[str, ...] = ("base", "europe")
+DEFAULT_WAGONS = 45
+
+CoordinateKind = Literal["geographic", "plane"]
+
+
+@dataclass(frozen=True, slots=True)
+class City:
+    """A city and its position: (lat, lon) for geographic maps, (x, y) for plane maps."""
+
+    name: str
+    index: int
+    position: tuple[float, float]
+
+
+def route_id(a: str, b: str, track: int | None = None) -> str:
+    """The stable id of a route: its cities in sorted order, spaces as underscores,
+    and the track number for one of several parallel tracks.
+
+    >>> route_id("Kansas City", "Denver", 2)
+    'Denver-Kansas_City/2'
+    """
+    first, second = sorted((a, b))
+    base = f"{first}-{second}".replace(" ", "_")
+    return base if track is None else f"{base}/{track}"
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """One route segment (one track of a double route is a segment of its own).
+
+    `entry` is the position of the route's entry in the map's `routes` list, so that
+    a report can point at the line that declared it.
+    """
+
+    id: str
+    index: int
+    a: str
+    b: str
+    length: int
+    color: str
+    track: int | None = None
+    tunnel: bool = False
+    ferry: int = 0
+    entry: int = 0
+
+    @property
+    def cities(self) -> tuple[str, str]:
+        return (self.a, self.b)
+
+    @property
+    def is_double(self) -> bool:
+        return self.track is not None
+
+    @property
+    def points(self) -> int:
+        """R10: the points this route scores when claimed."""
+        return ROUTE_POINTS[self.length]
+
+
+@dataclass(frozen=True, slots=True)
+class Ticket:
+    """A destination ticket. `entry` is its position in the map's `tickets` list."""
+
+    a: str
+    b: str
+    value: int
+    long: bool = False
+    entry: int = 0
+
+    @property
+    def cities(self) -> tuple[str, str]:
+        return (self.a, self.b)
+
+    def __str__(self) -> str:
+        return f"{self.a}–{self.b} ({self.value})"
+
+
+@dataclass(frozen=True)
+class Map:
+    """A whole map: what a designer wrote, as frozen values.
+
+    Build one with `Map.from_data` from data that passed the JSON Schema, or load a
+    file with `ttr_maps.load_map`.
+    """
+
+    id: str
+    name: str
+    rules: str
+    wagons: int
+    coordinates: CoordinateKind
+    cities: tuple[City, ...]
+    routes: tuple[Route, ...]
+    tickets: tuple[Ticket, ...]
+    extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> Map:
+        """Build a map from schema-valid data (a parsed YAML document).
+
+        Routes are expanded to one segment per track. Parallel tracks between the
+        same two cities are numbered 1, 2, … in file order, whether they were written
+        as one entry with a list of colours or as several entries.
+        """
+        geographic = data.get("coordinates", "geographic") == "geographic"
+        keys = ("lat", "lon") if geographic else ("x", "y")
+        cities = tuple(
+            City(name, i, (float(spec[keys[0]]), float(spec[keys[1]])))
+            for i, (name, spec) in enumerate(data.get("cities", {}).items())
+        )
+        tracks_between: dict[frozenset[str], int] = {}
+        for entry in data.get("routes", []):
+            pair = frozenset(entry["between"])
+            colors = entry["color"]
+            tracks_between[pair] = tracks_between.get(pair, 0) + (
+                len(colors) if isinstance(colors, list) else 1
+            )
+        routes: list[Route] = []
+        seen_tracks: dict[frozenset[str], int] = {}
+        for entry_index, entry in enumerate(data.get("routes", [])):
+            a, b = entry["between"]
+            pair = frozenset((a, b))
+            colors = entry["color"] if isinstance(entry["color"], list) else [entry["color"]]
+            for color in colors:
+                track = None
+                if tracks_between[pair] > 1:
+                    track = seen_tracks.get(pair, 0) + 1
+                    seen_tracks[pair] = track
+                routes.append(
+                    Route(
+                        id=route_id(a, b, track),
+                        index=len(routes),
+                        a=a,
+                        b=b,
+                        length=int(entry["length"]),
+                        color=color,
+                        track=track,
+                        tunnel=bool(entry.get("tunnel", False)),
+                        ferry=int(entry.get("ferry", 0)),
+                        entry=entry_index,
+                    )
+                )
+        tickets = tuple(
+            Ticket(
+                a=t["between"][0],
+                b=t["between"][1],
+                value=int(t["value"]),
+                long=bool(t.get("long", False)),
+                entry=i,
+            )
+            for i, t in enumerate(data.get("tickets", []))
+        )
+        settings = data.get("settings", {}) or {}
+        return cls(
+            id=str(data["id"]),
+            name=str(data["name"]),
+            rules=str(data.get("rules", "base")),
+            wagons=int(settings.get("wagons", DEFAULT_WAGONS)),
+            coordinates="geographic" if geographic else "plane",
+            cities=cities,
+            routes=tuple(routes),
+            tickets=tickets,
+        )
+
+    # Lookups are derived once per map; the map itself never changes.
+    @cached_property
+    def city_index(self) -> dict[str, int]:
+        return {c.name: c.index for c in self.cities}
+
+    @cached_property
+    def route_by_id(self) -> dict[str, Route]:
+        return {r.id: r for r in self.routes}
+
+    @cached_property
+    def parallel_routes(self) -> dict[frozenset[str], tuple[Route, ...]]:
+        """Routes grouped by the unordered pair of cities they join."""
+        groups: dict[frozenset[str], list[Route]] = {}
+        for r in self.routes:
+            groups.setdefault(frozenset(r.cities), []).append(r)
+        return {pair: tuple(rs) for pair, rs in groups.items()}
+
+    @property
+    def is_geographic(self) -> bool:
+        return self.coordinates == "geographic"
+
+    @property
+    def total_spaces(self) -> int:
+        return sum(r.length for r in self.routes)
+
+    def city(self, name: str) -> City:
+        return self.cities[self.city_index[name]]

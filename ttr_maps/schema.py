@@ -1,0 +1,81 @@
+"""Structural validation against `schemas/map.schema.json`, the one source of
+structural truth: the loader never re-checks what the schema says.
+
+Each schema error becomes a `Problem` at the position of the offending node. A
+schema node may carry an `x-ttr-code` annotation, which gives its errors a stable
+code of their own (TTR203 for a length outside 1-8, TTR204 for an unknown colour);
+all other schema errors are TTR002.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from functools import cache
+from typing import Any
+
+from ttr_maps.bundled import schema_path
+from ttr_maps.document import MapDocument
+from ttr_maps.problem import Level, Problem
+
+SCHEMA_ERROR = "TTR002"
+
+
+@cache
+def map_schema() -> dict[str, Any]:
+    """The map JSON Schema, parsed once."""
+    return json.loads(schema_path("map").read_text(encoding="utf-8"))
+
+
+@cache
+def _validator() -> Any:
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(map_schema())
+
+
+def iter_schema_problems(document: MapDocument) -> Iterator[Problem]:
+    """Yield one problem per schema error, most specific error first."""
+    from jsonschema.exceptions import relevance
+
+    for error in sorted(_validator().iter_errors(document.data), key=relevance):
+        yield _to_problem(document, _most_specific(error))
+
+
+def _most_specific(error: Any) -> Any:
+    """For oneOf/anyOf failures, the sub-error that explains the problem best."""
+    from jsonschema.exceptions import best_match
+
+    if error.context:
+        return best_match(error.context)
+    return error
+
+
+def _to_problem(document: MapDocument, error: Any) -> Problem:
+    path = tuple(error.absolute_path)
+    code = _code_of(error)
+    on_key = error.validator in ("additionalProperties", "propertyNames")
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        allowed = set(error.schema.get("properties", {}))
+        extra = [k for k in error.instance if k not in allowed]
+        if extra:
+            path = (*path, extra[0])
+    where = "/".join(str(p) for p in error.absolute_path) or "the document"
+    return Problem(
+        document.path,
+        document.position(path, key=on_key),
+        Level.ERROR,
+        code,
+        f"{where}: {error.message}",
+    )
+
+
+def _code_of(error: Any) -> str:
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    if "x-ttr-code" in schema:
+        return str(schema["x-ttr-code"])
+    # An enum or type error inside a $ref'd definition: look one level up too.
+    parent = getattr(error, "parent", None)
+    if parent is not None and isinstance(parent.schema, dict) and "x-ttr-code" in parent.schema:
+        return str(parent.schema["x-ttr-code"])
+    return SCHEMA_ERROR
