@@ -37,11 +37,15 @@ class Position:
 class DocumentError(Exception):
     """The file cannot be read or is not YAML. `position` is set for syntax errors."""
 
-    def __init__(self, path: str, message: str, position: Position | None = None):
+    def __init__(
+        self, path: str, message: str, position: Position | None = None, *, syntax: bool = False
+    ):
         super().__init__(message)
         self.path = path
         self.message = message
         self.position = position
+        #: True when the file was read but is not YAML; False when it could not be read.
+        self.syntax = syntax
 
 
 @dataclass
@@ -87,13 +91,24 @@ def parse_document(text: str, path: str = "<string>") -> MapDocument:
         mark = error.problem_mark or error.context_mark
         position = Position.from_mark(mark) if mark else None
         message = " ".join(p for p in (error.context, error.problem) if p) or str(error)
-        raise DocumentError(path, f"YAML syntax error: {message}", position) from None
+        raise DocumentError(path, f"YAML syntax error: {message}", position, syntax=True) from None
     except yaml.YAMLError as error:
-        raise DocumentError(path, f"YAML syntax error: {error}") from None
+        raise DocumentError(path, f"YAML syntax error: {error}", syntax=True) from None
     values: dict[DataPath, Position] = {}
     keys: dict[DataPath, Position] = {}
     duplicates: list[tuple[DataPath, Position]] = []
-    data = None if root is None else _to_data(root, (), values, keys, duplicates)
+    try:
+        data = None if root is None else _to_data(root, (), values, keys, duplicates)
+    except yaml.MarkedYAMLError as error:  # e.g. an unknown tag such as `!city`
+        mark = error.problem_mark or error.context_mark
+        position = Position.from_mark(mark) if mark else None
+        message = " ".join(p for p in (error.context, error.problem) if p) or str(error)
+        raise DocumentError(path, f"YAML error: {message}", position, syntax=True) from None
+    except (ValueError, TypeError, OverflowError) as error:  # e.g. a date like 2024-13-45
+        raise DocumentError(path, f"YAML error: bad value: {error}", syntax=True) from None
+    except RecursionError:  # an alias that contains itself
+        message = "YAML error: the document refers to itself"
+        raise DocumentError(path, message, syntax=True) from None
     return MapDocument(path, text, data, values, keys, duplicates)
 
 

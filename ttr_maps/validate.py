@@ -1,12 +1,18 @@
 """Validation: a map file in, every problem out, never a traceback.
 
-The pipeline is: read the YAML (positions kept) -> JSON Schema -> build the `Map`
--> every registered semantic check. Semantic checks run only on schema-valid
-documents, since they rely on the structure the schema guarantees.
+The pipeline is: read the YAML (positions kept) -> document checks (repeated keys,
+always) -> JSON Schema -> build the `Map` -> every registered map check. Map checks
+run only on schema-valid documents, since they rely on the structure the schema
+guarantees.
+
+A file may silence warnings (never errors) with a comment line anywhere in it:
+
+    # ttr: disable=TTR252,TTR253
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +21,11 @@ from ttr_maps.document import DocumentError, MapDocument, Position, read_documen
 from ttr_maps.model import Map
 from ttr_maps.problem import Level, Problem
 
+UNREADABLE = "TTR000"
 YAML_SYNTAX_ERROR = "TTR001"
+MAP_SUFFIXES = (".yaml", ".yml")
+
+_DISABLE = re.compile(r"^[ \t]*#[ \t]*ttr:[ \t]*disable[ \t]*=[ \t]*([A-Za-z0-9, \t]+)$", re.M)
 
 
 @dataclass
@@ -35,6 +45,11 @@ class FileReport:
     def warnings(self) -> list[Problem]:
         return [p for p in self.problems if p.level is Level.WARNING]
 
+    @property
+    def is_unreadable(self) -> bool:
+        """The path could not be read at all (missing, a folder, not UTF-8)."""
+        return any(p.code == UNREADABLE for p in self.problems)
+
     def fails(self, strict: bool = False) -> bool:
         """Whether this file fails a run: any error, or any warning when strict."""
         return bool(self.errors or (strict and self.warnings))
@@ -49,29 +64,51 @@ class InvalidMapError(Exception):
         super().__init__("\n".join(lines) or f"{report.path}: invalid map")
 
 
+def disabled_codes(text: str) -> frozenset[str]:
+    """Codes silenced by `# ttr: disable=CODE,CODE` comment lines.
+
+    >>> sorted(disabled_codes("id: x\\n# ttr: disable=TTR252, TTR253\\n"))
+    ['TTR252', 'TTR253']
+    """
+    codes: set[str] = set()
+    for match in _DISABLE.finditer(text):
+        codes.update(c.strip().upper() for c in match.group(1).split(",") if c.strip())
+    return frozenset(codes)
+
+
 def validate_document(document: MapDocument) -> FileReport:
-    """Validate a parsed document: schema first, then the semantic checks."""
-    from ttr_maps.checks import CheckContext, all_checks
+    """Validate a parsed document: document checks, the schema, then map checks."""
+    from ttr_maps.checks import CheckContext, checks_at
     from ttr_maps.schema import iter_schema_problems
 
     report = FileReport(document.path, document=document)
-    report.problems.extend(iter_schema_problems(document))
-    if not report.problems:
+    for check in checks_at("document"):
+        report.problems.extend(check.run(document))
+    schema_problems = list(iter_schema_problems(document))
+    report.problems.extend(schema_problems)
+    if not schema_problems:
         report.map = Map.from_data(document.data)
         context = CheckContext(report.map, document)
-        for check in all_checks():
+        for check in checks_at("map"):
             report.problems.extend(check.run(context))
+    silenced = disabled_codes(document.text)
+    if silenced:
+        report.problems = [
+            p for p in report.problems if not (p.level is Level.WARNING and p.code in silenced)
+        ]
     report.problems.sort(key=lambda p: p.sort_key)
     return report
 
 
 def validate_file(path: str | Path) -> FileReport:
-    """Validate one map file. A file that cannot be read is a report with one error."""
+    """Validate one map file. A file that cannot be read is a report with one error:
+    TTR001 if it is not YAML, TTR000 if it cannot be read at all."""
     try:
         document = read_document(path)
     except DocumentError as error:
         position = error.position or Position(1, 1)
-        problem = Problem(str(path), position, Level.ERROR, YAML_SYNTAX_ERROR, error.message)
+        code = YAML_SYNTAX_ERROR if error.syntax else UNREADABLE
+        problem = Problem(str(path), position, Level.ERROR, code, error.message)
         return FileReport(str(path), [problem])
     return validate_document(document)
 
@@ -80,6 +117,21 @@ def validate_files(paths: Iterable[str | Path]) -> Iterator[FileReport]:
     """Validate many files; a bad file never stops the batch."""
     for path in paths:
         yield validate_file(path)
+
+
+def iter_map_files(paths: Iterable[str | Path]) -> Iterator[Path]:
+    """Expand command-line paths: a folder gives every `*.yaml`/`*.yml` inside it,
+    recursively, sorted; anything else is passed on as is (a missing path is then
+    reported by `validate_file`). A folder without map files is passed on too, and
+    reported as unreadable.
+    """
+    for item in paths:
+        path = Path(item)
+        if path.is_dir():
+            found = sorted(p for p in path.rglob("*") if p.suffix in MAP_SUFFIXES and p.is_file())
+            yield from found if found else [path]
+        else:
+            yield path
 
 
 def load_map(source: str | Path) -> Map:

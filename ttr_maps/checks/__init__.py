@@ -1,109 +1,296 @@
-"""The registry of semantic checks.
+"""The registry of checks: every problem code the validator can report.
 
-A check is a small function that receives a `CheckContext` and yields
-`Finding`s (a message and where it applies). It never prints or raises. Each is
-registered with a stable code, a default level and a one-line summary; its
-docstring holds a failing and a passing YAML example.
+A check is a small function that yields `Finding`s (a message and where it
+applies). It never prints or raises. Each is registered with a stable code, a
+default level and a one-line summary; its docstring holds a failing and a
+passing YAML example.
 
     @check("TTR201", Level.ERROR, "route names an unknown city")
     def route_unknown_city(ctx: CheckContext) -> Iterator[Finding]:
         ...
+
+Checks run at one of two stages:
+
+- `document` checks receive the parsed `MapDocument` and run on every file that
+  is YAML at all, before the schema (duplicate keys must always be reported);
+- `map` checks (the default) receive a `CheckContext` and run only on
+  schema-valid files, so they can rely on the structure the schema guarantees.
+  They must tolerate what other checks report: a route to an unknown city or a
+  route from a city to itself must never make a later check fail.
+
+Codes enforced by the reader or by the JSON Schema itself (TTR001, TTR002, TTR203,
+TTR204) are registered with `rule`, so reports, `ttr validate --list-checks` and
+SARIF know them too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import heapq
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
-from ttr_maps.document import DataPath, MapDocument
+from ttr_maps.document import DataPath, MapDocument, Position
 from ttr_maps.model import Map
 from ttr_maps.problem import Level, Problem
 
 if TYPE_CHECKING:
     import networkx as nx
 
+Stage = Literal["reader", "schema", "document", "map"]
+
 
 @dataclass(frozen=True, slots=True)
 class Finding:
-    """What a check found: a message, and the document path it points at."""
+    """What a check found: a message, and the document path it points at.
+
+    `position` overrides the path when the place has no path of its own (the
+    second occurrence of a repeated key).
+    """
 
     message: str
     path: DataPath = ()
     on_key: bool = False
+    position: Position | None = None
 
 
 @dataclass
 class CheckContext:
-    """What checks read: the map, its document (for positions), and derived data
-    computed once and shared between checks."""
+    """What map checks read: the map, its document (for positions), and derived
+    data computed once and shared between checks."""
 
     map: Map
     document: MapDocument
 
     @cached_property
+    def known_cities(self) -> frozenset[str]:
+        return frozenset(self.map.city_index)
+
+    @cached_property
+    def adjacency(self) -> dict[str, dict[str, int]]:
+        """Neighbours of every declared city with the wagon length between them.
+
+        Routes naming an unknown city and routes from a city to itself are left
+        out (other checks report them); parallel tracks count once, with their
+        shortest length.
+        """
+        known = self.known_cities
+        adjacency: dict[str, dict[str, int]] = {name: {} for name in self.map.city_index}
+        for route in self.map.routes:
+            a, b = route.a, route.b
+            if a == b or a not in known or b not in known:
+                continue
+            old = adjacency[a].get(b)
+            if old is None or route.length < old:
+                adjacency[a][b] = adjacency[b][a] = route.length
+        return adjacency
+
+    @cached_property
     def graph(self) -> nx.Graph:
+        """The map as a networkx graph (see `ttr_maps.graph.wagon_graph`)."""
         from ttr_maps.graph import wagon_graph
 
         return wagon_graph(self.map)
 
     @cached_property
+    def components(self) -> list[list[str]]:
+        """Groups of declared cities joined by routes, largest first, each sorted."""
+        adjacency = self.adjacency
+        seen: set[str] = set()
+        groups: list[list[str]] = []
+        for start in adjacency:
+            if start in seen:
+                continue
+            seen.add(start)
+            group, stack = [start], [start]
+            while stack:
+                for neighbour in adjacency[stack.pop()]:
+                    if neighbour not in seen:
+                        seen.add(neighbour)
+                        group.append(neighbour)
+                        stack.append(neighbour)
+            groups.append(sorted(group))
+        return sorted(groups, key=lambda g: (-len(g), g))
+
+    @cached_property
+    def ticket_searches(self) -> dict[str, ShortestPaths]:
+        """R2: shortest wagon distances from the cities that start ticket searches.
+
+        One single-source search per chosen city, not one per ticket: a ticket is
+        answered from either of its ends, and a city that ends many tickets is
+        chosen first. Each search stops once the farthest city it was asked for
+        is settled, so tickets between nearby cities stay cheap on huge maps.
+        """
+        known = self.known_cities
+        tickets = [
+            (t.a, t.b) for t in self.map.tickets if t.a in known and t.b in known and t.a != t.b
+        ]
+        uses: dict[str, int] = {}
+        for a, b in tickets:
+            uses[a] = uses.get(a, 0) + 1
+            uses[b] = uses.get(b, 0) + 1
+        targets: dict[str, set[str]] = {}
+        for a, b in sorted(tickets, key=lambda p: -max(uses[p[0]], uses[p[1]])):
+            if a in targets:
+                targets[a].add(b)
+            elif b in targets:
+                targets[b].add(a)
+            else:
+                source, other = (a, b) if uses[a] >= uses[b] else (b, a)
+                targets[source] = {other}
+        return {
+            source: shortest_paths_from(self.adjacency, source, wanted)
+            for source, wanted in targets.items()
+        }
+
+    @cached_property
     def ticket_distances(self) -> dict[str, dict[str, int]]:
-        """Shortest wagon distances from every city that starts a ticket."""
-        from ttr_maps.graph import wagon_distances_from
+        """Shortest wagon distances from each searched ticket city (see
+        `ticket_searches`); look a pair up with `wagon_distance`."""
+        return {source: found.distance for source, found in self.ticket_searches.items()}
 
-        known = self.map.city_index
-        sources = [t.a for t in self.map.tickets if t.a in known]
-        return wagon_distances_from(self.map, sources, self.graph)
+    def wagon_distance(self, a: str, b: str) -> int | None:
+        """R2: the shortest distance between two ticket cities, None if unreachable."""
+        if a == b:
+            return 0
+        for source, target in ((a, b), (b, a)):
+            found = self.ticket_searches.get(source)
+            if found is not None and (target in found.distance or found.complete):
+                return found.distance.get(target)
+        return None
+
+    def shortest_path(self, a: str, b: str) -> list[str]:
+        """One shortest city path from `a` to `b` between ticket cities, or []."""
+        for source, target, flip in ((a, b, False), (b, a, True)):
+            found = self.ticket_searches.get(source)
+            if found is not None and target in found.distance:
+                path = found.path_to(target)
+                return path[::-1] if flip else path
+        return []
 
 
-CheckFunction = Callable[[CheckContext], Iterator[Finding]]
+@dataclass
+class ShortestPaths:
+    """The result of one single-source search: distances and predecessors.
+
+    `complete` is True when the search ran out of cities (so a city missing from
+    `distance` is unreachable), False when it stopped early.
+    """
+
+    source: str
+    distance: dict[str, int]
+    previous: dict[str, str]
+    complete: bool
+
+    def path_to(self, target: str) -> list[str]:
+        if target not in self.distance:
+            return []
+        path = [target]
+        while path[-1] != self.source:
+            path.append(self.previous[path[-1]])
+        return path[::-1]
+
+
+def shortest_paths_from(
+    adjacency: dict[str, dict[str, int]], source: str, wanted: Iterable[str] = ()
+) -> ShortestPaths:
+    """Dijkstra from `source`; stops once every city in `wanted` is settled
+    (searches everything when `wanted` is empty)."""
+    remaining = set(wanted)
+    remaining.discard(source)
+    settled: dict[str, int] = {}
+    previous: dict[str, str] = {}
+    best = {source: 0}
+    queue = [(0, source)]
+    everything = not remaining
+    while queue:
+        dist, city = heapq.heappop(queue)
+        if city in settled:
+            continue
+        settled[city] = dist
+        remaining.discard(city)
+        if not remaining and not everything:
+            return ShortestPaths(source, settled, previous, complete=False)
+        for neighbour, length in adjacency[city].items():
+            candidate = dist + length
+            if neighbour not in settled and candidate < best.get(neighbour, candidate + 1):
+                best[neighbour] = candidate
+                previous[neighbour] = city
+                heapq.heappush(queue, (candidate, neighbour))
+    return ShortestPaths(source, settled, previous, complete=True)
+
+
+CheckFunction = Callable[[Any], Iterator[Finding]]
 
 
 @dataclass(frozen=True)
 class Check:
+    """One registered code. `function` is None for codes that the reader or the
+    schema enforce; `doc` then holds their description."""
+
     code: str
     level: Level
     summary: str
-    function: CheckFunction = field(repr=False)
+    stage: Stage
+    function: CheckFunction | None = field(default=None, repr=False)
+    description: str = field(default="", repr=False)
 
     @property
     def doc(self) -> str:
-        return self.function.__doc__ or ""
+        if self.function is not None and self.function.__doc__:
+            return self.function.__doc__
+        return self.description
 
-    def run(self, ctx: CheckContext) -> Iterator[Problem]:
-        for finding in self.function(ctx):
-            yield Problem(
-                ctx.document.path,
-                ctx.document.position(finding.path, key=finding.on_key),
-                self.level,
-                self.code,
-                finding.message,
-            )
+    def run(self, subject: CheckContext | MapDocument) -> Iterator[Problem]:
+        """Run the check on a `CheckContext` (map stage) or a `MapDocument`."""
+        if self.function is None:
+            return
+        document = subject.document if isinstance(subject, CheckContext) else subject
+        for finding in self.function(subject):
+            position = finding.position or document.position(finding.path, key=finding.on_key)
+            yield Problem(document.path, position, self.level, self.code, finding.message)
 
 
 REGISTRY: dict[str, Check] = {}
 
 
-def check(code: str, level: Level, summary: str) -> Callable[[CheckFunction], CheckFunction]:
-    """Register a check under a stable code."""
+def _register(entry: Check) -> None:
+    if entry.code in REGISTRY:
+        raise ValueError(f"check code {entry.code} registered twice")
+    REGISTRY[entry.code] = entry
+
+
+def check(
+    code: str, level: Level, summary: str, *, stage: Literal["document", "map"] = "map"
+) -> Callable[[CheckFunction], CheckFunction]:
+    """Register a check function under a stable code."""
 
     def register(function: CheckFunction) -> CheckFunction:
-        if code in REGISTRY:
-            raise ValueError(f"check code {code} registered twice")
-        REGISTRY[code] = Check(code, level, summary, function)
+        _register(Check(code, level, summary, stage, function))
         return function
 
     return register
 
 
+def rule(
+    code: str, level: Level, summary: str, description: str, *, stage: Stage = "schema"
+) -> None:
+    """Register a code that the reader or the JSON Schema enforces (no function)."""
+    _register(Check(code, level, summary, stage, None, description))
+
+
 def all_checks() -> list[Check]:
-    """Every registered check, by code."""
+    """Every registered code, sorted."""
     _load_check_modules()
     return [REGISTRY[code] for code in sorted(REGISTRY)]
 
 
-def _load_check_modules() -> Any:
+def checks_at(stage: Stage) -> list[Check]:
+    """The runnable checks of one stage, by code."""
+    return [c for c in all_checks() if c.stage == stage and c.function is not None]
+
+
+def _load_check_modules() -> None:
     # Importing the modules registers their checks.
-    from ttr_maps.checks import cities, routes, tickets, topology  # noqa: F401
+    from ttr_maps.checks import cities, routes, structure, tickets, topology  # noqa: F401

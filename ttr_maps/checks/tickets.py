@@ -1,1 +1,155 @@
-"""Checks on tickets."""
+"""Checks on destination tickets, R2 above all: a ticket is worth the shortest
+wagon distance between its cities."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ttr_maps.checks import CheckContext, Finding, check
+from ttr_maps.model import Ticket
+from ttr_maps.problem import Level
+
+
+@dataclass(frozen=True, slots=True)
+class WrongValue:
+    """A ticket whose printed value is not its shortest wagon distance (R2)."""
+
+    ticket: Ticket
+    shortest: int
+    path: list[str]
+
+
+def iter_wrong_values(ctx: CheckContext) -> Iterator[WrongValue]:
+    """R2: tickets whose value differs from the shortest wagon distance, with the
+    distance and one shortest path. Tickets with unknown or unreachable cities are
+    left out (TTR301, TTR302, TTR305 report them). `ttr fix` uses this too."""
+    known = ctx.known_cities
+    for ticket in ctx.map.tickets:
+        if ticket.a == ticket.b or ticket.a not in known or ticket.b not in known:
+            continue
+        shortest = ctx.wagon_distance(ticket.a, ticket.b)
+        if shortest is not None and shortest != ticket.value:
+            yield WrongValue(ticket, shortest, ctx.shortest_path(ticket.a, ticket.b))
+
+
+@check("TTR301", Level.ERROR, "a ticket names an unknown city")
+def ticket_unknown_city(ctx: CheckContext) -> Iterator[Finding]:
+    """Both cities of a ticket must be declared under `cities`.
+
+    Failing:
+
+        tickets:
+          - {between: [Denver, El Pasoo], value: 4}
+
+    Passing:
+
+        tickets:
+          - {between: [Denver, El Paso], value: 4}
+    """
+    known = ctx.known_cities
+    for ticket in ctx.map.tickets:
+        for side, name in enumerate(ticket.cities):
+            if name not in known:
+                yield Finding(
+                    f"ticket {ticket.a}–{ticket.b} names unknown city {name!r}",
+                    ("tickets", ticket.entry, "between", side),
+                )
+
+
+@check("TTR302", Level.ERROR, "a ticket joins a city to itself")
+def ticket_to_itself(ctx: CheckContext) -> Iterator[Finding]:
+    """A ticket joins two different cities.
+
+    Failing:
+
+        tickets:
+          - {between: [Denver, Denver], value: 1}
+
+    Passing:
+
+        tickets:
+          - {between: [Denver, El Paso], value: 4}
+    """
+    for ticket in ctx.map.tickets:
+        if ticket.a == ticket.b:
+            yield Finding(
+                f"ticket from {ticket.a!r} to itself", ("tickets", ticket.entry, "between")
+            )
+
+
+@check("TTR303", Level.ERROR, "two tickets join the same two cities")
+def duplicate_ticket(ctx: CheckContext) -> Iterator[Finding]:
+    """Every ticket joins a different pair of cities (in either order).
+
+    Failing:
+
+        tickets:
+          - {between: [Denver, El Paso], value: 4}
+          - {between: [El Paso, Denver], value: 4}
+
+    Passing:
+
+        tickets:
+          - {between: [Denver, El Paso], value: 4}
+    """
+    first: dict[frozenset[str], Ticket] = {}
+    for ticket in ctx.map.tickets:
+        pair = frozenset(ticket.cities)
+        if pair in first:
+            line = ctx.document.position(("tickets", first[pair].entry)).line
+            yield Finding(
+                f"ticket {ticket.a}–{ticket.b} repeats the ticket on line {line}",
+                ("tickets", ticket.entry),
+            )
+        else:
+            first[pair] = ticket
+
+
+@check("TTR304", Level.ERROR, "a ticket's value is not the shortest wagon distance (R2)")
+def ticket_value(ctx: CheckContext) -> Iterator[Finding]:
+    """R2: a ticket is worth the shortest distance between its cities in wagons
+    (the sum of route lengths along the shortest path). `ttr fix` rewrites it.
+
+    Failing (the shortest way from Denver to El Paso is 2 + 2 wagons via Santa Fe):
+
+        tickets:
+          - {between: [Denver, El Paso], value: 5}
+
+    Passing:
+
+        tickets:
+          - {between: [Denver, El Paso], value: 4}
+    """
+    for wrong in iter_wrong_values(ctx):
+        ticket = wrong.ticket
+        yield Finding(
+            f"ticket {ticket.a}–{ticket.b} has value {ticket.value} but the shortest "
+            f"distance is {wrong.shortest} wagons (R2): {' – '.join(wrong.path)}",
+            ("tickets", ticket.entry, "value"),
+        )
+
+
+@check("TTR305", Level.ERROR, "a ticket's cities are not connected")
+def ticket_unreachable(ctx: CheckContext) -> Iterator[Finding]:
+    """A ticket that no chain of routes can complete.
+
+    Failing (no route leads to Miami):
+
+        tickets:
+          - {between: [Denver, Miami], value: 20}
+
+    Passing:
+
+        tickets:
+          - {between: [Denver, El Paso], value: 4}
+    """
+    known = ctx.known_cities
+    for ticket in ctx.map.tickets:
+        if ticket.a == ticket.b or ticket.a not in known or ticket.b not in known:
+            continue
+        if ctx.wagon_distance(ticket.a, ticket.b) is None:
+            yield Finding(
+                f"no chain of routes joins {ticket.a} and {ticket.b}",
+                ("tickets", ticket.entry, "between"),
+            )

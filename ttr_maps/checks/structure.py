@@ -1,0 +1,82 @@
+"""File-level codes: reading, YAML syntax, the schema, repeated keys."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ttr_maps.checks import Finding, check, rule
+from ttr_maps.document import MapDocument
+from ttr_maps.problem import Level
+
+rule(
+    "TTR000",
+    Level.ERROR,
+    "the file cannot be read",
+    """The path does not exist, is a folder with no map files, or is not UTF-8 text.
+
+    `ttr validate` exits with 2 when a path cannot be read, after checking all others.
+    """,
+    stage="reader",
+)
+
+rule(
+    "TTR001",
+    Level.ERROR,
+    "YAML syntax error",
+    """The file is not valid YAML.
+
+    Failing:
+
+        cities: {Denver: {lat: 39.7, lon: -105.0}
+
+    Passing:
+
+        cities: {Denver: {lat: 39.7, lon: -105.0}}
+    """,
+    stage="reader",
+)
+
+rule(
+    "TTR002",
+    Level.ERROR,
+    "the map does not follow the schema",
+    """A structural error found by `schemas/map.schema.json`: a missing or unknown
+    field, a value of the wrong type. Errors with a code of their own (TTR103,
+    TTR203, TTR204) are reported under that code instead.
+
+    Failing:
+
+        routes:
+          - {between: [Denver, Omaha], length: 4, colour: pink}
+
+    Passing:
+
+        routes:
+          - {between: [Denver, Omaha], length: 4, color: pink}
+    """,
+)
+
+
+@check("TTR003", Level.ERROR, "a mapping key is written twice", stage="document")
+def duplicate_key(document: MapDocument) -> Iterator[Finding]:
+    """A key appears twice in one mapping (other than a city name, TTR101). The
+    first one is used, so the second is silently lost.
+
+    Failing:
+
+        routes:
+          - {between: [Denver, Omaha], length: 4, color: pink, length: 5}
+
+    Passing:
+
+        routes:
+          - {between: [Denver, Omaha], length: 4, color: pink}
+    """
+    for path, position in document.duplicate_keys:
+        if path[:-1] == ("cities",):
+            continue
+        where = "/".join(str(p) for p in path)
+        yield Finding(
+            f"key {path[-1]!r} is written twice ({where}); the first one is used",
+            position=position,
+        )
