@@ -7,6 +7,7 @@ from ttr_core.cli.app import app
 
 # Importing a command module registers its command on `app`.
 from ttr_core.cli import validate  # noqa: F401  isort: skip
+from ttr_core.cli import fix  # noqa: F401  isort: skip
 
 
 def main() -> None:

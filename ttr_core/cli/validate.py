@@ -2,29 +2,100 @@
 
 from __future__ import annotations
 
+import os
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, app
+from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, EXIT_USAGE, app
+
+
+class OutputFormat(StrEnum):
+    text = "text"
+    json = "json"
+    github = "github"
+    sarif = "sarif"
 
 
 @app.command()
 def validate(
     paths: Annotated[
         list[Path] | None,
-        typer.Argument(help="Map files or folders (default: the bundled maps)."),
+        typer.Argument(
+            help="Map files or folders (every *.yaml/*.yml inside, recursively). "
+            "Default: the bundled maps.",
+            show_default=False,
+        ),
     ] = None,
+    output_format: Annotated[
+        OutputFormat,
+        typer.Option(
+            "--format",
+            "-f",
+            help="text: file:line:col lines; json: files, problems and totals; github: "
+            "workflow annotations (plus a full table in $GITHUB_STEP_SUMMARY when set); "
+            "sarif: SARIF 2.1.0 for code scanning.",
+        ),
+    ] = OutputFormat.text,
+    strict: Annotated[bool, typer.Option("--strict", help="Warnings fail the run too.")] = False,
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "--output",
+            "-o",
+            help="Write the report to this file instead of standard output.",
+            dir_okay=False,
+        ),
+    ] = None,
+    list_checks: Annotated[
+        bool,
+        typer.Option("--list-checks", help="List every check (code, level, summary) and exit."),
+    ] = False,
 ) -> None:
-    """Validate map files: schema, then semantic checks (R2 ticket values and more)."""
-    from ttr_maps.bundled import maps_dir
-    from ttr_maps.validate import validate_files
+    """Validate map files: YAML, the schema, then every check (R2 ticket values and more).
 
-    targets = paths or sorted(maps_dir().glob("*.yaml"))
-    failed = False
-    for report in validate_files(targets):
-        for problem in report.problems:
-            typer.echo(str(problem))
-        failed |= report.fails()
+    Exit status: 0 when no file fails; 1 when a file has errors (or warnings, with
+    --strict); 2 on a usage error or when a path cannot be read (the other files
+    are still checked and reported). A file can silence warnings with a comment
+    line such as `# ttr: disable=TTR252`. See docs/map-format.md for every check.
+    """
+    from ttr_maps.bundled import maps_dir
+    from ttr_maps.report import FORMATS, check_table, to_markdown
+    from ttr_maps.validate import iter_map_files, validate_files
+
+    if list_checks:
+        typer.echo(check_table(), nl=False)
+        raise typer.Exit(EXIT_OK)
+    targets = list(iter_map_files(paths or [_relative_if_inside(maps_dir())]))
+    reports = list(validate_files(targets))
+    rendered = FORMATS[output_format.value](reports)
+    if output is None:
+        typer.echo(rendered, nl=False)
+    else:
+        try:
+            output.write_text(rendered, encoding="utf-8")
+        except OSError as error:
+            typer.echo(f"ttr validate: cannot write {output}: {error.strerror}", err=True)
+            raise typer.Exit(EXIT_USAGE) from None
+    summary_file = os.environ.get("GITHUB_STEP_SUMMARY")
+    if output_format is OutputFormat.github and summary_file:
+        try:
+            with open(summary_file, "a", encoding="utf-8") as handle:
+                handle.write(to_markdown(reports))
+        except OSError as error:
+            typer.echo(f"ttr validate: cannot write the step summary: {error}", err=True)
+    if any(r.is_unreadable for r in reports):
+        raise typer.Exit(EXIT_USAGE)
+    failed = any(r.fails(strict) for r in reports)
     raise typer.Exit(EXIT_FAILED if failed else EXIT_OK)
+
+
+def _relative_if_inside(path: Path) -> Path:
+    """The bundled maps folder as a path relative to the working folder, when it is
+    inside it, so reports (and GitHub annotations) show short repository paths."""
+    try:
+        return path.relative_to(Path.cwd())
+    except ValueError:
+        return path

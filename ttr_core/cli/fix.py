@@ -1,0 +1,87 @@
+"""`ttr fix`: rewrite wrong ticket values (R2) in place."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, EXIT_USAGE, app
+
+
+@app.command()
+def fix(
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(
+            help="Map files or folders (every *.yaml/*.yml inside, recursively). "
+            "Default: the bundled maps.",
+            show_default=False,
+        ),
+    ] = None,
+    check: Annotated[
+        bool,
+        typer.Option(
+            "--check",
+            help="Change nothing: list what would change (file:line:col old -> new) and "
+            "exit 1 if anything would.",
+        ),
+    ] = False,
+) -> None:
+    """Rewrite ticket values that differ from the shortest wagon distance (R2, TTR304).
+
+    Only those numbers change: comments, order and formatting stay byte for byte
+    the same, and each file is replaced atomically. A file with other errors
+    (YAML, schema, unknown cities, repeated keys...) is reported and skipped.
+
+    Exit status: 0 when nothing is left to fix; 1 with --check when something
+    would change, or when a file was skipped for other errors; 2 when a path
+    cannot be read or written.
+    """
+    from ttr_maps.bundled import maps_dir
+    from ttr_maps.fix import apply_fix, plan_fix
+    from ttr_maps.validate import iter_map_files
+
+    status = EXIT_OK
+    changed_files = 0
+    for target in iter_map_files(paths or [_relative_if_inside(maps_dir())]):
+        plan = plan_fix(target)
+        if plan.is_skipped:
+            for problem in plan.blockers:
+                typer.echo(str(problem), err=True)
+            if plan.unreadable:
+                status = EXIT_USAGE
+            else:
+                typer.echo(f"{plan.path}: skipped: fix the errors above first", err=True)
+                status = max(status, EXIT_FAILED)
+            continue
+        for change in plan.changes:
+            verb = "would change" if check else "changed"
+            typer.echo(
+                f"{plan.path}:{change.line}:{change.column}: {verb} ticket {change.ticket} "
+                f"value {change.old} -> {change.new} (R2)"
+            )
+        if not plan.changes:
+            continue
+        changed_files += 1
+        if check:
+            status = max(status, EXIT_FAILED)
+            continue
+        try:
+            apply_fix(plan)
+        except OSError as error:
+            typer.echo(f"{plan.path}: cannot write: {error.strerror or error}", err=True)
+            status = EXIT_USAGE
+    if check:
+        typer.echo(f"{changed_files} file(s) would change.")
+    else:
+        typer.echo(f"{changed_files} file(s) changed.")
+    raise typer.Exit(status)
+
+
+def _relative_if_inside(path: Path) -> Path:
+    try:
+        return path.relative_to(Path.cwd())
+    except ValueError:
+        return path
