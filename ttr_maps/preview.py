@@ -1,0 +1,769 @@
+"""Map previews with matplotlib: cities, wagon cars, tickets, paths and heat.
+
+Two levels, so a report can reuse the drawing:
+
+- `render_map(game_map, path, ...)` draws a whole figure and writes it atomically
+  as PNG, SVG or PDF (chosen by the file extension).
+- `draw_map(ax, game_map, ...)` draws into an existing matplotlib `Axes`, e.g. one
+  panel of a bigger figure of game results.
+
+Cities sit at `ttr_maps.geometry.projected_positions`, the same projection the
+crossing check uses, so what a designer sees is what the validator judged. Each
+route is a track of `length` cars in its colour; parallel tracks run side by side.
+Tunnels have dashed, hatched cars; on a ferry the first N cars carry a locomotive
+dot (E2, E3).
+
+SVG output names its elements: each route is a group `route:<route id>` holding one
+path per car, each city dot is `city:<name>`, so tests and tools can count them.
+
+matplotlib is imported inside the functions; importing this module stays cheap and
+never touches pyplot or the global backend (figures get their own Agg canvas).
+
+>>> output_format("board.svg")
+'svg'
+>>> parse_size("16x10")
+(16.0, 10.0)
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ttr_maps.geometry import Point, projected_positions
+from ttr_maps.model import GRAY, ROUTE_COLORS, Map, Route
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.cm import ScalarMappable
+    from matplotlib.figure import Figure
+    from matplotlib.font_manager import FontProperties
+
+#: Output formats by file extension.
+OUTPUT_FORMATS: Mapping[str, str] = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
+DEFAULT_DPI = 110
+#: Colormap of `route_heat` and `city_heat`: pale for 0, dark red for 1.
+HEAT_CMAP = "YlOrRd"
+
+#: Fill colour of the cars of each route colour. White and gray cars get a dark
+#: edge like every car, so they stay visible on the white background.
+CAR_FILL: Mapping[str, str] = {
+    "red": "#d7301f",
+    "orange": "#f28e1c",
+    "yellow": "#f5d327",
+    "green": "#2e9e44",
+    "blue": "#2166ac",
+    "pink": "#e57fbf",
+    "black": "#1f1f1f",
+    "white": "#ffffff",
+    GRAY: "#a9a9a9",
+}
+CAR_EDGE = "#262626"
+CITY_FILL = "#fdf6e3"
+HIGHLIGHT_COLOR = "#00b4ff"
+TICKET_COLOR = "#7b3294"
+
+#: Where a label may go around its city: offset in points, then alignment.
+_LABEL_CANDIDATES: tuple[tuple[float, float, str, str], ...] = (
+    (7, 0, "left", "center"),
+    (-7, 0, "right", "center"),
+    (0, 7, "center", "bottom"),
+    (0, -7, "center", "top"),
+    (5, 5, "left", "bottom"),
+    (-5, 5, "right", "bottom"),
+    (5, -5, "left", "top"),
+    (-5, -5, "right", "top"),
+    (12, 8, "left", "bottom"),
+    (-12, -8, "right", "top"),
+)
+#: Fonts tried in order for each glyph; DejaVu Sans ships with matplotlib.
+_FONT_PREFERENCE = ("DejaVu Sans", "Noto Sans", "Noto Sans Arabic", "Vazirmatn", "FreeSans")
+
+
+class PreviewError(ValueError):
+    """A preview cannot be made as asked: unknown format, ticket, size or folder."""
+
+
+@dataclass(frozen=True)
+class MapDrawing:
+    """What `draw_map` drew, for callers that lay out their own legend or colorbar."""
+
+    legend_handles: tuple[Any, ...]
+    #: Pass as `handler_map` to `Axes.legend` along with `legend_handles`.
+    legend_handler_map: Mapping[Any, Any]
+    heat_mappable: ScalarMappable | None = None
+    #: Car polygons (corners in data coordinates) by route id.
+    cars: Mapping[str, tuple[tuple[Point, ...], ...]] = field(default_factory=dict)
+
+
+# ---------------------------------------------------------------- parsing options
+
+
+def output_format(path: str | Path) -> str:
+    """The output format for a file name: 'png', 'svg' or 'pdf'.
+
+    Raises `PreviewError` for any other extension.
+    """
+    suffix = Path(path).suffix.lower()
+    if suffix not in OUTPUT_FORMATS:
+        known = ", ".join(OUTPUT_FORMATS)
+        shown = suffix or "no extension"
+        raise PreviewError(f"{path}: unknown output format ({shown}); use one of {known}")
+    return OUTPUT_FORMATS[suffix]
+
+
+def parse_size(text: str) -> tuple[float, float]:
+    """A figure size in inches from 'WIDTHxHEIGHT', e.g. '16x10'."""
+    parts = text.lower().replace("×", "x").split("x")
+    try:
+        width, height = (float(p) for p in parts)
+    except ValueError:
+        raise PreviewError(f"size {text!r}: expected WIDTHxHEIGHT in inches, e.g. 16x10") from None
+    if not (1 <= width <= 100 and 1 <= height <= 100):
+        raise PreviewError(f"size {text!r}: width and height must be 1 to 100 inches")
+    return (width, height)
+
+
+def parse_ticket(game_map: Map, text: str) -> tuple[str, str]:
+    """Two city names from 'A:B', checked against the map.
+
+    >>> from ttr_maps.model import Map
+    >>> m = Map.from_data({"format": 1, "id": "t", "name": "T", "coordinates": "plane",
+    ...     "cities": {"Oslo": {"x": 0, "y": 0}, "Bergen": {"x": 1, "y": 0}},
+    ...     "routes": [], "tickets": []})
+    >>> parse_ticket(m, "Oslo : Bergen")
+    ('Oslo', 'Bergen')
+    """
+    import difflib
+
+    parts = [p.strip() for p in text.split(":")]
+    if len(parts) != 2 or not all(parts):
+        raise PreviewError(f"ticket {text!r}: expected two cities as 'CITY:CITY'")
+    for name in parts:
+        if name not in game_map.city_index:
+            close = difflib.get_close_matches(name, game_map.city_index, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise PreviewError(f"ticket {text!r}: unknown city {name!r} on {game_map.id}{hint}")
+    return (parts[0], parts[1])
+
+
+def ticket_path(game_map: Map, text: str) -> list[str]:
+    """The cities of one shortest path (R2) for a ticket written 'A:B'."""
+    from ttr_maps.graph import shortest_city_path
+
+    a, b = parse_ticket(game_map, text)
+    path = shortest_city_path(game_map, a, b)
+    if not path:
+        raise PreviewError(f"ticket {text!r}: no route path joins {a} and {b}")
+    return path
+
+
+# ---------------------------------------------------------------- figures and files
+
+
+def font_families() -> list[str]:
+    """Installed fonts to try, in order; matplotlib falls back glyph by glyph."""
+    from matplotlib import font_manager
+
+    installed = {f.name for f in font_manager.fontManager.ttflist}
+    return [name for name in _FONT_PREFERENCE if name in installed] + ["sans-serif"]
+
+
+def font_properties(size: float, weight: str = "normal") -> FontProperties:
+    """Font for any text of a figure: DejaVu Sans first, then installed fallbacks."""
+    from matplotlib.font_manager import FontProperties
+
+    return FontProperties(family=font_families(), size=size, weight=weight)
+
+
+def new_figure(size: tuple[float, float], dpi: float = DEFAULT_DPI) -> Figure:
+    """A figure with its own Agg canvas: headless, and no pyplot global state."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=size, dpi=dpi, facecolor="white")
+    FigureCanvasAgg(figure)
+    return figure
+
+
+def save_figure(figure: Figure, path: str | Path, *, dpi: float | None = None) -> Path:
+    """Write a figure atomically: render into a temporary file next to `path`, then
+    rename it over `path`, so readers never see half a file.
+
+    The format comes from the extension (`output_format`).
+    """
+    target = Path(path)
+    fmt = output_format(target)
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise PreviewError(f"{target}: folder {folder} does not exist")
+    handle, temporary = tempfile.mkstemp(
+        prefix=f".{target.name}.", suffix=target.suffix, dir=folder
+    )
+    os.close(handle)
+    try:
+        # No creation date in the metadata, so the same map gives the same file.
+        metadata: dict[str, Any] = {"Software": "ttr"} if fmt == "png" else {"Date": None}
+        figure.savefig(temporary, format=fmt, dpi=dpi or figure.dpi, metadata=metadata)
+        # mkstemp makes the file private; a preview is as readable as any new file.
+        os.chmod(temporary, target.stat().st_mode & 0o777 if target.exists() else 0o644)
+        os.replace(temporary, target)
+    except OSError as error:
+        raise PreviewError(f"{target}: cannot write ({error.strerror or error})") from None
+    finally:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+    return target
+
+
+def render_map(
+    game_map: Map,
+    path: str | Path,
+    *,
+    title: str | None = None,
+    size: tuple[float, float] | None = None,
+    dpi: float | None = None,
+    highlight_path: Sequence[str] | None = None,
+    show_tickets: bool = False,
+    route_owner_colors: Mapping[str, str] | None = None,
+    owner_names: Mapping[str, str] | None = None,
+    route_heat: Mapping[str, float] | None = None,
+    city_heat: Mapping[str, float] | None = None,
+    heat_label: str = "heat",
+) -> Path:
+    """Draw a map and write it to `path` (PNG, SVG or PDF by extension).
+
+    `title` defaults to the map's name; `size` (inches) to one that fits the map's
+    shape with room for the legend. See `draw_map` for the other options.
+    """
+    output_format(path)  # fail on a bad extension before drawing anything
+    figure = new_figure(size or default_size(game_map), dpi or DEFAULT_DPI)
+    # Fixed margins (no tight layout afterwards), so labels are placed on the final layout.
+    has_colorbar = route_heat is not None or city_heat is not None
+    figure.subplots_adjust(left=0.01, right=0.83, bottom=0.07 if has_colorbar else 0.02, top=0.93)
+    ax = figure.add_subplot()
+    figure.suptitle(
+        title if title is not None else game_map.name, fontproperties=font_properties(15, "bold")
+    )
+    draw_map(
+        ax,
+        game_map,
+        highlight_path=highlight_path,
+        show_tickets=show_tickets,
+        route_owner_colors=route_owner_colors,
+        owner_names=owner_names,
+        route_heat=route_heat,
+        city_heat=city_heat,
+        heat_label=heat_label,
+    )
+    return save_figure(figure, path, dpi=dpi)
+
+
+def default_size(game_map: Map) -> tuple[float, float]:
+    """A figure size in inches: 14 wide, as tall as the map's shape asks (6 to 12)."""
+    positions = list(projected_positions(game_map).values())
+    if len(positions) < 2:
+        return (14.0, 9.0)
+    xs, ys = [p[0] for p in positions], [p[1] for p in positions]
+    width, height = max(xs) - min(xs), max(ys) - min(ys)
+    aspect = width / height if height > 0 else 2.0
+    map_width = 14 * 0.8
+    return (14.0, round(min(12.0, max(6.0, map_width / max(aspect, 0.1) + 1.2)), 1))
+
+
+# ---------------------------------------------------------------- drawing
+
+
+def draw_map(
+    ax: Axes,
+    game_map: Map,
+    *,
+    highlight_path: Sequence[str] | None = None,
+    show_tickets: bool = False,
+    route_owner_colors: Mapping[str, str] | None = None,
+    owner_names: Mapping[str, str] | None = None,
+    route_heat: Mapping[str, float] | None = None,
+    city_heat: Mapping[str, float] | None = None,
+    heat_label: str = "heat",
+    legend: bool = True,
+    colorbar: bool = True,
+    label_cities: bool = True,
+) -> MapDrawing:
+    """Draw a map into `ax`.
+
+    - `highlight_path`: city names of a path (e.g. from `ticket_path`), drawn as a glow
+      under its routes.
+    - `show_tickets`: a thin line between the two cities of every ticket.
+    - `route_owner_colors`: route id -> player colour (any matplotlib colour). Claimed
+      routes are filled with their owner's colour, the others are faded.
+      `owner_names` (colour -> player name) labels the legend.
+    - `route_heat`: route id -> 0..1, cars coloured on `HEAT_CMAP` with a colorbar
+      (`heat_label` names it); routes left out are faded.
+    - `city_heat`: city name -> 0..1, city dots grow and redden with their heat.
+
+    Labels are placed last, greedily, among a few spots around each city, avoiding
+    other labels, dots and cars where possible. The legend sits just right of the axes.
+    """
+    from matplotlib.collections import PatchCollection
+    from matplotlib.colors import Normalize, to_rgba
+    from matplotlib.patches import Polygon
+
+    if route_owner_colors is not None and route_heat is not None:
+        raise ValueError("draw_map: give route_owner_colors or route_heat, not both")
+    positions = projected_positions(game_map)
+    space = _space_length(game_map, positions)
+    car_width = 0.3 * space
+    ax.set_axis_off()
+    ax.set_aspect("equal", adjustable="box")
+
+    norm = Normalize(0.0, 1.0)
+    cmap = _colormap(HEAT_CMAP)
+    all_cars: dict[str, tuple[tuple[Point, ...], ...]] = {}
+    for route, cars in _iter_route_cars(game_map, positions, space, car_width):
+        all_cars[route.id] = cars
+        face, edge, alpha = _car_style(route, route_owner_colors, route_heat, cmap, norm)
+        collection = PatchCollection(
+            [Polygon(corners, closed=True) for corners in cars],
+            facecolors=[to_rgba(face, alpha)],
+            edgecolors=[to_rgba(edge, min(1.0, alpha + 0.3))],
+            linewidths=0.9 if route.tunnel else 0.6,
+            linestyles="--" if route.tunnel else "-",
+            hatch="////" if route.tunnel else None,
+            zorder=3,
+        )
+        collection.set_gid(f"route:{route.id}")
+        ax.add_collection(collection)
+        if route.ferry:
+            centres = [_centre(corners) for corners in cars[: route.ferry]]
+            ferry_marks = ax.scatter(
+                [c[0] for c in centres],
+                [c[1] for c in centres],
+                s=16,
+                c=CAR_EDGE if face != CAR_FILL["black"] else "#ffffff",
+                marker="o",
+                linewidths=0,
+                zorder=4,
+                alpha=alpha,
+            )
+            ferry_marks.set_gid(f"ferry:{route.id}")
+
+    if highlight_path:
+        _draw_highlight(ax, highlight_path, positions)
+    if show_tickets:
+        _draw_tickets(ax, game_map, positions)
+    _draw_cities(ax, game_map, positions, city_heat, cmap, norm, space)
+    _set_limits(ax, positions, space)
+
+    heat_mappable = None
+    if route_heat is not None or city_heat is not None:
+        from matplotlib.cm import ScalarMappable
+
+        heat_mappable = ScalarMappable(norm=norm, cmap=cmap)
+        if colorbar:
+            bar = ax.figure.colorbar(
+                heat_mappable, ax=ax, orientation="horizontal", fraction=0.035, pad=0.01, aspect=40
+            )
+            bar.set_label(heat_label, fontproperties=font_properties(9))
+
+    handles, handler_map = _legend_handles(
+        game_map,
+        highlight_path,
+        show_tickets,
+        route_owner_colors,
+        owner_names,
+        show_colors=route_heat is None,
+    )
+    if legend and handles:
+        ax.legend(
+            handles=handles,
+            handler_map=handler_map,
+            loc="upper left",
+            bbox_to_anchor=(1.01, 1.0),
+            borderaxespad=0.0,
+            prop=font_properties(8.5),
+            frameon=False,
+            handlelength=2.2,
+        )
+    if label_cities:
+        _place_labels(ax, game_map, positions, all_cars)
+    return MapDrawing(tuple(handles), handler_map, heat_mappable, all_cars)
+
+
+def _colormap(name: str) -> Any:
+    from matplotlib import colormaps
+
+    return colormaps[name]
+
+
+def _space_length(game_map: Map, positions: Mapping[str, Point]) -> float:
+    """The typical length of one wagon space in plot units: the median, over routes,
+    of the distance between its cities divided by its length."""
+    ratios = sorted(
+        math.dist(positions[r.a], positions[r.b]) / r.length
+        for r in game_map.routes
+        if r.a in positions and r.b in positions and r.a != r.b
+    )
+    ratios = [r for r in ratios if r > 0]
+    if ratios:
+        return ratios[len(ratios) // 2]
+    xs = [p[0] for p in positions.values()] or [0.0]
+    return max(max(xs) - min(xs), 1.0) / 10
+
+
+def _iter_route_cars(
+    game_map: Map, positions: Mapping[str, Point], space: float, car_width: float
+) -> Any:
+    """Yield (route, car corner tuples) for every drawable route.
+
+    Cars fill the segment between the two city dots with small gaps; parallel tracks
+    are shifted sideways so they run side by side.
+    """
+    for pair_routes in game_map.parallel_routes.values():
+        first = pair_routes[0]
+        if first.a == first.b or first.a not in positions or first.b not in positions:
+            continue
+        # Orient by sorted names, so tracks written in either direction line up.
+        a, b = sorted((first.a, first.b))
+        (ax_, ay), (bx, by) = positions[a], positions[b]
+        distance = math.hypot(bx - ax_, by - ay)
+        ux, uy = ((bx - ax_) / distance, (by - ay) / distance) if distance else (1.0, 0.0)
+        nx_, ny = -uy, ux
+        margin = min(0.28 * space, distance * 0.2)
+        usable = max(distance - 2 * margin, 0.0)
+        count = len(pair_routes)
+        for slot, route in enumerate(sorted(pair_routes, key=lambda r: r.track or 0)):
+            shift = (slot - (count - 1) / 2) * car_width * 1.35
+            pitch = usable / route.length
+            car_length = pitch * 0.84
+            half_w = car_width / 2
+            cars = []
+            for k in range(route.length):
+                start = margin + k * pitch + (pitch - car_length) / 2
+                end = start + car_length
+                cx0, cy0 = ax_ + ux * start + nx_ * shift, ay + uy * start + ny * shift
+                cx1, cy1 = ax_ + ux * end + nx_ * shift, ay + uy * end + ny * shift
+                cars.append(
+                    (
+                        (cx0 + nx_ * half_w, cy0 + ny * half_w),
+                        (cx1 + nx_ * half_w, cy1 + ny * half_w),
+                        (cx1 - nx_ * half_w, cy1 - ny * half_w),
+                        (cx0 - nx_ * half_w, cy0 - ny * half_w),
+                    )
+                )
+            yield route, tuple(cars)
+
+
+def _centre(corners: Sequence[Point]) -> Point:
+    return (sum(c[0] for c in corners) / len(corners), sum(c[1] for c in corners) / len(corners))
+
+
+def _car_style(
+    route: Route,
+    owners: Mapping[str, str] | None,
+    heat: Mapping[str, float] | None,
+    cmap: Any,
+    norm: Any,
+) -> tuple[Any, str, float]:
+    """Face colour, edge colour and opacity of a route's cars."""
+    base = CAR_FILL.get(route.color, CAR_FILL[GRAY])
+    if owners is not None:
+        owner = owners.get(route.id)
+        return (owner, CAR_EDGE, 1.0) if owner else (base, CAR_EDGE, 0.22)
+    if heat is not None:
+        if route.id not in heat:
+            return (CAR_FILL[GRAY], CAR_EDGE, 0.2)
+        return (cmap(norm(min(1.0, max(0.0, heat[route.id])))), CAR_EDGE, 1.0)
+    return (base, CAR_EDGE, 1.0)
+
+
+def _draw_highlight(ax: Axes, cities: Sequence[str], positions: Mapping[str, Point]) -> None:
+    points = [positions[c] for c in cities if c in positions]
+    if len(points) < 2:
+        return
+    (line,) = ax.plot(
+        [p[0] for p in points],
+        [p[1] for p in points],
+        color=HIGHLIGHT_COLOR,
+        alpha=0.45,
+        linewidth=14,
+        solid_capstyle="round",
+        solid_joinstyle="round",
+        zorder=2,
+    )
+    line.set_gid("highlight")
+    ends = ax.scatter(
+        [points[0][0], points[-1][0]],
+        [points[0][1], points[-1][1]],
+        s=260,
+        facecolors="none",
+        edgecolors=HIGHLIGHT_COLOR,
+        linewidths=2.5,
+        zorder=6,
+    )
+    ends.set_gid("highlight-ends")
+
+
+def _draw_tickets(ax: Axes, game_map: Map, positions: Mapping[str, Point]) -> None:
+    for ticket in game_map.tickets:
+        if ticket.a not in positions or ticket.b not in positions:
+            continue
+        (pa, pb) = positions[ticket.a], positions[ticket.b]
+        (line,) = ax.plot(
+            [pa[0], pb[0]],
+            [pa[1], pb[1]],
+            color=TICKET_COLOR,
+            alpha=0.5 if ticket.long else 0.35,
+            linewidth=1.6 if ticket.long else 1.0,
+            linestyle=(0, (4, 2)) if ticket.long else "-",
+            zorder=4,
+        )
+        line.set_gid(f"ticket:{ticket.entry}")
+
+
+def _draw_cities(
+    ax: Axes,
+    game_map: Map,
+    positions: Mapping[str, Point],
+    city_heat: Mapping[str, float] | None,
+    cmap: Any,
+    norm: Any,
+    space: float,
+) -> None:
+    for city in game_map.cities:
+        x, y = positions[city.name]
+        size, face = 55.0, CITY_FILL
+        if city_heat is not None:
+            heat = min(1.0, max(0.0, city_heat.get(city.name, 0.0)))
+            size, face = 30.0 + 250.0 * heat, cmap(norm(heat))
+        dot = ax.scatter([x], [y], s=size, c=[face], edgecolors=CAR_EDGE, linewidths=1.4, zorder=5)
+        dot.set_gid(f"city:{city.name}")
+
+
+def _set_limits(ax: Axes, positions: Mapping[str, Point], space: float) -> None:
+    if not positions:
+        return
+    xs = [p[0] for p in positions.values()]
+    ys = [p[1] for p in positions.values()]
+    pad = 1.1 * space
+    # Labels stick out sideways more than up or down.
+    ax.set_xlim(min(xs) - 2.2 * pad, max(xs) + 2.2 * pad)
+    ax.set_ylim(min(ys) - pad, max(ys) + pad)
+
+
+def _legend_handles(
+    game_map: Map,
+    highlight_path: Sequence[str] | None,
+    show_tickets: bool,
+    owners: Mapping[str, str] | None,
+    owner_names: Mapping[str, str] | None,
+    *,
+    show_colors: bool = True,
+) -> tuple[list[Any], dict[Any, Any]]:
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    handles: list[Any] = []
+    handler_map: dict[Any, Any] = {}
+    if owners is not None:
+        for colour in dict.fromkeys(owners.values()):
+            label = (owner_names or {}).get(colour, str(colour))
+            handles.append(Patch(facecolor=colour, edgecolor=CAR_EDGE, label=label))
+        handles.append(
+            Patch(facecolor=CAR_FILL[GRAY], edgecolor=CAR_EDGE, alpha=0.3, label="unclaimed")
+        )
+    elif show_colors:
+        used = {r.color for r in game_map.routes}
+        for colour in ROUTE_COLORS:
+            if colour in used:
+                count = sum(1 for r in game_map.routes if r.color == colour)
+                handles.append(
+                    Patch(
+                        facecolor=CAR_FILL[colour],
+                        edgecolor=CAR_EDGE,
+                        linewidth=0.6,
+                        label=f"{colour} ({count})",
+                    )
+                )
+    if any(r.is_double for r in game_map.routes):
+        double, handler = _double_route_legend()
+        handles.append(double)
+        handler_map[double] = handler
+    if any(r.tunnel for r in game_map.routes):
+        handles.append(
+            Patch(
+                facecolor="#dddddd",
+                edgecolor=CAR_EDGE,
+                linestyle="--",
+                hatch="////",
+                label="tunnel",
+            )
+        )
+    if any(r.ferry for r in game_map.routes):
+        handles.append(
+            Line2D(
+                [],
+                [],
+                marker="o",
+                linestyle="none",
+                markersize=4,
+                color=CAR_EDGE,
+                label="ferry: locomotive space",
+            )
+        )
+    handles.append(
+        Line2D(
+            [],
+            [],
+            marker="o",
+            linestyle="none",
+            markersize=7,
+            markerfacecolor=CITY_FILL,
+            markeredgecolor=CAR_EDGE,
+            label="city",
+        )
+    )
+    if highlight_path:
+        label = f"path {highlight_path[0]} – {highlight_path[-1]}"
+        handles.append(Line2D([], [], color=HIGHLIGHT_COLOR, alpha=0.45, linewidth=6, label=label))
+    if show_tickets:
+        handles.append(Line2D([], [], color=TICKET_COLOR, alpha=0.5, linewidth=1, label="ticket"))
+        if any(t.long for t in game_map.tickets):
+            handles.append(
+                Line2D(
+                    [],
+                    [],
+                    color=TICKET_COLOR,
+                    alpha=0.6,
+                    linewidth=1.6,
+                    linestyle=(0, (4, 2)),
+                    label="long ticket",
+                )
+            )
+    return handles, handler_map
+
+
+def _double_route_legend() -> tuple[Any, Any]:
+    """A legend handle for double routes, and its handler: two thin parallel bars."""
+    from matplotlib.legend_handler import HandlerPatch
+    from matplotlib.patches import Patch, Rectangle
+
+    class DoubleTrackHandler(HandlerPatch):
+        def create_artists(  # type: ignore[override]
+            self, legend, orig_handle, xdescent, ydescent, width, height, fontsize, trans
+        ):
+            bar = height * 0.34
+            return [
+                Rectangle(
+                    (-xdescent, -ydescent + offset),
+                    width,
+                    bar,
+                    facecolor="white",
+                    edgecolor=CAR_EDGE,
+                    linewidth=0.6,
+                    transform=trans,
+                )
+                for offset in (0.0, height - bar)
+            ]
+
+    return Patch(label="double route"), DoubleTrackHandler()
+
+
+def _place_labels(
+    ax: Axes,
+    game_map: Map,
+    positions: Mapping[str, Point],
+    cars: Mapping[str, tuple[tuple[Point, ...], ...]],
+) -> None:
+    """Greedy label placement: busiest cities first, each at the candidate spot that
+    overlaps least with labels already placed, city dots and cars."""
+    import numpy as np
+    from matplotlib.backends.backend_agg import RendererAgg
+    from matplotlib.patheffects import withStroke
+
+    figure = ax.figure
+    ax.apply_aspect()  # the final axes box, so display coordinates are final
+    renderer = RendererAgg(int(figure.bbox.width), int(figure.bbox.height), figure.dpi)
+    to_display = ax.transData.transform
+    dot_radius = 5 * figure.dpi / 72
+    dots = np.array(
+        [
+            (x - dot_radius, y - dot_radius, x + dot_radius, y + dot_radius)
+            for x, y in to_display(np.array(list(positions.values())).reshape(-1, 2))
+        ]
+    ).reshape(-1, 4)
+    car_boxes = []
+    for route_cars in cars.values():
+        for corners in route_cars:
+            pts = to_display(np.array(corners))
+            car_boxes.append((*pts.min(axis=0), *pts.max(axis=0)))
+    car_array = np.array(car_boxes).reshape(-1, 4)
+    axes_box = ax.get_window_extent(renderer)
+
+    degree: dict[str, int] = {}
+    for route in game_map.routes:
+        for name in route.cities:
+            degree[name] = degree.get(name, 0) + 1
+    order = sorted(game_map.cities, key=lambda c: (-degree.get(c.name, 0), c.index))
+    placed: list[tuple[float, float, float, float]] = []
+    font = font_properties(8)
+    stroke = [withStroke(linewidth=2.6, foreground="white")]
+    for city in order:
+        best: tuple[float, Any, tuple[float, float, float, float]] | None = None
+        for dx, dy, ha, va in _LABEL_CANDIDATES:
+            text = ax.annotate(
+                city.name,
+                xy=positions[city.name],
+                xytext=(dx, dy),
+                textcoords="offset points",
+                ha=ha,
+                va=va,
+                fontproperties=font,
+                color="#111111",
+                zorder=7,
+                path_effects=stroke,
+                annotation_clip=False,
+            )
+            box = text.get_window_extent(renderer)
+            rect = (box.x0, box.y0, box.x1, box.y1)
+            labels = np.array(placed).reshape(-1, 4)
+            score = (
+                4 * _overlap(rect, labels)
+                + 3 * _overlap(rect, dots)
+                + _overlap(rect, car_array)
+                + 6 * _outside(rect, axes_box)
+            )
+            if best is None or score < best[0]:
+                if best is not None:
+                    best[1].remove()
+                best = (score, text, rect)
+            else:
+                text.remove()
+            if score == 0:
+                break
+        assert best is not None
+        best[1].set_gid(f"label:{city.name}")
+        placed.append(best[2])
+
+
+def _overlap(rect: tuple[float, float, float, float], boxes: Any) -> float:
+    """Total area shared by `rect` and each of `boxes` (an N x 4 array)."""
+    import numpy as np
+
+    if len(boxes) == 0:
+        return 0.0
+    width = np.minimum(rect[2], boxes[:, 2]) - np.maximum(rect[0], boxes[:, 0])
+    height = np.minimum(rect[3], boxes[:, 3]) - np.maximum(rect[1], boxes[:, 1])
+    return float(np.sum(np.clip(width, 0, None) * np.clip(height, 0, None)))
+
+
+def _outside(rect: tuple[float, float, float, float], box: Any) -> float:
+    """Area of `rect` that lies outside the axes box."""
+    width, height = rect[2] - rect[0], rect[3] - rect[1]
+    inside_w = max(0.0, min(rect[2], box.x1) - max(rect[0], box.x0))
+    inside_h = max(0.0, min(rect[3], box.y1) - max(rect[1], box.y0))
+    return width * height - inside_w * inside_h
