@@ -46,9 +46,12 @@ def _most_specific(error: Any) -> Any:
     """For oneOf/anyOf failures, the sub-error that explains the problem best."""
     from jsonschema.exceptions import best_match
 
-    if error.context:
-        return best_match(error.context)
-    return error
+    if not error.context:
+        return error
+    # The branch that got furthest into the instance explains it best: for a list
+    # of colours, the bad colour inside it rather than "not a single colour".
+    deepest = max(len(e.absolute_path) for e in error.context)
+    return best_match(e for e in error.context if len(e.absolute_path) == deepest)
 
 
 def _to_problem(document: MapDocument, error: Any) -> Problem:

@@ -303,10 +303,14 @@ def length_far_from_distance(ctx: CheckContext) -> Iterator[Finding]:
         if high - low >= LENGTH_MARGIN and high >= LENGTH_FACTOR * low:
             yield Finding(
                 f"route {_pair(route)} has length {route.length} but its cities are "
-                f"{distance:.0f} {unit} apart, about {expected:.1f} wagons at this map's "
-                f"scale of {scale:.0f} {unit} per wagon",
+                f"{_number(distance)} {unit} apart, about {expected:.1f} wagons at this "
+                f"map's scale of {_number(scale)} {unit} per wagon",
                 route_path(ctx, route, "length"),
             )
+
+
+def _number(value: float) -> str:
+    return f"{value:.0f}" if abs(value) >= 100 else f"{value:.3g}"
 
 
 @check("TTR252", Level.WARNING, "two routes cross")
