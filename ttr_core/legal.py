@@ -1,0 +1,133 @@
+"""Listing legal actions. One function serves the full state and a player's view,
+so that what a bot sees as legal is exactly what the engine will accept.
+
+The order is stable: draw deck, draw market 0-4, claims (routes grouped by colour
+and length, then by payment colour and locomotive count, locomotives-only last),
+tickets, pass, resign.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+
+from ttr_core.actions import (
+    Action,
+    DrawDeck,
+    DrawMarket,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+    Resign,
+)
+from ttr_core.board import GRAY_INDEX, Board
+from ttr_core.cards import LOCO
+
+DRAW_DECK = DrawDeck()
+DRAW_MARKET = tuple(DrawMarket(slot) for slot in range(5))
+DRAW_TICKETS = DrawTickets()
+PASS = Pass()
+RESIGN = Resign()
+
+
+def keep_choices(offered: int, minimum: int) -> list[KeepTickets]:
+    """R4/R12: every way to keep at least `minimum` of `offered` tickets, smallest first."""
+    return [
+        KeepTickets(indices)
+        for size in range(min(minimum, offered), offered + 1)
+        for indices in combinations(range(offered), size)
+    ]
+
+
+def can_claim_route(
+    board: Board, route: int, seat: int, owner: Sequence[int], num_players: int, wagons: int
+) -> bool:
+    """Whether `seat` may claim `route` apart from paying for it: free (R9), enough
+    wagons (R9), and not closed by a parallel track (R11)."""
+    if owner[route] != -1 or board.route_length[route] > wagons:
+        return False
+    for sibling in board.route_siblings[route]:
+        holder = owner[sibling]
+        # R11: never both tracks; with 2-3 players the other track closes once one is taken.
+        if holder == seat or (holder != -1 and num_players <= 3):
+            return False
+    return True
+
+
+def claim_actions(board: Board, route: int, hand: Sequence[int]) -> list[Action]:
+    """R9: every payment of `route` that `hand` can afford."""
+    found: list[Action] = []
+    _extend_with_claims(found, board, route, hand)
+    return found
+
+
+def _extend_with_claims(found: list[Action], board: Board, route: int, hand: Sequence[int]) -> None:
+    length = board.route_length[route]
+    color = board.route_color[route]
+    options = board.claim_options[route]
+    locos = hand[LOCO]
+    colors = range(LOCO) if color == GRAY_INDEX else (color,)
+    for c in colors:
+        have = hand[c]
+        if have == 0:
+            continue
+        # From max(0, length - have) to min(length - 1, locos) locomotives.
+        low = length - have if have < length else 0
+        high = locos if locos < length - 1 else length - 1
+        if low <= high:
+            found.extend(options[c][low : high + 1])
+    if locos >= length:
+        found.extend(options[LOCO])
+
+
+def turn_actions(
+    board: Board,
+    seat: int,
+    num_players: int,
+    hand: Sequence[int],
+    owner: Sequence[int],
+    wagons: int,
+    market: Sequence[int | None],
+    can_draw_deck: bool,
+    ticket_deck_size: int,
+) -> list[Action]:
+    """The actions that start a turn (R6), for the player whose turn it is."""
+    actions: list[Action] = []
+    if can_draw_deck:  # R7, D3
+        actions.append(DRAW_DECK)
+    for slot, card in enumerate(market):
+        if card is not None:
+            actions.append(DRAW_MARKET[slot])
+    # This runs once per turn of every game: routes are grouped by (colour, length),
+    # so a group the hand cannot pay for is skipped whole.
+    locos = hand[LOCO]
+    most_of_one_color = max(hand[:LOCO])
+    closes_sibling = num_players <= 3
+    for color, length, routes in board.routes_by_shape:
+        if length > wagons:  # R9
+            continue
+        if (most_of_one_color if color == GRAY_INDEX else hand[color]) + locos < length:
+            continue
+        for route, siblings in routes:
+            if owner[route] != -1:
+                continue
+            for sibling in siblings:  # R11
+                holder = owner[sibling]
+                if holder == seat or (holder != -1 and closes_sibling):
+                    break
+            else:
+                _extend_with_claims(actions, board, route, hand)
+    if ticket_deck_size > 0:  # R12, D4
+        actions.append(DRAW_TICKETS)
+    if not actions:  # R6: pass only when nothing else is possible
+        actions.append(PASS)
+    return actions
+
+
+def second_card_actions(market: Sequence[int | None], can_draw_deck: bool) -> list[Action]:
+    """R7: the second card of a draw: the deck, or a face-up card that is not a locomotive."""
+    actions: list[Action] = [DRAW_DECK] if can_draw_deck else []
+    for slot, card in enumerate(market):
+        if card is not None and card != LOCO:
+            actions.append(DRAW_MARKET[slot])
+    return actions

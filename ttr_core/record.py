@@ -1,0 +1,143 @@
+"""Game records: a game as JSON, enough to replay it exactly.
+
+    {"format": "ttr-game-record", "version": 1, "map": "north_america",
+     "map_fingerprint": "…", "rules": "base", "seed": 7, "players": 4,
+     "seats": [{"seat": 0, "player": "random"}, …],
+     "actions": [{"seat": 2, "action": "keep 0,1"}, …, {"seat": null, "action": "remove 3"}],
+     "result": {"end_reason": "final round", "seats": [ … ]}}
+
+The same seed and the same actions give a byte-identical record.
+`schemas/game-record.schema.json` describes the format.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ttr_core.actions import parse_action
+from ttr_core.errors import IllegalAction, InvalidAction
+from ttr_core.result import GameResult
+from ttr_core.state import GameState
+from ttr_maps.model import Map
+
+RECORD_FORMAT = "ttr-game-record"
+RECORD_VERSION = 1
+
+
+class RecordError(ValueError):
+    """A record that cannot be read or replayed; the message says where."""
+
+
+def map_fingerprint(game_map: Map) -> str:
+    """A digest of what the rules read from a map, to notice a changed map on replay."""
+    facts = {
+        "rules": game_map.rules,
+        "wagons": game_map.wagons,
+        "cities": [c.name for c in game_map.cities],
+        "routes": [(r.id, r.length, r.color, r.tunnel, r.ferry) for r in game_map.routes],
+        "tickets": [(t.a, t.b, t.value, t.long) for t in game_map.tickets],
+    }
+    encoded = json.dumps(facts, ensure_ascii=False, separators=(",", ":")).encode()
+    return hashlib.sha256(encoded).hexdigest()[:16]
+
+
+def record_of(state: GameState, players: Sequence[str]) -> dict[str, Any]:
+    """The record of a game (finished or not; `result` is null until it ends)."""
+    return {
+        "format": RECORD_FORMAT,
+        "version": RECORD_VERSION,
+        "map": state.map.id,
+        "map_fingerprint": map_fingerprint(state.map),
+        "rules": state.rules,
+        "seed": state.seed,
+        "players": state.num_players,
+        "seats": [{"seat": i, "player": name} for i, name in enumerate(players)],
+        "actions": [{"seat": seat, "action": str(action)} for seat, action in state.history],
+        "result": state.result().to_dict() if state.is_over else None,
+    }
+
+
+def dump_record(record: Mapping[str, Any]) -> str:
+    """Records as text: stable key order, one action per line, UTF-8."""
+    return json.dumps(record, ensure_ascii=False, indent=1) + "\n"
+
+
+def write_record(record: Mapping[str, Any], path: str | Path) -> None:
+    from ttr_maps.files import write_text_atomically
+
+    write_text_atomically(Path(path), dump_record(record))
+
+
+def read_record(path: str | Path) -> dict[str, Any]:
+    """Read a record file and check its outline. Raises `RecordError`."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise RecordError(f"{path}: cannot read: {error}") from None
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RecordError(f"{path}:{error.lineno}:{error.colno}: not JSON: {error.msg}") from None
+    if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
+        raise RecordError(f"{path}: not a ttr game record (format is not {RECORD_FORMAT!r})")
+    if record.get("version") != RECORD_VERSION:
+        raise RecordError(f"{path}: record version {record.get('version')!r} is not supported")
+    for key, kind in (("map", str), ("seed", int), ("players", int), ("actions", list)):
+        if not isinstance(record.get(key), kind):
+            raise RecordError(f"{path}: field {key!r} is missing or not a {kind.__name__}")
+    return record
+
+
+def replay(record: Mapping[str, Any], game_map: Map) -> GameState:
+    """Replay a record's actions on `game_map`. Raises `RecordError` naming the
+    first action that cannot be applied."""
+    fingerprint = record.get("map_fingerprint")
+    if fingerprint is not None and fingerprint != map_fingerprint(game_map):
+        raise RecordError(f"the map {game_map.id!r} differs from the one the game was played on")
+    try:
+        state = GameState(game_map, record["players"], record["seed"], record.get("rules"))
+    except ValueError as error:
+        raise RecordError(str(error)) from None
+    for number, entry in enumerate(record["actions"], start=1):
+        try:
+            state.apply(parse_action(entry["action"]), entry["seat"])
+        except (InvalidAction, IllegalAction, KeyError, TypeError) as error:
+            raise RecordError(f"action {number} ({entry!r}): {error}") from None
+    return state
+
+
+def first_difference(expected: Any, actual: Any, path: str = "result") -> str | None:
+    """The first place where two JSON-like values differ, e.g.
+    `result.seats[1].total: 87 != 85`; None if they are equal."""
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        for key in list(expected) + [k for k in actual if k not in expected]:
+            if key not in expected or key not in actual:
+                return f"{path}.{key}: present in only one of them"
+            found = first_difference(expected[key], actual[key], f"{path}.{key}")
+            if found:
+                return found
+        return None
+    if isinstance(expected, list) and isinstance(actual, list):
+        for i, (e, a) in enumerate(zip(expected, actual, strict=False)):
+            found = first_difference(e, a, f"{path}[{i}]")
+            if found:
+                return found
+        if len(expected) != len(actual):
+            return f"{path}: {len(expected)} items != {len(actual)} items"
+        return None
+    return None if expected == actual else f"{path}: {expected!r} != {actual!r}"
+
+
+def verify_record(record: Mapping[str, Any], game_map: Map) -> str | None:
+    """Replay and compare with the stored result: None if identical, else the
+    first difference."""
+    state = replay(record, game_map)
+    actual = state.result().to_dict() if state.is_over else None
+    stored = record.get("result")
+    if stored is not None:
+        stored = GameResult.from_dict(stored).to_dict()  # normalise the stored form
+    return first_difference(stored, actual)

@@ -1,0 +1,177 @@
+"""Final scoring and ranking (R13, R15, R16, R17, D5) as frozen values.
+
+A `GameResult` is what a record stores and what `ttr replay --verify` compares.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
+
+from ttr_core.longest_path import longest_trail
+
+if TYPE_CHECKING:
+    from ttr_core.state import GameState
+
+#: R16: bonus for the longest continuous path.
+LONGEST_PATH_BONUS = 10
+
+
+@dataclass(frozen=True)
+class ClaimedRoute:
+    id: str
+    a: str
+    b: str
+    length: int
+    color: str
+
+
+@dataclass(frozen=True)
+class TicketOutcome:
+    a: str
+    b: str
+    value: int
+    completed: bool
+    long: bool = False
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    seat: int
+    status: str
+    routes: tuple[ClaimedRoute, ...]
+    tickets: tuple[TicketOutcome, ...]
+    wagons_left: int
+    longest_path: int
+    #: Score parts: routes, tickets, longest_path_bonus (and stations for `europe`).
+    score: Mapping[str, int]
+    total: int
+    rank: int
+
+    @property
+    def completed_tickets(self) -> int:
+        return sum(1 for t in self.tickets if t.completed)
+
+
+@dataclass(frozen=True)
+class GameResult:
+    end_reason: str
+    seats: tuple[SeatResult, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"end_reason": self.end_reason, "seats": [asdict(s) for s in self.seats]}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> GameResult:
+        seats = tuple(
+            SeatResult(
+                seat=s["seat"],
+                status=s["status"],
+                routes=tuple(ClaimedRoute(**r) for r in s["routes"]),
+                tickets=tuple(TicketOutcome(**t) for t in s["tickets"]),
+                wagons_left=s["wagons_left"],
+                longest_path=s["longest_path"],
+                score=dict(s["score"]),
+                total=s["total"],
+                rank=s["rank"],
+            )
+            for s in data["seats"]
+        )
+        return cls(data["end_reason"], seats)
+
+    def winners(self) -> list[int]:
+        """Seats ranked first."""
+        return [s.seat for s in self.seats if s.rank == 1]
+
+
+def ticket_points(outcomes: Sequence[TicketOutcome]) -> int:
+    """R15: plus every completed ticket, minus every incomplete one."""
+    return sum(t.value if t.completed else -t.value for t in outcomes)
+
+
+def rank_seats(keys: Sequence[tuple[bool, tuple[int, ...]]]) -> list[int]:
+    """R17 and D5: rank by (is active, tie-break key) descending, shared ranks for
+    equal keys (1, 1, 3, ...). Inactive seats come after every active one.
+
+    >>> rank_seats([(True, (50, 2, 9)), (True, (50, 2, 9)), (True, (60, 0, 0)), (False, (99,))])
+    [2, 2, 1, 4]
+    """
+    order = sorted(range(len(keys)), key=lambda i: keys[i], reverse=True)
+    ranks = [0] * len(keys)
+    for position, seat in enumerate(order):
+        if position and keys[seat] == keys[order[position - 1]]:
+            ranks[seat] = ranks[order[position - 1]]
+        else:
+            ranks[seat] = position + 1
+    return ranks
+
+
+def score_game(state: GameState) -> GameResult:
+    """R15-R17 for a finished game."""
+    from ttr_core.state import ACTIVE
+
+    board = state.board
+    game_map = state.map
+    seats = range(state.num_players)
+    owned = [state.claimed_routes(seat) for seat in seats]
+    longest = [
+        longest_trail(
+            (board.route_a[r], board.route_b[r], board.route_length[r]) for r in owned[seat]
+        )
+        for seat in seats
+    ]
+    active = [state.status[seat] == ACTIVE for seat in seats]
+    # R16, D5: only active players can hold the bonus; a path needs a route.
+    best = max((longest[s] for s in seats if active[s]), default=0)
+    outcomes = [
+        tuple(
+            TicketOutcome(
+                game_map.tickets[t].a,
+                game_map.tickets[t].b,
+                game_map.tickets[t].value,
+                state.is_ticket_complete(seat, t),
+                game_map.tickets[t].long,
+            )
+            for t in state.tickets[seat]
+        )
+        for seat in seats
+    ]
+    scores = []
+    for seat in seats:
+        score = {
+            "routes": state.route_points[seat],
+            "tickets": ticket_points(outcomes[seat]),
+            "longest_path_bonus": LONGEST_PATH_BONUS
+            if active[seat] and best > 0 and longest[seat] == best
+            else 0,
+        }
+        scores.append(score)
+    totals = [sum(score.values()) for score in scores]
+    completed = [sum(1 for t in outcomes[seat] if t.completed) for seat in seats]
+    # R17: score, then completed tickets, then the longer continuous path.
+    ranks = rank_seats([(active[s], (totals[s], completed[s], longest[s])) for s in seats])
+    results = tuple(
+        SeatResult(
+            seat=seat,
+            status=state.status[seat],
+            routes=tuple(
+                ClaimedRoute(
+                    game_map.routes[r].id,
+                    game_map.routes[r].a,
+                    game_map.routes[r].b,
+                    game_map.routes[r].length,
+                    game_map.routes[r].color,
+                )
+                for r in owned[seat]
+            ),
+            tickets=outcomes[seat],
+            wagons_left=state.wagons[seat],
+            longest_path=longest[seat],
+            score=scores[seat],
+            total=totals[seat],
+            rank=ranks[seat],
+        )
+        for seat in seats
+    )
+    return GameResult(state.end_reason or "", results)

@@ -1,0 +1,579 @@
+"""The game state: the one thing that changes, and only through `apply(action)`.
+
+The state holds everything, hidden information included (hands, ticket offers,
+deck order). Players and bots see a `PlayerView` (`state.view(seat)`), never the
+state itself (R5, D6).
+
+>>> from ttr_maps import load_map
+>>> game = GameState(load_map("north_america"), players=2, seed=7)
+>>> game.phase, len(game.legal_actions(0)) > 0
+('setup', True)
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ttr_core.actions import (
+    Action,
+    Claim,
+    DrawDeck,
+    DrawMarket,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+    Payment,
+    Remove,
+    Resign,
+)
+from ttr_core.board import GRAY_INDEX, board_for
+from ttr_core.cards import CARD_INDEX, CARD_KINDS, LOCO, MARKET_LOCO_LIMIT, MARKET_SIZE, full_deck
+from ttr_core.decisions import ChooseTickets, Decision, SecondCard
+from ttr_core.errors import IllegalAction, InvalidAction
+from ttr_core.legal import (
+    RESIGN,
+    can_claim_route,
+    keep_choices,
+    second_card_actions,
+    turn_actions,
+)
+from ttr_maps.model import ROUTE_POINTS, Map
+
+if TYPE_CHECKING:
+    from ttr_core.result import GameResult
+    from ttr_core.view import PlayerView
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 5
+#: R4: cards and tickets dealt to each player at setup, and tickets kept at least.
+STARTING_CARDS = 4
+STARTING_TICKETS = 3
+STARTING_KEEP = 2
+#: R12: tickets drawn during the game, and kept at least.
+TICKETS_DRAWN = 3
+TICKETS_KEEP = 1
+#: R14: the final round begins when a player ends a turn with this many wagons or fewer.
+FINAL_ROUND_WAGONS = 2
+
+ACTIVE, RESIGNED, REMOVED = "active", "resigned", "removed"
+SETUP, PLAYING, OVER = "setup", "playing", "over"
+END_FINAL_ROUND, END_ALL_PASSED, END_ONE_LEFT = "final round", "all passed", "one player left"
+
+
+class GameState:
+    """A game of Ticket to Ride in progress on one map, for 2-5 seats (R1)."""
+
+    def __init__(self, game_map: Map, players: int, seed: int, rules: str | None = None) -> None:
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise ValueError(f"R1: a game has 2 to 5 players, not {players}")
+        self.map = game_map
+        self.board = board_for(game_map)
+        self.num_players = players
+        self.seed = seed
+        self.rules = rules or game_map.rules
+        self.rng = random.Random(seed)  # the one random source of the game
+
+        self.deck: list[int] = full_deck()  # the top card is the last one
+        self.rng.shuffle(self.deck)
+        self.discard: list[int] = []
+        order = list(range(len(game_map.tickets)))
+        self.rng.shuffle(order)
+        self.ticket_deck: deque[int] = deque(order)  # the top ticket is on the left
+
+        self.hands: list[list[int]] = [[0] * CARD_KINDS for _ in range(players)]
+        self.tickets: list[list[int]] = [[] for _ in range(players)]
+        self.wagons: list[int] = [game_map.wagons] * players
+        self.route_points: list[int] = [0] * players
+        self.status: list[str] = [ACTIVE] * players
+        self.owner: list[int] = [-1] * self.board.num_routes
+        # One union-find forest per player over city indices (R13, incremental).
+        self._parent: list[list[int]] = [list(range(self.board.num_cities)) for _ in range(players)]
+
+        self.market: list[int | None] = [None] * MARKET_SIZE
+        self.pending: list[Decision] = []
+        self._setup_returns: dict[int, list[int]] = {}
+        self.passed: set[int] = set()
+        self.final_queue: list[int] | None = None
+        self.end_reason: str | None = None
+        self.history: list[tuple[int | None, Action]] = []
+        #: What everyone saw of each action (see `ttr_core.view.public_text`).
+        self.public_log: list[tuple[int | None, str]] = []
+        self.turns = 0
+        self._setup()
+
+    # ----------------------------------------------------------------- setup (R4)
+    def _setup(self) -> None:
+        """R4: deal 4 cards and 3 tickets to everyone, turn up the market, pick the
+        first player at random. Everyone then chooses tickets at the same time."""
+        for seat in range(self.num_players):
+            for _ in range(STARTING_CARDS):
+                self.hands[seat][self._draw_card()] += 1  # type: ignore[index]
+        self._refill_market()
+        for seat in range(self.num_players):
+            offered = self._deal_tickets(STARTING_TICKETS)
+            self.pending.append(ChooseTickets(seat, offered, STARTING_KEEP, setup=True))
+        self.first_player = self.rng.randrange(self.num_players)
+        self.current = self.first_player
+        self.phase = SETUP
+
+    def _deal_tickets(self, count: int) -> tuple[int, ...]:
+        deck = self.ticket_deck
+        return tuple(deck.popleft() for _ in range(min(count, len(deck))))
+
+    # ------------------------------------------------------------- cards (R7, R8)
+    def _draw_card(self) -> int | None:
+        """R8: the top card of the deck; an empty deck is first replaced by the
+        shuffled discards. None when both are empty (D3)."""
+        if not self.deck:
+            if not self.discard:
+                return None
+            self.deck, self.discard = self.discard, []
+            self.rng.shuffle(self.deck)
+        return self.deck.pop()
+
+    def can_draw_from_deck(self) -> bool:
+        return bool(self.deck or self.discard)
+
+    def _refill_market(self) -> None:
+        """R7: fill every empty face-up slot from the deck, then apply R8."""
+        market = self.market
+        for slot in range(MARKET_SIZE):
+            if market[slot] is None:
+                market[slot] = self._draw_card()
+        self._reset_market_while_needed()
+
+    def _reset_market_while_needed(self) -> None:
+        """R8/D2: while three or more locomotives lie face up, discard all five and
+        turn up five new cards, unless no reset can help (deck and discards hold
+        fewer than three non-locomotive cards), so it never loops forever."""
+        market = self.market
+        while market.count(LOCO) >= MARKET_LOCO_LIMIT and self._market_reset_can_help():
+            self.discard.extend(card for card in market if card is not None)
+            for slot in range(MARKET_SIZE):
+                market[slot] = self._draw_card()
+
+    def _market_reset_can_help(self) -> bool:
+        non_locos = sum(1 for c in self.deck if c != LOCO) + sum(
+            1 for c in self.discard if c != LOCO
+        )
+        return non_locos >= MARKET_LOCO_LIMIT
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat expected to act next: during setup, the first seat still
+        choosing tickets; during play, the seat whose turn it is."""
+        if self.phase == OVER:
+            return None
+        if self.phase == SETUP:
+            return self.pending[0].seat if self.pending else None
+        return self.current
+
+    def decision_for(self, seat: int) -> Decision | None:
+        for decision in self.pending:
+            if decision.seat == seat:
+                return decision
+        return None
+
+    def active_seats(self) -> list[int]:
+        return [s for s in range(self.num_players) if self.status[s] == ACTIVE]
+
+    def is_ticket_complete(self, seat: int, ticket: int) -> bool:
+        """R13: joined by a continuous chain of the seat's own routes."""
+        board = self.board
+        return self._find(seat, board.ticket_a[ticket]) == self._find(seat, board.ticket_b[ticket])
+
+    def claimed_routes(self, seat: int) -> list[int]:
+        return [r for r, holder in enumerate(self.owner) if holder == seat]
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Every action `seat` may take now, in a stable order (see `ttr_core.legal`).
+
+        An active seat may always resign (D5), so `resign` closes every list.
+        """
+        seat = self.to_move if seat is None else seat
+        if seat is None or self.phase == OVER or self.status[seat] != ACTIVE:
+            return []
+        decision = self.decision_for(seat)
+        if decision is not None:
+            actions = self._decision_actions(decision)
+        elif self.phase == PLAYING and seat == self.current:
+            actions = turn_actions(
+                self.board,
+                seat,
+                self.num_players,
+                self.hands[seat],
+                self.owner,
+                self.wagons[seat],
+                self.market,
+                self.can_draw_from_deck(),
+                len(self.ticket_deck),
+            )
+        else:
+            actions = []
+        actions.append(RESIGN)
+        return actions
+
+    def _decision_actions(self, decision: Decision) -> list[Action]:
+        if isinstance(decision, ChooseTickets):
+            return list(keep_choices(len(decision.offered), decision.minimum))
+        return second_card_actions(self.market, self.can_draw_from_deck())
+
+    def view(self, seat: int) -> PlayerView:
+        """What `seat` may see (R5, D6)."""
+        from ttr_core.view import view_of
+
+        return view_of(self, seat)
+
+    # -------------------------------------------------------------------- apply
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Apply `action` for `seat` (default: the seat to move).
+
+        Raises `IllegalAction` naming the rule that forbids it, or `InvalidAction`
+        if it names something that does not exist; either way the state is left
+        exactly as it was.
+        """
+        if self.phase == OVER:
+            raise IllegalAction("R6", "the game is over")
+        if isinstance(action, Remove):
+            self._check_seat(action.seat)
+            self._retire(action.seat, REMOVED)
+            self._log(None, action)
+            return
+        seat = self.to_move if seat is None else seat
+        if seat is None:
+            raise IllegalAction("R6", "no seat is to move")
+        self._check_seat(seat)
+        if isinstance(action, Resign):
+            self._retire(seat, RESIGNED)
+            self._log(seat, action)
+            return
+        decision = self.decision_for(seat)
+        if decision is not None:
+            self._apply_decision(seat, decision, action)
+        elif self.phase != PLAYING or seat != self.current:
+            raise IllegalAction("R6", f"it is not seat {seat}'s turn")
+        elif isinstance(action, DrawDeck | DrawMarket):
+            self._draw_first_card(seat, action)
+        elif isinstance(action, Claim):
+            self._claim(seat, action)
+        elif isinstance(action, DrawTickets):
+            self._draw_tickets(seat)
+        elif isinstance(action, Pass):
+            self._pass(seat)
+        else:
+            raise IllegalAction("R6", f"'{action}' is not a turn action")
+        self._log(seat, action)
+
+    def _log(self, seat: int | None, action: Action) -> None:
+        from ttr_core.view import public_text
+
+        self.history.append((seat, action))
+        self.public_log.append((seat, public_text(action)))
+
+    def _check_seat(self, seat: int) -> None:
+        if not 0 <= seat < self.num_players:
+            raise InvalidAction(f"there is no seat {seat} in a {self.num_players}-player game")
+        if self.status[seat] != ACTIVE:
+            raise IllegalAction("D5", f"seat {seat} has left the game ({self.status[seat]})")
+
+    # ------------------------------------------------------------ decisions
+    def _apply_decision(self, seat: int, decision: Decision, action: Action) -> None:
+        if isinstance(decision, ChooseTickets):
+            if not isinstance(action, KeepTickets):
+                rule = "R4" if decision.setup else "R12"
+                raise IllegalAction(rule, "choose which tickets to keep first ('keep 0,1')")
+            self._keep_tickets(seat, decision, action)
+        else:
+            if not isinstance(action, DrawDeck | DrawMarket):
+                raise IllegalAction("R7", "take your second card ('draw deck' or 'draw market N')")
+            self._draw_second_card(seat, action)
+
+    def _keep_tickets(self, seat: int, decision: ChooseTickets, action: KeepTickets) -> None:
+        """R4 (setup, keep at least 2) and R12 (keep at least 1); the rest go under
+        the ticket deck."""
+        rule = "R4" if decision.setup else "R12"
+        offered = decision.offered
+        if any(not 0 <= i < len(offered) for i in action.indices):
+            raise IllegalAction(rule, f"you were offered tickets 0 to {len(offered) - 1}")
+        minimum = min(decision.minimum, len(offered))
+        if len(action.indices) < minimum:
+            raise IllegalAction(rule, f"keep at least {minimum} of the offered tickets")
+        self.pending.remove(decision)
+        self.tickets[seat].extend(offered[i] for i in action.indices)
+        returned = [t for i, t in enumerate(offered) if i not in action.indices]
+        if decision.setup:
+            # Simultaneous choice (R4): returns are held until everyone has chosen.
+            self._setup_returns[seat] = returned
+            self._finish_setup_if_done()
+        else:
+            self.ticket_deck.extend(returned)
+            self._end_turn(seat)
+
+    def _finish_setup_if_done(self) -> None:
+        if self.phase != SETUP or self.pending:
+            return
+        for seat in sorted(self._setup_returns):
+            self.ticket_deck.extend(self._setup_returns[seat])
+        self._setup_returns.clear()
+        self.phase = PLAYING
+        if self.status[self.current] != ACTIVE:
+            self.current = self._next_active_after(self.current)
+
+    # ------------------------------------------------------------ drawing (R7)
+    def _take_market_card(self, seat: int, slot: int) -> int:
+        card = self.market[slot]
+        self.hands[seat][card] += 1  # type: ignore[index]
+        self.market[slot] = self._draw_card()  # R7: replaced at once
+        self._reset_market_while_needed()  # R8
+        return card  # type: ignore[return-value]
+
+    def _check_market_slot(self, action: DrawMarket) -> int:
+        if not 0 <= action.slot < MARKET_SIZE:
+            raise InvalidAction(f"market slots are 0 to {MARKET_SIZE - 1}")
+        card = self.market[action.slot]
+        if card is None:
+            raise IllegalAction("D3", f"market slot {action.slot} is empty")
+        return card
+
+    def _draw_first_card(self, seat: int, action: DrawDeck | DrawMarket) -> None:
+        """R7: the first card. A face-up locomotive ends the turn at once."""
+        if isinstance(action, DrawDeck):
+            card = self._draw_card()
+            if card is None:
+                raise IllegalAction("D3", "the deck and the discard pile are empty")
+            self.hands[seat][card] += 1
+            ends_turn = False
+        else:
+            self._check_market_slot(action)
+            ends_turn = self._take_market_card(seat, action.slot) == LOCO
+        if ends_turn or not second_card_actions(self.market, self.can_draw_from_deck()):
+            self._end_turn(seat)  # R7 locomotive, or D3: no second card exists
+        else:
+            self.pending.append(SecondCard(seat))
+
+    def _draw_second_card(self, seat: int, action: DrawDeck | DrawMarket) -> None:
+        """R7: the second card; a face-up locomotive may not be taken."""
+        if isinstance(action, DrawDeck):
+            card = self._draw_card()
+            if card is None:
+                raise IllegalAction("D3", "the deck and the discard pile are empty")
+            self.hands[seat][card] += 1
+        else:
+            if self._check_market_slot(action) == LOCO:
+                raise IllegalAction("R7", "a face-up locomotive cannot be your second card")
+            self._take_market_card(seat, action.slot)
+        self.pending.pop()
+        self._end_turn(seat)
+
+    # ----------------------------------------------------------- claiming (R9)
+    def check_claim(self, seat: int, action: Claim) -> int:
+        """Check a claim against R9 and R11 without changing anything; return the
+        route index."""
+        route = self.board.route_index.get(action.route)
+        if route is None:
+            raise InvalidAction(f"there is no route {action.route!r} on {self.map.name}")
+        board = self.board
+        length = board.route_length[route]
+        if self.owner[route] != -1:
+            raise IllegalAction("R9", f"{action.route} already belongs to seat {self.owner[route]}")
+        if length > self.wagons[seat]:
+            raise IllegalAction(
+                "R9", f"{action.route} needs {length} wagons; you have {self.wagons[seat]}"
+            )
+        if not can_claim_route(board, route, seat, self.owner, self.num_players, self.wagons[seat]):
+            if any(self.owner[s] == seat for s in board.route_siblings[route]):
+                raise IllegalAction("R11", f"you already own the other track of {action.route}")
+            raise IllegalAction(
+                "R11", f"in a {self.num_players}-player game the other track closes this one"
+            )
+        self._check_payment(seat, route, action.payment, action.route)
+        return route
+
+    def _check_payment(self, seat: int, route: int, payment: Payment, name: str) -> None:
+        """R9: exactly `length` cards, all of the route's colour (any one colour for
+        gray), locomotives making up any part of it."""
+        length = self.board.route_length[route]
+        color = self.board.route_color[route]
+        if payment.total != length:
+            raise IllegalAction("R9", f"{name} costs {length} cards, not {payment.total}")
+        if payment.color is not None:
+            card = CARD_INDEX[payment.color]
+            if color != GRAY_INDEX and card != color:
+                route_color = self.map.routes[route].color
+                raise IllegalAction(
+                    "R9", f"{name} is {route_color}; pay {route_color} or locomotives"
+                )
+            if self.hands[seat][card] < payment.colored:
+                raise IllegalAction("R9", f"you hold only {self.hands[seat][card]} {payment.color}")
+        if self.hands[seat][LOCO] < payment.locos:
+            raise IllegalAction("R9", f"you hold only {self.hands[seat][LOCO]} locomotives")
+
+    def _claim(self, seat: int, action: Claim) -> None:
+        route = self.check_claim(seat, action)
+        self._pay(seat, action.payment)
+        self._take_route(seat, route)
+        self._end_turn(seat)
+
+    def _pay(self, seat: int, payment: Payment) -> None:
+        hand = self.hands[seat]
+        if payment.color is not None and payment.colored:
+            card = CARD_INDEX[payment.color]
+            hand[card] -= payment.colored
+            self.discard.extend([card] * payment.colored)
+        if payment.locos:
+            hand[LOCO] -= payment.locos
+            self.discard.extend([LOCO] * payment.locos)
+
+    def _take_route(self, seat: int, route: int) -> None:
+        """R9, R10: the route is the seat's; wagons spent, points scored at once."""
+        length = self.board.route_length[route]
+        self.owner[route] = seat
+        self.wagons[seat] -= length
+        self.route_points[seat] += ROUTE_POINTS[length]
+        self._union(seat, self.board.route_a[route], self.board.route_b[route])
+        if None in self.market:
+            self._refill_market()  # discards may refill an emptied market
+
+    # ------------------------------------------------------------ tickets (R12)
+    def _draw_tickets(self, seat: int) -> None:
+        if not self.ticket_deck:
+            raise IllegalAction("D4", "the ticket deck is empty")
+        offered = self._deal_tickets(TICKETS_DRAWN)
+        self.pending.append(ChooseTickets(seat, offered, TICKETS_KEEP))
+
+    # ------------------------------------------------------------- passing (R6)
+    def _pass(self, seat: int) -> None:
+        possible = turn_actions(
+            self.board,
+            seat,
+            self.num_players,
+            self.hands[seat],
+            self.owner,
+            self.wagons[seat],
+            self.market,
+            self.can_draw_from_deck(),
+            len(self.ticket_deck),
+        )
+        if possible and not isinstance(possible[0], Pass):
+            raise IllegalAction(
+                "R6", f"you can still act (e.g. '{possible[0]}'); pass is for when you cannot"
+            )
+        self._end_turn(seat, passed=True)
+
+    # -------------------------------------------------------- turn end (R6, R14)
+    def _end_turn(self, seat: int, passed: bool = False) -> None:
+        """A turn is over. R6: a pass streak by every active player ends the game;
+        any other turn breaks the streak."""
+        self.turns += 1
+        if passed:
+            self.passed.add(seat)
+        else:
+            self.passed.clear()
+        if all(s in self.passed for s in self.active_seats()):
+            self._finish(END_ALL_PASSED)  # R6
+            return
+        if self.final_queue is not None:
+            if self.final_queue and self.final_queue[0] == seat:
+                self.final_queue.pop(0)
+            if not self.final_queue:
+                self._finish(END_FINAL_ROUND)  # R14
+                return
+        elif self.wagons[seat] <= FINAL_ROUND_WAGONS:
+            self._start_final_round(seat)
+        self.current = self.final_queue[0] if self.final_queue else self._next_active_after(seat)
+
+    def _start_final_round(self, trigger: int) -> None:
+        """R14, D1: every other active player once in seat order, then the
+        triggering player once more. Triggered only once."""
+        others = [
+            (trigger + k) % self.num_players
+            for k in range(1, self.num_players)
+            if self.status[(trigger + k) % self.num_players] == ACTIVE
+        ]
+        self.final_queue = [*others, trigger]
+
+    def _next_active_after(self, seat: int) -> int:
+        for k in range(1, self.num_players + 1):
+            candidate = (seat + k) % self.num_players
+            if self.status[candidate] == ACTIVE:
+                return candidate
+        return seat
+
+    # ------------------------------------------------------ resign, remove (D5)
+    def _retire(self, seat: int, status: str) -> None:
+        """D5: the seat becomes inactive. Its hand goes to the discard pile, its
+        routes stay on the board, offered tickets go back under the deck."""
+        self.status[seat] = status
+        hand = self.hands[seat]
+        for card, count in enumerate(hand):
+            self.discard.extend([card] * count)
+            hand[card] = 0
+        decision = self.decision_for(seat)
+        if decision is not None:
+            self.pending.remove(decision)
+            if isinstance(decision, ChooseTickets):
+                self.ticket_deck.extend(decision.offered)
+        if None in self.market:
+            self._refill_market()
+        self.passed.discard(seat)
+        was_current = self.phase == PLAYING and seat == self.current
+        if self.final_queue is not None and seat in self.final_queue:
+            self.final_queue.remove(seat)
+        if len(self.active_seats()) <= 1:
+            self._finish(END_ONE_LEFT)
+            return
+        if self.phase == SETUP:
+            self._finish_setup_if_done()
+            return
+        if all(s in self.passed for s in self.active_seats()):
+            self._finish(END_ALL_PASSED)
+            return
+        if was_current:
+            if self.final_queue is not None and not self.final_queue:
+                self._finish(END_FINAL_ROUND)
+                return
+            self.current = (
+                self.final_queue[0] if self.final_queue else self._next_active_after(seat)
+            )
+
+    # --------------------------------------------------------------- the end
+    def _finish(self, reason: str) -> None:
+        self.phase = OVER
+        self.end_reason = reason
+        self.pending.clear()
+
+    def result(self) -> GameResult:
+        """The final result (R15-R17). Only for a finished game."""
+        from ttr_core.result import score_game
+
+        if self.phase != OVER:
+            raise IllegalAction("R6", "the game is not over")
+        return score_game(self)
+
+    # ------------------------------------------------------------ union-find
+    def _find(self, seat: int, city: int) -> int:
+        parent = self._parent[seat]
+        root = city
+        while parent[root] != root:
+            root = parent[root]
+        while parent[city] != root:
+            parent[city], city = root, parent[city]
+        return root
+
+    def _union(self, seat: int, a: int, b: int) -> None:
+        ra, rb = self._find(seat, a), self._find(seat, b)
+        if ra != rb:
+            self._parent[seat][ra] = rb
+
+
+def apply_all(state: GameState, moves: Sequence[tuple[int | None, Action]]) -> None:
+    """Apply recorded (seat, action) pairs in order."""
+    for seat, action in moves:
+        state.apply(action, seat)

@@ -1,0 +1,155 @@
+"""What one player may see (R5, D6): the board, the market, their own hand and
+tickets, and only counts of everything hidden. Bots receive nothing else.
+
+A view is frozen and copies what it shows, so changing the game afterwards never
+changes a view already handed out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
+
+from ttr_core.actions import Action, KeepTickets
+from ttr_core.board import Board
+from ttr_core.cards import CARD_NAMES
+from ttr_core.decisions import ChooseTickets, SecondCard
+from ttr_core.legal import RESIGN, keep_choices, second_card_actions, turn_actions
+from ttr_maps.model import Map, Ticket
+
+if TYPE_CHECKING:
+    from ttr_core.state import GameState
+
+#: How many recent actions a view's public log shows.
+LOG_LENGTH = 20
+
+
+class TicketView(NamedTuple):
+    """One of my tickets and whether it is complete (R13)."""
+
+    index: int
+    ticket: Ticket
+    completed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    seat: int
+    board: Board
+    rules: str
+    num_players: int
+    phase: str
+    #: The seat whose turn it is (during setup: the first seat still choosing).
+    to_move: int | None
+    #: Face-up cards by slot, as card indices (see `ttr_core.cards`); None if empty.
+    market: tuple[int | None, ...]
+    deck_size: int
+    discard_size: int
+    ticket_deck_size: int
+    #: My cards: nine counts indexed by card (8 colours, then locomotives).
+    hand: tuple[int, ...]
+    tickets: tuple[TicketView, ...]
+    #: My pending decision: "choose_tickets", "second_card" or None.
+    decision: str | None
+    #: Tickets offered to me (indices into the map's tickets) while I choose.
+    offered: tuple[int, ...]
+    keep_at_least: int
+    #: Per route (by index): the owning seat, or -1.
+    owners: tuple[int, ...]
+    wagons: tuple[int, ...]
+    card_counts: tuple[int, ...]
+    ticket_counts: tuple[int, ...]
+    #: Route points each seat has scored so far (R10), as shown on the board.
+    route_points: tuple[int, ...]
+    status: tuple[str, ...]
+    final_round: bool
+    #: Public log: (seat, what everyone saw), oldest first.
+    log: tuple[tuple[int | None, str], ...]
+
+    @property
+    def map(self) -> Map:
+        return self.board.map
+
+    @property
+    def my_turn(self) -> bool:
+        return self.to_move == self.seat or self.decision is not None
+
+    def hand_by_color(self) -> dict[str, int]:
+        return {name: count for name, count in zip(CARD_NAMES, self.hand, strict=True) if count}
+
+    def legal_actions(self) -> list[Action]:
+        """The same list as `GameState.legal_actions(seat)`, from what I can see."""
+        if self.phase == "over" or self.status[self.seat] != "active":
+            return []
+        can_draw_deck = self.deck_size + self.discard_size > 0
+        if self.decision == ChooseTickets.kind:
+            actions: list[Action] = list(keep_choices(len(self.offered), self.keep_at_least))
+        elif self.decision == SecondCard.kind:
+            actions = second_card_actions(self.market, can_draw_deck)
+        elif self.phase == "playing" and self.to_move == self.seat:
+            actions = turn_actions(
+                self.board,
+                self.seat,
+                self.num_players,
+                self.hand,
+                self.owners,
+                self.wagons[self.seat],
+                self.market,
+                can_draw_deck,
+                self.ticket_deck_size,
+            )
+        else:
+            actions = []
+        actions.append(RESIGN)
+        return actions
+
+
+def public_text(action: Action) -> str:
+    """How an action looks to the other players: what was kept is a count."""
+    if isinstance(action, KeepTickets):
+        return f"kept {len(action.indices)} ticket(s)"
+    return str(action)
+
+
+def view_of(state: GameState, seat: int) -> PlayerView:
+    """Build the view of `seat` from the full state."""
+    decision = state.decision_for(seat)
+    in_setup = state.phase == "setup"
+    offered: tuple[int, ...] = ()
+    keep_at_least = 0
+    if isinstance(decision, ChooseTickets):
+        offered, keep_at_least = decision.offered, decision.minimum
+    tickets = tuple(
+        TicketView(t, state.map.tickets[t], state.is_ticket_complete(seat, t))
+        for t in state.tickets[seat]
+    )
+    return PlayerView(
+        seat=seat,
+        board=state.board,
+        rules=state.rules,
+        num_players=state.num_players,
+        phase=state.phase,
+        to_move=state.to_move,
+        market=tuple(state.market),
+        deck_size=len(state.deck),
+        discard_size=len(state.discard),
+        ticket_deck_size=len(state.ticket_deck),
+        hand=tuple(state.hands[seat]),
+        tickets=tickets,
+        decision=decision.kind if decision is not None else None,
+        offered=offered,
+        keep_at_least=keep_at_least,
+        owners=tuple(state.owner),
+        wagons=tuple(state.wagons),
+        card_counts=tuple(sum(h) for h in state.hands),
+        # R4: choices are simultaneous; others' counts show once everyone has chosen.
+        ticket_counts=tuple(
+            len(t) if not in_setup or s == seat else 0 for s, t in enumerate(state.tickets)
+        ),
+        route_points=tuple(state.route_points),
+        status=tuple(state.status),
+        final_round=state.final_queue is not None,
+        log=tuple(entry for entry in state.public_log[-LOG_LENGTH:] if entry[0] == seat)
+        if in_setup
+        else tuple(state.public_log[-LOG_LENGTH:]),
+    )
