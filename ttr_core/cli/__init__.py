@@ -8,6 +8,11 @@ from ttr_core.cli.app import app
 # Importing a command module registers its command on `app`.
 from ttr_core.cli import validate  # noqa: F401  isort: skip
 from ttr_core.cli import fix  # noqa: F401  isort: skip
+from ttr_core.cli import preview  # noqa: F401  isort: skip
+from ttr_core.cli import stats  # noqa: F401  isort: skip
+from ttr_core.cli import new  # noqa: F401  isort: skip
+from ttr_core.cli import play  # noqa: F401  isort: skip
+from ttr_core.cli import replay  # noqa: F401  isort: skip
 
 
 def main() -> None:

@@ -1,0 +1,66 @@
+"""`ttr preview`: draw a map to PNG, SVG or PDF."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ttr_core.cli.app import EXIT_USAGE, app
+
+
+@app.command()
+def preview(
+    map_argument: Annotated[
+        str, typer.Argument(metavar="MAP", help="A bundled map id or a YAML file.")
+    ],
+    output: Annotated[
+        Path,
+        typer.Option("--output", "-o", help="Image to write: .png, .svg or .pdf."),
+    ],
+    ticket: Annotated[
+        str | None,
+        typer.Option(help='Highlight one shortest path of a ticket, e.g. "Denver:Miami".'),
+    ] = None,
+    tickets: Annotated[
+        bool, typer.Option("--tickets", help="Overlay every ticket as a thin line.")
+    ] = False,
+    title: Annotated[str | None, typer.Option(help="Title (default: the map's name).")] = None,
+    size: Annotated[
+        str | None, typer.Option(help="Figure size in inches, WIDTHxHEIGHT, e.g. 16x10.")
+    ] = None,
+    dpi: Annotated[
+        int | None, typer.Option(min=10, max=1200, help="Resolution of PNG output.")
+    ] = None,
+) -> None:
+    """Draw a map: cities, routes as wagon cars, doubles, tunnels, ferries, a legend.
+
+    Exit status: 0 when written; 1 when the map has errors; 2 for a bad option
+    (unknown extension, size or ticket city) or when the file cannot be written.
+    """
+    from ttr_core.cli.maparg import load_map_argument
+    from ttr_maps.preview import PreviewError, output_format, parse_size, render_map, ticket_path
+
+    try:
+        output_format(output)
+        figure_size = parse_size(size) if size is not None else None
+    except PreviewError as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(EXIT_USAGE) from None
+    game_map = load_map_argument(map_argument)
+    try:
+        path = ticket_path(game_map, ticket) if ticket is not None else None
+        written = render_map(
+            game_map,
+            output,
+            title=title,
+            size=figure_size,
+            dpi=dpi,
+            highlight_path=path,
+            show_tickets=tickets,
+        )
+    except PreviewError as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(EXIT_USAGE) from None
+    typer.echo(f"wrote {written}")

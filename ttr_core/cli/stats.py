@@ -1,0 +1,65 @@
+"""`ttr stats`: designer metrics of a map, as tables, JSON or a figure."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ttr_core.cli.app import EXIT_USAGE, app
+
+
+class StatsFormat(StrEnum):
+    TEXT = "text"
+    JSON = "json"
+
+
+@app.command()
+def stats(
+    map_argument: Annotated[
+        str, typer.Argument(metavar="MAP", help="A bundled map id or a YAML file.")
+    ],
+    report_format: Annotated[
+        StatsFormat, typer.Option("--format", "-f", help="text: tables; json: for scripts.")
+    ] = StatsFormat.TEXT,
+    plot: Annotated[
+        Path | None,
+        typer.Option(help="Also write a one-page figure of the distributions (.png/.svg/.pdf)."),
+    ] = None,
+) -> None:
+    """Designer metrics: counts, colours, lengths, degrees, bridges, chokepoints,
+    tickets, and wagons against spaces for 2-5 players.
+
+    Chokepoint load: each ticket's weight of 1 is split equally among all its
+    shortest paths (see docs/authoring.md).
+    """
+    import json
+
+    from ttr_core.cli.maparg import load_map_argument
+    from ttr_maps.preview import PreviewError, output_format
+    from ttr_maps.stats import map_stats, plot_stats, stats_renderables, stats_to_dict
+
+    if plot is not None:
+        try:
+            output_format(plot)
+        except PreviewError as error:
+            typer.echo(f"error: {error}", err=True)
+            raise typer.Exit(EXIT_USAGE) from None
+    result = map_stats(load_map_argument(map_argument))
+    if report_format is StatsFormat.JSON:
+        typer.echo(json.dumps(stats_to_dict(result), indent=2, ensure_ascii=False))
+    else:
+        from rich.console import Console
+
+        console = Console()
+        for renderable in stats_renderables(result):
+            console.print(renderable)
+    if plot is not None:
+        try:
+            written = plot_stats(result, plot)
+        except PreviewError as error:
+            typer.echo(f"error: {error}", err=True)
+            raise typer.Exit(EXIT_USAGE) from None
+        typer.echo(f"wrote {written}", err=report_format is StatsFormat.JSON)
