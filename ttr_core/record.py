@@ -62,8 +62,20 @@ def record_of(state: GameState, players: Sequence[str]) -> dict[str, Any]:
 
 
 def dump_record(record: Mapping[str, Any]) -> str:
-    """Records as text: stable key order, one action per line, UTF-8."""
-    return json.dumps(record, ensure_ascii=False, indent=1) + "\n"
+    """Records as text: one field per line, one action per line, UTF-8, stable."""
+    lines = []
+    for key, value in record.items():
+        if isinstance(value, list) and key in ("seats", "actions"):
+            items = ",\n".join(f"  {_compact(item)}" for item in value)
+            text = f"[\n{items}\n ]" if value else "[]"
+        else:
+            text = json.dumps(value, ensure_ascii=False, indent=1).replace("\n", "\n ")
+        lines.append(f" {json.dumps(key)}: {text}")
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
 
 def write_record(record: Mapping[str, Any], path: str | Path) -> None:

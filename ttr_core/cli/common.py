@@ -1,0 +1,64 @@
+"""Helpers shared by the commands: loading a map argument, printing standings."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import typer
+
+from ttr_core.cli.app import EXIT_USAGE
+
+if TYPE_CHECKING:
+    from ttr_core.result import GameResult
+    from ttr_maps.model import Map
+
+
+def fail(message: str, code: int = EXIT_USAGE) -> typer.Exit:
+    """Print `message` to stderr and return the Exit to raise."""
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(code)
+
+
+def load_map_argument(argument: str) -> Map:
+    """A MAP argument (bundled id or YAML path) as a playable map, or exit 2 with
+    every error found in it."""
+    from ttr_maps.bundled import bundled_map_ids
+    from ttr_maps.validate import InvalidMapError, load_map
+
+    try:
+        return load_map(argument)
+    except InvalidMapError as error:
+        report = error.report
+        for problem in report.errors:
+            typer.echo(str(problem), err=True)
+        hint = f" (bundled maps: {', '.join(bundled_map_ids())})" if not report.document else ""
+        raise fail(f"{argument}: not a playable map{hint}") from None
+
+
+def standings_table(result: GameResult, players: list[str]) -> object:
+    """Final standings as a rich table: rank, seat, player, score parts, total."""
+    from rich.table import Table
+
+    table = Table(title=f"Final standings ({result.end_reason})")
+    for column in ("rank", "seat", "player", "routes", "tickets", "longest", "bonus", "total"):
+        table.add_column(column, justify="left" if column == "player" else "right")
+    extra = sorted(
+        {k for s in result.seats for k in s.score} - {"routes", "tickets", "longest_path_bonus"}
+    )
+    for name in extra:
+        table.add_column(name, justify="right")
+    for seat in sorted(result.seats, key=lambda s: (s.rank, s.seat)):
+        done = seat.completed_tickets
+        player = players[seat.seat] + ("" if seat.status == "active" else f" ({seat.status})")
+        table.add_row(
+            str(seat.rank),
+            str(seat.seat),
+            player,
+            str(seat.score["routes"]),
+            f"{seat.score['tickets']} ({done}/{len(seat.tickets)})",
+            str(seat.longest_path),
+            str(seat.score["longest_path_bonus"]),
+            str(seat.total),
+            *(str(seat.score.get(name, 0)) for name in extra),
+        )
+    return table
