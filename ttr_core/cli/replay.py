@@ -25,7 +25,8 @@ def replay(
     """Replay a game record and print its standings; --verify checks the result."""
     from rich.console import Console
 
-    from ttr_core.record import RecordError, read_record, replay as replay_record, verify_record
+    from ttr_core.record import RecordError, read_record, verify_record
+    from ttr_core.record import replay as replay_record
 
     try:
         record = read_record(record_file)
