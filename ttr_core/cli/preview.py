@@ -39,7 +39,7 @@ def preview(
     Exit status: 0 when written; 1 when the map has errors; 2 for a bad option
     (unknown extension, size or ticket city) or when the file cannot be written.
     """
-    from ttr_core.cli.maparg import load_map_argument
+    from ttr_core.cli.common import load_map_argument
     from ttr_maps.preview import PreviewError, output_format, parse_size, render_map, ticket_path
 
     try:

@@ -37,7 +37,7 @@ def stats(
     """
     import json
 
-    from ttr_core.cli.maparg import load_map_argument
+    from ttr_core.cli.common import load_map_argument
     from ttr_maps.preview import PreviewError, output_format
     from ttr_maps.stats import map_stats, plot_stats, stats_renderables, stats_to_dict
 
