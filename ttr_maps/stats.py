@@ -324,9 +324,11 @@ def stats_renderables(stats: MapStats, *, top: int = 12) -> Iterator[Any]:
     from rich.table import Table
 
     def table(title: str, *columns: str) -> Table:
-        t = Table(title=title, title_justify="left", title_style="bold")
+        """A table whose first and last-if-text columns are left-aligned, numbers right."""
+        t = Table(title=title, title_justify="left", title_style="bold", min_width=len(title))
         for i, name in enumerate(columns):
-            t.add_column(name, justify="left" if i == 0 else "right")
+            text_column = i == 0 or name in ("", "cities")
+            t.add_column(name, justify="left" if text_column else "right")
         return t
 
     counts = table(f"{stats.map_name} ({stats.map_id}, rules {stats.rules})", "count", "value")
