@@ -421,7 +421,9 @@ def _iter_route_cars(
     """Yield (route, car corner tuples) for every drawable route.
 
     Cars fill the segment between the two city dots with small gaps; parallel tracks
-    are shifted sideways so they run side by side.
+    are shifted sideways so they run side by side. Where cities sit closer than the
+    route's length suggests (a crowded part of a geographic map), cars get thinner
+    so that they stay longer than wide.
     """
     for pair_routes in game_map.parallel_routes.values():
         first = pair_routes[0]
@@ -433,14 +435,16 @@ def _iter_route_cars(
         distance = math.hypot(bx - ax_, by - ay)
         ux, uy = ((bx - ax_) / distance, (by - ay) / distance) if distance else (1.0, 0.0)
         nx_, ny = -uy, ux
-        margin = min(0.28 * space, distance * 0.2)
+        margin = min(0.4 * space, distance * 0.22)
         usable = max(distance - 2 * margin, 0.0)
         count = len(pair_routes)
+        longest = max(r.length for r in pair_routes)
+        width = min(car_width, 0.6 * usable / longest) if usable else car_width
         for slot, route in enumerate(sorted(pair_routes, key=lambda r: r.track or 0)):
-            shift = (slot - (count - 1) / 2) * car_width * 1.35
+            shift = (slot - (count - 1) / 2) * width * 1.35
             pitch = usable / route.length
             car_length = pitch * 0.84
-            half_w = car_width / 2
+            half_w = width / 2
             cars = []
             for k in range(route.length):
                 start = margin + k * pitch + (pitch - car_length) / 2
@@ -734,7 +738,7 @@ def _place_labels(
             score = (
                 4 * _overlap(rect, labels)
                 + 3 * _overlap(rect, dots)
-                + _overlap(rect, car_array)
+                + 1.5 * _overlap(rect, car_array)
                 + 6 * _outside(rect, axes_box)
             )
             if best is None or score < best[0]:

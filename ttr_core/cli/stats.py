@@ -29,8 +29,10 @@ def stats(
         typer.Option(help="Also write a one-page figure of the distributions (.png/.svg/.pdf)."),
     ] = None,
 ) -> None:
-    """Designer metrics: counts, colours, lengths, degrees, bridges, chokepoints,
-    tickets, and wagons against spaces for 2-5 players.
+    """Designer metrics: counts, colours, network shape, chokepoints, wagons vs spaces.
+
+    Route lengths, city degrees, bridges and articulation points, ticket values,
+    cities on no ticket, and wagons in play against spaces for 2 to 5 players.
 
     Chokepoint load: each ticket's weight of 1 is split equally among all its
     shortest paths (see docs/authoring.md).
