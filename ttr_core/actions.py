@@ -42,6 +42,10 @@ class Payment:
     colored: int
     locos: int
 
+    def __post_init__(self) -> None:
+        if self.colored == 0 and self.color is not None:
+            object.__setattr__(self, "color", None)  # one spelling of "locomotives only"
+
     @property
     def total(self) -> int:
         return self.colored + self.locos
@@ -77,8 +81,6 @@ class Payment:
                 if color is not None:
                     raise InvalidAction("a payment uses one colour (plus locomotives)")
                 color, colored = name, count
-        if color is not None and colored == 0:
-            color = None
         return cls(color, colored, locos)
 
 

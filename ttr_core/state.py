@@ -129,9 +129,15 @@ class GameState:
         if not self.deck:
             if not self.discard:
                 return None
-            self.deck, self.discard = self.discard, []
-            self.rng.shuffle(self.deck)
-        return self.deck.pop()
+            self._reshuffle_discards()
+        card = self.deck.pop()
+        if not self.deck and self.discard:
+            self._reshuffle_discards()  # the deck ran out: a new one at once
+        return card
+
+    def _reshuffle_discards(self) -> None:
+        self.deck, self.discard = self.discard, []
+        self.rng.shuffle(self.deck)
 
     def can_draw_from_deck(self) -> bool:
         return bool(self.deck or self.discard)
@@ -159,6 +165,26 @@ class GameState:
             1 for c in self.discard if c != LOCO
         )
         return non_locos >= MARKET_LOCO_LIMIT
+
+    def clone(self) -> GameState:
+        """An independent copy (the map and board are shared: they never change)."""
+        twin = object.__new__(GameState)
+        twin.__dict__.update(self.__dict__)
+        twin.rng = random.Random()
+        twin.rng.setstate(self.rng.getstate())
+        twin.deck, twin.discard = self.deck[:], self.discard[:]
+        twin.ticket_deck = deque(self.ticket_deck)
+        twin.hands = [hand[:] for hand in self.hands]
+        twin.tickets = [tickets[:] for tickets in self.tickets]
+        twin.wagons, twin.route_points = self.wagons[:], self.route_points[:]
+        twin.status, twin.owner = self.status[:], self.owner[:]
+        twin._parent = [parent[:] for parent in self._parent]
+        twin.market, twin.pending = self.market[:], self.pending[:]
+        twin._setup_returns = {seat: t[:] for seat, t in self._setup_returns.items()}
+        twin.passed = set(self.passed)
+        twin.final_queue = None if self.final_queue is None else self.final_queue[:]
+        twin.history, twin.public_log = self.history[:], self.public_log[:]
+        return twin
 
     # ------------------------------------------------------------------ queries
     @property

@@ -1,0 +1,267 @@
+"""Seeded random playouts checking the engine's invariants after every action,
+legal moves against legality, hidden information, and records."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from engine_positions import assert_cards_conserved, started, tiny_map
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ttr_core.actions import (
+    Claim,
+    DrawDeck,
+    DrawMarket,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+    Payment,
+    parse_action,
+)
+from ttr_core.bots.random_bot import RandomBot
+from ttr_core.cards import CARD_NAMES
+from ttr_core.errors import IllegalAction, InvalidAction
+from ttr_core.game import bot_seed, play_game
+from ttr_core.longest_path import longest_trail
+from ttr_core.record import dump_record, record_of, replay, verify_record
+from ttr_core.state import GameState
+from ttr_maps import load_map
+
+
+@pytest.fixture(scope="module")
+def north_america():
+    return load_map("north_america")
+
+
+def check_invariants(state: GameState) -> None:
+    assert_cards_conserved(state)  # R3: the 110 cards are all somewhere, once
+    for seat in range(state.num_players):
+        claimed = sum(state.board.route_length[r] for r in state.claimed_routes(seat))
+        assert state.wagons[seat] + claimed == state.map.wagons
+        assert state.wagons[seat] >= 0
+    offered = [t for d in state.pending if hasattr(d, "offered") for t in d.offered]
+    held = [t for tickets in state.tickets for t in tickets]
+    returns = [t for r in state._setup_returns.values() for t in r]
+    every_ticket = list(state.ticket_deck) + offered + held + returns
+    assert sorted(every_ticket) == list(range(len(state.map.tickets)))
+
+
+def unlisted_candidates(state: GameState, rng: random.Random) -> list:
+    """A sample of well-formed actions, most of them illegal right now."""
+    board = state.board
+    candidates = [DrawDeck(), DrawTickets(), Pass(), KeepTickets((0,)), KeepTickets((0, 1, 2))]
+    candidates += [DrawMarket(slot) for slot in range(5)]
+    for _ in range(12):
+        route = rng.randrange(board.num_routes)
+        length = board.route_length[route]
+        color = rng.choice(CARD_NAMES[:8])
+        locos = rng.randrange(length + 2)
+        colored = max(0, length - locos + rng.choice((-1, 0, 0, 1)))
+        candidates.append(Claim(board.route_name(route), Payment(color, colored, locos)))
+    return candidates
+
+
+def playout(game_map, players: int, seed: int, check_every_action: bool) -> GameState:
+    """Play random bots, checking invariants and legality after every action."""
+    rng = random.Random(seed)
+    bots = [RandomBot(bot_seed(seed, seat)) for seat in range(players)]
+    state = GameState(game_map, players, seed)
+    check_invariants(state)
+    steps = 0
+    while not state.is_over:
+        seat = state.to_move
+        listed = state.legal_actions(seat)
+        assert listed == state.view(seat).legal_actions()  # one list, two callers
+        sample = listed if check_every_action else rng.sample(listed, min(3, len(listed)))
+        for action in sample:  # every listed action applies...
+            state.clone().apply(action, seat)
+        for action in unlisted_candidates(state, rng):  # ...and unlisted ones raise
+            if action not in listed:
+                twin = state.clone()
+                with pytest.raises((IllegalAction, InvalidAction)):
+                    twin.apply(action, seat)
+        state.apply(bots[seat].act(state.view(seat)), seat)
+        check_invariants(state)
+        steps += 1
+        assert steps < 5000, "a game must end"
+    return state
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_random_playouts_keep_invariants_on_north_america(north_america, players):
+    for seed in range(3):
+        state = playout(north_america, players, seed, check_every_action=seed == 0)
+        assert state.end_reason in ("final round", "all passed", "one player left")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_many_random_games_terminate_with_valid_results(north_america, players):
+    for seed in range(40):
+        bots = [RandomBot(bot_seed(seed, s)) for s in range(players)]
+        state = play_game(north_america, bots, seed)
+        result = state.result()
+        assert sorted(s.rank for s in result.seats)[0] == 1
+        for seat in result.seats:
+            assert seat.total == sum(seat.score.values())
+            assert seat.wagons_left + sum(r.length for r in seat.routes) == 45
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_random_playouts_many_seeds(north_america, players):
+    for seed in range(100):
+        playout(north_america, players, 1000 + seed, check_every_action=False)
+
+
+def test_random_playouts_on_a_tiny_map_reach_both_endings():
+    """Few routes, few wagons: games end by the final round (R14) or, when the
+    board is full and nobody can act, by everyone passing (R6)."""
+    reasons = set()
+    for seed in range(30):
+        game_map = tiny_map(settings={"wagons": 6 + seed % 8})
+        state = playout(game_map, 2 + seed % 4, seed, check_every_action=seed < 3)
+        reasons.add(state.end_reason)
+    assert reasons == {"all passed", "final round"}
+
+
+# --------------------------------------------------------------------- R5, D6
+def test_r5_d6_view_does_not_change_when_hidden_information_does(north_america):
+    state = started(north_america, 3, seed=11)
+    seat = state.current
+    other = (seat + 1) % 3
+    before = state.view(seat)
+    twin = state.clone()
+    twin.rng.shuffle(twin.deck)  # another deck order
+    hand = twin.hands[other]
+    moved = next(c for c in range(8) if hand[c])
+    target = next(c for c in range(8) if c != moved)
+    hand[moved] -= 1
+    hand[target] += 1  # another hand, same size
+    twin.tickets[other].reverse()
+    assert twin.view(seat) == before
+    assert twin.view(other) != state.view(other)
+
+
+def test_r5_view_holds_no_hidden_fields(north_america):
+    view = started(north_america, 2).view(0)
+    fields = set(view.__dataclass_fields__)
+    assert not fields & {"deck", "hands", "ticket_deck", "rng"}
+    assert len(view.hand) == 9 and len(view.card_counts) == 2
+
+
+def test_view_is_a_snapshot(north_america):
+    state = started(north_america, 2)
+    view = state.view(state.current)
+    state.apply(DrawDeck())
+    assert view.hand != state.view(view.seat).hand or view.deck_size != len(state.deck)
+
+
+# ------------------------------------------------------------------ notation
+@given(
+    st.sampled_from(
+        [
+            "draw deck",
+            "draw market 4",
+            "claim Denver-Kansas_City/2 with red:3 loco:1",
+            "claim Atlanta-Miami with loco:5",
+            "claim A-B with green:2",
+            "tickets",
+            "keep 0,2",
+            "keep 1",
+            "pass",
+            "resign",
+            "remove 3",
+        ]
+    )
+)
+def test_every_action_notation_round_trips(text):
+    action = parse_action(text)
+    assert str(action) == text
+    assert parse_action(str(action)) == action
+
+
+def test_legal_actions_round_trip_through_text(north_america):
+    state = started(north_america, 4, seed=3)
+    for action in state.legal_actions():
+        assert parse_action(str(action)) == action
+
+
+@pytest.mark.parametrize(
+    "text", ["", "draw", "claim X", "claim A-B with", "claim A-B with red:x", "keep 0,0", "fly"]
+)
+def test_unreadable_actions_are_invalid(text):
+    with pytest.raises(InvalidAction):
+        parse_action(text)
+
+
+# ---------------------------------------------------------------------- R16
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 5), st.integers(0, 5), st.integers(1, 6)).filter(
+            lambda e: e[0] != e[1]
+        ),
+        max_size=9,
+    )
+)
+def test_r16_longest_trail_matches_brute_force(edges):
+    def brute(city, used):
+        best = 0
+        for i, (a, b, length) in enumerate(edges):
+            if i not in used and city in (a, b):
+                best = max(best, length + brute(b if city == a else a, used | {i}))
+        return best
+
+    cities = {c for a, b, _ in edges for c in (a, b)}
+    expected = max((brute(c, frozenset()) for c in cities), default=0)
+    assert longest_trail(edges) == expected
+
+
+# ------------------------------------------------------------------- records
+def test_same_seed_and_actions_give_a_byte_identical_record(north_america):
+    def record_text(seed):
+        bots = [RandomBot(bot_seed(seed, s)) for s in range(3)]
+        state = play_game(north_america, bots, seed)
+        return dump_record(record_of(state, ["random"] * 3))
+
+    assert record_text(5) == record_text(5)
+    assert record_text(5) != record_text(6)
+
+
+def test_record_replays_to_the_identical_result(north_america):
+    bots = [RandomBot(bot_seed(8, s)) for s in range(4)]
+    state = play_game(north_america, bots, 8)
+    record = json.loads(dump_record(record_of(state, ["random"] * 4)))
+    again = replay(record, north_america)
+    assert again.result() == state.result()
+    assert verify_record(record, north_america) is None
+    record["result"]["seats"][2]["total"] += 1
+    assert verify_record(record, north_america) == (
+        f"result.seats[2].total: {state.result().seats[2].total + 1!r} != "
+        f"{state.result().seats[2].total!r}"
+    )
+
+
+def test_record_with_a_resignation_and_a_removal_replays(north_america):
+    state = started(north_america, 4, seed=2)
+    state.apply(parse_action("resign"), seat=(state.current + 1) % 4)
+    state.apply(parse_action(f"remove {(state.current + 2) % 4}"))
+    bots = [RandomBot(s) for s in range(4)]
+    while not state.is_over:
+        seat = state.to_move
+        state.apply(bots[seat].act(state.view(seat)), seat)
+    record = json.loads(dump_record(record_of(state, ["x"] * 4)))
+    assert verify_record(record, north_america) is None
+    statuses = sorted(s["status"] for s in record["result"]["seats"])
+    assert statuses == ["active", "active", "removed", "resigned"]
+
+
+def test_clone_is_independent(north_america):
+    state = started(north_america, 2)
+    twin = state.clone()
+    twin.apply(DrawDeck())
+    assert len(state.history) + 1 == len(twin.history)
+    assert state.hands != twin.hands or state.deck != twin.deck
