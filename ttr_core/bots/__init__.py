@@ -25,9 +25,28 @@ BotFactory = Callable[[int], Bot]
 
 def bot_factories() -> dict[str, BotFactory]:
     """Bot names (as the command line spells them) and their factories (seed -> bot)."""
+    from ttr_core.bots.one_step import OneStepBot
     from ttr_core.bots.random_bot import RandomBot
+    from ttr_core.bots.styles import (
+        DESTINATION_HUNGRY,
+        GREEDY,
+        LONG_ROUTE,
+        ROUTE_FOCUS,
+        PlanningBot,
+        Style,
+    )
 
-    return {"random": RandomBot}
+    def planning(style: Style) -> BotFactory:
+        return lambda seed: PlanningBot(seed, style)
+
+    return {
+        "random": RandomBot,
+        "greedy": planning(GREEDY),
+        "route-focus": planning(ROUTE_FOCUS),
+        "destination-hungry": planning(DESTINATION_HUNGRY),
+        "one-step": OneStepBot,
+        "long-route": planning(LONG_ROUTE),
+    }
 
 
 def make_bot(name: str, seed: int) -> Bot:

@@ -1,0 +1,308 @@
+"""Path planning and colour needs shared by every planning bot.
+
+Everything works on the integer-indexed `Board`: cities, routes and card colours
+are small integers, so a turn's planning is a few list look-ups and, when the
+board changed where it matters, a Dijkstra over a few dozen cities. The static
+graph of a board (neighbours, all-pairs shortest distances by Floyd–Warshall) is
+built once per board and shared by every bot in every game on it.
+
+>>> from ttr_maps import load_map
+>>> from ttr_core.board import board_for
+>>> graph = graph_for(board_for(load_map("north_america")))
+>>> graph.distance[graph.city("Denver")][graph.city("El_Paso")]
+4
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from weakref import WeakKeyDictionary
+
+from ttr_core.actions import Action, Claim, DrawDeck, DrawMarket
+from ttr_core.board import GRAY_INDEX, Board
+from ttr_core.cards import LOCO
+from ttr_core.legal import DRAW_DECK, DRAW_MARKET
+
+#: A distance larger than any real one (no map has 10,000 wagons of track).
+INF = 10_000
+#: Colours of train cards that are not locomotives (0-7).
+COLORS = range(LOCO)
+
+
+@dataclass(frozen=True, eq=False)
+class BoardGraph:
+    """The static graph of a board: who neighbours whom, and how far apart."""
+
+    board: Board
+    #: Per city: (neighbour city, route) for every route touching it.
+    neighbors: tuple[tuple[tuple[int, int], ...], ...]
+    #: distance[a][b]: shortest wagon distance on the empty board (R2), INF if none.
+    distance: tuple[tuple[int, ...], ...]
+    #: Every route, longest first (most points first, R10).
+    by_length: tuple[int, ...]
+
+    def city(self, name: str) -> int:
+        return self.board.map.city_index[name]
+
+
+_GRAPHS: WeakKeyDictionary[Board, BoardGraph] = WeakKeyDictionary()
+
+
+def graph_for(board: Board) -> BoardGraph:
+    """The static graph of `board`, computed on first use and cached."""
+    graph = _GRAPHS.get(board)
+    if graph is None:
+        graph = _build_graph(board)
+        _GRAPHS[board] = graph
+    return graph
+
+
+def _build_graph(board: Board) -> BoardGraph:
+    n = board.num_cities
+    neighbors: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    dist = [[INF] * n for _ in range(n)]
+    for city in range(n):
+        dist[city][city] = 0
+    for route in range(board.num_routes):
+        a, b, length = board.route_a[route], board.route_b[route], board.route_length[route]
+        if a == b:
+            continue
+        neighbors[a].append((b, route))
+        neighbors[b].append((a, route))
+        if length < dist[a][b]:
+            dist[a][b] = dist[b][a] = length
+    # Floyd–Warshall: a few dozen cities, once per board.
+    for k in range(n):
+        row_k = dist[k]
+        for i in range(n):
+            d_ik = dist[i][k]
+            if d_ik >= INF:
+                continue
+            row_i = dist[i]
+            for j in range(n):
+                through = d_ik + row_k[j]
+                if through < row_i[j]:
+                    row_i[j] = through
+    return BoardGraph(
+        board,
+        tuple(tuple(items) for items in neighbors),
+        tuple(tuple(row) for row in dist),
+        tuple(sorted(range(board.num_routes), key=lambda r: (-board.route_length[r], r))),
+    )
+
+
+# ------------------------------------------------------------------ route costs
+
+
+def route_costs(
+    board: Board, owners: Sequence[int], seat: int, num_players: int, wagons: int
+) -> list[int]:
+    """What each route costs `seat` to use: 0 if owned, its length if it can still
+    be claimed (R9, R11, as `can_claim_route` decides), INF if it is lost."""
+    closes_sibling = num_players <= 3
+    costs = [INF] * len(owners)
+    siblings = board.route_siblings
+    for route, (holder, length) in enumerate(zip(owners, board.route_length, strict=True)):
+        if holder == seat:
+            costs[route] = 0
+        elif holder == -1 and length <= wagons:
+            for sibling in siblings[route]:
+                other = owners[sibling]
+                if other == seat or (other != -1 and closes_sibling):
+                    break
+            else:
+                costs[route] = length
+    return costs
+
+
+def distances_from(graph: BoardGraph, costs: Sequence[int], source: int) -> list[int]:
+    """Dijkstra from `source` under `costs`: the cheapest cost to every city."""
+    dist = [INF] * len(graph.neighbors)
+    dist[source] = 0
+    heap = [(0, source)]
+    neighbors = graph.neighbors
+    while heap:
+        d, city = heapq.heappop(heap)
+        if d > dist[city]:
+            continue
+        for other, route in neighbors[city]:
+            nd = d + costs[route]
+            if nd < dist[other]:
+                dist[other] = nd
+                heapq.heappush(heap, (nd, other))
+    return dist
+
+
+def cheapest_path(
+    graph: BoardGraph, costs: Sequence[int], source: int, target: int
+) -> tuple[int, list[int]]:
+    """Dijkstra from `source` to `target`: (cost, routes of one cheapest path).
+    The cost is INF and the path empty when no usable path exists."""
+    if source == target:
+        return 0, []
+    n = len(graph.neighbors)
+    dist = [INF] * n
+    via = [-1] * n
+    dist[source] = 0
+    heap = [(0, source)]
+    neighbors = graph.neighbors
+    while heap:
+        d, city = heapq.heappop(heap)
+        if city == target:
+            break
+        if d > dist[city]:
+            continue
+        for other, route in neighbors[city]:
+            nd = d + costs[route]
+            if nd < dist[other]:
+                dist[other] = nd
+                via[other] = route
+                heapq.heappush(heap, (nd, other))
+    if dist[target] >= INF:
+        return INF, []
+    path = []
+    city = target
+    board = graph.board
+    while city != source:
+        route = via[city]
+        path.append(route)
+        city = board.route_a[route] if board.route_b[route] == city else board.route_b[route]
+    return dist[target], path
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Routes to claim so that the planned tickets are complete."""
+
+    #: Routes still to claim, longest first.
+    routes: tuple[int, ...]
+    #: Tickets the plan completes (map ticket indices), and those it gave up on.
+    tickets: tuple[int, ...]
+    lost: tuple[int, ...]
+    #: Wagons the plan still needs.
+    wagons: int
+
+
+def plan_network(
+    graph: BoardGraph, costs: Sequence[int], tickets: Iterable[int], wagons: int
+) -> Plan:
+    """Connect tickets one by one, most valuable first, each by its cheapest path
+    given the routes owned and those already planned (a Steiner-tree heuristic).
+    A ticket that cannot be connected, or not with the wagons left, is lost."""
+    board = graph.board
+    working = list(costs)
+    planned: list[int] = []
+    kept: list[int] = []
+    lost: list[int] = []
+    spent = 0
+    for ticket in sorted(tickets, key=lambda t: -board.ticket_value[t]):
+        cost, path = cheapest_path(graph, working, board.ticket_a[ticket], board.ticket_b[ticket])
+        if cost >= INF or spent + cost > wagons:
+            lost.append(ticket)
+            continue
+        kept.append(ticket)
+        spent += cost
+        for route in path:
+            if working[route]:
+                planned.append(route)
+                working[route] = 0
+    planned.sort(key=lambda r: -board.route_length[r])
+    return Plan(tuple(planned), tuple(kept), tuple(lost), spent)
+
+
+def extra_cost(graph: BoardGraph, costs: Sequence[int], plan: Plan, ticket: int) -> int:
+    """Wagons a ticket adds to `plan` (INF if it cannot be connected)."""
+    board = graph.board
+    working = list(costs)
+    for route in plan.routes:
+        working[route] = 0
+    cost, _ = cheapest_path(graph, working, board.ticket_a[ticket], board.ticket_b[ticket])
+    return cost
+
+
+# --------------------------------------------------------------- cards and claims
+
+
+def color_needs(board: Board, routes: Iterable[int]) -> tuple[list[int], int]:
+    """Cards needed per colour for `routes`, and the cards needed for gray ones."""
+    needs = [0] * LOCO
+    gray = 0
+    for route in routes:
+        color = board.route_color[route]
+        if color == GRAY_INDEX:
+            gray += board.route_length[route]
+        else:
+            needs[color] += board.route_length[route]
+    return needs, gray
+
+
+def best_payment(
+    board: Board, route: int, hand: Sequence[int], needs: Sequence[int] | None = None
+) -> Claim | None:
+    """The cheapest affordable payment of `route` (R9), or None: as few locomotives
+    as possible; on a gray route, the colour least needed elsewhere, then the one
+    held most. The result is one of the board's ready-made claims."""
+    length = board.route_length[route]
+    color = board.route_color[route]
+    options = board.claim_options[route]
+    locos = hand[LOCO]
+    best: tuple[int, int, int] | None = None  # (locos used, need of colour, -held)
+    best_color = -1
+    colors = COLORS if color == GRAY_INDEX else (color,)
+    for c in colors:
+        have = hand[c]
+        if have == 0 or have + locos < length:
+            continue
+        used = length - have if have < length else 0
+        need = needs[c] if needs is not None and color == GRAY_INDEX else 0
+        key = (used, need, -have)
+        if best is None or key < best:
+            best, best_color = key, c
+    if best is not None:
+        return options[best_color][best[0]]
+    if locos >= length:
+        return options[LOCO][0]
+    return None
+
+
+def draw_for_needs(
+    market: Sequence[int | None],
+    hand: Sequence[int],
+    needs: Sequence[int],
+    gray: int,
+    *,
+    second: bool,
+    can_draw_deck: bool,
+) -> Action | None:
+    """R7: the card to draw toward `needs`: a face-up card of the colour missing
+    most, else the deck. A face-up locomotive is taken as a first card only when
+    nothing else is useful and the deck is empty. None if no card can be drawn."""
+    best_slot, best_score = -1, 0
+    most_held = max(hand[:LOCO]) if gray else 0
+    for slot, card in enumerate(market):
+        if card is None or card == LOCO:
+            continue
+        missing = needs[card] - hand[card]
+        score = missing * 4 if missing > 0 else 0
+        if gray and score == 0 and hand[card] == most_held and hand[card] < gray:
+            score = 1  # build up one colour for the gray routes
+        if score > best_score:
+            best_slot, best_score = slot, score
+    if best_slot >= 0:
+        return DRAW_MARKET[best_slot]
+    if can_draw_deck:
+        return DRAW_DECK
+    for slot, card in enumerate(market):
+        if card is not None and card != LOCO:
+            return DRAW_MARKET[slot]
+    if not second:
+        for slot, card in enumerate(market):
+            if card == LOCO:
+                return DRAW_MARKET[slot]
+    return None
+
+
+def is_draw(action: Action) -> bool:
+    return isinstance(action, DrawDeck | DrawMarket)

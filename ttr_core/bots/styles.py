@@ -1,0 +1,322 @@
+"""Planning bots with a play style: greedy, route focus, destination hungry, long route.
+
+They share one turn procedure (`PlanningBot`): keep the tickets the style likes,
+plan a network for them (`ttr_core.bots.planning`), claim the first affordable
+target, draw the colours the targets need, and fall back to any legal action when
+the plan has nothing to offer, so a game between them always ends. A style only
+changes which tickets are kept, when new ones are drawn and which routes are
+targets. The four styles follow the agents of de Mesentier Silva et al. (FDG 2017).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ttr_core.actions import (
+    Action,
+    Claim,
+    DrawDeck,
+    DrawMarket,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+    Resign,
+)
+from ttr_core.bots.planning import (
+    INF,
+    Plan,
+    best_payment,
+    cheapest_path,
+    color_needs,
+    draw_for_needs,
+    graph_for,
+    plan_network,
+    route_costs,
+)
+from ttr_core.decisions import ChooseTickets, SecondCard
+from ttr_core.legal import DRAW_TICKETS, PASS, can_claim_route
+from ttr_core.view import PlayerView
+
+
+@dataclass(frozen=True)
+class Style:
+    """What distinguishes one planning bot from another."""
+
+    name: str
+    #: Share of my wagons that kept tickets may ask for.
+    ticket_budget: float
+    #: Draw more tickets once the plan is done and at least this many wagons are left.
+    more_tickets_wagons: int
+    #: Keep only the cheapest tickets (`False`: also keep any that fit the budget).
+    keep_minimum: bool = False
+    #: Add long free routes (this length or more) to the targets; 0 for none.
+    long_route_length: int = 0
+    #: Extend the ends of my network, longest route first (R16).
+    extend_path: bool = False
+
+
+GREEDY = Style("greedy", ticket_budget=0.6, more_tickets_wagons=20)
+ROUTE_FOCUS = Style(
+    "route-focus",
+    ticket_budget=0.4,
+    more_tickets_wagons=99,
+    keep_minimum=True,
+    long_route_length=4,
+)
+DESTINATION_HUNGRY = Style("destination-hungry", ticket_budget=0.95, more_tickets_wagons=10)
+LONG_ROUTE = Style(
+    "long-route", ticket_budget=0.5, more_tickets_wagons=30, keep_minimum=True, extend_path=True
+)
+
+
+class PlanningBot:
+    """A bot that plans a network for its tickets; see `Style` for the variants."""
+
+    def __init__(self, seed: int, style: Style = GREEDY) -> None:
+        self.rng = random.Random(seed)
+        self.style = style
+        self.name = style.name
+        self._plan: Plan | None = None
+        self._plan_key: tuple[int, ...] = ()
+        self._needs: tuple[list[int], int] | None = None
+
+    # ------------------------------------------------------------------ entry
+    def act(self, view: PlayerView) -> Action:
+        action = self.choose(view)
+        if action is None or (view.rules != "base" and action not in view.legal_actions()):
+            # Another rule set may change what is legal: trust only its own list then.
+            return fallback_action(view)
+        return action
+
+    def choose(self, view: PlayerView) -> Action | None:
+        """The style's choice, or None to let `fallback_action` pick."""
+        if view.decision == ChooseTickets.kind:
+            return self.keep_tickets(view)
+        if view.decision == SecondCard.kind:
+            # Nothing but my hand changed since the first card: the needs still hold.
+            needs, gray = self._needs or color_needs(
+                view.board, self.targets(view, self.plan(view))
+            )
+            return draw_for_needs(
+                view.market, view.hand, needs, gray, second=True, can_draw_deck=can_draw(view)
+            )
+        if view.decision is not None or view.phase != "playing" or view.to_move != view.seat:
+            return None
+        return self.turn(view)
+
+    # ------------------------------------------------------------------ a turn
+    def turn(self, view: PlayerView) -> Action | None:
+        board, seat, hand = view.board, view.seat, view.hand
+        plan = self.plan(view)
+        targets = self.targets(view, plan)
+        needs, gray = self._needs = color_needs(board, targets)
+        wagons = view.wagons[seat]
+        for route in targets:
+            if can_claim_route(board, route, seat, view.owners, view.num_players, wagons):
+                claim = best_payment(board, route, hand, needs)
+                if claim is not None:
+                    return claim
+        if self.wants_tickets(view, plan):
+            return DRAW_TICKETS
+        if view.final_round or not targets:
+            claim = best_claim(view)
+            if claim is not None:
+                return claim
+        draw = draw_for_needs(
+            view.market, hand, needs, gray, second=False, can_draw_deck=can_draw(view)
+        )
+        if draw is not None:
+            return draw
+        return best_claim(view) or (DRAW_TICKETS if view.ticket_deck_size else None)
+
+    def wants_tickets(self, view: PlayerView, plan: Plan) -> bool:
+        return (
+            not plan.routes
+            and view.ticket_deck_size > 0
+            and view.wagons[view.seat] >= self.style.more_tickets_wagons
+            and not view.final_round
+        )
+
+    def targets(self, view: PlayerView, plan: Plan) -> list[int]:
+        """Routes to claim, most wanted first."""
+        style = self.style
+        targets = list(plan.routes)
+        if style.extend_path:
+            ends = path_extensions(view)
+            planned = set(targets)
+            targets = (
+                [r for r in ends if r in planned] + ends[:3] + [r for r in targets if r not in ends]
+            )
+        if style.long_route_length:
+            board = view.board
+            spare = view.wagons[view.seat] - plan.wagons
+            long_ones = [
+                r
+                for r in range(board.num_routes)
+                if board.route_length[r] >= style.long_route_length
+                and board.route_length[r] <= spare
+                and view.owners[r] == -1
+                and can_claim_route(
+                    board, r, view.seat, view.owners, view.num_players, view.wagons[view.seat]
+                )
+            ]
+            long_ones.sort(key=lambda r: (-board.route_length[r], r))
+            targets = sorted(
+                dict.fromkeys(targets + long_ones[:3]), key=lambda r: -board.route_length[r]
+            )
+        if not targets:
+            targets = scoring_routes(view, 3)
+        return targets
+
+    # ------------------------------------------------------------------ planning
+    def plan(self, view: PlayerView) -> Plan:
+        """The plan for my incomplete tickets, re-made only when a ticket was added
+        or completed, or a planned route can no longer be claimed."""
+        key = tuple(t.index for t in view.tickets if not t.completed)
+        plan = self._plan
+        if plan is not None and key == self._plan_key:
+            board, seat, owners = view.board, view.seat, view.owners
+            wagons = view.wagons[seat]
+            if all(
+                owners[r] == seat
+                or can_claim_route(board, r, seat, owners, view.num_players, wagons)
+                for r in plan.routes
+            ):
+                remaining = tuple(r for r in plan.routes if owners[r] != seat)
+                if len(remaining) != len(plan.routes):
+                    plan = Plan(
+                        remaining,
+                        plan.tickets,
+                        plan.lost,
+                        sum(board.route_length[r] for r in remaining),
+                    )
+                    self._plan = plan
+                return plan
+        graph = graph_for(view.board)
+        costs = my_costs(view)
+        plan = plan_network(graph, costs, key, view.wagons[view.seat])
+        self._plan, self._plan_key = plan, key
+        return plan
+
+    def keep_tickets(self, view: PlayerView) -> KeepTickets:
+        """R4/R12: keep the cheapest offered tickets per point, at least the minimum,
+        more while the plan fits the style's share of my wagons."""
+        board = view.board
+        graph = graph_for(board)
+        costs = my_costs(view)
+        held = [t.index for t in view.tickets if not t.completed]
+        wagons = view.wagons[view.seat]
+        budget = wagons * self.style.ticket_budget
+        offered = view.offered
+        minimum = min(view.keep_at_least, len(offered))
+        base = plan_network(graph, costs, held, wagons)
+        working = list(costs)
+        for route in base.routes:
+            working[route] = 0
+
+        def rank(position: int) -> tuple[float, int]:
+            ticket = offered[position]
+            cost, _ = cheapest_path(graph, working, board.ticket_a[ticket], board.ticket_b[ticket])
+            value = board.ticket_value[ticket]
+            if cost >= INF:
+                return (INF, position)
+            # Cheap per point first; a ticket already complete costs nothing.
+            return (
+                cost / max(value, 1) - (1 if self.style.extend_path else 0) * value / 30,
+                position,
+            )
+
+        order = sorted(range(len(offered)), key=rank)
+        kept = order[:minimum]
+        for position in order[minimum:]:
+            if self.style.keep_minimum and rank(position)[0] > 0:
+                break
+            trial = [*held, *(offered[p] for p in kept), offered[position]]
+            plan = plan_network(graph, costs, trial, wagons)
+            if plan.lost or plan.wagons > budget:
+                break
+            kept.append(position)
+        return KeepTickets(tuple(sorted(kept)))
+
+
+# ---------------------------------------------------------------- shared helpers
+
+
+def can_draw(view: PlayerView) -> bool:
+    return view.deck_size + view.discard_size > 0
+
+
+def my_costs(view: PlayerView) -> list[int]:
+    return route_costs(view.board, view.owners, view.seat, view.num_players, view.wagons[view.seat])
+
+
+def scoring_routes(view: PlayerView, limit: int | None = None) -> list[int]:
+    """Free routes I may claim and have wagons for, most points first (at most `limit`)."""
+    board, seat, owners = view.board, view.seat, view.owners
+    wagons, players = view.wagons[seat], view.num_players
+    found = []
+    for route in graph_for(board).by_length:
+        if owners[route] == -1 and can_claim_route(board, route, seat, owners, players, wagons):
+            found.append(route)
+            if len(found) == limit:
+                break
+    return found
+
+
+def best_claim(view: PlayerView) -> Claim | None:
+    """The affordable claim scoring most points (R10), or None."""
+    board, seat, owners, hand = view.board, view.seat, view.owners, view.hand
+    wagons, players = view.wagons[seat], view.num_players
+    for route in graph_for(board).by_length:
+        if owners[route] == -1 and can_claim_route(board, route, seat, owners, players, wagons):
+            claim = best_payment(board, route, hand)
+            if claim is not None:
+                return claim
+    return None
+
+
+def path_extensions(view: PlayerView) -> list[int]:
+    """Free routes leaving a dead end of my network toward a new city, longest
+    first: what makes my continuous path longer (R16)."""
+    board, seat, owners = view.board, view.seat, view.owners
+    degree: dict[int, int] = {}
+    for route, holder in enumerate(owners):
+        if holder == seat:
+            for city in (board.route_a[route], board.route_b[route]):
+                degree[city] = degree.get(city, 0) + 1
+    ends = {city for city, d in degree.items() if d == 1}
+    graph = graph_for(board)
+    wagons = view.wagons[seat]
+    found = [
+        route
+        for city in ends
+        for other, route in graph.neighbors[city]
+        if other not in degree
+        and can_claim_route(board, route, seat, owners, view.num_players, wagons)
+    ]
+    found.sort(key=lambda r: (-board.route_length[r], r))
+    return list(dict.fromkeys(found))
+
+
+def fallback_action(view: PlayerView) -> Action:
+    """Some legal action, for when a style has no opinion, so the game goes on:
+    the claim worth most points (fewest locomotives), else a card, a ticket choice,
+    tickets, pass; an action of a kind this module does not know only when none of
+    those is listed, and `resign` only when nothing else is."""
+    actions = view.legal_actions()
+    board = view.board
+    claims = [a for a in actions if isinstance(a, Claim) and a.route in board.route_index]
+    if claims:
+        return max(
+            claims,
+            key=lambda a: (board.route_length[board.route_index[a.route]], -a.payment.locos),
+        )
+    for kinds in ((DrawDeck, DrawMarket), (KeepTickets,), (DrawTickets,), (Pass,)):
+        for action in actions:
+            if isinstance(action, kinds):
+                return action
+    for action in actions:
+        if not isinstance(action, Resign):
+            return action
+    return actions[0] if actions else PASS
