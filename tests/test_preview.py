@@ -5,6 +5,7 @@ from __future__ import annotations
 import struct
 import subprocess
 import sys
+import warnings
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -16,8 +17,10 @@ from ttr_maps import load_map
 from ttr_maps.bundled import bundled_map_ids
 from ttr_maps.model import Map
 from ttr_maps.preview import (
+    MissingGlyphsWarning,
     PreviewError,
     draw_map,
+    font_families,
     new_figure,
     output_format,
     parse_size,
@@ -273,8 +276,33 @@ def test_non_latin_and_long_names_render(tmp_path):
             "tickets": [],
         }
     )
-    out = render_map(game_map, tmp_path / "s.svg", dpi=LOW_DPI, title="Ünïcödé — تهران")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = render_map(game_map, tmp_path / "s.svg", dpi=LOW_DPI, title="Ünïcödé — تهران")
+    assert not [w for w in caught if issubclass(w.category, MissingGlyphsWarning)]
     assert set(svg_groups(out, "label:")) == {c.name for c in game_map.cities}
+
+
+def test_characters_no_font_has_give_one_clear_warning(tmp_path):
+    if any("CJK" in name or "Fallback" in name for name in font_families()):
+        pytest.skip("a CJK font is installed here")
+    game_map = Map.from_data(
+        {
+            "format": 1,
+            "id": "kanji",
+            "name": "Kanji",
+            "coordinates": "plane",
+            "cities": {"東京": {"x": 0, "y": 0}, "大阪": {"x": 3, "y": 0}},
+            "routes": [{"between": ["東京", "大阪"], "length": 3, "color": "red"}],
+            "tickets": [],
+        }
+    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = render_map(game_map, tmp_path / "k.png", dpi=LOW_DPI)
+    assert out.exists()
+    assert [type(w.message) for w in caught] == [MissingGlyphsWarning]
+    assert set(caught[0].message.characters) == set("東京大阪")
 
 
 # ---------------------------------------------------------------- files

@@ -30,7 +30,8 @@ from __future__ import annotations
 import math
 import os
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -82,11 +83,34 @@ _LABEL_CANDIDATES: tuple[tuple[float, float, str, str], ...] = (
     (-12, -8, "right", "top"),
 )
 #: Fonts tried in order for each glyph; DejaVu Sans ships with matplotlib.
-_FONT_PREFERENCE = ("DejaVu Sans", "Noto Sans", "Noto Sans Arabic", "Vazirmatn", "FreeSans")
+_FONT_PREFERENCE = (
+    "DejaVu Sans",
+    "Noto Sans",
+    "Noto Sans Arabic",
+    "Vazirmatn",
+    "Noto Sans CJK JP",
+    "Noto Sans CJK SC",
+    "WenQuanYi Zen Hei",
+    "Droid Sans Fallback",
+    "Noto Sans Devanagari",
+    "Noto Sans Thai",
+    "FreeSans",
+)
 
 
 class PreviewError(ValueError):
     """A preview cannot be made as asked: unknown format, ticket, size or folder."""
+
+
+class MissingGlyphsWarning(UserWarning):
+    """Some characters have no glyph in any installed font; they show as boxes."""
+
+    def __init__(self, characters: str):
+        self.characters = characters
+        super().__init__(
+            f"no installed font has the characters {characters!r}; they are drawn as "
+            "boxes (install a font that covers them, e.g. one of the Noto family)"
+        )
 
 
 @dataclass(frozen=True)
@@ -209,7 +233,8 @@ def save_figure(figure: Figure, path: str | Path, *, dpi: float | None = None) -
     try:
         # No creation date in the metadata, so the same map gives the same file.
         metadata: dict[str, Any] = {"Software": "ttr"} if fmt == "png" else {"Date": None}
-        figure.savefig(temporary, format=fmt, dpi=dpi or figure.dpi, metadata=metadata)
+        with _reporting_missing_glyphs():
+            figure.savefig(temporary, format=fmt, dpi=dpi or figure.dpi, metadata=metadata)
         # mkstemp makes the file private; a preview is as readable as any new file.
         os.chmod(temporary, target.stat().st_mode & 0o777 if target.exists() else 0o644)
         os.replace(temporary, target)
@@ -219,6 +244,30 @@ def save_figure(figure: Figure, path: str | Path, *, dpi: float | None = None) -
         if os.path.exists(temporary):
             os.unlink(temporary)
     return target
+
+
+@contextmanager
+def _reporting_missing_glyphs() -> Iterator[None]:
+    """Turn matplotlib's one warning per missing glyph (per text, per draw) into a
+    single `MissingGlyphsWarning` naming all the characters. Nested uses merge."""
+    import re
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield
+    missing: dict[str, None] = {}
+    for warning in caught:
+        message = warning.message
+        found = re.search(r"Glyph (\d+) .*missing from", str(message))
+        if isinstance(message, MissingGlyphsWarning):
+            missing.update(dict.fromkeys(message.characters))
+        elif found:
+            missing[chr(int(found.group(1)))] = None
+        else:
+            warnings.warn_explicit(message, warning.category, warning.filename, warning.lineno)
+    if missing:
+        warnings.warn(MissingGlyphsWarning("".join(missing)), stacklevel=3)
 
 
 def render_map(
@@ -250,18 +299,19 @@ def render_map(
     figure.suptitle(
         title if title is not None else game_map.name, fontproperties=font_properties(15, "bold")
     )
-    draw_map(
-        ax,
-        game_map,
-        highlight_path=highlight_path,
-        show_tickets=show_tickets,
-        route_owner_colors=route_owner_colors,
-        owner_names=owner_names,
-        route_heat=route_heat,
-        city_heat=city_heat,
-        heat_label=heat_label,
-    )
-    return save_figure(figure, path, dpi=dpi)
+    with _reporting_missing_glyphs():
+        draw_map(
+            ax,
+            game_map,
+            highlight_path=highlight_path,
+            show_tickets=show_tickets,
+            route_owner_colors=route_owner_colors,
+            owner_names=owner_names,
+            route_heat=route_heat,
+            city_heat=city_heat,
+            heat_label=heat_label,
+        )
+        return save_figure(figure, path, dpi=dpi)
 
 
 def default_size(game_map: Map) -> tuple[float, float]:
@@ -390,7 +440,8 @@ def draw_map(
             handlelength=2.2,
         )
     if label_cities:
-        _place_labels(ax, game_map, positions, all_cars)
+        with _reporting_missing_glyphs():
+            _place_labels(ax, game_map, positions, all_cars)
     return MapDrawing(tuple(handles), handler_map, heat_mappable, all_cars)
 
 

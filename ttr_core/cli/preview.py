@@ -39,8 +39,17 @@ def preview(
     Exit status: 0 when written; 1 when the map has errors; 2 for a bad option
     (unknown extension, size or ticket city) or when the file cannot be written.
     """
+    import warnings
+
     from ttr_core.cli.common import load_map_argument
-    from ttr_maps.preview import PreviewError, output_format, parse_size, render_map, ticket_path
+    from ttr_maps.preview import (
+        MissingGlyphsWarning,
+        PreviewError,
+        output_format,
+        parse_size,
+        render_map,
+        ticket_path,
+    )
 
     try:
         output_format(output)
@@ -51,16 +60,20 @@ def preview(
     game_map = load_map_argument(map_argument)
     try:
         path = ticket_path(game_map, ticket) if ticket is not None else None
-        written = render_map(
-            game_map,
-            output,
-            title=title,
-            size=figure_size,
-            dpi=dpi,
-            highlight_path=path,
-            show_tickets=tickets,
-        )
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", MissingGlyphsWarning)
+            written = render_map(
+                game_map,
+                output,
+                title=title,
+                size=figure_size,
+                dpi=dpi,
+                highlight_path=path,
+                show_tickets=tickets,
+            )
     except PreviewError as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(EXIT_USAGE) from None
+    for warning in caught:
+        typer.echo(f"warning: {warning.message}", err=True)
     typer.echo(f"wrote {written}")
