@@ -1,0 +1,97 @@
+"""`ttr simulate`: many bot games on a map, and a balance report."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ttr_core.cli.app import EXIT_OK, app
+from ttr_core.cli.common import fail, load_map_argument
+
+
+@app.command()
+def simulate(
+    map_argument: Annotated[
+        str, typer.Argument(metavar="MAP", help="Bundled map id or YAML file.")
+    ],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Folder for the report.")],
+    games: Annotated[int, typer.Option("--games", "-n", help="Games to play.")] = 100,
+    players: Annotated[int, typer.Option("--players", "-p", help="Players (2-5, R1).")] = 4,
+    bots: Annotated[
+        str,
+        typer.Option(help="Bots, rotated over the seats game by game: 'greedy,long-route,random'."),
+    ] = "greedy",
+    seed: Annotated[int, typer.Option(help="Seed of the run: same seed, same report.")] = 0,
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", "-j", help="Processes (default: all cores).")
+    ] = None,
+    records: Annotated[
+        bool, typer.Option("--records", help="Also write every game record to OUT/records/.")
+    ] = False,
+) -> None:
+    """Play many bot games and write report.json, pictures and report.html to --out.
+
+    Game i uses a seed derived from (--seed, i); seat s of game i is played by
+    bot (s + i) mod the number of bots. The report is the same for any --jobs.
+    See docs/play-testing.md for how to read it.
+    """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from ttr_core.bots import bot_factories
+    from ttr_core.report_html import write_report
+    from ttr_core.simulate import simulate as run
+
+    if games < 1:
+        raise fail(f"--games must be at least 1, not {games}")
+    if not 2 <= players <= 5:
+        raise fail(f"--players must be 2 to 5 (R1), not {players}")
+    workers = jobs if jobs is not None else (os.cpu_count() or 1)
+    if workers < 1:
+        raise fail(f"--jobs must be at least 1, not {workers}")
+    names = [n.strip() for n in bots.split(",") if n.strip()]
+    known = bot_factories()
+    unknown = [n for n in names if n not in known]
+    if not names or unknown:
+        raise fail(
+            f"unknown bot {', '.join(unknown) or repr(bots)}; "
+            f"known bots: {', '.join(sorted(known))}"
+        )
+    if out.exists() and not out.is_dir():
+        raise fail(f"--out {out} exists and is not a folder")
+    game_map = load_map_argument(map_argument)
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        transient=True,
+    ) as progress:
+        task = progress.add_task(f"{game_map.id}: playing", total=games)
+        result = run(
+            map_argument,
+            games,
+            players,
+            names,
+            seed,
+            min(workers, games),
+            records,
+            on_game=lambda _: progress.advance(task),
+        )
+    try:
+        write_report(result.report, game_map, out, result.totals, result.records)
+    except OSError as error:
+        raise fail(f"cannot write the report to {out}: {error.strerror or error}") from None
+    report = result.report
+    for name, rate in report["win_rate"]["by_bot"].items():
+        low, high = rate["ci95"]
+        typer.echo(
+            f"{name:>20}: wins {100 * rate['rate']:5.1f} % "
+            f"(95 % CI {100 * low:.1f}-{100 * high:.1f})"
+        )
+    stalls = report["stalls"]["count"]
+    typer.echo(f"end reasons: {report['end_reasons']}; stalls: {stalls}")
+    typer.echo(f"report written to {out / 'report.html'}")
+    raise typer.Exit(EXIT_OK)

@@ -1,0 +1,263 @@
+"""Writing a simulation report: `report.json`, pictures and `report.html`.
+
+Pictures are drawn on figures with their own Agg canvas (no pyplot state) and
+every file is written atomically, so a reader never sees half a report.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ttr_maps.model import Map
+
+PICTURES = {
+    "heatmap": "heatmap.png",
+    "scores_by_seat": "scores-by-seat.png",
+    "scores_by_bot": "scores-by-bot.png",
+    "arc": "game-arc.png",
+    "tickets": "tickets.png",
+}
+
+
+def write_report(
+    report: Mapping[str, Any],
+    game_map: Map,
+    out_dir: Path,
+    totals: Mapping[str, Mapping[str, list[int]]],
+    records: list[tuple[int, str]] | None = None,
+) -> list[Path]:
+    """Write everything into `out_dir` (created if needed); return the files.
+
+    `totals` holds raw score lists {"by_seat": {...}, "by_bot": {...}} for the
+    distribution pictures.
+    """
+    from ttr_maps.files import write_text_atomically
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    path = out_dir / "report.json"
+    write_text_atomically(path, json.dumps(report, indent=1, ensure_ascii=False) + "\n")
+    written.append(path)
+    written += write_pictures(report, game_map, out_dir, totals)
+    path = out_dir / "report.html"
+    write_text_atomically(path, to_html(report))
+    written.append(path)
+    if records:
+        folder = out_dir / "records"
+        folder.mkdir(exist_ok=True)
+        for seed, text in records:
+            path = folder / f"game-{seed}.json"
+            write_text_atomically(path, text)
+        written.append(folder)
+    return written
+
+
+def write_pictures(
+    report: Mapping[str, Any],
+    game_map: Map,
+    out_dir: Path,
+    totals: Mapping[str, Mapping[str, list[int]]],
+) -> list[Path]:
+    from ttr_maps.preview import render_map
+
+    games = max(report["games"], 1)
+    most = max((r["claimed"] for r in report["routes"]), default=0) or 1
+    route_heat = {r["route"]: r["claimed"] / most for r in report["routes"]}
+    top_city = max(report["cities"].values(), default=0) or 1
+    city_heat = {name: rate / top_city for name, rate in report["cities"].items()}
+    written = [
+        render_map(
+            game_map,
+            out_dir / PICTURES["heatmap"],
+            title=f"{game_map.name}: routes and cities claimed in {games} games",
+            route_heat=route_heat,
+            city_heat=city_heat,
+            heat_label=f"claimed (1 = {most} games)",
+        )
+    ]
+    written.append(
+        _boxplot(totals["by_seat"], "Final score by seat", out_dir / PICTURES["scores_by_seat"])
+    )
+    written.append(
+        _boxplot(totals["by_bot"], "Final score by bot", out_dir / PICTURES["scores_by_bot"])
+    )
+    written.append(_arc(report["arc"], out_dir / PICTURES["arc"]))
+    written.append(_tickets(report["tickets"]["by_ticket"], out_dir / PICTURES["tickets"]))
+    return written
+
+
+def _boxplot(groups: Mapping[str, list[int]], title: str, path: Path) -> Path:
+    from ttr_maps.preview import new_figure, save_figure
+
+    figure = new_figure((8.0, 4.5))
+    ax = figure.add_subplot()
+    labels = list(groups)
+    ax.boxplot([groups[k] or [0] for k in labels], showmeans=True)
+    ax.set_xticks(range(1, len(labels) + 1), labels)
+    ax.set_title(title)
+    ax.set_ylabel("final score")
+    ax.grid(axis="y", alpha=0.3)
+    figure.tight_layout()
+    return save_figure(figure, path)
+
+
+def _arc(arc: list[Mapping[str, Any]], path: Path) -> Path:
+    from ttr_maps.preview import new_figure, save_figure
+
+    figure = new_figure((8.0, 4.5))
+    ax = figure.add_subplot()
+    turns = [a["turn"] for a in arc]
+    ax.plot(turns, [a["mean_route_points"] for a in arc], label="route points (mean per seat)")
+    ax.plot(turns, [a["mean_wagons"] for a in arc], label="wagons left (mean per seat)")
+    ax.set_xlabel("turn (all seats counted)")
+    ax.set_title("Game arc")
+    ax.legend()
+    ax.grid(alpha=0.3)
+    figure.tight_layout()
+    return save_figure(figure, path)
+
+
+def _tickets(tickets: list[Mapping[str, Any]], path: Path) -> Path:
+    from ttr_maps.preview import new_figure, save_figure
+
+    held = sorted(
+        (t for t in tickets if t["held"]), key=lambda t: (t["rate"], -t["value"], t["ticket"])
+    )
+    height = max(3.0, 0.22 * len(held) + 1.0)
+    figure = new_figure((8.0, height))
+    ax = figure.add_subplot()
+    ax.barh(
+        [f"{t['ticket']} ({t['value']})" for t in held], [t["rate"] for t in held], color="#4c72b0"
+    )
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("completed when held")
+    ax.set_title("Ticket completion")
+    ax.tick_params(axis="y", labelsize=7)
+    figure.tight_layout()
+    return save_figure(figure, path)
+
+
+# ------------------------------------------------------------------------ HTML
+
+
+def _table(headers: list[str], rows: list[list[Any]]) -> str:
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>" for row in rows
+    )
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _pct(value: float | None) -> str:
+    return "–" if value is None else f"{100 * value:.1f} %"
+
+
+def _rate_rows(rates: Mapping[str, Mapping[str, Any]]) -> list[list[Any]]:
+    return [
+        [
+            key,
+            r["games"],
+            round(r["wins"], 2),
+            r["outright_wins"],
+            _pct(r["rate"]),
+            f"{_pct(r['ci95'][0])} – {_pct(r['ci95'][1])}",
+        ]
+        for key, r in rates.items()
+    ]
+
+
+def to_html(report: Mapping[str, Any]) -> str:
+    """One self-contained page; pictures are referenced relatively."""
+    s = report["settings"]
+    win = report["win_rate"]
+    scores = report["scores"]
+    stalls = report["stalls"]
+    hard = sorted(
+        (t for t in report["tickets"]["by_ticket"] if t["held"]), key=lambda t: t["rate"]
+    )[:10]
+    routes = sorted(report["routes"], key=lambda r: -r["claimed"])
+    rate_head = ["", "seat-games", "wins", "outright", "win rate", "95 % interval"]
+    parts = [
+        f"<h1>Play-test report: {html.escape(s['map_name'])}</h1>",
+        f"<p>{report['games']} games, {s['players']} players, bots "
+        f"{html.escape(', '.join(s['bots']))}, seed {s['seed']}. "
+        f"Fair share of wins: {_pct(win['fair_share'])}. "
+        f"Shared first places count 1/k of a win each.</p>",
+        "<h2>Win rate by bot</h2>",
+        _table(rate_head, _rate_rows(win["by_bot"])),
+        "<h2>Win rate by seat</h2>",
+        _table(rate_head, _rate_rows(win["by_seat"])),
+        f"<p>First player wins {_pct(win['first_player']['rate'])} "
+        f"({_pct(win['first_player']['ci95'][0])} – {_pct(win['first_player']['ci95'][1])}).</p>",
+        "<h2>End of the games</h2>",
+        _table(["end reason", "games"], [[k, v] for k, v in report["end_reasons"].items()]),
+        f"<p>Stalls (all passed): {stalls['count']}"
+        + (f"; seeds: {', '.join(map(str, stalls['seeds'][:50]))}" if stalls["seeds"] else "")
+        + f". Turns per game: mean {report['turns'].get('mean', 0)}, "
+        f"min {report['turns'].get('min', 0)}, max {report['turns'].get('max', 0)}.</p>",
+        "<h2>Scores</h2>",
+        _table(
+            ["bot", "mean", "sd", "q10", "median", "q90", "routes", "tickets", "longest bonus"],
+            [
+                [
+                    n,
+                    d.get("mean"),
+                    d.get("sd"),
+                    d.get("q10"),
+                    d.get("median"),
+                    d.get("q90"),
+                    d["parts"]["routes"].get("mean"),
+                    d["parts"]["tickets"].get("mean"),
+                    d["parts"]["longest_path_bonus"].get("mean"),
+                ]
+                for n, d in scores["by_bot"].items()
+            ],
+        ),
+        f'<img src="{PICTURES["scores_by_bot"]}" alt="scores by bot">',
+        f'<img src="{PICTURES["scores_by_seat"]}" alt="scores by seat">',
+        "<h2>Longest path bonus (R16)</h2>",
+        _table(
+            ["bot", "bonuses"], [[k, v] for k, v in report["longest_path_bonus"]["by_bot"].items()]
+        ),
+        "<h2>Where the games are played</h2>",
+        f'<img src="{PICTURES["heatmap"]}" alt="route and city heatmap" class="wide">',
+        _table(
+            ["most claimed route", "claimed in games"],
+            [[r["route"], _pct(r["rate"])] for r in routes[:10]],
+        ),
+        "<p>Never claimed: "
+        + (html.escape(", ".join(report["unclaimed_routes"])) or "none")
+        + "</p>",
+        "<h2>Game arc</h2>",
+        f'<img src="{PICTURES["arc"]}" alt="game arc">',
+        "<h2>Tickets</h2>",
+        _table(
+            ["bot", "held", "completed", "rate"],
+            [
+                [n, t["held"], t["completed"], _pct(t["rate"])]
+                for n, t in report["tickets"]["by_bot"].items()
+            ],
+        ),
+        _table(
+            ["hardest tickets", "value", "held", "completed"],
+            [[t["ticket"], t["value"], t["held"], _pct(t["rate"])] for t in hard],
+        ),
+        f'<img src="{PICTURES["tickets"]}" alt="ticket completion">',
+        '<p>All numbers: <a href="report.json">report.json</a>.</p>',
+    ]
+    style = (
+        "body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}"
+        "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;"
+        "padding:2px 8px;text-align:right}td:first-child{text-align:left}"
+        "img{max-width:49%}img.wide{max-width:100%}"
+    )
+    body = "\n".join(parts)
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>Play-test report: {html.escape(s['map_name'])}</title>"
+        f"<style>{style}</style></head><body>\n{body}\n</body></html>\n"
+    )

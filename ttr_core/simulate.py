@@ -1,0 +1,474 @@
+"""Many bot games on one map, in parallel, summed up into a balance report.
+
+Game `i` of a run with seed `S` is played with seed `game_seed(S, i)`; seat `s`
+of game `i` is played by `bots[(s + i) % len(bots)]`, so every bot sits in every
+seat equally often. Games are spread over processes in chunks and summed in game
+order, so the same seed gives the same report whatever the number of processes.
+
+Shared first places (R17): each of `k` tied winners is credited `1/k` of a win,
+so wins add up to the number of games exactly; `outright_wins` counts only
+unshared first places.
+
+>>> summary = play_summarised("north_america", ("greedy", "random"), 1)
+>>> summary.names, summary.end_reason
+(('greedy', 'random'), 'final round')
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ttr_core.bots import make_bot
+from ttr_core.game import bot_seed
+from ttr_core.state import END_ALL_PASSED, GameState
+from ttr_maps.model import Map
+
+#: z for a 95 % confidence interval.
+Z95 = 1.959963984540054
+SCORE_PARTS = ("routes", "tickets", "longest_path_bonus")
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game `index` in a run seeded `seed`."""
+    return (seed * 1_000_033 + index * 7_777 + 1) % (2**62)
+
+
+def seat_names(bots: Sequence[str], players: int, index: int) -> tuple[str, ...]:
+    """Who plays game `index`: the bot list rotated by one seat per game."""
+    return tuple(bots[(seat + index) % len(bots)] for seat in range(players))
+
+
+def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95 % by default).
+
+    >>> [round(x, 3) for x in wilson_interval(8, 10)]
+    [0.49, 0.943]
+    """
+    if trials <= 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    z2 = z * z
+    denominator = 1 + z2 / trials
+    centre = (p + z2 / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass(frozen=True)
+class SeatSummary:
+    total: int
+    score: dict[str, int]
+    rank: int
+    longest_path: int
+    wagons_left: int
+    routes: tuple[int, ...]
+    #: (ticket index, completed) for every ticket held at the end.
+    tickets: tuple[tuple[int, bool], ...]
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """What the report needs of one game (small, so it crosses processes cheaply)."""
+
+    index: int
+    seed: int
+    names: tuple[str, ...]
+    end_reason: str
+    turns: int
+    first_player: int
+    seats: tuple[SeatSummary, ...]
+    #: After each turn: (mean route points, mean wagons left) over the seats.
+    arc: tuple[tuple[float, float], ...]
+    record: str | None = field(default=None, repr=False)
+
+
+_MAPS: dict[str, Map] = {}
+
+
+def _load(map_argument: str) -> Map:
+    """A map by id or path, loaded once per process."""
+    game_map = _MAPS.get(map_argument)
+    if game_map is None:
+        from ttr_maps.validate import load_map
+
+        game_map = _MAPS[map_argument] = load_map(map_argument)
+    return game_map
+
+
+def play_summarised(
+    map_argument: str, names: Sequence[str], seed: int, index: int = 0, record: bool = False
+) -> GameSummary:
+    """Play one bot game and summarise it."""
+    game_map = _load(map_argument)
+    bots = [make_bot(name, bot_seed(seed, seat)) for seat, name in enumerate(names)]
+    state = GameState(game_map, len(bots), seed)
+    arc: list[tuple[float, float]] = []
+    players = len(bots)
+    turns = 0
+    while not state.is_over:
+        seat = state.to_move
+        assert seat is not None
+        state.apply(bots[seat].act(state.view(seat)), seat)
+        if state.turns != turns:
+            turns = state.turns
+            arc.append((sum(state.route_points) / players, sum(state.wagons) / players))
+    result = state.result()
+    seats = tuple(
+        SeatSummary(
+            total=s.total,
+            score=dict(s.score),
+            rank=s.rank,
+            longest_path=s.longest_path,
+            wagons_left=s.wagons_left,
+            routes=tuple(state.claimed_routes(s.seat)),
+            tickets=tuple((t, state.is_ticket_complete(s.seat, t)) for t in state.tickets[s.seat]),
+        )
+        for s in result.seats
+    )
+    text = None
+    if record:
+        from ttr_core.record import dump_record, record_of
+
+        text = dump_record(record_of(state, list(names)))
+    return GameSummary(
+        index,
+        seed,
+        tuple(names),
+        state.end_reason or "",
+        state.turns,
+        state.first_player,
+        seats,
+        tuple(arc),
+        text,
+    )
+
+
+def _play_chunk(
+    map_argument: str, bots: tuple[str, ...], players: int, seed: int, indices: range, record: bool
+) -> list[GameSummary]:
+    return [
+        play_summarised(map_argument, seat_names(bots, players, i), game_seed(seed, i), i, record)
+        for i in indices
+    ]
+
+
+def iter_games(
+    map_argument: str,
+    games: int,
+    players: int,
+    bots: Sequence[str],
+    seed: int,
+    jobs: int = 1,
+    records: bool = False,
+) -> Iterator[GameSummary]:
+    """Play the games of a run and yield their summaries in game order."""
+    bot_names = tuple(bots)
+    if jobs <= 1:
+        for i in range(games):
+            yield from _play_chunk(map_argument, bot_names, players, seed, range(i, i + 1), records)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    size = max(1, min(100, games // (jobs * 8)))
+    chunks = [range(start, min(start + size, games)) for start in range(0, games, size)]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = [
+            pool.submit(_play_chunk, map_argument, bot_names, players, seed, chunk, records)
+            for chunk in chunks
+        ]
+        try:
+            for future in futures:  # in game order, whatever finishes first
+                yield from future.result()
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            raise
+
+
+# ---------------------------------------------------------------- the report
+
+
+def _distribution(values: Sequence[float]) -> dict[str, float]:
+    if not values:
+        return {"count": 0}
+    ordered = sorted(values)
+    n = len(ordered)
+
+    def quantile(q: float) -> float:
+        position = q * (n - 1)
+        low = math.floor(position)
+        high = min(low + 1, n - 1)
+        return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+
+    mean = sum(ordered) / n
+    sd = math.sqrt(sum((v - mean) ** 2 for v in ordered) / (n - 1)) if n > 1 else 0.0
+    return {
+        "count": n,
+        "mean": round(mean, 3),
+        "sd": round(sd, 3),
+        "min": ordered[0],
+        "q10": round(quantile(0.1), 3),
+        "q25": round(quantile(0.25), 3),
+        "median": round(quantile(0.5), 3),
+        "q75": round(quantile(0.75), 3),
+        "q90": round(quantile(0.9), 3),
+        "max": ordered[-1],
+    }
+
+
+def _rate(wins: float, games: int) -> dict[str, Any]:
+    low, high = wilson_interval(wins, games)
+    return {
+        "games": games,
+        "wins": round(wins, 6),
+        "rate": round(wins / games, 6) if games else 0.0,
+        "ci95": [round(low, 6), round(high, 6)],
+    }
+
+
+@dataclass
+class Tally:
+    """Running sums over games, fed in game order."""
+
+    game_map: Map
+    players: int
+    games: int = 0
+    wins_bot: dict[str, float] = field(default_factory=dict)
+    outright_bot: dict[str, int] = field(default_factory=dict)
+    seats_bot: dict[str, int] = field(default_factory=dict)
+    wins_seat: list[float] = field(default_factory=list)
+    outright_seat: list[int] = field(default_factory=list)
+    wins_first_player: float = 0.0
+    totals_bot: dict[str, list[int]] = field(default_factory=dict)
+    totals_seat: list[list[int]] = field(default_factory=list)
+    parts_bot: dict[str, dict[str, list[int]]] = field(default_factory=dict)
+    bonus_bot: dict[str, int] = field(default_factory=dict)
+    bonus_seat: list[int] = field(default_factory=list)
+    ticket_held: list[int] = field(default_factory=list)
+    ticket_done: list[int] = field(default_factory=list)
+    tickets_bot: dict[str, list[int]] = field(default_factory=dict)  # [held, done]
+    route_claims: list[int] = field(default_factory=list)
+    city_claims: list[int] = field(default_factory=list)
+    turns: list[int] = field(default_factory=list)
+    end_reasons: dict[str, int] = field(default_factory=dict)
+    stall_seeds: list[int] = field(default_factory=list)
+    wagons_left: list[int] = field(default_factory=list)
+    arc_sums: list[list[float]] = field(default_factory=list)  # [points, wagons, games]
+
+    def __post_init__(self) -> None:
+        m = self.game_map
+        self.wins_seat = [0.0] * self.players
+        self.outright_seat = [0] * self.players
+        self.totals_seat = [[] for _ in range(self.players)]
+        self.bonus_seat = [0] * self.players
+        self.ticket_held = [0] * len(m.tickets)
+        self.ticket_done = [0] * len(m.tickets)
+        self.route_claims = [0] * len(m.routes)
+        self.city_claims = [0] * len(m.cities)
+
+    def add(self, game: GameSummary) -> None:
+        self.games += 1
+        city_index = self.game_map.city_index
+        routes = self.game_map.routes
+        winners = [seat for seat, s in enumerate(game.seats) if s.rank == 1]
+        share = 1 / len(winners)
+        for seat, (name, s) in enumerate(zip(game.names, game.seats, strict=True)):
+            self.seats_bot[name] = self.seats_bot.get(name, 0) + 1
+            self.wins_bot.setdefault(name, 0.0)
+            self.outright_bot.setdefault(name, 0)
+            self.bonus_bot.setdefault(name, 0)
+            if s.rank == 1:
+                self.wins_bot[name] += share
+                self.wins_seat[seat] += share
+                if len(winners) == 1:
+                    self.outright_bot[name] += 1
+                    self.outright_seat[seat] += 1
+                if seat == game.first_player:
+                    self.wins_first_player += share
+            self.totals_bot.setdefault(name, []).append(s.total)
+            self.totals_seat[seat].append(s.total)
+            parts = self.parts_bot.setdefault(name, {p: [] for p in SCORE_PARTS})
+            for part in SCORE_PARTS:
+                parts[part].append(s.score.get(part, 0))
+            if s.score.get("longest_path_bonus", 0) > 0:
+                self.bonus_bot[name] += 1
+                self.bonus_seat[seat] += 1
+            counts = self.tickets_bot.setdefault(name, [0, 0])
+            for ticket, done in s.tickets:
+                self.ticket_held[ticket] += 1
+                counts[0] += 1
+                if done:
+                    self.ticket_done[ticket] += 1
+                    counts[1] += 1
+            touched = set()
+            for route in s.routes:
+                self.route_claims[route] += 1
+                touched.update(routes[route].cities)
+            for city in touched:
+                self.city_claims[city_index[city]] += 1
+            self.wagons_left.append(s.wagons_left)
+        self.turns.append(game.turns)
+        self.end_reasons[game.end_reason] = self.end_reasons.get(game.end_reason, 0) + 1
+        if game.end_reason == END_ALL_PASSED:
+            self.stall_seeds.append(game.seed)
+        for turn, (points, wagons) in enumerate(game.arc):
+            if turn == len(self.arc_sums):
+                self.arc_sums.append([0.0, 0.0, 0])
+            sums = self.arc_sums[turn]
+            sums[0] += points
+            sums[1] += wagons
+            sums[2] += 1
+
+    def to_report(self, settings: dict[str, Any]) -> dict[str, Any]:
+        m = self.game_map
+        games = self.games
+        names = sorted(self.seats_bot)
+        seat_games = games  # every seat plays every game
+        tickets = [
+            {
+                "ticket": f"{t.a}–{t.b}",
+                "value": t.value,
+                "held": self.ticket_held[i],
+                "completed": self.ticket_done[i],
+                "rate": round(self.ticket_done[i] / self.ticket_held[i], 6)
+                if self.ticket_held[i]
+                else None,
+            }
+            for i, t in enumerate(m.tickets)
+        ]
+        routes = [
+            {
+                "route": r.id,
+                "length": r.length,
+                "color": r.color,
+                "claimed": self.route_claims[i],
+                "rate": round(self.route_claims[i] / games, 6) if games else 0.0,
+            }
+            for i, r in enumerate(m.routes)
+        ]
+        cities = {
+            c.name: round(self.city_claims[i] / (games * self.players), 6) if games else 0.0
+            for i, c in enumerate(m.cities)
+        }
+        return {
+            "format": "ttr-simulation-report",
+            "version": 1,
+            "settings": settings,
+            "games": games,
+            "decisions": {
+                "shared_wins": "each of k tied first places counts 1/k of a win "
+                "(wins add up to games); outright_wins counts unshared first places",
+                "seat_assignment": "seat s of game i is bots[(s + i) % len(bots)]",
+                "game_seed": "game_seed(seed, i) = (seed * 1000033 + i * 7777 + 1) mod 2**62",
+                "cities": "share of seat-games in which the seat claimed a route touching the city",
+            },
+            "win_rate": {
+                "by_bot": {
+                    n: {
+                        **_rate(self.wins_bot[n], self.seats_bot[n]),
+                        "outright_wins": self.outright_bot[n],
+                    }
+                    for n in names
+                },
+                "by_seat": {
+                    str(s): {
+                        **_rate(self.wins_seat[s], seat_games),
+                        "outright_wins": self.outright_seat[s],
+                    }
+                    for s in range(self.players)
+                },
+                "first_player": _rate(self.wins_first_player, games),
+                "fair_share": round(1 / self.players, 6),
+            },
+            "scores": {
+                "by_bot": {
+                    n: {
+                        **_distribution(self.totals_bot[n]),
+                        "parts": {p: _distribution(v) for p, v in self.parts_bot[n].items()},
+                    }
+                    for n in names
+                },
+                "by_seat": {str(s): _distribution(v) for s, v in enumerate(self.totals_seat)},
+            },
+            "longest_path_bonus": {
+                "by_bot": {n: self.bonus_bot[n] for n in names},
+                "by_seat": {str(s): self.bonus_seat[s] for s in range(self.players)},
+            },
+            "tickets": {
+                "by_bot": {
+                    n: {
+                        "held": c[0],
+                        "completed": c[1],
+                        "rate": round(c[1] / c[0], 6) if c[0] else None,
+                    }
+                    for n, c in sorted(self.tickets_bot.items())
+                },
+                "by_ticket": tickets,
+                "never_held": [t["ticket"] for t in tickets if not t["held"]],
+            },
+            "routes": routes,
+            "unclaimed_routes": [r["route"] for r in routes if not r["claimed"]],
+            "cities": cities,
+            "turns": _distribution(self.turns),
+            "wagons_left": _distribution(self.wagons_left),
+            "end_reasons": dict(sorted(self.end_reasons.items())),
+            "stalls": {"count": len(self.stall_seeds), "seeds": self.stall_seeds},
+            "arc": [
+                {
+                    "turn": turn + 1,
+                    "games": int(c),
+                    "mean_route_points": round(p / c, 3),
+                    "mean_wagons": round(w / c, 3),
+                }
+                for turn, (p, w, c) in enumerate(self.arc_sums)
+            ],
+        }
+
+
+@dataclass(frozen=True)
+class Simulation:
+    report: dict[str, Any]
+    #: (seed, record text) per game, when records were asked for.
+    records: list[tuple[int, str]]
+    #: Every final score: {"by_seat": {"0": [...]}, "by_bot": {"greedy": [...]}}.
+    totals: dict[str, dict[str, list[int]]]
+
+
+def simulate(
+    map_argument: str,
+    games: int,
+    players: int,
+    bots: Sequence[str],
+    seed: int,
+    jobs: int = 1,
+    records: bool = False,
+    on_game: Callable[[GameSummary], None] | None = None,
+) -> Simulation:
+    """Play `games` games and sum them up into a report (a JSON-ready dict)."""
+    game_map = _load(map_argument)
+    for name in bots:
+        make_bot(name, 0)  # unknown names fail here, before any process starts
+    tally = Tally(game_map, players)
+    kept: list[tuple[int, str]] = []
+    for game in iter_games(map_argument, games, players, bots, seed, jobs, records):
+        tally.add(game)
+        if game.record is not None:
+            kept.append((game.seed, game.record))
+        if on_game is not None:
+            on_game(game)
+    settings = {
+        "map": game_map.id,
+        "map_name": game_map.name,
+        "games": games,
+        "players": players,
+        "bots": list(bots),
+        "seed": seed,
+    }
+    totals = {
+        "by_seat": {f"seat {s}": v for s, v in enumerate(tally.totals_seat)},
+        "by_bot": dict(sorted(tally.totals_bot.items())),
+    }
+    return Simulation(tally.to_report(settings), kept, totals)
