@@ -147,7 +147,7 @@ def test_r5_d6_view_does_not_change_when_hidden_information_does(north_america):
 
 def test_r5_view_holds_no_hidden_fields(north_america):
     view = started(north_america, 2).view(0)
-    fields = set(view.__dataclass_fields__)
+    fields = set(view._fields)
     assert not fields & {"deck", "hands", "ticket_deck", "rng"}
     assert len(view.hand) == 9 and len(view.card_counts) == 2
 

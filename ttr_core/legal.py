@@ -54,30 +54,29 @@ def can_claim_route(
     return True
 
 
+def payment_shapes(length: int, color: int, hand: Sequence[int]) -> list[tuple[int, int, int]]:
+    """R9: how `hand` can pay a route of this length and colour, as (card, fewest,
+    most) locomotives to add to cards of that colour; (LOCO, 0, 0) stands for the
+    locomotives-only payment."""
+    locos = hand[LOCO]
+    shapes = []
+    for c in range(LOCO) if color == GRAY_INDEX else (color,):
+        have = hand[c]
+        if have:
+            fewest = length - have if have < length else 0
+            most = locos if locos < length - 1 else length - 1
+            if fewest <= most:
+                shapes.append((c, fewest, most))
+    if locos >= length:
+        shapes.append((LOCO, 0, 0))
+    return shapes
+
+
 def claim_actions(board: Board, route: int, hand: Sequence[int]) -> list[Action]:
     """R9: every payment of `route` that `hand` can afford."""
-    found: list[Action] = []
-    _extend_with_claims(found, board, route, hand)
-    return found
-
-
-def _extend_with_claims(found: list[Action], board: Board, route: int, hand: Sequence[int]) -> None:
-    length = board.route_length[route]
-    color = board.route_color[route]
     options = board.claim_options[route]
-    locos = hand[LOCO]
-    colors = range(LOCO) if color == GRAY_INDEX else (color,)
-    for c in colors:
-        have = hand[c]
-        if have == 0:
-            continue
-        # From max(0, length - have) to min(length - 1, locos) locomotives.
-        low = length - have if have < length else 0
-        high = locos if locos < length - 1 else length - 1
-        if low <= high:
-            found.extend(options[c][low : high + 1])
-    if locos >= length:
-        found.extend(options[LOCO])
+    shapes = payment_shapes(board.route_length[route], board.route_color[route], hand)
+    return [claim for c, low, high in shapes for claim in options[c][low : high + 1]]
 
 
 def turn_actions(
@@ -98,16 +97,18 @@ def turn_actions(
     for slot, card in enumerate(market):
         if card is not None:
             actions.append(DRAW_MARKET[slot])
-    # This runs once per turn of every game: routes are grouped by (colour, length),
-    # so a group the hand cannot pay for is skipped whole.
+    # This runs once per turn of every game. Routes are grouped by (colour, length):
+    # whether and how a hand can pay depends only on the group.
     locos = hand[LOCO]
     most_of_one_color = max(hand[:LOCO])
     closes_sibling = num_players <= 3
+    claim_options = board.claim_options
     for color, length, routes in board.routes_by_shape:
         if length > wagons:  # R9
             continue
         if (most_of_one_color if color == GRAY_INDEX else hand[color]) + locos < length:
             continue
+        shapes = payment_shapes(length, color, hand)
         for route, siblings in routes:
             if owner[route] != -1:
                 continue
@@ -116,7 +117,9 @@ def turn_actions(
                 if holder == seat or (holder != -1 and closes_sibling):
                     break
             else:
-                _extend_with_claims(actions, board, route, hand)
+                options = claim_options[route]
+                for c, low, high in shapes:
+                    actions.extend(options[c][low : high + 1])
     if ticket_deck_size > 0:  # R12, D4
         actions.append(DRAW_TICKETS)
     if not actions:  # R6: pass only when nothing else is possible

@@ -40,11 +40,11 @@ from ttr_core.legal import (
     second_card_actions,
     turn_actions,
 )
+from ttr_core.view import PlayerView, TicketView, public_text, view_of
 from ttr_maps.model import ROUTE_POINTS, Map
 
 if TYPE_CHECKING:
     from ttr_core.result import GameResult
-    from ttr_core.view import PlayerView
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 #: R4: cards and tickets dealt to each player at setup, and tickets kept at least.
@@ -94,6 +94,8 @@ class GameState:
         self.market: list[int | None] = [None] * MARKET_SIZE
         self.pending: list[Decision] = []
         self._setup_returns: dict[int, list[int]] = {}
+        #: Per seat, its tickets with their completion, rebuilt only when they change.
+        self._ticket_views: list[tuple | None] = [None] * players
         self.passed: set[int] = set()
         self.final_queue: list[int] | None = None
         self.end_reason: str | None = None
@@ -181,6 +183,7 @@ class GameState:
         twin._parent = [parent[:] for parent in self._parent]
         twin.market, twin.pending = self.market[:], self.pending[:]
         twin._setup_returns = {seat: t[:] for seat, t in self._setup_returns.items()}
+        twin._ticket_views = self._ticket_views[:]
         twin.passed = set(self.passed)
         twin.final_queue = None if self.final_queue is None else self.final_queue[:]
         twin.history, twin.public_log = self.history[:], self.public_log[:]
@@ -214,6 +217,18 @@ class GameState:
         """R13: joined by a continuous chain of the seat's own routes."""
         board = self.board
         return self._find(seat, board.ticket_a[ticket]) == self._find(seat, board.ticket_b[ticket])
+
+    def ticket_views(self, seat: int) -> tuple:
+        """The seat's tickets as `TicketView`s with their completion (R13)."""
+        views = self._ticket_views[seat]
+        if views is None:
+            tickets = self.map.tickets
+            views = tuple(
+                TicketView(t, tickets[t], self.is_ticket_complete(seat, t))
+                for t in self.tickets[seat]
+            )
+            self._ticket_views[seat] = views
+        return views
 
     def claimed_routes(self, seat: int) -> list[int]:
         return [r for r, holder in enumerate(self.owner) if holder == seat]
@@ -253,8 +268,6 @@ class GameState:
 
     def view(self, seat: int) -> PlayerView:
         """What `seat` may see (R5, D6)."""
-        from ttr_core.view import view_of
-
         return view_of(self, seat)
 
     # -------------------------------------------------------------------- apply
@@ -298,8 +311,6 @@ class GameState:
         self._log(seat, action)
 
     def _log(self, seat: int | None, action: Action) -> None:
-        from ttr_core.view import public_text
-
         self.history.append((seat, action))
         self.public_log.append((seat, public_text(action)))
 
@@ -333,6 +344,7 @@ class GameState:
             raise IllegalAction(rule, f"keep at least {minimum} of the offered tickets")
         self.pending.remove(decision)
         self.tickets[seat].extend(offered[i] for i in action.indices)
+        self._ticket_views[seat] = None
         returned = [t for i, t in enumerate(offered) if i not in action.indices]
         if decision.setup:
             # Simultaneous choice (R4): returns are held until everyone has chosen.
@@ -464,6 +476,7 @@ class GameState:
         self.wagons[seat] -= length
         self.route_points[seat] += ROUTE_POINTS[length]
         self._union(seat, self.board.route_a[route], self.board.route_b[route])
+        self._ticket_views[seat] = None
         if None in self.market:
             self._refill_market()  # discards may refill an emptied market
 

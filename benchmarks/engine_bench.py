@@ -1,0 +1,67 @@
+"""Engine benchmark: complete random-bot games per second, and the longest-path
+function (R16) on end-game networks.
+
+    .venv/bin/python benchmarks/engine_bench.py [--games 300] [--map north_america]
+
+Rates are per CPU second of this one process (time.process_time), so that other
+work on the machine does not distort them; wall-clock rates are printed too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from ttr_core.bots.random_bot import RandomBot
+from ttr_core.game import bot_seed, play_game
+from ttr_core.longest_path import longest_trail
+from ttr_maps import load_map
+
+
+def games_per_second(game_map, players: int, games: int) -> tuple[float, float, list]:
+    finished = []
+    cpu, wall = time.process_time(), time.perf_counter()
+    for seed in range(games):
+        bots = [RandomBot(bot_seed(seed, seat)) for seat in range(players)]
+        finished.append(play_game(game_map, bots, seed))
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    return games / cpu, games / wall, finished
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--map", default="north_america")
+    args = parser.parse_args()
+    game_map = load_map(args.map)
+    networks = []
+    for players in (2, 4):
+        play_game(game_map, [RandomBot(1), RandomBot(2)], 0)  # warm the board caches
+        per_cpu, per_wall, finished = games_per_second(game_map, players, args.games)
+        actions = sum(len(s.history) for s in finished) / len(finished)
+        print(
+            f"{args.map}, {players} players, random bots: {per_cpu:.0f} games/s "
+            f"({per_wall:.0f} wall-clock), {actions:.0f} actions per game"
+        )
+        board = finished[0].board
+        for state in finished:
+            for seat in range(players):
+                networks.append(
+                    [
+                        (board.route_a[r], board.route_b[r], board.route_length[r])
+                        for r in state.claimed_routes(seat)
+                    ]
+                )
+    cpu = time.process_time()
+    for network in networks:
+        longest_trail(network)
+    cpu = time.process_time() - cpu
+    routes = sum(len(n) for n in networks) / len(networks)
+    print(
+        f"longest path (R16): {len(networks)} end-game networks of {routes:.1f} routes on "
+        f"average, {cpu / len(networks) * 1e6:.0f} µs each"
+    )
+
+
+if __name__ == "__main__":
+    main()
