@@ -178,9 +178,18 @@ class PlanningBot:
         if plan is not None and key == self._plan_key:
             board, seat, owners = view.board, view.seat, view.owners
             wagons = view.wagons[seat]
+            lengths, siblings = board.route_length, board.route_siblings
+            closes = view.num_players <= 3
+            # Inlined `can_claim_route` (R9, R11): this runs on every call.
             if all(
                 owners[r] == seat
-                or can_claim_route(board, r, seat, owners, view.num_players, wagons)
+                or (
+                    owners[r] == -1
+                    and lengths[r] <= wagons
+                    and not any(
+                        owners[o] == seat or (closes and owners[o] != -1) for o in siblings[r]
+                    )
+                )
                 for r in plan.routes
             ):
                 remaining = tuple(r for r in plan.routes if owners[r] != seat)
@@ -227,10 +236,11 @@ class PlanningBot:
                 position,
             )
 
-        order = sorted(range(len(offered)), key=rank)
+        ranks = [rank(position) for position in range(len(offered))]
+        order = [position for _, position in sorted(ranks)]
         kept = order[:minimum]
         for position in order[minimum:]:
-            if self.style.keep_minimum and rank(position)[0] > 0:
+            if self.style.keep_minimum and ranks[position][0] > 0:
                 break
             trial = [*held, *(offered[p] for p in kept), offered[position]]
             plan = plan_network(graph, costs, trial, wagons)
