@@ -122,7 +122,9 @@ def _take_from_pool(state: GameState, card: int) -> None:
 def all_cards(state: GameState) -> list[int]:
     """Counts of each card kind wherever it is; always 12 per colour and 14 locos."""
     counts = [0] * CARD_KINDS
-    for pile in (state.deck, state.discard, [c for c in state.market if c is not None]):
+    revealed = [c for d in state.pending if hasattr(d, "revealed") for c in d.revealed]
+    market = [c for c in state.market if c is not None]
+    for pile in (state.deck, state.discard, market, revealed):  # E2: tunnel reveals too
         for card in pile:
             counts[card] += 1
     for hand in state.hands:

@@ -45,7 +45,8 @@ def check_invariants(state: GameState) -> None:
     offered = [t for d in state.pending if hasattr(d, "offered") for t in d.offered]
     held = [t for tickets in state.tickets for t in tickets]
     returns = [t for r in state._setup_returns.values() for t in r]
-    every_ticket = list(state.ticket_deck) + offered + held + returns
+    gone = state.out_of_game_tickets + state.long_ticket_deck  # E4
+    every_ticket = list(state.ticket_deck) + offered + held + returns + gone
     assert sorted(every_ticket) == list(range(len(state.map.tickets)))
 
 

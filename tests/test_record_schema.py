@@ -225,10 +225,6 @@ def test_cli_verify_refuses_a_missing_file(tmp_path):
     assert "Traceback" not in result.output
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="verify_record reads a stored result without checking its fields: KeyError",
-)
 def test_cli_verify_refuses_a_result_with_a_missing_field(played_record, tmp_path):
     record = json.loads(played_record.read_text(encoding="utf-8"))
     del record["result"]["seats"][0]["total"]

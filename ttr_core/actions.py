@@ -10,6 +10,12 @@
     resign                                  D5: leave the game (any moment)
     remove 2                                D5: the host removes seat 2
 
+With the `europe` rule set (E1, E2):
+
+    station Wien with red:2                 E1: build a station (spaces in names: _)
+    pay red:1 loco:1                        E2: pay a tunnel's extra cards
+    give up                                 E2: take the tunnel's cards back instead
+
 >>> parse_action("claim Denver-Kansas_City/2 with red:3 loco:1")
 Claim(route='Denver-Kansas_City/2', payment=Payment(color='red', colored=3, locos=1))
 >>> str(parse_action("keep 2, 0"))
@@ -146,16 +152,53 @@ class Remove(Action):
         return f"remove {self.seat}"
 
 
+def city_token(name: str) -> str:
+    """A city name as one token of the notation: spaces become underscores."""
+    return name.replace(" ", "_")
+
+
+@dataclass(frozen=True, slots=True)
+class BuildStation(Action):
+    """E1: build a station in `city`, paying 1, 2 or 3 cards of one colour."""
+
+    city: str
+    payment: Payment
+
+    def __str__(self) -> str:
+        return f"station {city_token(self.city)} with {self.payment}"
+
+
+@dataclass(frozen=True, slots=True)
+class PayTunnel(Action):
+    """E2: pay the extra cards the turned-up cards asked for."""
+
+    payment: Payment
+
+    def __str__(self) -> str:
+        return f"pay {self.payment}"
+
+
+@dataclass(frozen=True, slots=True)
+class GiveUpTunnel(Action):
+    """E2: do not pay the extra cards; the tunnel's cards go back to the hand."""
+
+    def __str__(self) -> str:
+        return "give up"
+
+
 _SIMPLE: dict[str, Action] = {
     "draw deck": DrawDeck(),
     "tickets": DrawTickets(),
     "pass": Pass(),
     "resign": Resign(),
+    "give up": GiveUpTunnel(),
 }
 _MARKET = re.compile(r"draw market (\d+)")
 _CLAIM = re.compile(r"claim (\S+) with (.+)")
 _KEEP = re.compile(r"keep ([\d,\s]+)")
 _REMOVE = re.compile(r"remove (\d+)")
+_STATION = re.compile(r"station (\S+) with (.+)")
+_PAY = re.compile(r"pay (.+)")
 
 
 def parse_action(text: str) -> Action:
@@ -176,7 +219,12 @@ def parse_action(text: str) -> Action:
         return KeepTickets(indices)
     if match := _REMOVE.fullmatch(normalized):
         return Remove(int(match[1]))
+    if match := _STATION.fullmatch(normalized):
+        return BuildStation(match[1].replace("_", " "), Payment.from_text(match[2]))
+    if match := _PAY.fullmatch(normalized):
+        return PayTunnel(Payment.from_text(match[1]))
     raise InvalidAction(
         f"cannot read action {text.strip()!r}; expected one of: draw deck, draw market N, "
-        "claim ROUTE with COLOUR:N [loco:N], tickets, keep I,J, pass, resign"
+        "claim ROUTE with COLOUR:N [loco:N], tickets, keep I,J, pass, resign "
+        "(europe: station CITY with COLOUR:N, pay COLOUR:N, give up)"
     )

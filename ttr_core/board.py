@@ -7,11 +7,12 @@ actions only picks ready-made values.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from weakref import WeakKeyDictionary
 
-from ttr_core.actions import Claim, Payment
+from ttr_core.actions import Action, BuildStation, Claim, Payment
 from ttr_core.cards import CARD_INDEX, CARD_NAMES, LOCO
 from ttr_maps.model import CARD_COLORS, GRAY, Map
 
@@ -27,6 +28,9 @@ class Board:
     route_b: tuple[int, ...]
     route_length: tuple[int, ...]
     route_color: tuple[int, ...]
+    #: Per route: whether it is a tunnel (E2), and its ferry locomotives (E3).
+    route_tunnel: tuple[bool, ...]
+    route_ferry: tuple[int, ...]
     #: Per route: indices of the other tracks between the same two cities (R11).
     route_siblings: tuple[tuple[int, ...], ...]
     route_index: dict[str, int]
@@ -38,20 +42,31 @@ class Board:
     #: claim_options[route][card] lists Claim actions paying with `card` colour,
     #: indexed by the number of locomotives; claim_options[route][LOCO] holds the
     #: one locomotives-only payment.
-    claim_options: tuple[tuple[tuple[Claim, ...], ...], ...] = field(repr=False)
+    claim_options: tuple[tuple[tuple[Action, ...], ...], ...] = field(repr=False)
 
     @cached_property
     def routes_by_shape(
         self,
-    ) -> tuple[tuple[int, int, tuple[tuple[int, tuple[int, ...]], ...]], ...]:
-        """Routes grouped by (colour index, length), each as (route, siblings):
-        whether a hand can pay depends only on the group."""
-        groups: dict[tuple[int, int], list[tuple[int, tuple[int, ...]]]] = {}
-        for route, (length, color) in enumerate(
-            zip(self.route_length, self.route_color, strict=True)
-        ):
-            groups.setdefault((color, length), []).append((route, self.route_siblings[route]))
-        return tuple((c, n, tuple(rs)) for (c, n), rs in sorted(groups.items()))
+    ) -> tuple[tuple[int, int, int, tuple[tuple[int, tuple[int, ...]], ...]], ...]:
+        """Routes grouped by (colour index, length, ferry locomotives), each as
+        (route, siblings): whether and how a hand can pay depends only on the group."""
+        groups: dict[tuple[int, int, int], list[tuple[int, tuple[int, ...]]]] = {}
+        shapes = zip(self.route_color, self.route_length, self.route_ferry, strict=True)
+        for route, shape in enumerate(shapes):
+            groups.setdefault(shape, []).append((route, self.route_siblings[route]))
+        return tuple((c, n, f, tuple(rs)) for (c, n, f), rs in sorted(groups.items()))
+
+    @cached_property
+    def station_options(self) -> tuple[tuple[tuple[tuple[Action, ...], ...], ...], ...]:
+        """E1: station_options[city][cost] is a payment table like `claim_options`
+        for building a station in `city` with `cost` cards (1, 2 or 3)."""
+        return tuple(
+            tuple(
+                _payment_table(lambda p, name=city.name: BuildStation(name, p), cost, GRAY_INDEX)
+                for cost in range(4)
+            )
+            for city in self.map.cities
+        )
 
     @property
     def num_routes(self) -> int:
@@ -77,17 +92,19 @@ def board_for(game_map: Map) -> Board:
     return board
 
 
-def _claim_options(route_id: str, length: int, color: int) -> tuple[tuple[Claim, ...], ...]:
-    """Every payment shape for one route (R9): per card colour, the claims with
-    0..length-1 locomotives; and the locomotives-only claim under LOCO."""
+def _payment_table(
+    make: Callable[[Payment], Action], length: int, color: int
+) -> tuple[tuple[Action, ...], ...]:
+    """Every payment shape for `length` cards (R9): per card colour, the actions
+    with 0..length-1 locomotives; and the locomotives-only action under LOCO."""
     colors = range(len(CARD_COLORS)) if color == GRAY_INDEX else (color,)
-    table: list[tuple[Claim, ...]] = [() for _ in CARD_NAMES]
+    table: list[tuple[Action, ...]] = [() for _ in CARD_NAMES]
+    if length == 0:
+        return tuple(table)
     for c in colors:
         name = CARD_NAMES[c]
-        table[c] = tuple(
-            Claim(route_id, Payment(name, length - locos, locos)) for locos in range(length)
-        )
-    table[LOCO] = (Claim(route_id, Payment(None, 0, length)),)
+        table[c] = tuple(make(Payment(name, length - locos, locos)) for locos in range(length))
+    table[LOCO] = (make(Payment(None, 0, length)),)
     return tuple(table)
 
 
@@ -99,12 +116,18 @@ def _build(game_map: Map) -> Board:
         for r in routes
     )
     colors = tuple(GRAY_INDEX if r.color == GRAY else CARD_INDEX[r.color] for r in routes)
+
+    def claim_table(route_id: str, length: int, color: int) -> tuple[tuple[Action, ...], ...]:
+        return _payment_table(lambda payment: Claim(route_id, payment), length, color)
+
     return Board(
         map=game_map,
         route_a=tuple(city[r.a] for r in routes),
         route_b=tuple(city[r.b] for r in routes),
         route_length=tuple(r.length for r in routes),
         route_color=colors,
+        route_tunnel=tuple(r.tunnel for r in routes),
+        route_ferry=tuple(r.ferry for r in routes),
         route_siblings=siblings,
         route_index={r.id: r.index for r in routes},
         ticket_a=tuple(city[t.a] for t in game_map.tickets),
@@ -112,6 +135,6 @@ def _build(game_map: Map) -> Board:
         ticket_value=tuple(t.value for t in game_map.tickets),
         ticket_long=tuple(t.long for t in game_map.tickets),
         claim_options=tuple(
-            _claim_options(r.id, r.length, c) for r, c in zip(routes, colors, strict=True)
+            claim_table(r.id, r.length, c) for r, c in zip(routes, colors, strict=True)
         ),
     )

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ttr_core.actions import Payment
+
 
 @dataclass(frozen=True, slots=True)
 class ChooseTickets:
@@ -30,4 +32,23 @@ class SecondCard:
     kind = "second_card"
 
 
-Decision = ChooseTickets | SecondCard
+@dataclass(frozen=True, slots=True)
+class TunnelPayment:
+    """E2: the cards for a tunnel are laid down and three cards turned up; the
+    player pays `extra` more cards of `color` or locomotives (only locomotives if
+    `color` is None), or gives up."""
+
+    seat: int
+    route: int
+    payment: Payment
+    revealed: tuple[int, ...]
+    extra: int
+
+    kind = "tunnel_payment"
+
+    @property
+    def color(self) -> str | None:
+        return self.payment.color
+
+
+Decision = ChooseTickets | SecondCard | TunnelPayment

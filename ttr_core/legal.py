@@ -16,18 +16,24 @@ from ttr_core.actions import (
     DrawDeck,
     DrawMarket,
     DrawTickets,
+    GiveUpTunnel,
     KeepTickets,
     Pass,
+    Payment,
+    PayTunnel,
     Resign,
 )
 from ttr_core.board import GRAY_INDEX, Board
-from ttr_core.cards import LOCO
+from ttr_core.cards import CARD_INDEX, LOCO
 
 DRAW_DECK = DrawDeck()
 DRAW_MARKET = tuple(DrawMarket(slot) for slot in range(5))
 DRAW_TICKETS = DrawTickets()
 PASS = Pass()
 RESIGN = Resign()
+GIVE_UP = GiveUpTunnel()
+#: E1: stations each player has.
+STATIONS_PER_PLAYER = 3
 
 
 def keep_choices(offered: int, minimum: int) -> list[KeepTickets]:
@@ -54,16 +60,20 @@ def can_claim_route(
     return True
 
 
-def payment_shapes(length: int, color: int, hand: Sequence[int]) -> list[tuple[int, int, int]]:
-    """R9: how `hand` can pay a route of this length and colour, as (card, fewest,
+def payment_shapes(
+    length: int, color: int, hand: Sequence[int], min_locos: int = 0
+) -> list[tuple[int, int, int]]:
+    """R9: how `hand` can pay `length` cards of this colour, as (card, fewest,
     most) locomotives to add to cards of that colour; (LOCO, 0, 0) stands for the
-    locomotives-only payment."""
+    locomotives-only payment. E3: a ferry needs at least `min_locos` locomotives."""
     locos = hand[LOCO]
     shapes = []
     for c in range(LOCO) if color == GRAY_INDEX else (color,):
         have = hand[c]
         if have:
             fewest = length - have if have < length else 0
+            if fewest < min_locos:
+                fewest = min_locos
             most = locos if locos < length - 1 else length - 1
             if fewest <= most:
                 shapes.append((c, fewest, most))
@@ -89,8 +99,14 @@ def turn_actions(
     market: Sequence[int | None],
     can_draw_deck: bool,
     ticket_deck_size: int,
+    europe: bool = False,
+    stations_left: int = 0,
+    station_owners: Sequence[int] = (),
 ) -> list[Action]:
-    """The actions that start a turn (R6), for the player whose turn it is."""
+    """The actions that start a turn (R6), for the player whose turn it is.
+
+    With the `europe` rule set, ferries need locomotives (E3) and stations can be
+    built (E1)."""
     actions: list[Action] = []
     if can_draw_deck:  # R7, D3
         actions.append(DRAW_DECK)
@@ -103,12 +119,14 @@ def turn_actions(
     most_of_one_color = max(hand[:LOCO])
     closes_sibling = num_players <= 3
     claim_options = board.claim_options
-    for color, length, routes in board.routes_by_shape:
+    for color, length, ferry, routes in board.routes_by_shape:
         if length > wagons:  # R9
             continue
         if (most_of_one_color if color == GRAY_INDEX else hand[color]) + locos < length:
             continue
-        shapes = payment_shapes(length, color, hand)
+        shapes = payment_shapes(length, color, hand, ferry if europe else 0)
+        if not shapes:
+            continue
         for route, siblings in routes:
             if owner[route] != -1:
                 continue
@@ -120,10 +138,49 @@ def turn_actions(
                 options = claim_options[route]
                 for c, low, high in shapes:
                     actions.extend(options[c][low : high + 1])
+    if europe and stations_left > 0:
+        actions.extend(station_actions(board, hand, stations_left, station_owners))
     if ticket_deck_size > 0:  # R12, D4
         actions.append(DRAW_TICKETS)
     if not actions:  # R6: pass only when nothing else is possible
         actions.append(PASS)
+    return actions
+
+
+def station_cost(stations_left: int) -> int:
+    """E1: the first station costs 1 card, the second 2, the third 3."""
+    return STATIONS_PER_PLAYER + 1 - stations_left
+
+
+def station_actions(
+    board: Board, hand: Sequence[int], stations_left: int, station_owners: Sequence[int]
+) -> list[Action]:
+    """E1: a station in any city without one, paid with cards of one colour."""
+    cost = station_cost(stations_left)
+    shapes = payment_shapes(cost, GRAY_INDEX, hand)
+    actions: list[Action] = []
+    if shapes:
+        for city, options in enumerate(board.station_options):
+            if station_owners[city] == -1:
+                table = options[cost]
+                for c, low, high in shapes:
+                    actions.extend(table[c][low : high + 1])
+    return actions
+
+
+def tunnel_actions(hand: Sequence[int], laid: Payment, extra: int) -> list[Action]:
+    """E2: every way to pay `extra` more cards of the colour laid down or
+    locomotives (only locomotives if only locomotives were laid), then giving up."""
+    locos = hand[LOCO] - laid.locos
+    actions: list[Action] = []
+    if laid.color is not None:
+        have = hand[CARD_INDEX[laid.color]] - laid.colored
+        for colored in range(min(extra, have), -1, -1):
+            if extra - colored <= locos:
+                actions.append(PayTunnel(Payment(laid.color, colored, extra - colored)))
+    elif locos >= extra:
+        actions.append(PayTunnel(Payment(None, 0, extra)))
+    actions.append(GIVE_UP)
     return actions
 
 

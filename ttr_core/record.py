@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ttr_core.actions import parse_action
+from ttr_core.cards import CARD_NAMES
 from ttr_core.errors import IllegalAction, InvalidAction
 from ttr_core.result import GameResult
 from ttr_core.state import GameState
@@ -56,9 +57,19 @@ def record_of(state: GameState, players: Sequence[str]) -> dict[str, Any]:
         "seed": state.seed,
         "players": state.num_players,
         "seats": [{"seat": i, "player": name} for i, name in enumerate(players)],
-        "actions": [{"seat": seat, "action": str(action)} for seat, action in state.history],
+        "actions": [
+            _action_entry(state, i, seat, action) for i, (seat, action) in enumerate(state.history)
+        ],
         "result": state.result().to_dict() if state.is_over else None,
     }
+
+
+def _action_entry(state: GameState, index: int, seat: int | None, action: object) -> dict:
+    entry: dict[str, Any] = {"seat": seat, "action": str(action)}
+    revealed = state.tunnel_reveals.get(index)
+    if revealed is not None:  # E2: the cards a tunnel claim turned up
+        entry["revealed"] = [CARD_NAMES[card] for card in revealed]
+    return entry
 
 
 def dump_record(record: Mapping[str, Any]) -> str:
@@ -145,11 +156,20 @@ def first_difference(expected: Any, actual: Any, path: str = "result") -> str | 
 
 
 def verify_record(record: Mapping[str, Any], game_map: Map) -> str | None:
-    """Replay and compare with the stored result: None if identical, else the
-    first difference."""
+    """Replay and compare with the stored actions (with the cards tunnels turned
+    up) and result: None if identical, else the first difference."""
     state = replay(record, game_map)
-    actual = state.result().to_dict() if state.is_over else None
+    replayed = json.loads(dump_record(record_of(state, [])))
+    difference = first_difference(record["actions"], replayed["actions"], "actions")
+    if difference:
+        return difference
     stored = record.get("result")
     if stored is not None:
-        stored = GameResult.from_dict(stored).to_dict()  # normalise the stored form
-    return first_difference(stored, actual)
+        try:
+            # Normalise the stored form: defaults filled in, as JSON reads it back.
+            stored = json.loads(json.dumps(GameResult.from_dict(stored).to_dict()))
+        except (KeyError, TypeError, ValueError) as error:
+            raise RecordError(
+                f"the recorded result is malformed ({error!r} missing or wrong)"
+            ) from None
+    return first_difference(stored, replayed["result"])

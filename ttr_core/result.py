@@ -10,12 +10,15 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from ttr_core.longest_path import longest_trail
+from ttr_core.stations import best_station_routes, ticket_points_with
 
 if TYPE_CHECKING:
     from ttr_core.state import GameState
 
 #: R16: bonus for the longest continuous path.
 LONGEST_PATH_BONUS = 10
+#: E1: points for each station not built.
+UNBUILT_STATION_POINTS = 4
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,10 @@ class SeatResult:
     score: Mapping[str, int]
     total: int
     rank: int
+    #: E1 (europe rules): cities of the seat's stations, and the routes of other
+    #: players they let it use for tickets.
+    stations: tuple[str, ...] = ()
+    station_routes: tuple[str, ...] = ()
 
     @property
     def completed_tickets(self) -> int:
@@ -75,6 +82,8 @@ class GameResult:
                 score=dict(s["score"]),
                 total=s["total"],
                 rank=s["rank"],
+                stations=tuple(s.get("stations", ())),
+                station_routes=tuple(s.get("station_routes", ())),
             )
             for s in data["seats"]
         )
@@ -124,16 +133,29 @@ def score_game(state: GameState) -> GameResult:
     active = [state.status[seat] == ACTIVE for seat in seats]
     # R16, D5: only active players can hold the bonus; a path needs a route.
     best = max((longest[s] for s in seats if active[s]), default=0)
+    stations: list[list[int]] = [[] for _ in seats]
+    borrowed: list[list[int]] = [[] for _ in seats]
+    completion: list[tuple[bool, ...]] = []
+    for seat in seats:
+        held = state.tickets[seat]
+        if state.europe:  # E1: stations lend routes of other players for tickets
+            stations[seat] = [c for c, s in enumerate(state.station_owner) if s == seat]
+            choice = best_station_routes(board, state.owner, seat, stations[seat], held)
+            borrowed[seat] = [r for r in choice if r is not None]
+            _, done = ticket_points_with(board, owned[seat] + borrowed[seat], held)
+        else:
+            done = tuple(state.is_ticket_complete(seat, t) for t in held)
+        completion.append(done)
     outcomes = [
         tuple(
             TicketOutcome(
                 game_map.tickets[t].a,
                 game_map.tickets[t].b,
                 game_map.tickets[t].value,
-                state.is_ticket_complete(seat, t),
+                done,
                 game_map.tickets[t].long,
             )
-            for t in state.tickets[seat]
+            for t, done in zip(state.tickets[seat], completion[seat], strict=True)
         )
         for seat in seats
     ]
@@ -146,11 +168,17 @@ def score_game(state: GameState) -> GameResult:
             if active[seat] and best > 0 and longest[seat] == best
             else 0,
         }
+        if state.europe:
+            score["stations"] = UNBUILT_STATION_POINTS * state.stations_left[seat]  # E1
         scores.append(score)
     totals = [sum(score.values()) for score in scores]
     completed = [sum(1 for t in outcomes[seat] if t.completed) for seat in seats]
-    # R17: score, then completed tickets, then the longer continuous path.
-    ranks = rank_seats([(active[s], (totals[s], completed[s], longest[s])) for s in seats])
+    # R17: score, then completed tickets, then the longer continuous path; E1 puts
+    # fewer stations built between the last two.
+    built = [len(stations[seat]) for seat in seats]
+    ranks = rank_seats(
+        [(active[s], (totals[s], completed[s], -built[s], longest[s])) for s in seats]
+    )
     results = tuple(
         SeatResult(
             seat=seat,
@@ -171,6 +199,8 @@ def score_game(state: GameState) -> GameResult:
             score=scores[seat],
             total=totals[seat],
             rank=ranks[seat],
+            stations=tuple(game_map.cities[c].name for c in stations[seat]),
+            station_routes=tuple(game_map.routes[r].id for r in borrowed[seat]),
         )
         for seat in seats
     )

@@ -19,29 +19,35 @@ from typing import TYPE_CHECKING
 
 from ttr_core.actions import (
     Action,
+    BuildStation,
     Claim,
     DrawDeck,
     DrawMarket,
     DrawTickets,
+    GiveUpTunnel,
     KeepTickets,
     Pass,
     Payment,
+    PayTunnel,
     Remove,
     Resign,
 )
 from ttr_core.board import GRAY_INDEX, board_for
 from ttr_core.cards import CARD_INDEX, CARD_KINDS, LOCO, MARKET_LOCO_LIMIT, MARKET_SIZE, full_deck
-from ttr_core.decisions import ChooseTickets, Decision, SecondCard
+from ttr_core.decisions import ChooseTickets, Decision, SecondCard, TunnelPayment
 from ttr_core.errors import IllegalAction, InvalidAction
 from ttr_core.legal import (
     RESIGN,
+    STATIONS_PER_PLAYER,
     can_claim_route,
     keep_choices,
     second_card_actions,
+    station_cost,
+    tunnel_actions,
     turn_actions,
 )
 from ttr_core.view import PlayerView, TicketView, public_text, view_of
-from ttr_maps.model import ROUTE_POINTS, Map
+from ttr_maps.model import ROUTE_POINTS, RULE_SETS, Map
 
 if TYPE_CHECKING:
     from ttr_core.result import GameResult
@@ -56,6 +62,8 @@ TICKETS_DRAWN = 3
 TICKETS_KEEP = 1
 #: R14: the final round begins when a player ends a turn with this many wagons or fewer.
 FINAL_ROUND_WAGONS = 2
+#: E2: cards turned up when claiming a tunnel.
+TUNNEL_REVEAL = 3
 
 ACTIVE, RESIGNED, REMOVED = "active", "resigned", "removed"
 SETUP, PLAYING, OVER = "setup", "playing", "over"
@@ -73,14 +81,28 @@ class GameState:
         self.num_players = players
         self.seed = seed
         self.rules = rules or game_map.rules
+        if self.rules not in RULE_SETS:
+            raise ValueError(f"unknown rule set {self.rules!r}; known: {', '.join(RULE_SETS)}")
+        #: The `europe` rule set (E1-E5): stations, tunnels, ferries, long tickets.
+        self.europe = self.rules == "europe"
         self.rng = random.Random(seed)  # the one random source of the game
 
         self.deck: list[int] = full_deck()  # the top card is the last one
         self.rng.shuffle(self.deck)
         self.discard: list[int] = []
-        order = list(range(len(game_map.tickets)))
+        # E4: with the europe rules, long tickets form a deck of their own.
+        is_long = self.board.ticket_long if self.europe else (False,) * len(game_map.tickets)
+        order = [t for t in range(len(game_map.tickets)) if not is_long[t]]
         self.rng.shuffle(order)
         self.ticket_deck: deque[int] = deque(order)  # the top ticket is on the left
+        long_order = [t for t in range(len(game_map.tickets)) if is_long[t]]
+        self.rng.shuffle(long_order)
+        self.long_ticket_deck: list[int] = long_order
+        #: E4: long tickets not dealt, or returned at setup, leave the game.
+        self.out_of_game_tickets: list[int] = []
+        #: E1: per city the seat whose station stands there (-1: none); stations left.
+        self.station_owner: list[int] = [-1] * self.board.num_cities
+        self.stations_left: list[int] = [STATIONS_PER_PLAYER if self.europe else 0] * players
 
         self.hands: list[list[int]] = [[0] * CARD_KINDS for _ in range(players)]
         self.tickets: list[list[int]] = [[] for _ in range(players)]
@@ -100,6 +122,8 @@ class GameState:
         self.final_queue: list[int] | None = None
         self.end_reason: str | None = None
         self.history: list[tuple[int | None, Action]] = []
+        #: E2: cards turned up by tunnel claims, by position in `history`.
+        self.tunnel_reveals: dict[int, tuple[int, ...]] = {}
         #: What everyone saw of each action (see `ttr_core.view.public_text`).
         self.public_log: list[tuple[int | None, str]] = []
         self.turns = 0
@@ -115,10 +139,16 @@ class GameState:
         self._refill_market()
         for seat in range(self.num_players):
             offered = self._deal_tickets(STARTING_TICKETS)
-            self.pending.append(ChooseTickets(seat, offered, STARTING_KEEP, setup=True))
+            if self.long_ticket_deck:  # E4: one long ticket besides the regular ones
+                offered += (self.long_ticket_deck.pop(),)
+            if offered:  # a map with too few tickets may leave a seat without any
+                self.pending.append(ChooseTickets(seat, offered, STARTING_KEEP, setup=True))
+        self.out_of_game_tickets.extend(self.long_ticket_deck)
+        self.long_ticket_deck.clear()
         self.first_player = self.rng.randrange(self.num_players)
         self.current = self.first_player
         self.phase = SETUP
+        self._finish_setup_if_done()
 
     def _deal_tickets(self, count: int) -> tuple[int, ...]:
         deck = self.ticket_deck
@@ -176,6 +206,9 @@ class GameState:
         twin.rng.setstate(self.rng.getstate())
         twin.deck, twin.discard = self.deck[:], self.discard[:]
         twin.ticket_deck = deque(self.ticket_deck)
+        twin.long_ticket_deck = self.long_ticket_deck[:]
+        twin.out_of_game_tickets = self.out_of_game_tickets[:]
+        twin.station_owner, twin.stations_left = self.station_owner[:], self.stations_left[:]
         twin.hands = [hand[:] for hand in self.hands]
         twin.tickets = [tickets[:] for tickets in self.tickets]
         twin.wagons, twin.route_points = self.wagons[:], self.route_points[:]
@@ -187,6 +220,7 @@ class GameState:
         twin.passed = set(self.passed)
         twin.final_queue = None if self.final_queue is None else self.final_queue[:]
         twin.history, twin.public_log = self.history[:], self.public_log[:]
+        twin.tunnel_reveals = dict(self.tunnel_reveals)
         return twin
 
     # ------------------------------------------------------------------ queries
@@ -255,6 +289,9 @@ class GameState:
                 self.market,
                 self.can_draw_from_deck(),
                 len(self.ticket_deck),
+                self.europe,
+                self.stations_left[seat],
+                self.station_owner,
             )
         else:
             actions = []
@@ -264,6 +301,8 @@ class GameState:
     def _decision_actions(self, decision: Decision) -> list[Action]:
         if isinstance(decision, ChooseTickets):
             return list(keep_choices(len(decision.offered), decision.minimum))
+        if isinstance(decision, TunnelPayment):
+            return tunnel_actions(self.hands[decision.seat], decision.payment, decision.extra)
         return second_card_actions(self.market, self.can_draw_from_deck())
 
     def view(self, seat: int) -> PlayerView:
@@ -306,6 +345,8 @@ class GameState:
             self._draw_tickets(seat)
         elif isinstance(action, Pass):
             self._pass(seat)
+        elif isinstance(action, BuildStation):
+            self._build_station(seat, action)
         else:
             raise IllegalAction("R6", f"'{action}' is not a turn action")
         self._log(seat, action)
@@ -322,7 +363,11 @@ class GameState:
 
     # ------------------------------------------------------------ decisions
     def _apply_decision(self, seat: int, decision: Decision, action: Action) -> None:
-        if isinstance(decision, ChooseTickets):
+        if isinstance(decision, TunnelPayment):
+            if not isinstance(action, PayTunnel | GiveUpTunnel):
+                raise IllegalAction("E2", "pay the tunnel's extra cards or give up first")
+            self._resolve_tunnel(seat, decision, action)
+        elif isinstance(decision, ChooseTickets):
             if not isinstance(action, KeepTickets):
                 rule = "R4" if decision.setup else "R12"
                 raise IllegalAction(rule, "choose which tickets to keep first ('keep 0,1')")
@@ -357,8 +402,13 @@ class GameState:
     def _finish_setup_if_done(self) -> None:
         if self.phase != SETUP or self.pending:
             return
+        is_long = self.board.ticket_long
         for seat in sorted(self._setup_returns):
-            self.ticket_deck.extend(self._setup_returns[seat])
+            for ticket in self._setup_returns[seat]:
+                if self.europe and is_long[ticket]:
+                    self.out_of_game_tickets.append(ticket)  # E4
+                else:
+                    self.ticket_deck.append(ticket)
         self._setup_returns.clear()
         self.phase = PLAYING
         if self.status[self.current] != ACTIVE:
@@ -452,11 +502,84 @@ class GameState:
                 raise IllegalAction("R9", f"you hold only {self.hands[seat][card]} {payment.color}")
         if self.hands[seat][LOCO] < payment.locos:
             raise IllegalAction("R9", f"you hold only {self.hands[seat][LOCO]} locomotives")
+        ferry = self.board.route_ferry[route]
+        if self.europe and payment.locos < ferry:
+            raise IllegalAction("E3", f"the ferry {name} needs at least {ferry} locomotives")
 
     def _claim(self, seat: int, action: Claim) -> None:
         route = self.check_claim(seat, action)
+        if self.europe and self.board.route_tunnel[route]:
+            self._dig_tunnel(seat, route, action.payment)
+            return
         self._pay(seat, action.payment)
         self._take_route(seat, route)
+        self._end_turn(seat)
+
+    # ----------------------------------------------------- europe: tunnels (E2)
+    def _dig_tunnel(self, seat: int, route: int, payment: Payment) -> None:
+        """E2: turn up three cards; each of the colour laid down, or a locomotive,
+        asks for one more card (only locomotives count when only locomotives were
+        laid). With nothing to add the tunnel is claimed at once."""
+        revealed = []
+        for _ in range(TUNNEL_REVEAL):
+            card = self._draw_card()
+            if card is not None:
+                revealed.append(card)
+        self.tunnel_reveals[len(self.history)] = tuple(revealed)
+        laid = LOCO if payment.color is None else CARD_INDEX[payment.color]
+        extra = sum(1 for card in revealed if card in (laid, LOCO))
+        if extra == 0:
+            self.discard.extend(revealed)
+            self._pay(seat, payment)
+            self._take_route(seat, route)
+            self._end_turn(seat)
+        else:
+            self.pending.append(TunnelPayment(seat, route, payment, tuple(revealed), extra))
+
+    def _resolve_tunnel(
+        self, seat: int, decision: TunnelPayment, action: PayTunnel | GiveUpTunnel
+    ) -> None:
+        if isinstance(action, PayTunnel):
+            if action not in tunnel_actions(self.hands[seat], decision.payment, decision.extra):
+                laid = decision.payment.color or "loco"
+                kinds = "locomotives" if laid == "loco" else f"{laid} cards or locomotives"
+                raise IllegalAction(
+                    "E2", f"pay exactly {decision.extra} more {kinds} from your hand"
+                )
+            self._pay(seat, decision.payment)
+            self._pay(seat, action.payment)
+            self._take_route(seat, decision.route)
+        self.pending.remove(decision)
+        self.discard.extend(decision.revealed)  # E2: the turned cards are discarded
+        self._end_turn(seat)
+
+    # ---------------------------------------------------- europe: stations (E1)
+    def _build_station(self, seat: int, action: BuildStation) -> None:
+        """E1: a station in a city without one, for 1, 2, then 3 cards of one colour."""
+        if not self.europe:
+            raise IllegalAction("E1", "stations belong to the europe rule set")
+        city = self.map.city_index.get(action.city)
+        if city is None:
+            raise InvalidAction(f"there is no city {action.city!r} on {self.map.name}")
+        if self.stations_left[seat] == 0:
+            raise IllegalAction("E1", "you have built all your stations")
+        if self.station_owner[city] != -1:
+            raise IllegalAction("E1", f"{action.city} already has a station")
+        cost = station_cost(self.stations_left[seat])
+        payment = action.payment
+        if payment.total != cost:
+            raise IllegalAction("E1", f"this station costs {cost} card(s), not {payment.total}")
+        hand = self.hands[seat]
+        if payment.color is not None and hand[CARD_INDEX[payment.color]] < payment.colored:
+            held = hand[CARD_INDEX[payment.color]]
+            raise IllegalAction("E1", f"you hold only {held} {payment.color}")
+        if hand[LOCO] < payment.locos:
+            raise IllegalAction("E1", f"you hold only {hand[LOCO]} locomotives")
+        self._pay(seat, payment)
+        self.station_owner[city] = seat
+        self.stations_left[seat] -= 1
+        if None in self.market:
+            self._refill_market()
         self._end_turn(seat)
 
     def _pay(self, seat: int, payment: Payment) -> None:
@@ -559,6 +682,8 @@ class GameState:
             self.pending.remove(decision)
             if isinstance(decision, ChooseTickets):
                 self.ticket_deck.extend(decision.offered)
+            elif isinstance(decision, TunnelPayment):
+                self.discard.extend(decision.revealed)
         if None in self.market:
             self._refill_market()
         self.passed.discard(seat)

@@ -9,11 +9,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from ttr_core.actions import Action, KeepTickets
+from ttr_core.actions import Action, KeepTickets, Payment
 from ttr_core.board import Board
 from ttr_core.cards import CARD_NAMES
-from ttr_core.decisions import ChooseTickets, SecondCard
-from ttr_core.legal import RESIGN, keep_choices, second_card_actions, turn_actions
+from ttr_core.decisions import ChooseTickets, SecondCard, TunnelPayment
+from ttr_core.legal import (
+    RESIGN,
+    keep_choices,
+    second_card_actions,
+    tunnel_actions,
+    turn_actions,
+)
 from ttr_maps.model import Map, Ticket
 
 if TYPE_CHECKING:
@@ -29,6 +35,16 @@ class TicketView(NamedTuple):
     index: int
     ticket: Ticket
     completed: bool
+
+
+class TunnelView(NamedTuple):
+    """E2: a tunnel claim waiting for its extra cards."""
+
+    seat: int
+    route: str
+    payment: Payment
+    revealed: tuple[int, ...]
+    extra: int
 
 
 class PlayerView(NamedTuple):
@@ -51,7 +67,7 @@ class PlayerView(NamedTuple):
     #: My cards: nine counts indexed by card (8 colours, then locomotives).
     hand: tuple[int, ...]
     tickets: tuple[TicketView, ...]
-    #: My pending decision: "choose_tickets", "second_card" or None.
+    #: My pending decision: "choose_tickets", "second_card", "tunnel_payment" or None.
     decision: str | None
     #: Tickets offered to me (indices into the map's tickets) while I choose.
     offered: tuple[int, ...]
@@ -67,6 +83,12 @@ class PlayerView(NamedTuple):
     final_round: bool
     #: Public log: (seat, what everyone saw), oldest first.
     log: tuple[tuple[int | None, str], ...]
+    #: E1 (europe rules): per city the seat whose station stands there, or -1;
+    #: stations each seat has left.
+    station_owners: tuple[int, ...] = ()
+    stations_left: tuple[int, ...] = ()
+    #: E2 (europe rules): a tunnel being paid, as everyone sees it on the table.
+    tunnel: TunnelView | None = None
 
     @property
     def map(self) -> Map:
@@ -88,6 +110,8 @@ class PlayerView(NamedTuple):
             actions: list[Action] = list(keep_choices(len(self.offered), self.keep_at_least))
         elif self.decision == SecondCard.kind:
             actions = second_card_actions(self.market, can_draw_deck)
+        elif self.decision == TunnelPayment.kind and self.tunnel is not None:
+            actions = tunnel_actions(self.hand, self.tunnel.payment, self.tunnel.extra)
         elif self.phase == "playing" and self.to_move == self.seat:
             actions = turn_actions(
                 self.board,
@@ -99,6 +123,9 @@ class PlayerView(NamedTuple):
                 self.market,
                 can_draw_deck,
                 self.ticket_deck_size,
+                self.rules == "europe",
+                self.stations_left[self.seat] if self.stations_left else 0,
+                self.station_owners,
             )
         else:
             actions = []
@@ -127,7 +154,9 @@ def view_of(state: GameState, seat: int) -> PlayerView:
         rules=state.rules,
         num_players=state.num_players,
         phase=state.phase,
-        to_move=state.to_move,
+        # R4: during the simultaneous ticket choice nobody is "to move", so a view
+        # does not tell who has chosen already; `decision` says what I must do.
+        to_move=None if in_setup else state.to_move,
         market=tuple(state.market),
         deck_size=len(state.deck),
         discard_size=len(state.discard),
@@ -150,4 +179,17 @@ def view_of(state: GameState, seat: int) -> PlayerView:
         log=tuple(entry for entry in state.public_log[-LOG_LENGTH:] if entry[0] == seat)
         if in_setup
         else tuple(state.public_log[-LOG_LENGTH:]),
+        station_owners=tuple(state.station_owner) if state.europe else (),
+        stations_left=tuple(state.stations_left) if state.europe else (),
+        tunnel=_tunnel_view(state),
     )
+
+
+def _tunnel_view(state: GameState) -> TunnelView | None:
+    for decision in state.pending:
+        if isinstance(decision, TunnelPayment):
+            route = state.board.route_name(decision.route)
+            return TunnelView(
+                decision.seat, route, decision.payment, decision.revealed, decision.extra
+            )
+    return None
