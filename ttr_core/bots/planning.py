@@ -9,7 +9,7 @@ built once per board and shared by every bot in every game on it.
 >>> from ttr_maps import load_map
 >>> from ttr_core.board import board_for
 >>> graph = graph_for(board_for(load_map("north_america")))
->>> graph.distance[graph.city("Denver")][graph.city("El_Paso")]
+>>> graph.distance[graph.city("Denver")][graph.city("El Paso")]
 4
 """
 
