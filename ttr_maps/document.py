@@ -136,18 +136,23 @@ def _to_data(
     keys: dict[DataPath, Position],
     duplicates: list[tuple[DataPath, Position]],
 ) -> Any:
-    values[path] = Position.from_mark(node.start_mark)
+    mark = node.start_mark
+    values[path] = Position(mark.line + 1, mark.column + 1)
     if isinstance(node, yaml.MappingNode):
         result: dict[Any, Any] = {}
         for key_node, value_node in node.value:
-            key = _to_data(key_node, (*path, "<key>"), {}, {}, duplicates)
+            if isinstance(key_node, yaml.ScalarNode):  # the usual case, without recursion
+                key = _scalar(key_node)
+            else:
+                key = _to_data(key_node, (*path, "<key>"), {}, {}, duplicates)
             if not isinstance(key, str | int | float | bool) and key is not None:
                 key = str(key)
             child = (*path, key)
+            mark = key_node.start_mark
             if key in result:  # the first one wins; validation reports the repeat
-                duplicates.append((child, Position.from_mark(key_node.start_mark)))
+                duplicates.append((child, Position(mark.line + 1, mark.column + 1)))
                 continue
-            keys[child] = Position.from_mark(key_node.start_mark)
+            keys[child] = Position(mark.line + 1, mark.column + 1)
             result[key] = _to_data(value_node, child, values, keys, duplicates)
         return result
     if isinstance(node, yaml.SequenceNode):
@@ -155,4 +160,14 @@ def _to_data(
             _to_data(item, (*path, i), values, keys, duplicates)
             for i, item in enumerate(node.value)
         ]
-    return _scalar_constructor.construct_object(node)
+    return _scalar(node)
+
+
+_SCALAR_CONSTRUCTORS = _scalar_constructor.yaml_constructors
+
+
+def _scalar(node: yaml.Node) -> Any:
+    construct = _SCALAR_CONSTRUCTORS.get(node.tag)
+    if construct is not None and isinstance(node, yaml.ScalarNode):
+        return construct(_scalar_constructor, node)  # the direct path: much faster
+    return _scalar_constructor.construct_object(node)  # raises for an unknown tag
