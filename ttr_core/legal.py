@@ -82,13 +82,6 @@ def payment_shapes(
     return shapes
 
 
-def claim_actions(board: Board, route: int, hand: Sequence[int]) -> list[Action]:
-    """R9: every payment of `route` that `hand` can afford."""
-    options = board.claim_options[route]
-    shapes = payment_shapes(board.route_length[route], board.route_color[route], hand)
-    return [claim for c, low, high in shapes for claim in options[c][low : high + 1]]
-
-
 def turn_actions(
     board: Board,
     seat: int,

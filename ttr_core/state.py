@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ttr_core.actions import (
@@ -735,9 +734,3 @@ class GameState:
         ra, rb = self._find(seat, a), self._find(seat, b)
         if ra != rb:
             self._parent[seat][ra] = rb
-
-
-def apply_all(state: GameState, moves: Sequence[tuple[int | None, Action]]) -> None:
-    """Apply recorded (seat, action) pairs in order."""
-    for seat, action in moves:
-        state.apply(action, seat)

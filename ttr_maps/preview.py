@@ -28,14 +28,13 @@ never touches pyplot or the global backend (figures get their own Agg canvas).
 from __future__ import annotations
 
 import math
-import os
-import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ttr_maps.files import atomic_target
 from ttr_maps.geometry import Point, projected_positions
 from ttr_maps.model import GRAY, ROUTE_COLORS, Map, Route
 
@@ -226,23 +225,13 @@ def save_figure(figure: Figure, path: str | Path, *, dpi: float | None = None) -
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
         raise PreviewError(f"{target}: folder {folder} does not exist")
-    handle, temporary = tempfile.mkstemp(
-        prefix=f".{target.name}.", suffix=target.suffix, dir=folder
-    )
-    os.close(handle)
+    # No creation date in the metadata, so the same map gives the same file.
+    metadata: dict[str, Any] = {"Software": "ttr"} if fmt == "png" else {"Date": None}
     try:
-        # No creation date in the metadata, so the same map gives the same file.
-        metadata: dict[str, Any] = {"Software": "ttr"} if fmt == "png" else {"Date": None}
-        with _reporting_missing_glyphs():
+        with atomic_target(target) as temporary, _reporting_missing_glyphs():
             figure.savefig(temporary, format=fmt, dpi=dpi or figure.dpi, metadata=metadata)
-        # mkstemp makes the file private; a preview is as readable as any new file.
-        os.chmod(temporary, target.stat().st_mode & 0o777 if target.exists() else 0o644)
-        os.replace(temporary, target)
     except OSError as error:
         raise PreviewError(f"{target}: cannot write ({error.strerror or error})") from None
-    finally:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
     return target
 
 

@@ -20,10 +20,10 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Any
 
+from ttr_maps.files import write_text_atomically
 from ttr_maps.model import CoordinateKind, Map
 
 MODELINE_PREFIX = "# yaml-language-server: $schema="
@@ -237,15 +237,8 @@ def write_starter_map(
         raise StarterError(f"{target}: folder {folder} does not exist")
     reference = schema_ref if schema_ref is not None else default_schema_reference(target)
     text = starter_map_text(map_id, coordinates=coordinates, schema_ref=reference)
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=folder)
     try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
-            out.write(text)
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, target)
+        write_text_atomically(target, text)
     except OSError as error:
         raise StarterError(f"{target}: cannot write ({error.strerror or error})") from None
-    finally:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
     return target
