@@ -1,0 +1,145 @@
+"""Property tests (hypothesis): random valid maps validate clean of errors, and
+random mutations of them never crash the validator."""
+
+from __future__ import annotations
+
+import heapq
+from typing import Any
+
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ttr_maps.document import DocumentError, parse_document
+from ttr_maps.model import ROUTE_COLORS
+from ttr_maps.validate import validate_document
+
+NAMES = [f"City {i}" for i in range(12)]
+
+
+def _shortest(routes: list[dict[str, Any]], a: str, b: str) -> int:
+    adjacency: dict[str, dict[str, int]] = {}
+    for r in routes:
+        x, y = r["between"]
+        adjacency.setdefault(x, {})[y] = adjacency.setdefault(y, {})[x] = r["length"]
+    best, queue = {a: 0}, [(0, a)]
+    while queue:
+        d, city = heapq.heappop(queue)
+        if city == b:
+            return d
+        for n, length in adjacency[city].items():
+            if d + length < best.get(n, 10**9):
+                best[n] = d + length
+                heapq.heappush(queue, (d + length, n))
+    raise AssertionError("generated maps are connected")
+
+
+@st.composite
+def valid_maps(draw: st.DrawFn) -> dict[str, Any]:
+    """Connected plane maps: a random spanning tree plus a few extra routes, with
+    tickets whose values are the true shortest distances (R2)."""
+    count = draw(st.integers(2, len(NAMES)))
+    names = NAMES[:count]
+    coordinate = st.integers(-1000, 1000)
+    cities = {n: {"x": draw(coordinate), "y": draw(coordinate)} for n in names}
+    pairs: set[frozenset[str]] = set()
+    for i in range(1, count):
+        pairs.add(frozenset((names[i], names[draw(st.integers(0, i - 1))])))
+    for _ in range(draw(st.integers(0, count))):
+        a, b = draw(st.sampled_from(names)), draw(st.sampled_from(names))
+        if a != b:
+            pairs.add(frozenset((a, b)))
+    routes = []
+    for pair in sorted(pairs, key=sorted):
+        a, b = sorted(pair)
+        double = draw(st.booleans())
+        colors = draw(st.lists(st.sampled_from(ROUTE_COLORS), min_size=2, max_size=2))
+        if double and (colors[0] != colors[1] or colors[0] == "gray"):
+            color: Any = colors
+        else:
+            color = colors[0]
+        routes.append({"between": [a, b], "length": draw(st.integers(1, 8)), "color": color})
+    tickets, seen = [], set()
+    for _ in range(draw(st.integers(0, 6))):
+        a, b = draw(st.sampled_from(names)), draw(st.sampled_from(names))
+        if a != b and frozenset((a, b)) not in seen:
+            seen.add(frozenset((a, b)))
+            tickets.append({"between": [a, b], "value": _shortest(routes, a, b)})
+    return {
+        "format": 1,
+        "id": "random",
+        "name": "Random",
+        "coordinates": "plane",
+        "cities": cities,
+        "routes": routes,
+        "tickets": tickets,
+    }
+
+
+def _validate(data: Any):
+    text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
+    return validate_document(parse_document(text, "random.yaml"))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(valid_maps())
+def test_r2_random_valid_maps_have_no_errors(data: dict[str, Any]) -> None:
+    report = _validate(data)
+    assert report.errors == []
+    assert report.map is not None
+
+
+ODD_VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-10, 20),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=8),
+    st.sampled_from(NAMES),
+    st.lists(st.sampled_from([*NAMES, "Nowhere"]), max_size=3),
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+)
+
+
+@st.composite
+def mutated_maps(draw: st.DrawFn) -> Any:
+    data = draw(valid_maps())
+    for _ in range(draw(st.integers(1, 4))):
+        section = draw(st.sampled_from(["cities", "routes", "tickets", "root"]))
+        if section == "root":
+            key = draw(st.sampled_from([*data, "extra"]))
+            data[key] = draw(ODD_VALUES)
+            continue
+        items = data.get(section)
+        if isinstance(items, list) and items:
+            item = items[draw(st.integers(0, len(items) - 1))]
+            if isinstance(item, dict):
+                key = draw(st.sampled_from(["between", "length", "color", "value", "ferry"]))
+                item[key] = draw(ODD_VALUES)
+        elif isinstance(items, dict) and items:
+            name = draw(st.sampled_from(sorted(items)))
+            if draw(st.booleans()):
+                items[name] = draw(ODD_VALUES)
+            else:
+                items[draw(st.sampled_from([*NAMES, "New"]))] = items.pop(name)
+    return data
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated_maps())
+def test_mutated_maps_never_crash_the_validator(data: Any) -> None:
+    report = _validate(data)
+    for problem in report.problems:
+        assert problem.code.startswith("TTR") and problem.position.line >= 1
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(max_size=200))
+def test_any_text_is_a_document_error_or_a_report(text: str) -> None:
+    try:
+        document = parse_document(text, "noise.yaml")
+    except DocumentError as error:
+        assert error.message
+        return
+    report = validate_document(document)
+    assert report.map is not None or report.problems
