@@ -25,7 +25,7 @@ Claim(route='Denver-Kansas_City/2', payment=Payment(color='red', colored=3, loco
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ttr_core.cards import CARD_NAMES
 from ttr_core.errors import InvalidAction
@@ -108,9 +108,14 @@ class DrawMarket(Action):
 class Claim(Action):
     route: str
     payment: Payment
+    #: The notation, made once: claims are built once per map and written often.
+    text: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", f"claim {self.route} with {self.payment}")
 
     def __str__(self) -> str:
-        return f"claim {self.route} with {self.payment}"
+        return self.text
 
 
 @dataclass(frozen=True, slots=True)

@@ -440,10 +440,16 @@ class GameState:
         else:
             self._check_market_slot(action)
             ends_turn = self._take_market_card(seat, action.slot) == LOCO
-        if ends_turn or not second_card_actions(self.market, self.can_draw_from_deck()):
+        if ends_turn or not self._second_card_exists():
             self._end_turn(seat)  # R7 locomotive, or D3: no second card exists
         else:
             self.pending.append(SecondCard(seat))
+
+    def _second_card_exists(self) -> bool:
+        """D3: the deck (or discards) or a face-up card other than a locomotive."""
+        if self.deck or self.discard:
+            return True
+        return any(card is not None and card != LOCO for card in self.market)
 
     def _draw_second_card(self, seat: int, action: DrawDeck | DrawMarket) -> None:
         """R7: the second card; a face-up locomotive may not be taken."""
@@ -635,11 +641,11 @@ class GameState:
         self.turns += 1
         if passed:
             self.passed.add(seat)
-        else:
+            if self.passed.issuperset(self.active_seats()):
+                self._finish(END_ALL_PASSED)  # R6
+                return
+        elif self.passed:
             self.passed.clear()
-        if all(s in self.passed for s in self.active_seats()):
-            self._finish(END_ALL_PASSED)  # R6
-            return
         if self.final_queue is not None:
             if self.final_queue and self.final_queue[0] == seat:
                 self.final_queue.pop(0)
