@@ -36,17 +36,18 @@ def load_map_argument(argument: str) -> Map:
 
 
 def standings_table(result: GameResult, players: list[str]) -> object:
-    """Final standings as a rich table: rank, seat, player, score parts, total."""
+    """Final standings as a rich table: rank, seat, player, score parts, total.
+
+    Score parts beyond the base ones (`stations` with the europe rules) get a
+    column each, before the total."""
     from rich.table import Table
 
+    base = ("routes", "tickets", "longest_path_bonus")
+    extra = sorted({k for s in result.seats for k in s.score} - set(base))
     table = Table(title=f"Final standings ({result.end_reason})")
-    for column in ("rank", "seat", "player", "routes", "tickets", "longest", "bonus", "total"):
+    columns = ("rank", "seat", "player", "routes", "tickets", "longest", "bonus", *extra, "total")
+    for column in columns:
         table.add_column(column, justify="left" if column == "player" else "right")
-    extra = sorted(
-        {k for s in result.seats for k in s.score} - {"routes", "tickets", "longest_path_bonus"}
-    )
-    for name in extra:
-        table.add_column(name, justify="right")
     for seat in sorted(result.seats, key=lambda s: (s.rank, s.seat)):
         done = seat.completed_tickets
         player = players[seat.seat] + ("" if seat.status == "active" else f" ({seat.status})")
@@ -58,7 +59,7 @@ def standings_table(result: GameResult, players: list[str]) -> object:
             f"{seat.score['tickets']} ({done}/{len(seat.tickets)})",
             str(seat.longest_path),
             str(seat.score["longest_path_bonus"]),
-            str(seat.total),
             *(str(seat.score.get(name, 0)) for name in extra),
+            str(seat.total),
         )
     return table
