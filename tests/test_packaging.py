@@ -1,0 +1,58 @@
+"""Packaging: a plain `pip install .` carries the bundled maps and schemas, so maps
+are found by id from any working folder, not only from the repository."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(out), str(ROOT)],
+        capture_output=True,
+        text=True,
+    )
+    if built.returncode != 0:
+        pytest.skip(f"cannot build a wheel here: {built.stderr.strip()[-300:]}")
+    return next(out.glob("ttr-*.whl"))
+
+
+def test_wheel_holds_the_bundled_maps_and_schemas(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for map_id in ("north_america", "europe", "iran"):
+        assert f"ttr_maps/data/maps/{map_id}.yaml" in names
+    assert "ttr_maps/data/schemas/map.schema.json" in names
+    assert "ttr_maps/data/schemas/game-record.schema.json" in names
+    assert "ttr_maps/py.typed" in names and "ttr_core/py.typed" in names
+
+
+def test_installed_package_finds_maps_by_id_from_any_folder(wheel: Path, tmp_path: Path) -> None:
+    target = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(target)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    code = (
+        "import ttr_maps, sys; from ttr_maps.bundled import bundled_map_ids;"
+        "assert ttr_maps.__file__.startswith(sys.argv[1]), ttr_maps.__file__;"
+        "print(bundled_map_ids(), [len(ttr_maps.load_map(i).routes) for i in bundled_map_ids()])"
+    )
+    env = {**os.environ, "PYTHONPATH": str(target)}
+    ran = subprocess.run(
+        [sys.executable, "-c", code, str(target)],
+        cwd=elsewhere,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.startswith("['europe', 'iran', 'north_america']")
