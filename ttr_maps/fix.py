@@ -12,15 +12,13 @@ what the designer meant, so the file is reported and skipped.
 
 from __future__ import annotations
 
-import os
-import stat
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
 from ttr_maps.document import DocumentError, parse_document
+from ttr_maps.files import write_text_atomically
 from ttr_maps.problem import Level, Problem
 from ttr_maps.validate import FileReport, validate_document, validate_file
 
@@ -141,23 +139,7 @@ def _ticket_value_spans(text: str) -> dict[int, tuple[int, int]]:
     return spans
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Replace `path` with `text` in one step, keeping the file's permissions."""
-    mode = stat.S_IMODE(path.stat().st_mode)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(text.encode("utf-8"))
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(temporary, mode)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
 def apply_fix(plan: FixPlan) -> None:
     """Write the plan's changes to its file (nothing happens without changes)."""
     if plan.changes and not plan.is_skipped:
-        write_atomically(Path(plan.path), plan.fixed_text())
+        write_text_atomically(Path(plan.path), plan.fixed_text())
