@@ -332,3 +332,21 @@ def test_europe_record_carries_stations_and_tunnel_events_and_replays(europe):
     tunnels[0]["revealed"] = [*reversed(tunnels[0]["revealed"]), "pink"]
     difference = verify_record(record, europe)
     assert difference is not None and ".revealed" in difference
+
+
+def test_r6_e1_no_pass_while_a_station_can_still_be_built():
+    state = europe_game()
+    seat = state.current
+    for pile in (state.deck, state.discard, [c for c in state.market if c is not None]):
+        for card in pile:
+            state.hands[1 - seat][card] += 1
+    state.deck, state.discard, state.market = [], [], [None] * 5
+    state.ticket_deck.clear()
+    state.hands[1 - seat][CARD_INDEX["red"]] -= 1
+    state.hands[seat] = [0] * 9
+    state.hands[seat][CARD_INDEX["red"]] = 1  # not enough for any route, enough for a station
+    assert [str(a) for a in state.legal_actions()][:2] == [
+        "station A with red:1",
+        "station B with red:1",
+    ]
+    assert_illegal(state, "pass", "R6")

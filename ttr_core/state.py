@@ -278,24 +278,27 @@ class GameState:
         if decision is not None:
             actions = self._decision_actions(decision)
         elif self.phase == PLAYING and seat == self.current:
-            actions = turn_actions(
-                self.board,
-                seat,
-                self.num_players,
-                self.hands[seat],
-                self.owner,
-                self.wagons[seat],
-                self.market,
-                self.can_draw_from_deck(),
-                len(self.ticket_deck),
-                self.europe,
-                self.stations_left[seat],
-                self.station_owner,
-            )
+            actions = self._turn_actions(seat)
         else:
             actions = []
         actions.append(RESIGN)
         return actions
+
+    def _turn_actions(self, seat: int) -> list[Action]:
+        return turn_actions(
+            self.board,
+            seat,
+            self.num_players,
+            self.hands[seat],
+            self.owner,
+            self.wagons[seat],
+            self.market,
+            self.can_draw_from_deck(),
+            len(self.ticket_deck),
+            self.europe,
+            self.stations_left[seat],
+            self.station_owner,
+        )
 
     def _decision_actions(self, decision: Decision) -> list[Action]:
         if isinstance(decision, ChooseTickets):
@@ -617,17 +620,7 @@ class GameState:
 
     # ------------------------------------------------------------- passing (R6)
     def _pass(self, seat: int) -> None:
-        possible = turn_actions(
-            self.board,
-            seat,
-            self.num_players,
-            self.hands[seat],
-            self.owner,
-            self.wagons[seat],
-            self.market,
-            self.can_draw_from_deck(),
-            len(self.ticket_deck),
-        )
+        possible = self._turn_actions(seat)
         if possible and not isinstance(possible[0], Pass):
             raise IllegalAction(
                 "R6", f"you can still act (e.g. '{possible[0]}'); pass is for when you cannot"
