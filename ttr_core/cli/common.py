@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -11,6 +12,17 @@ from ttr_core.cli.app import EXIT_USAGE
 if TYPE_CHECKING:
     from ttr_core.result import GameResult
     from ttr_maps.model import Map
+
+
+#: The PATHS argument of `ttr validate` and `ttr fix`.
+MapPaths = Annotated[
+    list[Path] | None,
+    typer.Argument(
+        help="Map files or folders (every *.yaml/*.yml inside, recursively). "
+        "Default: the bundled maps.",
+        show_default=False,
+    ),
+]
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> typer.Exit:

@@ -8,18 +8,12 @@ from typing import Annotated
 import typer
 
 from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, EXIT_USAGE, app
+from ttr_core.cli.common import MapPaths
 
 
 @app.command()
 def fix(
-    paths: Annotated[
-        list[Path] | None,
-        typer.Argument(
-            help="Map files or folders (every *.yaml/*.yml inside, recursively). "
-            "Default: the bundled maps.",
-            show_default=False,
-        ),
-    ] = None,
+    paths: MapPaths = None,
     check: Annotated[
         bool,
         typer.Option(

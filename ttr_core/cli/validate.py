@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, EXIT_USAGE, app
+from ttr_core.cli.common import MapPaths
 
 
 class OutputFormat(StrEnum):
@@ -21,14 +22,7 @@ class OutputFormat(StrEnum):
 
 @app.command()
 def validate(
-    paths: Annotated[
-        list[Path] | None,
-        typer.Argument(
-            help="Map files or folders (every *.yaml/*.yml inside, recursively). "
-            "Default: the bundled maps.",
-            show_default=False,
-        ),
-    ] = None,
+    paths: MapPaths = None,
     output_format: Annotated[
         OutputFormat,
         typer.Option(
