@@ -32,8 +32,11 @@ def replay(
         ),
     ] = False,
 ) -> None:
-    """Replay a game record and print its standings; --verify checks the result,
-    --step shows the game action by action."""
+    """Replay a game record and print its standings.
+
+    --verify checks that the replay gives the recorded actions and result (exit 0 if
+    identical, 1 with the first difference); --step shows the game action by action.
+    """
     from rich.console import Console
 
     from ttr_core.record import RecordError, read_record, verify_record
