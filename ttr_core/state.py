@@ -117,6 +117,9 @@ class GameState:
         self._setup_returns: dict[int, list[int]] = {}
         #: Per seat, its tickets with their completion, rebuilt only when they change.
         self._ticket_views: list[tuple | None] = [None] * players
+        #: What every view shares and what changes only with claims, stations and
+        #: resignations (see `public_snapshot`); None when out of date.
+        self._snapshot: tuple | None = None
         self.passed: set[int] = set()
         self.final_queue: list[int] | None = None
         self.end_reason: str | None = None
@@ -216,6 +219,7 @@ class GameState:
         twin.market, twin.pending = self.market[:], self.pending[:]
         twin._setup_returns = {seat: t[:] for seat, t in self._setup_returns.items()}
         twin._ticket_views = self._ticket_views[:]
+        twin._snapshot = self._snapshot
         twin.passed = set(self.passed)
         twin.final_queue = None if self.final_queue is None else self.final_queue[:]
         twin.history, twin.public_log = self.history[:], self.public_log[:]
@@ -262,6 +266,21 @@ class GameState:
             )
             self._ticket_views[seat] = views
         return views
+
+    def public_snapshot(self) -> tuple:
+        """(owners, wagons, route points, statuses, station owners, stations left) as
+        tuples, rebuilt only after a claim, a station or a resignation."""
+        snapshot = self._snapshot
+        if snapshot is None:
+            snapshot = self._snapshot = (
+                tuple(self.owner),
+                tuple(self.wagons),
+                tuple(self.route_points),
+                tuple(self.status),
+                tuple(self.station_owner) if self.europe else (),
+                tuple(self.stations_left) if self.europe else (),
+            )
+        return snapshot
 
     def claimed_routes(self, seat: int) -> list[int]:
         return [r for r, holder in enumerate(self.owner) if holder == seat]
@@ -586,6 +605,7 @@ class GameState:
         self._pay(seat, payment)
         self.station_owner[city] = seat
         self.stations_left[seat] -= 1
+        self._snapshot = None
         if None in self.market:
             self._refill_market()
         self._end_turn(seat)
@@ -608,6 +628,7 @@ class GameState:
         self.route_points[seat] += ROUTE_POINTS[length]
         self._union(seat, self.board.route_a[route], self.board.route_b[route])
         self._ticket_views[seat] = None
+        self._snapshot = None
         if None in self.market:
             self._refill_market()  # discards may refill an emptied market
 
@@ -671,6 +692,7 @@ class GameState:
         """D5: the seat becomes inactive. Its hand goes to the discard pile, its
         routes stay on the board, offered tickets go back under the deck."""
         self.status[seat] = status
+        self._snapshot = None
         hand = self.hands[seat]
         for card, count in enumerate(hand):
             self.discard.extend([card] * count)

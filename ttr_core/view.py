@@ -141,47 +141,56 @@ def public_text(action: Action) -> str:
 
 
 def view_of(state: GameState, seat: int) -> PlayerView:
-    """Build the view of `seat` from the full state."""
-    decision = state.decision_for(seat)
+    """Build the view of `seat` from the full state.
+
+    This runs for every decision of every game, so what changes seldom (owners,
+    wagons, points, statuses, stations) comes from the state's shared snapshot and
+    the view is filled by position, in field order.
+    """
+    decision = state.decision_for(seat) if state.pending else None
     in_setup = state.phase == "setup"
     offered: tuple[int, ...] = ()
     keep_at_least = 0
     if isinstance(decision, ChooseTickets):
         offered, keep_at_least = decision.offered, decision.minimum
+    owners, wagons, route_points, status, station_owners, stations_left = state.public_snapshot()
+    if in_setup:
+        # R4: the choice is simultaneous: nobody is "to move", others' ticket counts
+        # show as 0 and their `keep` actions stay out of the log until all have chosen.
+        to_move = None
+        ticket_counts = tuple(len(t) if s == seat else 0 for s, t in enumerate(state.tickets))
+        log = tuple(entry for entry in state.public_log[-LOG_LENGTH:] if entry[0] == seat)
+    else:
+        to_move = state.to_move
+        ticket_counts = tuple(map(len, state.tickets))
+        log = tuple(state.public_log[-LOG_LENGTH:])
     return PlayerView(
-        seat=seat,
-        board=state.board,
-        rules=state.rules,
-        num_players=state.num_players,
-        phase=state.phase,
-        # R4: during the simultaneous ticket choice nobody is "to move", so a view
-        # does not tell who has chosen already; `decision` says what I must do.
-        to_move=None if in_setup else state.to_move,
-        market=tuple(state.market),
-        deck_size=len(state.deck),
-        discard_size=len(state.discard),
-        ticket_deck_size=len(state.ticket_deck),
-        hand=tuple(state.hands[seat]),
-        tickets=state.ticket_views(seat),
-        decision=decision.kind if decision is not None else None,
-        offered=offered,
-        keep_at_least=keep_at_least,
-        owners=tuple(state.owner),
-        wagons=tuple(state.wagons),
-        card_counts=tuple(sum(h) for h in state.hands),
-        # R4: choices are simultaneous; others' counts show once everyone has chosen.
-        ticket_counts=tuple(
-            len(t) if not in_setup or s == seat else 0 for s, t in enumerate(state.tickets)
-        ),
-        route_points=tuple(state.route_points),
-        status=tuple(state.status),
-        final_round=state.final_queue is not None,
-        log=tuple(entry for entry in state.public_log[-LOG_LENGTH:] if entry[0] == seat)
-        if in_setup
-        else tuple(state.public_log[-LOG_LENGTH:]),
-        station_owners=tuple(state.station_owner) if state.europe else (),
-        stations_left=tuple(state.stations_left) if state.europe else (),
-        tunnel=_tunnel_view(state),
+        seat,
+        state.board,
+        state.rules,
+        state.num_players,
+        state.phase,
+        to_move,
+        tuple(state.market),
+        len(state.deck),
+        len(state.discard),
+        len(state.ticket_deck),
+        tuple(state.hands[seat]),
+        state.ticket_views(seat),
+        decision.kind if decision is not None else None,
+        offered,
+        keep_at_least,
+        owners,
+        wagons,
+        tuple(map(sum, state.hands)),
+        ticket_counts,
+        route_points,
+        status,
+        state.final_queue is not None,
+        log,
+        station_owners,
+        stations_left,
+        _tunnel_view(state) if state.pending else None,
     )
 
 
