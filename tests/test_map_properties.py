@@ -6,6 +6,7 @@ from __future__ import annotations
 import heapq
 from typing import Any
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -143,3 +144,28 @@ def test_any_text_is_a_document_error_or_a_report(text: str) -> None:
         return
     report = validate_document(document)
     assert report.map is not None or report.problems
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(valid_maps(), mutated_maps()))
+def test_fast_schema_check_agrees_with_jsonschema(data: Any) -> None:
+    """The compiled yes/no check only skips jsonschema when it would find nothing."""
+    from jsonschema import Draft202012Validator
+
+    from ttr_maps.schema import _fast_check, _passes_fast_check, map_schema
+
+    if _fast_check() is None:
+        pytest.skip("jsonschema-rs is not installed")
+    errors = list(Draft202012Validator(map_schema()).iter_errors(data))
+    if _passes_fast_check(data):
+        assert not errors
+    elif not errors:  # the fast check may only refuse what JSON cannot hold
+        assert any(not isinstance(k, str) for k in _all_keys(data))
+
+
+def _all_keys(data: Any) -> list[Any]:
+    if isinstance(data, dict):
+        return [*data, *(k for v in data.values() for k in _all_keys(v))]
+    if isinstance(data, list):
+        return [k for v in data for k in _all_keys(v)]
+    return []

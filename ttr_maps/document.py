@@ -55,8 +55,10 @@ class MapDocument:
     path: str
     text: str
     data: Any
-    value_positions: dict[DataPath, Position] = field(repr=False)
-    key_positions: dict[DataPath, Position] = field(repr=False)
+    #: Where each value and each mapping key starts, as PyYAML marks (turned into
+    #: a `Position` only when asked: most are never needed).
+    value_marks: dict[DataPath, yaml.Mark] = field(repr=False)
+    key_marks: dict[DataPath, yaml.Mark] = field(repr=False)
     #: Keys written twice in one mapping: (path of the repeated key, where it repeats).
     duplicate_keys: list[tuple[DataPath, Position]] = field(default_factory=list)
 
@@ -66,12 +68,12 @@ class MapDocument:
         With `key=True`, the position of the mapping key rather than its value
         (useful for "this key is not allowed" or "this city is repeated").
         """
-        if key and path in self.key_positions:
-            return self.key_positions[path]
+        if key and path in self.key_marks:
+            return Position.from_mark(self.key_marks[path])
         for end in range(len(path), -1, -1):
-            found = self.value_positions.get(path[:end])
+            found = self.value_marks.get(path[:end])
             if found is not None:
-                return found
+                return Position.from_mark(found)
         return Position(1, 1)
 
 
@@ -94,8 +96,8 @@ def parse_document(text: str, path: str = "<string>") -> MapDocument:
         raise DocumentError(path, f"YAML syntax error: {message}", position, syntax=True) from None
     except yaml.YAMLError as error:
         raise DocumentError(path, f"YAML syntax error: {error}", syntax=True) from None
-    values: dict[DataPath, Position] = {}
-    keys: dict[DataPath, Position] = {}
+    values: dict[DataPath, yaml.Mark] = {}
+    keys: dict[DataPath, yaml.Mark] = {}
     duplicates: list[tuple[DataPath, Position]] = []
     try:
         data = None if root is None else _to_data(root, (), values, keys, duplicates)
@@ -132,12 +134,11 @@ def read_document(file: str | Path) -> MapDocument:
 def _to_data(
     node: yaml.Node,
     path: DataPath,
-    values: dict[DataPath, Position],
-    keys: dict[DataPath, Position],
+    values: dict[DataPath, yaml.Mark],
+    keys: dict[DataPath, yaml.Mark],
     duplicates: list[tuple[DataPath, Position]],
 ) -> Any:
-    mark = node.start_mark
-    values[path] = Position(mark.line + 1, mark.column + 1)
+    values[path] = node.start_mark
     if isinstance(node, yaml.MappingNode):
         result: dict[Any, Any] = {}
         for key_node, value_node in node.value:
@@ -148,11 +149,10 @@ def _to_data(
             if not isinstance(key, str | int | float | bool) and key is not None:
                 key = str(key)
             child = (*path, key)
-            mark = key_node.start_mark
             if key in result:  # the first one wins; validation reports the repeat
-                duplicates.append((child, Position(mark.line + 1, mark.column + 1)))
+                duplicates.append((child, Position.from_mark(key_node.start_mark)))
                 continue
-            keys[child] = Position(mark.line + 1, mark.column + 1)
+            keys[child] = key_node.start_mark
             result[key] = _to_data(value_node, child, values, keys, duplicates)
         return result
     if isinstance(node, yaml.SequenceNode):
