@@ -92,6 +92,14 @@ def test_r4_keep_at_least_two_at_setup():
     assert len(state.tickets[0]) == 2
 
 
+def test_r4_r12_a_ticket_cannot_be_kept_twice():
+    state = GameState(tiny_map(), 2, seed=5)
+    before = snapshot(state)
+    with pytest.raises(IllegalAction, match="R4: each offered ticket can be kept once"):
+        state.apply(KeepTickets((0, 0)), 0)
+    assert snapshot(state) == before
+
+
 def test_r4_choices_are_simultaneous_and_returns_go_under_the_deck_afterwards():
     state = GameState(tiny_map(), 2, seed=5)
     deck_before = list(state.ticket_deck)

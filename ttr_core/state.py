@@ -405,6 +405,8 @@ class GameState:
         offered = decision.offered
         if any(not 0 <= i < len(offered) for i in action.indices):
             raise IllegalAction(rule, f"you were offered tickets 0 to {len(offered) - 1}")
+        if len(set(action.indices)) != len(action.indices):
+            raise IllegalAction(rule, "each offered ticket can be kept once")
         minimum = min(decision.minimum, len(offered))
         if len(action.indices) < minimum:
             raise IllegalAction(rule, f"keep at least {minimum} of the offered tickets")
