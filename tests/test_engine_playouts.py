@@ -100,7 +100,7 @@ def test_random_playouts_keep_invariants_on_north_america(north_america, players
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_many_random_games_terminate_with_valid_results(north_america, players):
-    for seed in range(40):
+    for seed in range(80):
         bots = [RandomBot(bot_seed(seed, s)) for s in range(players)]
         state = play_game(north_america, bots, seed)
         result = state.result()
