@@ -76,14 +76,15 @@ def playout(game_map, players: int, seed: int, check_every_action: bool) -> Game
         seat = state.to_move
         listed = state.legal_actions(seat)
         assert listed == state.view(seat).legal_actions()  # one list, two callers
-        sample = listed if check_every_action else rng.sample(listed, min(3, len(listed)))
-        for action in sample:  # every listed action applies...
-            state.clone().apply(action, seat)
-        for action in unlisted_candidates(state, rng):  # ...and unlisted ones raise
-            if action not in listed:
-                twin = state.clone()
-                with pytest.raises((IllegalAction, InvalidAction)):
-                    twin.apply(action, seat)
+        if check_every_action or steps % 4 == 0:
+            sample = listed if check_every_action else rng.sample(listed, min(3, len(listed)))
+            for action in sample:  # every listed action applies...
+                state.clone().apply(action, seat)
+            for action in unlisted_candidates(state, rng):  # ...and unlisted ones raise
+                if action not in listed:
+                    twin = state.clone()
+                    with pytest.raises((IllegalAction, InvalidAction)):
+                        twin.apply(action, seat)
         state.apply(bots[seat].act(state.view(seat)), seat)
         check_invariants(state)
         steps += 1
@@ -93,7 +94,10 @@ def playout(game_map, players: int, seed: int, check_every_action: bool) -> Game
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_random_playouts_keep_invariants_on_north_america(north_america, players):
-    for seed in range(3):
+    """Invariants after every action of 25 games per player count. In the first game
+    every listed action is applied (to a copy) at every step; in the others, at every
+    fourth step, a sample of listed actions must apply and unlisted ones must raise."""
+    for seed in range(25):
         state = playout(north_america, players, seed, check_every_action=seed == 0)
         assert state.end_reason in ("final round", "all passed", "one player left")
 
@@ -155,9 +159,18 @@ def test_r5_view_holds_no_hidden_fields(north_america):
 
 def test_view_is_a_snapshot(north_america):
     state = started(north_america, 2)
-    view = state.view(state.current)
+    seat = state.current
+    view = state.view(seat)
+    hand, deck_size, owners = view.hand, view.deck_size, view.owners
     state.apply(DrawDeck())
-    assert view.hand != state.view(view.seat).hand or view.deck_size != len(state.deck)
+    state.apply(DrawDeck())
+    give = state.board.route_index["Atlanta-Nashville"]
+    state._take_route(seat, give)
+    assert (view.hand, view.deck_size, view.owners) == (hand, deck_size, owners)
+    fresh = state.view(seat)
+    assert sum(fresh.hand) == sum(hand) + 2
+    assert fresh.deck_size == deck_size - 2
+    assert fresh.owners[give] == seat and owners[give] == -1
 
 
 # ------------------------------------------------------------------ notation
@@ -196,6 +209,15 @@ def test_legal_actions_round_trip_through_text(north_america):
 def test_unreadable_actions_are_invalid(text):
     with pytest.raises(InvalidAction):
         parse_action(text)
+
+
+@pytest.mark.parametrize(
+    ("color", "colored", "locos"), [(None, 1, 0), ("red", -2, 5), ("purple", 1, 0), (None, 0, -1)]
+)
+def test_r9_r3_impossible_payments_are_invalid(color, colored, locos):
+    """No payment that pays nothing, creates cards or names an unknown colour."""
+    with pytest.raises(InvalidAction):
+        Payment(color, colored, locos)
 
 
 # ---------------------------------------------------------------------- R16
@@ -262,7 +284,13 @@ def test_record_with_a_resignation_and_a_removal_replays(north_america):
 
 def test_clone_is_independent(north_america):
     state = started(north_america, 2)
+    before = (state.deck[:], [h[:] for h in state.hands], state.rng.getstate())
     twin = state.clone()
     twin.apply(DrawDeck())
-    assert len(state.history) + 1 == len(twin.history)
-    assert state.hands != twin.hands or state.deck != twin.deck
+    twin.apply(DrawDeck())
+    assert (state.deck, state.hands, state.rng.getstate()) == before
+    assert len(twin.history) == len(state.history) + 2
+    again = state.clone()  # the same random source: the same cards come next
+    again.apply(DrawDeck())
+    again.apply(DrawDeck())
+    assert again.hands == twin.hands

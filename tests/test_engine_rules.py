@@ -603,13 +603,24 @@ def test_r16_tied_longest_paths_share_the_bonus():
     assert [s.score["longest_path_bonus"] for s in state.result().seats] == [10, 10]
 
 
-def test_r17_ties_go_to_completed_tickets_then_longest_path_then_shared():
+def test_r17_ties_in_a_real_result_completed_tickets_then_longest_path():
+    # Seat 0 owns A-B (2 points, path 2); seat 1 owns B-C (4 points, path 3, +10 bonus)
+    # and holds ticket B-C (+3): 17 in all. Seat 0's route points are set to tie.
     state = started(tiny_map(), 2)
-    _finish_with(state, {"A-B/1": 0, "C-D": 1}, {0: [6], 1: []})
-    # seat 0: 2 (route) + 2 (ticket A-B) + 10 bonus = 14; seat 1: 1 + 0 + 0 = 1
+    _finish_with(state, {"A-B/1": 0, "B-C": 1}, {0: [6, 6], 1: [7]})
+    state.route_points[0] = 13  # 13 + two complete A-B tickets (2 + 2) = 17
     result = state.result()
-    assert result.seats[0].rank == 1
+    assert [s.total for s in result.seats] == [17, 17]
+    assert [s.completed_tickets for s in result.seats] == [2, 1]
+    assert [s.rank for s in result.seats] == [1, 2]  # more completed tickets wins
+    state.tickets[0] = [6]
+    state.route_points[0] = 15  # 15 + 2 = 17, one ticket each: the longer path wins
+    result = state.result()
+    assert [s.total for s in result.seats] == [17, 17]
+    assert [s.rank for s in result.seats] == [2, 1]
 
+
+def test_r17_ties_go_to_completed_tickets_then_longest_path_then_shared():
     def ranks(totals_tickets_paths):
         from ttr_core.result import rank_seats
 

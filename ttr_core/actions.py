@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 from ttr_core.cards import CARD_NAMES
 from ttr_core.errors import InvalidAction
+from ttr_maps.model import CARD_COLORS
 
 
 class Action:
@@ -49,7 +50,14 @@ class Payment:
     locos: int
 
     def __post_init__(self) -> None:
-        if self.colored == 0 and self.color is not None:
+        if self.colored < 0 or self.locos < 0:
+            raise InvalidAction("a payment cannot hold a negative number of cards")
+        if self.color is None:
+            if self.colored:
+                raise InvalidAction("name the colour of the cards paid, e.g. red:3")
+        elif self.color not in CARD_COLORS:
+            raise InvalidAction(f"{self.color!r} is not a card colour")
+        elif self.colored == 0:
             object.__setattr__(self, "color", None)  # one spelling of "locomotives only"
 
     @property
