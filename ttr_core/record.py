@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ttr_core.actions import parse_action
+from ttr_core.actions import Action, parse_action
 from ttr_core.cards import CARD_NAMES
 from ttr_core.errors import IllegalAction, InvalidAction
 from ttr_core.result import GameResult
@@ -96,7 +96,8 @@ def write_record(record: Mapping[str, Any], path: str | Path) -> None:
 
 
 def read_record(path: str | Path) -> dict[str, Any]:
-    """Read a record file and check its outline. Raises `RecordError`."""
+    """Read a record file and check it against `schemas/game-record.schema.json`.
+    Raises `RecordError` saying what is wrong and where."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
@@ -109,28 +110,56 @@ def read_record(path: str | Path) -> dict[str, Any]:
         raise RecordError(f"{path}: not a ttr game record (format is not {RECORD_FORMAT!r})")
     if record.get("version") != RECORD_VERSION:
         raise RecordError(f"{path}: record version {record.get('version')!r} is not supported")
-    for key, kind in (("map", str), ("seed", int), ("players", int), ("actions", list)):
-        if not isinstance(record.get(key), kind):
-            raise RecordError(f"{path}: field {key!r} is missing or not a {kind.__name__}")
+    problem = first_schema_problem(record)
+    if problem:
+        raise RecordError(f"{path}: {problem}")
     return record
 
 
-def replay(record: Mapping[str, Any], game_map: Map) -> GameState:
-    """Replay a record's actions on `game_map`. Raises `RecordError` naming the
-    first action that cannot be applied."""
+def first_schema_problem(record: Any) -> str | None:
+    """The first way `record` breaks the game-record schema, or None."""
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import relevance
+
+    from ttr_maps.bundled import schema_path
+
+    schema = json.loads(schema_path("game-record").read_text(encoding="utf-8"))
+    errors = sorted(Draft202012Validator(schema).iter_errors(record), key=relevance)
+    if not errors:
+        return None
+    where = "/".join(str(p) for p in errors[0].absolute_path) or "the record"
+    return f"{where}: {errors[0].message}"
+
+
+def iter_replay(
+    record: Mapping[str, Any], game_map: Map
+) -> Iterator[tuple[int, int | None, Action, GameState]]:
+    """Replay a record step by step: yields (action number, seat, action, state after
+    it). Raises `RecordError` naming the first action that cannot be applied."""
     fingerprint = record.get("map_fingerprint")
     if fingerprint is not None and fingerprint != map_fingerprint(game_map):
         raise RecordError(f"the map {game_map.id!r} differs from the one the game was played on")
     try:
         state = GameState(game_map, record["players"], record["seed"], record.get("rules"))
-    except ValueError as error:
-        raise RecordError(str(error)) from None
+    except (ValueError, KeyError, TypeError) as error:
+        raise RecordError(f"cannot start the game: {error}") from None
     for number, entry in enumerate(record["actions"], start=1):
         try:
-            state.apply(parse_action(entry["action"]), entry["seat"])
+            seat, action = entry["seat"], parse_action(entry["action"])
+            state.apply(action, seat)
         except (InvalidAction, IllegalAction, KeyError, TypeError) as error:
             raise RecordError(f"action {number} ({entry!r}): {error}") from None
-    return state
+        yield number, seat, action, state
+
+
+def replay(record: Mapping[str, Any], game_map: Map) -> GameState:
+    """Replay a record's actions on `game_map` and return the state they lead to."""
+    final = None
+    for step in iter_replay(record, game_map):
+        final = step[3]
+    if final is None:  # no actions: the game as dealt
+        final = GameState(game_map, record["players"], record["seed"], record.get("rules"))
+    return final
 
 
 def first_difference(expected: Any, actual: Any, path: str = "result") -> str | None:
@@ -164,6 +193,12 @@ def verify_record(record: Mapping[str, Any], game_map: Map) -> str | None:
     if difference:
         return difference
     stored = record.get("result")
+    if stored is not None and not state.is_over:
+        return (
+            f"the record has a result, but the game is not over after {len(state.history)} actions"
+        )
+    if stored is None and state.is_over:
+        return f"the game is over after {len(state.history)} actions, but the record has no result"
     if stored is not None:
         try:
             # Normalise the stored form: defaults filled in, as JSON reads it back.
