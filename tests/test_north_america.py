@@ -14,7 +14,8 @@ from ttr_maps.bundled import bundled_map_path
 from ttr_maps.model import Map
 from ttr_maps.validate import validate_file
 
-REFERENCE = Path(__file__).resolve().parents[1].parent / "shared" / "reference"
+#: Facts of the published board (copied from the shared reference data).
+REFERENCE = Path(__file__).resolve().parent / "data" / "reference"
 
 
 @pytest.fixture(scope="module")
@@ -49,10 +50,7 @@ def test_r2_every_ticket_value_equals_the_networkx_shortest_path(north_america: 
 
 
 def test_equals_the_published_reference(north_america: Map) -> None:
-    path = REFERENCE / "north_america.json"
-    if not path.is_file():
-        pytest.skip(f"reference facts not found at {path} (CI keeps shared/ beside the clone)")
-    facts = json.loads(path.read_text(encoding="utf-8"))
+    facts = json.loads((REFERENCE / "north_america.json").read_text(encoding="utf-8"))
     cities = {c.name: c.position for c in north_america.cities}
     assert cities == {c["name"]: (c["lat"], c["lon"]) for c in facts["cities"]}
 
@@ -65,3 +63,14 @@ def test_equals_the_published_reference(north_america: Map) -> None:
     assert {frozenset(t.cities) for t in north_america.tickets} == {
         frozenset((t["a"], t["b"])) for t in facts["tickets"]
     }
+
+
+def test_r2_five_printed_values_differ_and_say_so(north_america: Map) -> None:
+    facts = json.loads((REFERENCE / "north_america.json").read_text(encoding="utf-8"))
+    printed = {frozenset((t["a"], t["b"])): t["printed_value"] for t in facts["tickets"]}
+    differ = [t for t in north_america.tickets if t.value != printed[frozenset(t.cities)]]
+    assert len(differ) == 5
+    lines = bundled_map_path("north_america").read_text(encoding="utf-8").splitlines()
+    for ticket in differ:
+        line = next(x for x in lines if f"[{ticket.a}, {ticket.b}]" in x)
+        assert f"printed {printed[frozenset(ticket.cities)]}" in line
