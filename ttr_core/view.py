@@ -94,10 +94,6 @@ class PlayerView(NamedTuple):
     def map(self) -> Map:
         return self.board.map
 
-    @property
-    def my_turn(self) -> bool:
-        return self.to_move == self.seat or self.decision is not None
-
     def hand_by_color(self) -> dict[str, int]:
         return {name: count for name, count in zip(CARD_NAMES, self.hand, strict=True) if count}
 
