@@ -57,6 +57,15 @@ class Board:
         return tuple((c, n, f, tuple(rs)) for (c, n, f), rs in sorted(groups.items()))
 
     @cached_property
+    def route_group(self) -> tuple[int, ...]:
+        """Per route: the index of its group in `routes_by_shape`."""
+        group = [0] * self.num_routes
+        for index, (_, _, _, routes) in enumerate(self.routes_by_shape):
+            for route, _ in routes:
+                group[route] = index
+        return tuple(group)
+
+    @cached_property
     def station_options(self) -> tuple[tuple[tuple[tuple[Action, ...], ...], ...], ...]:
         """E1: station_options[city][cost] is a payment table like `claim_options`
         for building a station in `city` with `cost` cards (1, 2 or 3)."""

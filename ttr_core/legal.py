@@ -45,12 +45,10 @@ def keep_choices(offered: int, minimum: int) -> list[KeepTickets]:
     ]
 
 
-def can_claim_route(
-    board: Board, route: int, seat: int, owner: Sequence[int], num_players: int, wagons: int
-) -> bool:
-    """Whether `seat` may claim `route` apart from paying for it: free (R9), enough
-    wagons (R9), and not closed by a parallel track (R11)."""
-    if owner[route] != -1 or board.route_length[route] > wagons:
+def is_open_to(board: Board, route: int, seat: int, owner: Sequence[int], num_players: int) -> bool:
+    """Whether `route` is still free (R9) and not closed to `seat` by a parallel
+    track (R11)."""
+    if owner[route] != -1:
         return False
     for sibling in board.route_siblings[route]:
         holder = owner[sibling]
@@ -58,6 +56,48 @@ def can_claim_route(
         if holder == seat or (holder != -1 and num_players <= 3):
             return False
     return True
+
+
+def can_claim_route(
+    board: Board, route: int, seat: int, owner: Sequence[int], num_players: int, wagons: int
+) -> bool:
+    """Whether `seat` may claim `route` apart from paying for it: open to it (R9,
+    R11) and enough wagons (R9)."""
+    return board.route_length[route] <= wagons and is_open_to(
+        board, route, seat, owner, num_players
+    )
+
+
+#: Routes open to one seat, grouped by shape: (colour, length, ferry, routes).
+OpenGroups = tuple[tuple[int, int, int, tuple[int, ...]], ...]
+
+
+def open_route_groups(
+    board: Board, seat: int, owner: Sequence[int], num_players: int
+) -> OpenGroups:
+    """The routes open to `seat` (R9, R11), grouped by (colour, length, ferry) in the
+    order of `board.routes_by_shape` (a group may be empty): how a hand can pay
+    depends only on the group. Changes only when a route is claimed."""
+    return tuple(
+        (
+            color,
+            length,
+            ferry,
+            tuple(r for r, _ in routes if is_open_to(board, r, seat, owner, num_players)),
+        )
+        for color, length, ferry, routes in board.routes_by_shape
+    )
+
+
+def close_routes(board: Board, groups: OpenGroups, closed: Sequence[int]) -> OpenGroups:
+    """`groups` without the `closed` routes (after a claim), touching only their groups."""
+    changed = list(groups)
+    for route in closed:
+        index = board.route_group[route]
+        color, length, ferry, routes = changed[index]
+        if route in routes:
+            changed[index] = (color, length, ferry, tuple(r for r in routes if r != route))
+    return tuple(changed)
 
 
 def payment_shapes(
@@ -84,10 +124,8 @@ def payment_shapes(
 
 def turn_actions(
     board: Board,
-    seat: int,
-    num_players: int,
     hand: Sequence[int],
-    owner: Sequence[int],
+    open_groups: OpenGroups,
     wagons: int,
     market: Sequence[int | None],
     can_draw_deck: bool,
@@ -106,31 +144,21 @@ def turn_actions(
     for slot, card in enumerate(market):
         if card is not None:
             actions.append(DRAW_MARKET[slot])
-    # This runs once per turn of every game. Routes are grouped by (colour, length):
-    # whether and how a hand can pay depends only on the group.
+    # This runs once per turn of every game. The open routes come grouped by shape
+    # (see `open_route_groups`): whether and how a hand can pay depends on the group.
     locos = hand[LOCO]
     most_of_one_color = max(hand[:LOCO])
-    closes_sibling = num_players <= 3
     claim_options = board.claim_options
-    for color, length, ferry, routes in board.routes_by_shape:
-        if length > wagons:  # R9
+    for color, length, ferry, routes in open_groups:
+        if not routes or length > wagons:  # R9
             continue
         if (most_of_one_color if color == GRAY_INDEX else hand[color]) + locos < length:
             continue
         shapes = payment_shapes(length, color, hand, ferry if europe else 0)
-        if not shapes:
-            continue
-        for route, siblings in routes:
-            if owner[route] != -1:
-                continue
-            for sibling in siblings:  # R11
-                holder = owner[sibling]
-                if holder == seat or (holder != -1 and closes_sibling):
-                    break
-            else:
-                options = claim_options[route]
-                for c, low, high in shapes:
-                    actions.extend(options[c][low : high + 1])
+        for route in routes:
+            options = claim_options[route]
+            for c, low, high in shapes:
+                actions.extend(options[c][low : high + 1])
     if europe and stations_left > 0:
         actions.extend(station_actions(board, hand, stations_left, station_owners))
     if ticket_deck_size > 0:  # R12, D4

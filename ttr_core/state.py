@@ -38,8 +38,11 @@ from ttr_core.errors import IllegalAction, InvalidAction
 from ttr_core.legal import (
     RESIGN,
     STATIONS_PER_PLAYER,
+    OpenGroups,
     can_claim_route,
+    close_routes,
     keep_choices,
+    open_route_groups,
     second_card_actions,
     station_cost,
     tunnel_actions,
@@ -120,6 +123,8 @@ class GameState:
         #: What every view shares and what changes only with claims, stations and
         #: resignations (see `public_snapshot`); None when out of date.
         self._snapshot: tuple | None = None
+        #: Per seat, the routes open to it (see `open_groups`); None when out of date.
+        self._open_groups: list[OpenGroups | None] = [None] * players
         self.passed: set[int] = set()
         self.final_queue: list[int] | None = None
         self.end_reason: str | None = None
@@ -220,6 +225,7 @@ class GameState:
         twin._setup_returns = {seat: t[:] for seat, t in self._setup_returns.items()}
         twin._ticket_views = self._ticket_views[:]
         twin._snapshot = self._snapshot
+        twin._open_groups = self._open_groups[:]
         twin.passed = set(self.passed)
         twin.final_queue = None if self.final_queue is None else self.final_queue[:]
         twin.history, twin.public_log = self.history[:], self.public_log[:]
@@ -282,6 +288,24 @@ class GameState:
             )
         return snapshot
 
+    def open_groups(self, seat: int) -> OpenGroups:
+        """The routes open to `seat` (R9, R11), grouped by shape; rebuilt after claims."""
+        groups = self._open_groups[seat]
+        if groups is None:
+            groups = open_route_groups(self.board, seat, self.owner, self.num_players)
+            self._open_groups[seat] = groups
+        return groups
+
+    def _close_route(self, claimer: int, route: int) -> None:
+        """A claimed route is closed to everyone (R9), and its parallel tracks to the
+        claimer, or to everyone with 2-3 players (R11)."""
+        siblings = self.board.route_siblings[route]
+        for seat, groups in enumerate(self._open_groups):
+            if groups is not None:
+                closes_siblings = seat == claimer or self.num_players <= 3
+                closed = (route, *siblings) if closes_siblings else (route,)
+                self._open_groups[seat] = close_routes(self.board, groups, closed)
+
     def claimed_routes(self, seat: int) -> list[int]:
         return [r for r, holder in enumerate(self.owner) if holder == seat]
 
@@ -306,10 +330,8 @@ class GameState:
     def _turn_actions(self, seat: int) -> list[Action]:
         return turn_actions(
             self.board,
-            seat,
-            self.num_players,
             self.hands[seat],
-            self.owner,
+            self.open_groups(seat),
             self.wagons[seat],
             self.market,
             self.can_draw_from_deck(),
@@ -631,6 +653,7 @@ class GameState:
         self._union(seat, self.board.route_a[route], self.board.route_b[route])
         self._ticket_views[seat] = None
         self._snapshot = None
+        self._close_route(seat, route)
         if None in self.market:
             self._refill_market()  # discards may refill an emptied market
 

@@ -15,6 +15,7 @@ from ttr_core.cards import CARD_NAMES
 from ttr_core.decisions import ChooseTickets, SecondCard, TunnelPayment
 from ttr_core.legal import (
     RESIGN,
+    OpenGroups,
     keep_choices,
     second_card_actions,
     tunnel_actions,
@@ -89,6 +90,9 @@ class PlayerView(NamedTuple):
     stations_left: tuple[int, ...] = ()
     #: E2 (europe rules): a tunnel being paid, as everyone sees it on the table.
     tunnel: TunnelView | None = None
+    #: The routes still open to me (R9, R11), grouped by shape: derived from
+    #: `owners`, kept here because it changes only when a route is claimed.
+    open_groups: OpenGroups = ()
 
     @property
     def map(self) -> Map:
@@ -111,10 +115,8 @@ class PlayerView(NamedTuple):
         elif self.phase == "playing" and self.to_move == self.seat:
             actions = turn_actions(
                 self.board,
-                self.seat,
-                self.num_players,
                 self.hand,
-                self.owners,
+                self.open_groups,
                 self.wagons[self.seat],
                 self.market,
                 can_draw_deck,
@@ -187,6 +189,7 @@ def view_of(state: GameState, seat: int) -> PlayerView:
         station_owners,
         stations_left,
         _tunnel_view(state) if state.pending else None,
+        state.open_groups(seat),
     )
 
 
