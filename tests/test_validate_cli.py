@@ -173,3 +173,46 @@ def test_help_explains_exit_codes_and_formats() -> None:
     assert result.exit_code == 0
     for word in ("--format", "--strict", "--output", "--list-checks", "Exit status"):
         assert word in result.output
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _hooks() -> dict[str, dict]:
+    import yaml
+
+    hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    return {hook["id"]: hook for hook in hooks}
+
+
+def test_pre_commit_hooks_take_only_map_files() -> None:
+    import re
+
+    from ttr_maps.bundled import bundled_map_ids
+
+    hooks = _hooks()
+    assert set(hooks) == {"ttr-validate", "ttr-fix"}
+    for hook in hooks.values():
+        pattern = re.compile(hook["files"])  # pre-commit matches with re.search
+        for map_id in bundled_map_ids():
+            assert pattern.search(f"maps/{map_id}.yaml"), hook["id"]
+        # `ttr fix .pre-commit-config.yaml` used to fail every commit with schema errors.
+        for other in (".pre-commit-config.yaml", ".github/workflows/maps.yml", "pyproject.yaml"):
+            assert not pattern.search(other), (hook["id"], other)
+
+
+def test_pre_commit_config_examples_in_ci_doc_give_both_hooks_the_same_files() -> None:
+    import re
+
+    import yaml
+
+    text = (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
+    section = text.split("## pre-commit", 1)[1]
+    blocks = re.findall(r"```yaml\n(.*?)```", section, re.S)
+    assert blocks
+    for block in blocks:
+        data = yaml.safe_load(block)
+        hooks = data["repos"][0]["hooks"] if "repos" in data else data["hooks"]
+        assert [h["id"] for h in hooks] == ["ttr-fix", "ttr-validate"]
+        files = {h.get("files", _hooks()[h["id"]]["files"]) for h in hooks}
+        assert len(files) == 1, block
