@@ -96,6 +96,20 @@ def test_crlf_line_endings_and_other_bytes_are_kept(tmp_path: Path) -> None:
     assert path.read_bytes() == expected.encode("utf-8")
 
 
+def test_changes_are_reported_only_after_the_write_succeeds(tmp_path: Path, monkeypatch) -> None:
+    def refuse(path: Path, text: str) -> None:
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr("ttr_maps.fix.write_text_atomically", refuse)
+    path = _map(tmp_path)
+    result = runner.invoke(app, ["fix", str(path)])
+    assert result.exit_code == 2
+    assert f"{path}: cannot write: Permission denied" in result.output
+    assert "changed ticket" not in result.output
+    assert result.stdout.splitlines() == ["0 file(s) changed."]
+    assert path.read_text() == WRONG
+
+
 def test_files_with_other_errors_are_reported_and_skipped(tmp_path: Path) -> None:
     broken = WRONG.replace("length: 2, color: red", "length: 9, color: red")
     path = _map(tmp_path, broken)

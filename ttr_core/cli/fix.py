@@ -50,23 +50,25 @@ def fix(
                 typer.echo(f"{plan.path}: skipped: fix the errors above first", err=True)
                 status = max(status, EXIT_FAILED)
             continue
+        if not plan.changes:
+            continue
+        if check:
+            status = max(status, EXIT_FAILED)
+        else:
+            try:
+                apply_fix(plan)
+            except OSError as error:
+                typer.echo(f"{plan.path}: cannot write: {error.strerror or error}", err=True)
+                status = EXIT_USAGE
+                continue
+        # Said only once the file is written (or, with --check, would be).
+        changed_files += 1
         for change in plan.changes:
             verb = "would change" if check else "changed"
             typer.echo(
                 f"{plan.path}:{change.line}:{change.column}: {verb} ticket {change.ticket} "
                 f"value {change.old} -> {change.new} (R2)"
             )
-        if not plan.changes:
-            continue
-        changed_files += 1
-        if check:
-            status = max(status, EXIT_FAILED)
-            continue
-        try:
-            apply_fix(plan)
-        except OSError as error:
-            typer.echo(f"{plan.path}: cannot write: {error.strerror or error}", err=True)
-            status = EXIT_USAGE
     if check:
         typer.echo(f"{changed_files} file(s) would change.")
     else:
