@@ -338,6 +338,8 @@ def test_parse_size_and_ticket_errors():
         parse_ticket(small_map(), "Aberdeen:Brea")
     with pytest.raises(PreviewError, match="CITY:CITY"):
         parse_ticket(small_map(), "Aberdeen")
+    with pytest.raises(PreviewError, match="joins Bree to itself"):
+        parse_ticket(small_map(), "Bree : Bree")
 
 
 def test_importing_the_modules_does_not_import_matplotlib():
@@ -414,3 +416,59 @@ def test_cli_unknown_map_exit_2(tmp_path):
     result = runner.invoke(app, ["preview", "atlantis", "-o", str(tmp_path / "x.png")])
     assert result.exit_code == 2
     assert "atlantis" in result.output
+
+
+def _help_text(command: str) -> str:
+    result = runner.invoke(app, [command, "--help"], terminal_width=200)
+    assert result.exit_code == 0
+    return " ".join(result.output.replace("│", " ").split())
+
+
+@pytest.mark.parametrize("command", ["preview", "stats"])
+def test_cli_help_gives_the_exit_status_a_map_with_errors_really_has(command, tmp_path):
+    bad_map = Path(__file__).parent / "data" / "bad" / "ttr304_ticket_value.yaml"
+    options = ["-o", str(tmp_path / "x.png")] if command == "preview" else []
+    result = runner.invoke(app, [command, str(bad_map), *options])
+    assert result.exit_code == 2
+    assert "TTR304" in result.output
+    help_text = _help_text(command)
+    assert "2 when the map cannot be read or has errors" in help_text
+    assert "1 when the map" not in help_text
+
+
+def test_cli_missing_output_folder_fails_before_the_map_is_loaded(tmp_path, monkeypatch):
+    def never(argument):
+        raise AssertionError("the map was loaded before the output path was checked")
+
+    monkeypatch.setattr("ttr_core.cli.common.load_map_argument", never)
+    result = runner.invoke(app, ["preview", "north_america", "-o", str(tmp_path / "no/x.png")])
+    assert result.exit_code == 2
+    assert "folder" in result.output and "does not exist" in result.output
+
+
+def test_cli_ticket_joining_a_city_to_itself_is_refused(tmp_path):
+    out = tmp_path / "x.png"
+    result = runner.invoke(
+        app, ["preview", "north_america", "-o", str(out), "--ticket", "Denver:Denver"]
+    )
+    assert result.exit_code == 2
+    assert "joins Denver to itself" in result.output
+    assert not out.exists()
+
+
+def test_check_output_path_refuses_folders_missing_and_read_only_folders(tmp_path):
+    import os
+
+    from ttr_maps.files import OutputPathError, check_output_path
+
+    assert check_output_path(tmp_path / "x.png") == tmp_path / "x.png"
+    with pytest.raises(OutputPathError, match="is a folder"):
+        check_output_path(tmp_path)
+    with pytest.raises(OutputPathError, match="does not exist"):
+        check_output_path(tmp_path / "missing" / "x.png")
+    locked = tmp_path / "locked"
+    locked.mkdir(mode=0o555)
+    if os.access(locked, os.W_OK):  # root may write anywhere
+        pytest.skip("this user can write to a read-only folder")
+    with pytest.raises(OutputPathError, match="not writable"):
+        check_output_path(locked / "x.png")

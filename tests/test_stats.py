@@ -227,3 +227,10 @@ def test_cli_bad_plot_extension_and_unknown_map_exit_2(tmp_path):
     result = runner.invoke(app, ["stats", str(tmp_path / "missing.yaml")])
     assert result.exit_code == 2
     assert "Traceback" not in result.output
+
+
+def test_cli_plot_into_a_missing_folder_fails_before_any_table(tmp_path):
+    result = runner.invoke(app, ["stats", "north_america", "--plot", str(tmp_path / "no/x.png")])
+    assert result.exit_code == 2
+    assert "does not exist" in result.output
+    assert result.stdout == ""

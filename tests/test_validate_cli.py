@@ -216,3 +216,10 @@ def test_pre_commit_config_examples_in_ci_doc_give_both_hooks_the_same_files() -
         assert [h["id"] for h in hooks] == ["ttr-fix", "ttr-validate"]
         files = {h.get("files", _hooks()[h["id"]]["files"]) for h in hooks}
         assert len(files) == 1, block
+
+
+def test_output_into_a_missing_folder_fails_before_any_work(tmp_path: Path) -> None:
+    result = _run("--output", str(tmp_path / "no" / "report.sarif"), str(VALUE))
+    assert result.exit_code == 2
+    assert "does not exist" in result.output
+    assert "TTR304" not in result.output

@@ -1,5 +1,5 @@
 """Writing files atomically: a reader never sees half a file, and a failure leaves
-the old file as it was."""
+the old file as it was. And checking an output path before the work that fills it."""
 
 from __future__ import annotations
 
@@ -8,6 +8,35 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+
+class OutputPathError(ValueError):
+    """A file cannot be written at this path (the message says why)."""
+
+
+def check_output_path(path: str | Path) -> Path:
+    """`path` as a `Path` if a file can be written there, else `OutputPathError`:
+    it is a folder, its folder does not exist, or its folder is not writable.
+
+    Commands call it before the work that fills the file, so a typo in a folder
+    name fails at once; the write itself can still fail (a full disk) and must
+    handle `OSError` too.
+
+    >>> check_output_path("no_such_folder/x.png")
+    Traceback (most recent call last):
+    ...
+    ttr_maps.files.OutputPathError: no_such_folder/x.png: folder no_such_folder does not exist
+    """
+    target = Path(path)
+    if target.is_dir():
+        raise OutputPathError(f"{target}: is a folder; give a file name")
+    folder = target.parent
+    if not folder.is_dir():
+        raise OutputPathError(f"{target}: folder {folder} does not exist")
+    # The atomic write creates a temporary file in the folder and renames it.
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise OutputPathError(f"{target}: folder {folder} is not writable")
+    return target
 
 
 @contextmanager

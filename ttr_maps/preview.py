@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ttr_maps.files import atomic_target
+from ttr_maps.files import OutputPathError, atomic_target, check_output_path
 from ttr_maps.geometry import Point, projected_positions
 from ttr_maps.model import GRAY, ROUTE_COLORS, Map, Route
 
@@ -140,6 +140,18 @@ def output_format(path: str | Path) -> str:
     return OUTPUT_FORMATS[suffix]
 
 
+def check_figure_path(path: str | Path) -> str:
+    """The output format of a figure file (`output_format`), after checking that it
+    can be written at `path` (`ttr_maps.files.check_output_path`). Raises
+    `PreviewError`; call it before drawing, so a bad path fails at once."""
+    fmt = output_format(path)
+    try:
+        check_output_path(path)
+    except OutputPathError as error:
+        raise PreviewError(str(error)) from None
+    return fmt
+
+
 def parse_size(text: str) -> tuple[float, float]:
     """A figure size in inches from 'WIDTHxHEIGHT', e.g. '16x10'."""
     parts = text.lower().replace("×", "x").split("x")
@@ -153,7 +165,7 @@ def parse_size(text: str) -> tuple[float, float]:
 
 
 def parse_ticket(game_map: Map, text: str) -> tuple[str, str]:
-    """Two city names from 'A:B', checked against the map.
+    """Two different city names from 'A:B', checked against the map.
 
     >>> from ttr_maps.model import Map
     >>> m = Map.from_data({"format": 1, "id": "t", "name": "T", "coordinates": "plane",
@@ -172,6 +184,8 @@ def parse_ticket(game_map: Map, text: str) -> tuple[str, str]:
             close = difflib.get_close_matches(name, game_map.city_index, n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             raise PreviewError(f"ticket {text!r}: unknown city {name!r} on {game_map.id}{hint}")
+    if parts[0] == parts[1]:  # as TTR302 says of a ticket in a map file
+        raise PreviewError(f"ticket {text!r} joins {parts[0]} to itself; name two different cities")
     return (parts[0], parts[1])
 
 
@@ -221,10 +235,7 @@ def save_figure(figure: Figure, path: str | Path, *, dpi: float | None = None) -
     The format comes from the extension (`output_format`).
     """
     target = Path(path)
-    fmt = output_format(target)
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        raise PreviewError(f"{target}: folder {folder} does not exist")
+    fmt = check_figure_path(target)
     # No creation date in the metadata, so the same map gives the same file.
     metadata: dict[str, Any] = {"Software": "ttr"} if fmt == "png" else {"Date": None}
     try:
@@ -279,7 +290,7 @@ def render_map(
     `title` defaults to the map's name; `size` (inches) to one that fits the map's
     shape with room for the legend. See `draw_map` for the other options.
     """
-    output_format(path)  # fail on a bad extension before drawing anything
+    check_figure_path(path)  # fail on a bad extension or folder before drawing
     figure = new_figure(size or default_size(game_map), dpi or DEFAULT_DPI)
     # Fixed margins (no tight layout afterwards), so labels are placed on the final layout.
     has_colorbar = route_heat is not None or city_heat is not None

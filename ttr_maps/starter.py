@@ -23,7 +23,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ttr_maps.files import write_text_atomically
+from ttr_maps.files import OutputPathError, check_output_path, write_text_atomically
 from ttr_maps.model import CoordinateKind, Map
 
 MODELINE_PREFIX = "# yaml-language-server: $schema="
@@ -232,9 +232,10 @@ def write_starter_map(
         raise StarterError(f"{target}: is a folder; give a file name such as {map_id}.yaml")
     if target.exists() and not force:
         raise StarterError(f"{target}: already exists; use --force to replace it")
-    folder = target.parent if str(target.parent) else Path(".")
-    if not folder.is_dir():
-        raise StarterError(f"{target}: folder {folder} does not exist")
+    try:
+        check_output_path(target)
+    except OutputPathError as error:
+        raise StarterError(str(error)) from None
     reference = schema_ref if schema_ref is not None else default_schema_reference(target)
     text = starter_map_text(map_id, coordinates=coordinates, schema_ref=reference)
     try:

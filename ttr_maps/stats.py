@@ -408,13 +408,13 @@ def plot_stats(stats: MapStats, path: str | Path, *, dpi: float = 100) -> Path:
     from ttr_maps.preview import (
         CAR_EDGE,
         CAR_FILL,
+        check_figure_path,
         font_properties,
         new_figure,
-        output_format,
         save_figure,
     )
 
-    output_format(path)
+    check_figure_path(path)
     figure = new_figure((12.0, 8.5), dpi)
     figure.suptitle(
         f"{stats.map_name}: designer metrics", fontproperties=font_properties(14, "bold")

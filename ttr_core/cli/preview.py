@@ -36,8 +36,9 @@ def preview(
 ) -> None:
     """Draw a map: cities, routes as wagon cars, doubles, tunnels, ferries, a legend.
 
-    Exit status: 0 when written; 1 when the map has errors; 2 for a bad option
-    (unknown extension, size or ticket city) or when the file cannot be written.
+    Exit status: 0 when written; 2 when the map cannot be read or has errors, for
+    a bad option (unknown extension, size or ticket) or when the file cannot be
+    written (a missing folder is found before any drawing).
     """
     import warnings
 
@@ -45,14 +46,14 @@ def preview(
     from ttr_maps.preview import (
         MissingGlyphsWarning,
         PreviewError,
-        output_format,
+        check_figure_path,
         parse_size,
         render_map,
         ticket_path,
     )
 
     try:
-        output_format(output)
+        check_figure_path(output)
         figure_size = parse_size(size) if size is not None else None
     except PreviewError as error:
         typer.echo(f"error: {error}", err=True)

@@ -36,16 +36,19 @@ def stats(
 
     Chokepoint load: each ticket's weight of 1 is split equally among all its
     shortest paths (see docs/authoring.md).
+
+    Exit status: 0 on success; 2 when the map cannot be read or has errors, or
+    when the --plot file cannot be written (checked before any work).
     """
     import json
 
     from ttr_core.cli.common import load_map_argument
-    from ttr_maps.preview import PreviewError, output_format
+    from ttr_maps.preview import PreviewError, check_figure_path
     from ttr_maps.stats import map_stats, plot_stats, stats_renderables, stats_to_dict
 
     if plot is not None:
         try:
-            output_format(plot)
+            check_figure_path(plot)
         except PreviewError as error:
             typer.echo(f"error: {error}", err=True)
             raise typer.Exit(EXIT_USAGE) from None

@@ -62,6 +62,14 @@ def validate(
     if list_checks:
         typer.echo(check_table(), nl=False)
         raise typer.Exit(EXIT_OK)
+    if output is not None:
+        from ttr_maps.files import OutputPathError, check_output_path
+
+        try:  # before the work, so a mistyped folder fails at once
+            check_output_path(output)
+        except OutputPathError as error:
+            typer.echo(f"ttr validate: {error}", err=True)
+            raise typer.Exit(EXIT_USAGE) from None
     targets = list(iter_map_files(paths or [_relative_if_inside(maps_dir())]))
     reports = list(validate_files(targets))
     rendered = FORMATS[output_format.value](reports)
