@@ -36,3 +36,13 @@ def test_unreadable_file_is_a_document_error(tmp_path):
     (tmp_path / "latin1.yaml").write_bytes(b"name: Z\xfcrich\n")
     with pytest.raises(DocumentError, match="UTF-8"):
         read_document(tmp_path / "latin1.yaml")
+
+
+def test_keys_that_yaml_reads_as_null_or_number_have_their_own_positions():
+    doc = parse_document("cities:\n  A: 1\n  ~: 2\n  7: 3\n")
+    assert doc.data == {"cities": {"A": 1, None: 2, 7: 3}}
+    assert doc.position(("cities", None), key=True) == Position(3, 3)
+    assert doc.position(("cities", 7), key=True) == Position(4, 3)
+    # callers that name keys as text find them too
+    assert doc.position(("cities", "7"), key=True) == Position(4, 3)
+    assert doc.position(("cities", "8"), key=True) == Position(2, 3)  # the mapping

@@ -68,13 +68,26 @@ class MapDocument:
         With `key=True`, the position of the mapping key rather than its value
         (useful for "this key is not allowed" or "this city is repeated").
         """
-        if key and path in self.key_marks:
-            return Position.from_mark(self.key_marks[path])
+        if key:
+            mark = self.key_marks.get(path)
+            if mark is None and path:  # a key that YAML made a number, null, date...
+                mark = self._key_mark_written_as(path[:-1], str(path[-1]))
+            if mark is not None:
+                return Position.from_mark(mark)
         for end in range(len(path), -1, -1):
             found = self.value_marks.get(path[:end])
             if found is not None:
                 return Position.from_mark(found)
         return Position(1, 1)
+
+    def _key_mark_written_as(self, parent: DataPath, text: str) -> yaml.Mark | None:
+        """The mark of a key under `parent` whose value reads as `text` (`7` for
+        the key 7), for callers that name keys as text."""
+        depth = len(parent) + 1
+        for path, mark in self.key_marks.items():
+            if len(path) == depth and path[:-1] == parent and str(path[-1]) == text:
+                return mark
+        return None
 
 
 _scalar_constructor = yaml.constructor.SafeConstructor()

@@ -108,6 +108,10 @@ def _to_problem(document: MapDocument, error: Any) -> Problem:
     path = tuple(error.absolute_path)
     code = _code_of(error)
     on_key = error.validator in ("additionalProperties", "propertyNames")
+    if "propertyNames" in error.absolute_schema_path:
+        # A bad key (`~:` or `7:` under cities): the error's path is the mapping,
+        # its instance the key itself; point at the key's own line.
+        path, on_key = (*path, error.instance), True
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):
         allowed = set(error.schema.get("properties", {}))
         extra = [k for k in error.instance if k not in allowed]
