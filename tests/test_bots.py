@@ -6,19 +6,23 @@ from __future__ import annotations
 import random
 
 import pytest
+from engine_positions import cards
+from test_europe_rules import europe_game
 
-from ttr_core.actions import Action, Resign
+from ttr_core.actions import Action, BuildStation, GiveUpTunnel, Payment, PayTunnel, Resign
 from ttr_core.board import board_for
 from ttr_core.bots import bot_factories, make_bot
 from ttr_core.bots.planning import INF, cheapest_path, graph_for, route_costs
 from ttr_core.bots.styles import fallback_action
+from ttr_core.cards import CARD_INDEX
 from ttr_core.game import bot_seed
 from ttr_core.simulate import wilson_interval
 from ttr_core.state import END_ALL_PASSED, GameState
-from ttr_core.view import PlayerView
+from ttr_core.view import PlayerView, TicketView, TunnelView
 from ttr_maps import load_map
 from ttr_maps.bundled import bundled_map_ids
 
+CARD_YELLOW = CARD_INDEX["yellow"]
 STYLES = ["route-focus", "destination-hungry", "one-step", "long-route"]
 PLANNERS = ["greedy", *STYLES]
 
@@ -167,3 +171,76 @@ def test_hundreds_of_mixed_games_end(map_id: str) -> None:
         players = 2 + seed % 4
         names = [[*PLANNERS, "random"][(seed + s) % 6] for s in range(players)]
         assert play_watched(map_id, names, seed).is_over
+
+
+# ------------------------------------------------------------- europe rules (E1-E3)
+
+
+def europe_position(ticket: str, opponent_routes: tuple[str, ...], **hand: int) -> PlayerView:
+    """The view of the seat to move on the tiny europe map (see `test_europe_rules`),
+    holding only `ticket` ("A-D"), with `hand`, and the other seat owning
+    `opponent_routes`; nobody has built a station."""
+    state = europe_game(2, 1)
+    seat = state.to_move
+    assert seat is not None
+    view = state.view(seat)
+    board = view.board
+    owners = [-1] * board.num_routes
+    for route_id in opponent_routes:
+        owners[board.route_index[route_id]] = 1 - seat
+    index = next(
+        t for t, tk in enumerate(board.map.tickets) if f"{tk.a}-{tk.b}" == ticket and not tk.long
+    )
+    return view._replace(
+        owners=tuple(owners),
+        tickets=(TicketView(index, board.map.tickets[index], False),),
+        hand=tuple(cards(**hand)),
+    )
+
+
+@pytest.mark.parametrize("name", PLANNERS)
+def test_e1_bot_builds_a_station_that_saves_its_ticket(name: str) -> None:
+    """A-D can reach D only over C-D or D-E, both the other player's: a station at
+    D lends C-D (the shortest way, A-C-D) and saves the ticket."""
+    view = europe_position("A-D", ("C-D", "D-E"), red=1, green=1)
+    action = make_bot(name, 1).act(view)
+    assert isinstance(action, BuildStation) and action.city == "D", f"{name} chose {action}"
+
+
+@pytest.mark.parametrize("name", PLANNERS)
+def test_e1_bot_builds_no_station_when_nothing_is_blocked(name: str) -> None:
+    """E1: an unbuilt station is worth 4 points: no station when the ticket's path
+    is free, nor for a route of the other player that no ticket needs."""
+    for opponent_routes in ((), ("A-B/1", "B-E")):
+        view = europe_position("A-D", opponent_routes, red=1, green=1)
+        action = make_bot(name, 1).act(view)
+        assert not isinstance(action, BuildStation), f"{name} chose {action}"
+
+
+@pytest.mark.parametrize("name", PLANNERS)
+def test_e2_bot_pays_for_a_tunnel_it_plans_and_gives_up_when_it_cannot(name: str) -> None:
+    """A-C (4 yellow, a tunnel) is on the way to D; one yellow turned up asks for one more."""
+    view = europe_position("A-D", (), yellow=5)
+    tunnel = TunnelView(view.seat, "A-C", Payment("yellow", 4, 0), (CARD_YELLOW,), 1)
+    view = view._replace(decision="tunnel_payment", tunnel=tunnel, to_move=view.seat)
+    assert make_bot(name, 1).act(view) == PayTunnel(Payment("yellow", 1, 0))
+    broke = view._replace(hand=tuple(cards(yellow=4)))
+    assert make_bot(name, 1).act(broke) == GiveUpTunnel()
+
+
+def test_e1_planning_bots_build_fewer_stations_than_random_and_games_end() -> None:
+    """Europe playouts: every game ends by its final round, and a planning bot builds
+    a station only to save a ticket, far less often than the random bot."""
+    built: dict[str, list[int]] = {"planner": [], "random": []}
+    for seed in range(12):
+        names = [[*PLANNERS, "random"][(seed + s) % 6] for s in range(4)]
+        state = play_watched("europe", names, seed)
+        assert state.is_over and state.end_reason != END_ALL_PASSED
+        for seat, name in enumerate(names):
+            kind = "random" if name == "random" else "planner"
+            built[kind].append(
+                sum(1 for s, a in state.history if s == seat and isinstance(a, BuildStation))
+            )
+    planner = sum(built["planner"]) / len(built["planner"])
+    random_bot = sum(built["random"]) / len(built["random"])
+    assert planner < random_bot / 3, (planner, random_bot)

@@ -18,12 +18,15 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from math import comb
+from typing import cast
 from weakref import WeakKeyDictionary
 
-from ttr_core.actions import Action, Claim, DrawDeck, DrawMarket
+from ttr_core.actions import Action, Claim, DrawDeck, DrawMarket, Payment
 from ttr_core.board import GRAY_INDEX, Board
-from ttr_core.cards import LOCO
-from ttr_core.legal import DRAW_DECK, DRAW_MARKET
+from ttr_core.cards import CARD_INDEX, CARDS_PER_COLOR, DECK_SIZE, LOCO, LOCOMOTIVES
+from ttr_core.legal import DRAW_DECK, DRAW_MARKET, station_cost
+from ttr_core.result import UNBUILT_STATION_POINTS
 
 #: A distance larger than any real one (no map has 10,000 wagons of track).
 INF = 10_000
@@ -225,28 +228,77 @@ def extra_cost(graph: BoardGraph, costs: Sequence[int], plan: Plan, ticket: int)
 # --------------------------------------------------------------- cards and claims
 
 
-def color_needs(board: Board, routes: Iterable[int]) -> tuple[list[int], int]:
-    """Cards needed per colour for `routes`, and the cards needed for gray ones."""
+def color_needs(
+    board: Board, routes: Iterable[int], tunnel_reserve: int = 0
+) -> tuple[list[int], int]:
+    """Cards needed per colour for `routes`, and the cards needed for gray ones;
+    a tunnel asks for `tunnel_reserve` more (E2, see `TUNNEL_RESERVE`)."""
     needs = [0] * LOCO
     gray = 0
+    tunnel = board.route_tunnel
     for route in routes:
         color = board.route_color[route]
+        length = board.route_length[route]
+        if tunnel_reserve and tunnel[route]:
+            length += tunnel_reserve
         if color == GRAY_INDEX:
-            gray += board.route_length[route]
+            gray += length
         else:
-            needs[color] += board.route_length[route]
+            needs[color] += length
     return needs, gray
 
 
+#: E2: cards to hold beyond a tunnel's length before digging it; with one, the
+#: three turned-up cards ask for more about one time in seven.
+TUNNEL_RESERVE = 1
+#: E2: dig a tunnel only when the hand covers the extra cards at least this often.
+TUNNEL_ODDS = 0.8
+
+
+def tunnel_odds(hand: Sequence[int], payment: Payment) -> float:
+    """E2: the chance that what is left in `hand` after laying `payment` covers the
+    extra cards the three turned-up cards ask for (each asks with the share of its
+    colour and of locomotives in a full deck; only locomotives when only they are laid)."""
+    locos = hand[LOCO] - payment.locos
+    if payment.color is None:
+        reserve, p = locos, LOCOMOTIVES / DECK_SIZE
+    else:
+        reserve = hand[CARD_INDEX[payment.color]] - payment.colored + locos
+        p = (CARDS_PER_COLOR + LOCOMOTIVES) / DECK_SIZE
+    return sum(comb(3, k) * p**k * (1 - p) ** (3 - k) for k in range(min(reserve, 3) + 1))
+
+
 def best_payment(
-    board: Board, route: int, hand: Sequence[int], needs: Sequence[int] | None = None
+    board: Board,
+    route: int,
+    hand: Sequence[int],
+    needs: Sequence[int] | None = None,
+    min_locos: int = 0,
 ) -> Claim | None:
     """The cheapest affordable payment of `route` (R9), or None: as few locomotives
-    as possible; on a gray route, the colour least needed elsewhere, then the one
-    held most. The result is one of the board's ready-made claims."""
-    length = board.route_length[route]
-    color = board.route_color[route]
-    options = board.claim_options[route]
+    as possible (at least `min_locos`, E3 ferries); on a gray route, the colour least
+    needed elsewhere, then the one held most. The result is one of the board's
+    ready-made claims."""
+    claim = _cheapest(
+        board.claim_options[route],
+        board.route_length[route],
+        board.route_color[route],
+        hand,
+        needs,
+        min_locos,
+    )
+    return cast("Claim | None", claim)
+
+
+def _cheapest(
+    options: Sequence[Sequence[Action]],
+    length: int,
+    color: int,
+    hand: Sequence[int],
+    needs: Sequence[int] | None,
+    min_locos: int = 0,
+) -> Action | None:
+    """The cheapest payment in a table like `Board.claim_options` (see `best_payment`)."""
     locos = hand[LOCO]
     best: tuple[int, int, int] | None = None  # (locos used, need of colour, -held)
     best_color = -1
@@ -256,6 +308,10 @@ def best_payment(
         if have == 0 or have + locos < length:
             continue
         used = length - have if have < length else 0
+        if used < min_locos:
+            used = min_locos
+            if used >= length or used > locos:
+                continue
         need = needs[c] if needs is not None and color == GRAY_INDEX else 0
         key = (used, need, -have)
         if best is None or key < best:
@@ -306,3 +362,97 @@ def draw_for_needs(
 
 def is_draw(action: Action) -> bool:
     return isinstance(action, DrawDeck | DrawMarket)
+
+
+# ------------------------------------------------------------------ stations (E1)
+
+
+def lend_station_routes(
+    graph: BoardGraph,
+    costs: list[int],
+    owners: Sequence[int],
+    seat: int,
+    station_owners: Sequence[int],
+) -> None:
+    """E1: make the routes of other players into `seat`'s station cities free in
+    `costs`. (At the end each station lends one of them; a plan that would need two
+    through the same station is rare enough to ignore.)"""
+    for city, holder in enumerate(station_owners):
+        if holder == seat:
+            for _, route in graph.neighbors[city]:
+                if owners[route] not in (-1, seat):
+                    costs[route] = 0
+
+
+@dataclass(frozen=True)
+class StationRescue:
+    """E1: a station that saves a ticket the plan has lost."""
+
+    action: Action
+    city: int
+    #: The other player's route the station lets me use, and the ticket it saves.
+    route: int
+    ticket: int
+    #: Points it is worth: the ticket swings from minus to plus its value (R15),
+    #: minus the unbuilt station's points and a point a card.
+    value: float
+
+
+def station_rescue(
+    graph: BoardGraph,
+    costs: Sequence[int],
+    owners: Sequence[int],
+    seat: int,
+    station_owners: Sequence[int],
+    plan: Plan,
+    wagons: int,
+    hand: Sequence[int],
+    stations_left: int,
+    needs: Sequence[int] | None = None,
+    final_round: bool = False,
+) -> StationRescue | None:
+    """E1: the station that saves the most valuable ticket `plan` has lost (one
+    whose cities my routes, free routes and wagons can no longer join) by lending
+    one route of another player next to a city without a station, if I can pay it;
+    else None. In the final round (R14) the station must complete the ticket on its
+    own. Stations are worth points unbuilt, so no other station is built."""
+    if stations_left <= 0 or not plan.lost:
+        return None
+    board = graph.board
+    working = list(costs)
+    for route in plan.routes:
+        working[route] = 0
+    spare = 0 if final_round else wagons - plan.wagons
+    cards = station_cost(stations_left)
+    for ticket in sorted(plan.lost, key=lambda t: (-board.ticket_value[t], t)):
+        a, b = board.ticket_a[ticket], board.ticket_b[ticket]
+        from_a = distances_from(graph, working, a)
+        if from_a[b] <= spare:
+            continue  # the plan's own routes reach it after all
+        from_b = distances_from(graph, working, b)
+        best: tuple[int, int] | None = None  # (cost, route)
+        for route, holder in enumerate(owners):
+            if holder in (-1, seat):
+                continue
+            ra, rb = board.route_a[route], board.route_b[route]
+            if station_owners[ra] != -1 and station_owners[rb] != -1:
+                continue
+            cost = min(from_a[ra] + from_b[rb], from_a[rb] + from_b[ra])
+            if cost <= spare and (best is None or cost < best[0]):
+                best = (cost, route)
+        if best is None:
+            continue
+        route = best[1]
+        ends = [c for c in (board.route_a[route], board.route_b[route]) if station_owners[c] == -1]
+        # Of two free ends, the one more of the others' routes lead into (more to lend).
+        city = max(ends, key=lambda c: (_lendable(graph, owners, seat, c), -c))
+        payment = _cheapest(board.station_options[city][cards], cards, GRAY_INDEX, hand, needs)
+        if payment is None:
+            return None
+        value = 2 * board.ticket_value[ticket] - UNBUILT_STATION_POINTS - cards
+        return StationRescue(payment, city, route, ticket, float(value))
+    return None
+
+
+def _lendable(graph: BoardGraph, owners: Sequence[int], seat: int, city: int) -> int:
+    return sum(1 for _, route in graph.neighbors[city] if owners[route] not in (-1, seat))

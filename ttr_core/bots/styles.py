@@ -6,6 +6,11 @@ target, draw the colours the targets need, and fall back to any legal action whe
 the plan has nothing to offer, so a game between them always ends. A style only
 changes which tickets are kept, when new ones are drawn and which routes are
 targets. The four styles follow the agents of de Mesentier Silva et al. (FDG 2017).
+
+With the `europe` rule set the procedure also pays ferries with their locomotives
+(E3), digs a tunnel only with a spare card for what the turned-up cards may ask and
+pays for it when the route matters (E2), and builds a station only when it saves a
+ticket (`rescue_station`, E1).
 """
 
 from __future__ import annotations
@@ -21,22 +26,30 @@ from ttr_core.actions import (
     DrawTickets,
     KeepTickets,
     Pass,
+    PayTunnel,
     Resign,
 )
 from ttr_core.bots.planning import (
     INF,
+    TUNNEL_ODDS,
+    TUNNEL_RESERVE,
     Plan,
+    StationRescue,
     best_payment,
     cheapest_path,
     color_needs,
     draw_for_needs,
     graph_for,
+    lend_station_routes,
     plan_network,
     route_costs,
+    station_rescue,
+    tunnel_odds,
 )
-from ttr_core.decisions import ChooseTickets, SecondCard
-from ttr_core.legal import DRAW_TICKETS, PASS, can_claim_route
+from ttr_core.decisions import ChooseTickets, SecondCard, TunnelPayment
+from ttr_core.legal import DRAW_TICKETS, GIVE_UP, PASS, can_claim_route
 from ttr_core.view import PlayerView
+from ttr_maps.model import ROUTE_POINTS
 
 
 @dataclass(frozen=True)
@@ -78,7 +91,7 @@ class PlanningBot:
         self.style = style
         self.name = style.name
         self._plan: Plan | None = None
-        self._plan_key: tuple[int, ...] = ()
+        self._plan_key: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
         self._needs: tuple[list[int], int] | None = None
 
     # ------------------------------------------------------------------ entry
@@ -93,10 +106,12 @@ class PlanningBot:
         """The style's choice, or None to let `fallback_action` pick."""
         if view.decision == ChooseTickets.kind:
             return self.keep_tickets(view)
+        if view.decision == TunnelPayment.kind:
+            return self.pay_tunnel(view)
         if view.decision == SecondCard.kind:
             # Nothing but my hand changed since the first card: the needs still hold.
             needs, gray = self._needs or color_needs(
-                view.board, self.targets(view, self.plan(view))
+                view.board, self.targets(view, self.plan(view)), tunnel_reserve(view)
             )
             return draw_for_needs(
                 view.market, view.hand, needs, gray, second=True, can_draw_deck=can_draw(view)
@@ -110,12 +125,16 @@ class PlanningBot:
         board, seat, hand = view.board, view.seat, view.hand
         plan = self.plan(view)
         targets = self.targets(view, plan)
-        needs, gray = self._needs = color_needs(board, targets)
+        needs, gray = self._needs = color_needs(board, targets, tunnel_reserve(view))
+        if plan.lost and view.stations_left and view.stations_left[seat]:
+            rescue = rescue_station(view, plan, needs)
+            if rescue is not None:
+                return rescue.action
         wagons = view.wagons[seat]
         for route in targets:
             if can_claim_route(board, route, seat, view.owners, view.num_players, wagons):
-                claim = best_payment(board, route, hand, needs)
-                if claim is not None:
+                claim = best_payment(board, route, hand, needs, ferry_locos(view, route))
+                if claim is not None and is_worth_digging(view, route, claim):
                     return claim
         if self.wants_tickets(view, plan):
             return DRAW_TICKETS
@@ -169,11 +188,31 @@ class PlanningBot:
             targets = scoring_routes(view, 3)
         return targets
 
+    def pay_tunnel(self, view: PlayerView) -> Action:
+        """E2: pay a tunnel's extra cards (fewest locomotives) when I can and the
+        route matters: it is one of my targets, the game is ending (cards are worth
+        nothing then), or its points are worth the cards; else give up."""
+        tunnel = view.tunnel
+        payments = [a for a in view.legal_actions() if isinstance(a, PayTunnel)]
+        if tunnel is None or not payments:
+            return GIVE_UP
+        board = view.board
+        route = board.route_index[tunnel.route]
+        if (
+            view.final_round
+            or ROUTE_POINTS[board.route_length[route]] >= 2 * tunnel.extra
+            or route in self.targets(view, self.plan(view))
+        ):
+            return payments[0]  # listed with the most cards of the colour first
+        return GIVE_UP
+
     # ------------------------------------------------------------------ planning
     def plan(self, view: PlayerView) -> Plan:
         """The plan for my incomplete tickets, re-made only when a ticket was added
-        or completed, or a planned route can no longer be claimed."""
-        key = tuple(t.index for t in view.tickets if not t.completed)
+        or completed, a station was built (E1), or a planned route can no longer be
+        claimed."""
+        tickets = tuple(t.index for t in view.tickets if not t.completed)
+        key = (tickets, my_stations(view))
         plan = self._plan
         if plan is not None and key == self._plan_key:
             board, seat, owners = view.board, view.seat, view.owners
@@ -204,7 +243,7 @@ class PlanningBot:
                 return plan
         graph = graph_for(view.board)
         costs = my_costs(view)
-        plan = plan_network(graph, costs, key, view.wagons[view.seat])
+        plan = plan_network(graph, costs, tickets, view.wagons[view.seat])
         self._plan, self._plan_key = plan, key
         return plan
 
@@ -258,7 +297,65 @@ def can_draw(view: PlayerView) -> bool:
 
 
 def my_costs(view: PlayerView) -> list[int]:
-    return route_costs(view.board, view.owners, view.seat, view.num_players, view.wagons[view.seat])
+    """What each route costs me (see `route_costs`); with stations (E1), the routes
+    of other players into my station cities are free."""
+    costs = route_costs(
+        view.board, view.owners, view.seat, view.num_players, view.wagons[view.seat]
+    )
+    if view.seat in view.station_owners:
+        lend_station_routes(
+            graph_for(view.board), costs, view.owners, view.seat, view.station_owners
+        )
+    return costs
+
+
+def my_stations(view: PlayerView) -> tuple[int, ...]:
+    """E1: the cities of my stations."""
+    seat = view.seat
+    if seat not in view.station_owners:
+        return ()
+    return tuple(city for city, holder in enumerate(view.station_owners) if holder == seat)
+
+
+def ferry_locos(view: PlayerView, route: int) -> int:
+    """E3: locomotives a claim of `route` needs (0 outside the `europe` rule set)."""
+    return view.board.route_ferry[route] if view.rules == "europe" else 0
+
+
+def tunnel_reserve(view: PlayerView) -> int:
+    """E2: extra cards to collect for a tunnel (none outside the `europe` rule set)."""
+    return TUNNEL_RESERVE if view.rules == "europe" else 0
+
+
+def is_worth_digging(view: PlayerView, route: int, claim: Claim) -> bool:
+    """E2: whether to claim `route` now: not a tunnel, the final round (nothing to
+    lose), or a hand likely to cover the extra cards."""
+    if view.rules != "europe" or not view.board.route_tunnel[route] or view.final_round:
+        return True
+    return tunnel_odds(view.hand, claim.payment) >= TUNNEL_ODDS
+
+
+def rescue_station(
+    view: PlayerView, plan: Plan, needs: list[int] | None = None
+) -> StationRescue | None:
+    """E1: the station that saves a ticket `plan` has lost, if I can pay for it
+    (see `station_rescue`); the one place every bot decides to build a station."""
+    seat = view.seat
+    if not view.stations_left or not view.stations_left[seat]:
+        return None
+    return station_rescue(
+        graph_for(view.board),
+        my_costs(view),
+        view.owners,
+        seat,
+        view.station_owners,
+        plan,
+        view.wagons[seat],
+        view.hand,
+        view.stations_left[seat],
+        needs,
+        view.final_round,
+    )
 
 
 def scoring_routes(view: PlayerView, limit: int | None = None) -> list[int]:
@@ -280,8 +377,8 @@ def best_claim(view: PlayerView) -> Claim | None:
     wagons, players = view.wagons[seat], view.num_players
     for route in graph_for(board).by_length:
         if owners[route] == -1 and can_claim_route(board, route, seat, owners, players, wagons):
-            claim = best_payment(board, route, hand)
-            if claim is not None:
+            claim = best_payment(board, route, hand, None, ferry_locos(view, route))
+            if claim is not None and is_worth_digging(view, route, claim):
                 return claim
     return None
 
