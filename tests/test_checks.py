@@ -84,12 +84,25 @@ def test_disable_comment_silences_a_warning_but_never_an_error() -> None:
     assert quiet.problems == []
     text = "# ttr: disable=TTR304, TTR252\n" + PLANE.replace("value: 5", "value: 4")
     still = validate_document(parse_document(text, "t.yaml"))
-    assert [p.code for p in still.problems] == ["TTR304"]
+    assert [p.code for p in still.problems] == ["TTR051", "TTR304"]
+    assert "only warnings can be silenced" in still.problems[0].message
+
+
+def test_misspelt_disable_code_is_a_warning_ttr051_and_silences_nothing() -> None:
+    text = "# ttr: disable=TTR999\n" + PLANE
+    report = validate_document(parse_document(text, "t.yaml"))
+    assert [(p.code, p.level) for p in report.problems] == [
+        ("TTR051", Level.WARNING),
+        ("TTR252", Level.WARNING),
+    ]
+    assert (report.problems[0].position.line, report.problems[0].position.column) == (1, 16)
+    assert "TTR999" in report.problems[0].message
 
 
 def test_disabled_codes_reads_only_whole_comment_lines() -> None:
     assert disabled_codes("# ttr: disable=ttr252\n") == {"TTR252"}
     assert disabled_codes("name: x  # ttr: disable=TTR252\n") == frozenset()
+    assert disabled_codes("# ttr: disable=TTR252\r\nid: x\r\n") == {"TTR252"}
 
 
 def test_r2_ticket_distances_need_one_search_per_chosen_city_not_per_ticket() -> None:

@@ -166,6 +166,7 @@ def test_list_checks_shows_every_code() -> None:
     assert "TTR304  error    a ticket's value is not the shortest wagon distance (R2)" in (
         result.output
     )
+    assert "TTR051  warning  a disable comment names a code it cannot silence" in result.output
 
 
 def test_help_explains_exit_codes_and_formats() -> None:

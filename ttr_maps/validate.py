@@ -8,6 +8,8 @@ guarantees.
 A file may silence warnings (never errors) with a comment line anywhere in it:
 
     # ttr: disable=TTR252,TTR253
+
+A code there that is unknown, or an error's, is itself reported (TTR051).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ UNREADABLE = "TTR000"
 YAML_SYNTAX_ERROR = "TTR001"
 MAP_SUFFIXES = (".yaml", ".yml")
 
-_DISABLE = re.compile(r"^[ \t]*#[ \t]*ttr:[ \t]*disable[ \t]*=[ \t]*([A-Za-z0-9, \t]+)$", re.M)
+_DISABLE = re.compile(r"^[ \t]*#[ \t]*ttr:[ \t]*disable[ \t]*=(.*)$", re.M)
 
 
 @dataclass
@@ -64,16 +66,28 @@ class InvalidMapError(Exception):
         super().__init__("\n".join(lines) or f"{report.path}: invalid map")
 
 
+def iter_disabled_codes(text: str) -> Iterator[tuple[str, Position]]:
+    """Each code named by a `# ttr: disable=CODE,CODE` comment line, upper-cased,
+    with where it is written (TTR051 reports the ones that silence nothing).
+
+    >>> text = "a: 1\\n# ttr: disable=TTR252, x\\n"
+    >>> [(code, p.line, p.column) for code, p in iter_disabled_codes(text)]
+    [('TTR252', 2, 16), ('X', 2, 24)]
+    """
+    for match in _DISABLE.finditer(text):
+        line = text.count("\n", 0, match.start()) + 1
+        for item in re.finditer(r"[^,\s][^,]*", match.group(1)):
+            column = match.start(1) + item.start() - match.start() + 1
+            yield item.group().strip().upper(), Position(line, column)
+
+
 def disabled_codes(text: str) -> frozenset[str]:
     """Codes silenced by `# ttr: disable=CODE,CODE` comment lines.
 
     >>> sorted(disabled_codes("id: x\\n# ttr: disable=TTR252, TTR253\\n"))
     ['TTR252', 'TTR253']
     """
-    codes: set[str] = set()
-    for match in _DISABLE.finditer(text):
-        codes.update(c.strip().upper() for c in match.group(1).split(",") if c.strip())
-    return frozenset(codes)
+    return frozenset(code for code, _ in iter_disabled_codes(text))
 
 
 def validate_document(document: MapDocument) -> FileReport:

@@ -1,12 +1,13 @@
-"""File-level codes: reading, YAML syntax, the schema, repeated keys."""
+"""File-level codes: reading, YAML syntax, the schema, repeated keys, disable comments."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ttr_maps.checks import Finding, check, rule
+from ttr_maps.checks import REGISTRY, Finding, check, rule
 from ttr_maps.document import MapDocument
 from ttr_maps.problem import Level
+from ttr_maps.validate import iter_disabled_codes
 
 rule(
     "TTR000",
@@ -80,3 +81,29 @@ def duplicate_key(document: MapDocument) -> Iterator[Finding]:
             f"key {path[-1]!r} is written twice ({where}); the first one is used",
             position=position,
         )
+
+
+@check(
+    "TTR051", Level.WARNING, "a disable comment names a code it cannot silence", stage="document"
+)
+def useless_disable_code(document: MapDocument) -> Iterator[Finding]:
+    """A `# ttr: disable=` comment names a code that no check has (a typo), or an
+    error, which can never be silenced: either way the comment does nothing.
+
+    Failing:
+
+        # ttr: disable=TTR225
+
+    Passing:
+
+        # ttr: disable=TTR252
+    """
+    for code, position in iter_disabled_codes(document.text):
+        entry = REGISTRY.get(code)
+        if entry is None:
+            message = f"disable={code}: no check has this code, so it silences nothing"
+        elif entry.level is Level.ERROR:
+            message = f"disable={code}: {code} is an error, and only warnings can be silenced"
+        else:
+            continue
+        yield Finding(message, position=position)
