@@ -139,3 +139,9 @@ def test_folders_are_fixed_recursively(tmp_path: Path) -> None:
 def test_bundled_maps_need_no_fix() -> None:
     result = runner.invoke(app, ["fix", "--check"])
     assert result.exit_code == 0, result.output
+
+
+def test_folder_without_maps_is_named_as_such_and_exits_2(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["fix", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "TTR000 no map files (*.yaml, *.yml) found in this folder" in result.output

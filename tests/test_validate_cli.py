@@ -77,7 +77,13 @@ def test_missing_path_exits_2_but_the_other_files_are_still_reported(tmp_path: P
 
 
 def test_empty_folder_and_unknown_format_are_usage_errors(tmp_path: Path) -> None:
-    assert _run(str(tmp_path)).exit_code == 2
+    (tmp_path / "notes.txt").write_text("not a map")
+    result = _run(str(tmp_path))
+    assert result.exit_code == 2
+    assert f"{tmp_path}:1:1: error TTR000 no map files (*.yaml, *.yml) found in this folder" in (
+        result.output
+    )
+    assert "not a map file" not in result.output
     assert _run("--format", "xml", str(VALUE)).exit_code == 2
 
 

@@ -122,7 +122,10 @@ def validate_file(path: str | Path) -> FileReport:
     except DocumentError as error:
         position = error.position or Position(1, 1)
         code = YAML_SYNTAX_ERROR if error.syntax else UNREADABLE
-        problem = Problem(str(path), position, Level.ERROR, code, error.message)
+        message = error.message
+        if Path(path).is_dir() and not _map_files_in(Path(path)):
+            message = "no map files (*.yaml, *.yml) found in this folder"
+        problem = Problem(str(path), position, Level.ERROR, code, message)
         return FileReport(str(path), [problem])
     return validate_document(document)
 
@@ -137,15 +140,18 @@ def iter_map_files(paths: Iterable[str | Path]) -> Iterator[Path]:
     """Expand command-line paths: a folder gives every `*.yaml`/`*.yml` inside it,
     recursively, sorted; anything else is passed on as is (a missing path is then
     reported by `validate_file`). A folder without map files is passed on too, and
-    reported as unreadable.
+    reported as unreadable ("no map files found in this folder").
     """
     for item in paths:
         path = Path(item)
         if path.is_dir():
-            found = sorted(p for p in path.rglob("*") if p.suffix in MAP_SUFFIXES and p.is_file())
-            yield from found if found else [path]
+            yield from _map_files_in(path) or [path]
         else:
             yield path
+
+
+def _map_files_in(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*") if p.suffix in MAP_SUFFIXES and p.is_file())
 
 
 def load_map(source: str | Path) -> Map:
