@@ -12,10 +12,20 @@ from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, app
 from ttr_core.cli.common import fail, load_map_argument, standings_table
 
 if TYPE_CHECKING:
+    from ttr_core.state import GameState
     from ttr_maps.model import Map
 
 
-@app.command()
+HELP = (
+    "Replay a game record and print its standings.\n\n"
+    "--verify checks that the replay gives the recorded actions and result: exit 0 if "
+    "identical, 1 with the first difference. --step shows the game action by action, "
+    "each followed by the route points and wagons of every seat; with --verify too, it "
+    "steps through the game, then verifies it."
+)
+
+
+@app.command(help=HELP)
 def replay(
     record_file: Annotated[Path, typer.Argument(metavar="RECORD", help="A game record (JSON).")],
     map_argument: Annotated[
@@ -32,19 +42,15 @@ def replay(
         ),
     ] = False,
 ) -> None:
-    """Replay a game record and print its standings.
-
-    --verify checks that the replay gives the recorded actions and result (exit 0 if
-    identical, 1 with the first difference); --step shows the game action by action.
-    """
     from rich.console import Console
 
     from ttr_core.record import RecordError, read_record, verify_record
     from ttr_core.record import replay as replay_record
 
     try:
-        record = read_record(record_file)
+        record = read_record(record_file)  # checked against the game-record schema
         game_map = load_map_argument(map_argument or record["map"])
+        state = print_steps(record, game_map) if step else None
         if verify:
             difference = verify_record(record, game_map)
             if difference:
@@ -52,9 +58,8 @@ def replay(
                 raise typer.Exit(EXIT_FAILED)
             typer.echo(f"{record_file}: replay gives the recorded result")
             raise typer.Exit(EXIT_OK)
-        if step:
-            print_steps(record, game_map)
-        state = replay_record(record, game_map)
+        if state is None:
+            state = replay_record(record, game_map)
     except RecordError as error:
         raise fail(str(error), EXIT_FAILED if verify else 2) from None
     names = [seat.get("player", f"seat {i}") for i, seat in enumerate(record.get("seats", []))]
@@ -65,22 +70,22 @@ def replay(
         typer.echo(f"{len(state.history)} actions replayed; the game is not over")
 
 
-def print_steps(record: Mapping[str, Any], game_map: Map) -> None:
-    """Replay `record` one action at a time, printing each with a state summary."""
-    from ttr_core.actions import parse_action
-    from ttr_core.errors import IllegalAction, InvalidAction
-    from ttr_core.record import RecordError
-    from ttr_core.state import GameState
+def print_steps(record: Mapping[str, Any], game_map: Map) -> GameState:
+    """Replay `record` one action at a time (through `iter_replay`, which checks the
+    map's fingerprint first), printing each with a state summary; return the state
+    at the end. Raises `RecordError`."""
+    from ttr_core.record import iter_replay
+    from ttr_core.record import replay as replay_record
     from ttr_core.terminal import state_summary
 
-    state = GameState(game_map, record["players"], record["seed"], record.get("rules"))
-    typer.echo(f"start: {state_summary(state)}; seat {state.first_player} plays first")
-    for number, entry in enumerate(record["actions"], start=1):
-        seat = entry.get("seat")
-        try:
-            state.apply(parse_action(entry["action"]), seat)
-        except (InvalidAction, IllegalAction, KeyError, TypeError) as error:
-            raise RecordError(f"action {number} ({entry!r}): {error}") from None
+    state = None
+    for number, seat, action, state in iter_replay(record, game_map):
+        if number == 1:
+            typer.echo(f"start: seat {state.first_player} plays first")
         who = "host" if seat is None else f"seat {seat}"
-        typer.echo(f"{number:>4}. {who}: {entry['action']}")
+        typer.echo(f"{number:>4}. {who}: {action}")
         typer.echo(f"      {state_summary(state)}")
+    if state is None:  # no actions: the game as dealt
+        state = replay_record(record, game_map)
+        typer.echo(f"start: {state_summary(state)}; seat {state.first_player} plays first")
+    return state
