@@ -7,7 +7,12 @@ number from that list, an action in notation (`draw market 2`, `claim
 Denver-Omaha with red:4`), `help`, `resign` (leave the game, D5) or `quit` (stop
 playing; the game is left unfinished). Input that is not legal changes nothing:
 the message says why (the rule, for an illegal action) and the question is asked
-again. The end of the input stream ends the session like `quit`.
+again. The end of the input stream ends the session like `quit`, and so does
+Ctrl-C (`Session.interrupted`).
+
+With the europe rules the screen also shows the stations (E1: who has one where,
+how many are left and what the next one costs), a tunnel waiting for its extra
+cards (E2) and which tickets are long (E4).
 
 Input is read line by line from any text stream, so a test can play a whole game.
 """
@@ -22,15 +27,19 @@ from ttr_core.actions import Action, Claim, Resign, parse_action
 from ttr_core.bots import Bot
 from ttr_core.cards import CARD_NAMES
 from ttr_core.errors import IllegalAction, InvalidAction
+from ttr_core.legal import station_cost
 from ttr_core.state import GameState
 from ttr_core.view import PlayerView
-from ttr_maps.model import Map
+from ttr_maps.model import Map, Ticket
 
 HUMAN = "human"
 
 HELP = """\
 Type the number of an action from the list, or the action itself:
   draw deck | draw market N | claim ROUTE with COLOUR:N [loco:N] | tickets | keep I,J
+With the europe rules also:
+  station CITY with COLOUR:N [loco:N]   build a station (E1; `_` for spaces in CITY)
+  pay COLOUR:N [loco:N] | give up        settle a tunnel's extra cards (E2)
 Other commands:
   help     this text
   resign   leave the game (your routes stay on the board, D5)
@@ -44,6 +53,8 @@ class Session:
     state: GameState
     #: True when someone typed `quit` or the input ended before the game did.
     stopped: bool = False
+    #: True when the session was stopped by Ctrl-C (KeyboardInterrupt).
+    interrupted: bool = False
 
 
 def seat_label(seat: int, names: Sequence[str]) -> str:
@@ -72,11 +83,14 @@ def describe_view(view: PlayerView, names: Sequence[str], since: int) -> list[st
         lines.append("tickets:")
         for ticket in view.tickets:
             mark = "done" if ticket.completed else "open"
-            lines.append(f"  [{mark}] {ticket.ticket}")
+            lines.append(f"  [{mark}] {ticket.ticket}{_long(ticket.ticket)}")
     if view.offered:
         lines.append(f"offered tickets (keep at least {view.keep_at_least}):")
         for position, index in enumerate(view.offered):
-            lines.append(f"  {position}: {board.map.tickets[index]}")
+            ticket = board.map.tickets[index]
+            lines.append(f"  {position}: {ticket}{_long(ticket)}")
+    lines += station_lines(view, names)
+    lines += tunnel_lines(view, names)
     lines.append("seats:")
     for seat in range(view.num_players):
         status = "" if view.status[seat] == "active" else f" [{view.status[seat]}]"
@@ -88,6 +102,40 @@ def describe_view(view: PlayerView, names: Sequence[str], since: int) -> list[st
     if view.final_round:
         lines.append("** final round: this is your last turn **")
     return lines
+
+
+def _long(ticket: Ticket) -> str:
+    return "  [long]" if ticket.long else ""  # E4
+
+
+def station_lines(view: PlayerView, names: Sequence[str]) -> list[str]:
+    """E1: my stations left and the cost of the next one, and every station built."""
+    if view.rules != "europe" or not view.stations_left:
+        return []
+    left = view.stations_left[view.seat]
+    cost = f"the next costs {station_cost(left)} card(s) of one colour" if left else "none"
+    lines = [f"stations: you have {left} left ({cost}); each one not built scores 4"]
+    cities = view.map.cities
+    built = [(cities[c].name, seat) for c, seat in enumerate(view.station_owners) if seat >= 0]
+    for seat in range(view.num_players):
+        mine = [name for name, owner in built if owner == seat]
+        if mine:
+            lines.append(f"  {seat_label(seat, names)} has stations in {', '.join(mine)}")
+    return lines
+
+
+def tunnel_lines(view: PlayerView, names: Sequence[str]) -> list[str]:
+    """E2: a tunnel claim waiting for its extra cards."""
+    tunnel = view.tunnel
+    if tunnel is None:
+        return []
+    who = "your" if tunnel.seat == view.seat else f"{seat_label(tunnel.seat, names)}'s"
+    revealed = ", ".join(CARD_NAMES[card] for card in tunnel.revealed) or "nothing"
+    return [
+        f"tunnel: {who} claim of {tunnel.route}: cards laid {tunnel.payment}; "
+        f"turned up {revealed}; {tunnel.extra} more card(s) needed "
+        f"({tunnel.payment.color or 'loco'} or loco): `pay …` or `give up`"
+    ]
 
 
 def action_lines(actions: Sequence[Action]) -> list[str]:
@@ -120,15 +168,19 @@ def play_at_table(
     """
     state = GameState(game_map, len(players), seed)
     seen = [0] * len(players)  # public log entries each person has seen
-    while not state.is_over:
-        seat = state.to_move
-        assert seat is not None
-        bot = players[seat]
-        if bot is not None:
-            state.apply(bot.act(state.view(seat)), seat)
-            continue
-        if not _human_turn(state, seat, names, seen, lines, write):
-            return Session(state, stopped=True)
+    try:
+        while not state.is_over:
+            seat = state.to_move
+            assert seat is not None
+            bot = players[seat]
+            if bot is not None:
+                state.apply(bot.act(state.view(seat)), seat)
+                continue
+            if not _human_turn(state, seat, names, seen, lines, write):
+                return Session(state, stopped=True)
+    except KeyboardInterrupt:  # Ctrl-C: stop like `quit`, keeping the game so far
+        write("interrupted: the game stops here, unfinished")
+        return Session(state, stopped=True, interrupted=True)
     return Session(state)
 
 

@@ -2,16 +2,38 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ttr_core.cli.app import EXIT_OK, app
+from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, app
 from ttr_core.cli.common import fail, load_map_argument, standings_table
+
+if TYPE_CHECKING:
+    from ttr_core.state import GameState
 
 #: Colours of seats 0-4 in pictures of a finished game.
 SEAT_COLORS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd")
+#: The bots `--bots` accepts (`ttr_core.bots.bot_factories`), for help texts.
+BOT_NAMES = "random, greedy, route-focus, destination-hungry, one-step, long-route"
+#: Exit status after Ctrl-C (128 + SIGINT), as shells report it.
+EXIT_INTERRUPTED = 130
+
+#: The --players option of `ttr play` and `ttr simulate` (R1: 2 to 5 players).
+PLAYERS_OPTION = Annotated[
+    int, typer.Option("--players", "-p", min=2, max=5, help="Players (2-5, R1).")
+]
+
+HELP = (
+    "Play a game and print the final standings.\n\n"
+    "Seats named `human` (in --bots, or with --human N) are played at this terminal: "
+    "each turn lists the legal actions; type a number or an action, `help`, `resign` "
+    "or `quit`. Ctrl-D and `quit` stop the game unfinished (exit 1), Ctrl-C too "
+    "(exit 130); --record then saves the unfinished game. See docs/play-testing.md."
+)
 
 
 def seat_bots(spec: str, players: int, humans: list[int] | None = None) -> list[str]:
@@ -31,43 +53,103 @@ def seat_bots(spec: str, players: int, humans: list[int] | None = None) -> list[
     return names
 
 
-def write_picture(state: object, names: list[str], path: Path) -> None:
-    """The map with every claimed route in its owner's colour."""
-    from ttr_maps.preview import PreviewError, render_map
+def check_output_file(path: Path, option: str) -> None:
+    """Exit 2 at once if `path` cannot be written (its folder is missing or not
+    writable, or it is a folder), so a person's game is never lost at the end."""
+    folder = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        raise fail(f"{option} {path}: is a folder")
+    if not folder.is_dir():
+        raise fail(f"{option} {path}: folder {folder} does not exist")
+    try:
+        handle, probe = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+        os.close(handle)
+        os.unlink(probe)
+    except OSError as error:
+        raise fail(
+            f"{option} {path}: cannot write in {folder}: {error.strerror or error}"
+        ) from None
 
-    game = state  # a GameState; typed loosely to keep this module's imports light
-    board = game.board  # type: ignore[attr-defined]
+
+def write_picture(state: GameState, names: list[str], path: Path) -> None:
+    """The map with every claimed route in its owner's colour and, with the europe
+    rules, every station as a triangle in its owner's colour (E1). The legend lists
+    the seats in seat order. Raises `PreviewError`."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    from ttr_maps.geometry import projected_positions
+    from ttr_maps.preview import (
+        CAR_EDGE,
+        default_size,
+        draw_map,
+        font_properties,
+        new_figure,
+        save_figure,
+    )
+
+    game_map = state.map
     owners = {
-        board.route_name(route): SEAT_COLORS[seat]
-        for route, seat in enumerate(game.owner)  # type: ignore[attr-defined]
-        if seat >= 0
+        state.board.route_name(route): SEAT_COLORS[seat]
+        for seat in range(state.num_players)
+        for route in state.claimed_routes(seat)
     }
     labels = {SEAT_COLORS[seat]: f"seat {seat}: {name}" for seat, name in enumerate(names)}
-    try:
-        render_map(
-            game.map,  # type: ignore[attr-defined]
-            path,
-            route_owner_colors=owners,
-            owner_names=labels,
-            title=f"{game.map.name}: seed {game.seed}",  # type: ignore[attr-defined]
+    figure = new_figure(default_size(game_map))
+    figure.subplots_adjust(left=0.01, right=0.83, bottom=0.02, top=0.93)  # as render_map
+    ax = figure.add_subplot()
+    figure.suptitle(
+        f"{game_map.name}: seed {state.seed}", fontproperties=font_properties(15, "bold")
+    )
+    drawing = draw_map(ax, game_map, route_owner_colors=owners, owner_names=labels, legend=False)
+    handles = [Patch(facecolor=c, edgecolor=CAR_EDGE, label=label) for c, label in labels.items()]
+    handles += [h for h in drawing.legend_handles if h.get_label() not in labels.values()]
+    positions = projected_positions(game_map)
+    stations = [(c, seat) for c, seat in enumerate(state.station_owner) if seat >= 0]
+    for city, seat in stations:
+        name = game_map.cities[city].name
+        x, y = positions[name]
+        mark = ax.scatter(
+            [x], [y], s=140, marker="^", c=SEAT_COLORS[seat], edgecolors=CAR_EDGE, zorder=6
         )
-    except PreviewError as error:
-        raise fail(str(error)) from None
+        mark.set_gid(f"station:{name}:seat {seat}")
+    if stations:
+        handles.append(
+            Line2D(
+                [],
+                [],
+                marker="^",
+                linestyle="none",
+                markersize=9,
+                markerfacecolor="#ffffff",
+                markeredgecolor=CAR_EDGE,
+                label="station (owner's colour)",
+            )
+        )
+    ax.legend(
+        handles=handles,
+        handler_map=drawing.legend_handler_map,
+        loc="upper left",
+        bbox_to_anchor=(1.01, 1.0),
+        borderaxespad=0.0,
+        prop=font_properties(8.5),
+        frameon=False,
+        handlelength=2.2,
+    )
+    save_figure(figure, path)
 
 
-@app.command()
+@app.command(help=HELP)
 def play(
     map_argument: Annotated[
         str, typer.Argument(metavar="MAP", help="Bundled map id or YAML file.")
     ],
-    players: Annotated[
-        int, typer.Option("--players", "-p", min=2, max=5, help="Players (2-5, R1).")
-    ] = 2,
+    players: PLAYERS_OPTION = 2,
     bots: Annotated[
         str,
         typer.Option(
             help="Player for every seat, or one per seat: 'human,greedy,long-route'. "
-            "Bots: random, greedy, route-focus, destination-hungry, one-step, long-route."
+            f"Bots: {BOT_NAMES}."
         ),
     ] = "random",
     human: Annotated[
@@ -78,19 +160,14 @@ def play(
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the game: same seed, same game.")] = 0,
     record: Annotated[
-        Path | None, typer.Option(help="Write the game record (JSON) to this file.")
+        Path | None,
+        typer.Option(help="Write the game record (JSON) to this file, finished or not."),
     ] = None,
     picture: Annotated[
         Path | None,
         typer.Option(help="At the end, draw the map with who claimed what (.png/.svg/.pdf)."),
     ] = None,
 ) -> None:
-    """Play a game and print the final standings.
-
-    Seats named `human` (in --bots, or with --human N) are played at this terminal:
-    each turn lists the legal actions; type a number or an action, `help`, `resign`
-    or `quit`. See docs/play-testing.md.
-    """
     import sys
 
     from rich.console import Console
@@ -99,14 +176,18 @@ def play(
     from ttr_core.game import bot_seed, play_game
     from ttr_core.record import record_of, write_record
     from ttr_core.terminal import HUMAN, iter_lines, play_at_table
+    from ttr_maps.preview import PreviewError
 
     if picture is not None:
-        from ttr_maps.preview import PreviewError, output_format
+        from ttr_maps.preview import output_format
 
         try:
             output_format(picture)
         except PreviewError as error:
             raise fail(str(error)) from None
+    for path, option in ((record, "--record"), (picture, "--picture")):
+        if path is not None:
+            check_output_file(path, option)
     game_map = load_map_argument(map_argument)
     names = seat_bots(bots, players, human)
     try:
@@ -116,23 +197,32 @@ def play(
         ]
     except ValueError as error:
         raise fail(f"{error} (or 'human')") from None
-    stopped = False
+    stopped = interrupted = False
     if any(p is None for p in seat_players):
         session = play_at_table(
             game_map, seat_players, names, seed, iter_lines(sys.stdin), typer.echo
         )
-        state, stopped = session.state, session.stopped
+        state, stopped, interrupted = session.state, session.stopped, session.interrupted
     else:
         state = play_game(game_map, seat_players, seed)  # type: ignore[arg-type]
     if state.is_over:
         Console().print(standings_table(state.result(), names))
+    problems = []
     if record is not None:
         try:
             write_record(record_of(state, names), record)
+            typer.echo(f"record written to {record}")
         except OSError as error:
-            raise fail(f"cannot write {record}: {error.strerror or error}") from None
-        typer.echo(f"record written to {record}")
+            problems.append(f"the record could not be written to {record}: {error.strerror}")
     if picture is not None:
-        write_picture(state, names, picture)
-        typer.echo(f"picture written to {picture}")
-    raise typer.Exit(1 if stopped else EXIT_OK)
+        try:
+            write_picture(state, names, picture)
+            typer.echo(f"picture written to {picture}")
+        except PreviewError as error:
+            saved = f" (the record was written to {record})" if record and not problems else ""
+            problems.append(f"the picture could not be written: {error}{saved}")
+    for problem in problems:
+        typer.echo(f"error: {problem}", err=True)
+    if interrupted:
+        raise typer.Exit(EXIT_INTERRUPTED)
+    raise typer.Exit(EXIT_FAILED if stopped or problems else EXIT_OK)
