@@ -134,3 +134,192 @@ def test_out_must_be_a_folder(tmp_path: Path) -> None:
     file.write_text("")
     result = runner.invoke(app, [*SIMULATE, "--games", "1", "--out", str(file)])
     assert result.exit_code == 2
+
+
+# ------------------------------------------------- the europe rules, stalls, arc
+
+
+@pytest.fixture(scope="module")
+def europe_run() -> tuple[dict, list[dict]]:
+    simulation = simulate("europe", 6, 3, ["random", "long-route", "greedy"], 3, records=True)
+    return simulation.report, [json.loads(text) for _, text in simulation.records]
+
+
+def test_e1_europe_report_counts_tickets_completed_through_stations(europe_run) -> None:
+    report, records = europe_run
+    held: dict[str, list[int]] = {}
+    borrowed = 0
+    for record in records:
+        names = [s["player"] for s in record["seats"]]
+        for s in record["result"]["seats"]:
+            counts = held.setdefault(names[s["seat"]], [0, 0])
+            counts[0] += len(s["tickets"])
+            counts[1] += sum(t["completed"] for t in s["tickets"])
+            borrowed += len(s["station_routes"])
+    assert borrowed > 0  # the run has tickets completed with a borrowed route
+    for name, (total, done) in held.items():
+        assert report["tickets"]["by_bot"][name]["held"] == total
+        assert report["tickets"]["by_bot"][name]["completed"] == done
+
+
+def test_e1_score_parts_include_stations_and_sum_to_the_totals(europe_run) -> None:
+    report, _ = europe_run
+    for groups in (report["scores"]["by_bot"], report["scores"]["by_seat"]):
+        for d in groups.values():
+            assert list(d["parts"]) == ["routes", "tickets", "longest_path_bonus", "stations"]
+            parts = sum(p["mean"] for p in d["parts"].values())
+            assert parts == pytest.approx(d["mean"], abs=0.01)
+
+
+def test_e1_e2_europe_section_counts_stations_borrowed_routes_and_tunnels(europe_run) -> None:
+    report, records = europe_run
+    expected: dict[str, dict[str, int]] = {}
+    for record in records:
+        names = [s["player"] for s in record["seats"]]
+        for s in record["result"]["seats"]:
+            e = expected.setdefault(
+                names[s["seat"]], dict.fromkeys(("st", "br", "tc", "p", "g"), 0)
+            )
+            e["st"] += len(s["stations"])
+            e["br"] += len(s["station_routes"])
+        for entry in record["actions"]:
+            e = expected[names[entry["seat"]]] if entry["seat"] is not None else {}
+            if "revealed" in entry:
+                e["tc"] += 1
+            if entry["action"].startswith("pay "):
+                e["p"] += 1
+            if entry["action"] == "give up":
+                e["g"] += 1
+    section = report["europe"]["by_bot"]
+    for name, e in expected.items():
+        got = section[name]
+        assert (got["stations_built"], got["routes_borrowed"]) == (e["st"], e["br"])
+        assert (got["tunnel_claims"], got["tunnels_paid"], got["tunnels_given_up"]) == (
+            e["tc"],
+            e["p"],
+            e["g"],
+        )
+        assert got["tunnels_claimed_at_once"] == e["tc"] - e["p"] - e["g"]
+    assert sum(e["tc"] for e in expected.values()) > 0
+    assert "europe" not in simulate("north_america", 1, 2, ["greedy"], 1).report
+
+
+def _game(index: int, arc: list[tuple[float, float]], end_reason: str = "final round"):
+    from ttr_core.simulate import GameSummary, SeatSummary
+
+    seat = SeatSummary(10, {"routes": 10}, 1, 0, 0, (), ())
+    return GameSummary(
+        index, 100 + index, ("greedy",), end_reason, len(arc), 0, (seat,), tuple(arc), None, "x"
+    )
+
+
+def test_arc_keeps_the_final_values_of_finished_games() -> None:
+    from ttr_core.simulate import Tally
+
+    tally = Tally(load_map("north_america"), 1)
+    tally.add(_game(0, [(1, 40), (2, 30)]))
+    tally.add(_game(1, [(3, 20)]))  # over after one turn: stays at 3 points, 20 wagons
+    arc = tally.arc()
+    assert arc[0] == {"turn": 1, "running": 2, "mean_route_points": 2, "mean_wagons": 30}
+    assert arc[1] == {"turn": 2, "running": 1, "mean_route_points": 2.5, "mean_wagons": 25}
+
+
+def test_r6_stalls_name_the_game_its_bots_and_a_command_to_play_it_again() -> None:
+    from ttr_core.simulate import Tally
+
+    tally = Tally(load_map("north_america"), 1)
+    tally.add(_game(4, [(1, 40)], end_reason="all passed"))
+    assert tally.stalls == [
+        {
+            "seed": 104,
+            "index": 4,
+            "bots": ["greedy"],
+            "command": "ttr play x --players 1 --bots greedy --seed 104",
+        }
+    ]
+
+
+def test_stall_command_plays_the_same_game_again(tmp_path: Path) -> None:
+    import shlex
+
+    from ttr_core.simulate import play_command
+
+    names = seat_names(["greedy", "long-route", "random"], 3, 2)
+    simulation = simulate(
+        "north_america", 3, 3, ["greedy", "long-route", "random"], 9, records=True
+    )
+    seed, text = simulation.records[2]
+    command = shlex.split(play_command("north_america", names, seed))
+    assert command[:2] == ["ttr", "play"]
+    record = tmp_path / "again.json"
+    result = runner.invoke(app, [*command[1:], "--record", str(record)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(record.read_text())["actions"] == json.loads(text)["actions"]
+
+
+# ------------------------------------------------------------- the --out folder
+
+
+def test_a_picture_that_cannot_be_written_fails_before_the_games(tmp_path: Path) -> None:
+    out = tmp_path / "o"
+    (out / "heatmap.png").mkdir(parents=True)
+    result = runner.invoke(app, [*SIMULATE, "--games", "2", "--out", str(out)])
+    assert result.exit_code == 2
+    assert "heatmap.png is a folder" in result.output
+    assert [p.name for p in out.iterdir()] == ["heatmap.png"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["o"]  # no staging folder left
+
+
+@pytest.mark.parametrize("out", ["afile/sub", "/proc/x/report"])
+def test_out_that_cannot_be_created_fails_at_once(tmp_path: Path, out: str) -> None:
+    (tmp_path / "afile").write_text("")
+    target = tmp_path / out if not out.startswith("/") else Path(out)
+    result = runner.invoke(app, [*SIMULATE, "--games", "100000", "--out", str(target)])
+    assert result.exit_code == 2
+    assert "error: --out" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_failure_while_writing_leaves_the_old_report_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import ttr_core.report_html
+    from ttr_maps.preview import PreviewError
+
+    def broken(*args: object) -> None:
+        raise PreviewError("tickets.png: cannot write (disk full)")
+
+    monkeypatch.setattr(ttr_core.report_html, "_tickets", broken)
+    out = tmp_path / "o"
+    out.mkdir()
+    (out / "report.json").write_text("old")
+    result = runner.invoke(app, [*SIMULATE, "--games", "2", "--out", str(out)])
+    assert result.exit_code == 1
+    assert "cannot write the report" in result.output and "disk full" in result.output
+    assert [p.name for p in out.iterdir()] == ["report.json"]
+    assert (out / "report.json").read_text() == "old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["o"]
+
+
+def test_a_new_report_replaces_an_old_one_file_by_file(tmp_path: Path) -> None:
+    out = tmp_path / "o"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    result = runner.invoke(app, [*SIMULATE, "--games", "2", "--records", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert (out / "notes.txt").read_text() == "mine"
+    assert json.loads((out / "report.json").read_text())["games"] == 2
+    assert len(list((out / "records").iterdir())) == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["o"]
+
+
+def test_r1_players_and_bot_names_are_checked_the_same_way_by_play_and_simulate() -> None:
+    from ttr_core.bots import bot_factories
+
+    for command in (["play", "north_america"], [*SIMULATE, "--out", "unused"]):
+        result = runner.invoke(app, [*command, "--players", "6"], env={"COLUMNS": "250"})
+        assert result.exit_code == 2
+        assert "Invalid value for '--players'" in result.output
+        help_text = runner.invoke(app, [command[0], "--help"], env={"COLUMNS": "250"}).output
+        for name in bot_factories():
+            assert name in help_text, (command[0], name)

@@ -1,13 +1,18 @@
 """Writing a simulation report: `report.json`, pictures and `report.html`.
 
-Pictures are drawn on figures with their own Agg canvas (no pyplot state) and
-every file is written atomically, so a reader never sees half a report.
+Pictures are drawn on figures with their own Agg canvas (no pyplot state). The
+files are written into a staging folder next to the target folder and moved into
+place only when all of them are written, `report.json` last, so a failure (a
+picture that cannot be drawn, a full disk) leaves the target folder as it was.
 """
 
 from __future__ import annotations
 
 import html
 import json
+import os
+import shutil
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -21,6 +26,80 @@ PICTURES = {
     "arc": "game-arc.png",
     "tickets": "tickets.png",
 }
+#: Every file of a report, in the order they are moved into place (report.json last).
+REPORT_FILES = ("report.html", *PICTURES.values(), "report.json")
+RECORDS_FOLDER = "records"
+
+
+class ReportFolderError(ValueError):
+    """The report cannot be written to the folder asked for; the message says why."""
+
+
+def prepare_report_folder(out_dir: Path) -> Path:
+    """Check that a report can be written to `out_dir` and make the staging folder
+    for it (a new hidden folder in `out_dir`'s parent, created if needed). Call it
+    before the games are played, so a bad folder fails at once.
+
+    Raises `ReportFolderError`.
+    """
+    _check_targets(out_dir)
+    parent = out_dir.absolute().parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(dir=parent, prefix=f".{out_dir.name}.", suffix=".tmp"))
+    except OSError as error:
+        raise ReportFolderError(f"cannot write in {parent}: {error.strerror or error}") from None
+    if out_dir.is_dir():
+        try:
+            handle, probe = tempfile.mkstemp(dir=out_dir, prefix=".probe.")
+            os.close(handle)
+            os.unlink(probe)
+        except OSError as error:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise ReportFolderError(
+                f"cannot write in {out_dir}: {error.strerror or error}"
+            ) from None
+    return staging
+
+
+def _check_targets(out_dir: Path, record_names: list[str] | None = None) -> None:
+    """Refuse a target whose folder, or one of whose files, is of the wrong kind."""
+    for folder in (out_dir, *out_dir.absolute().parents):
+        if folder.exists():
+            if not folder.is_dir():
+                raise ReportFolderError(f"{folder} exists and is not a folder")
+            break
+    if not out_dir.is_dir():
+        return
+    for name in REPORT_FILES:
+        if (out_dir / name).is_dir():
+            raise ReportFolderError(f"{out_dir / name} is a folder, not a file")
+    records = out_dir / RECORDS_FOLDER
+    if records.exists() and not records.is_dir():
+        raise ReportFolderError(f"{records} exists and is not a folder")
+    for name in record_names or []:
+        if (records / name).is_dir():
+            raise ReportFolderError(f"{records / name} is a folder, not a file")
+
+
+def _publish(staging: Path, out_dir: Path) -> None:
+    """Move the staged report into `out_dir`: the whole folder at once when
+    `out_dir` does not exist, else file by file with report.json last."""
+    records = staging / RECORDS_FOLDER
+    record_names = sorted(p.name for p in records.iterdir()) if records.is_dir() else []
+    _check_targets(out_dir, record_names)
+    if not out_dir.exists():
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(staging, 0o777 & ~umask)  # mkdtemp makes the folder private
+        os.rename(staging, out_dir)
+        return
+    if record_names:
+        (out_dir / RECORDS_FOLDER).mkdir(exist_ok=True)
+        for name in record_names:
+            os.replace(records / name, out_dir / RECORDS_FOLDER / name)
+    for name in REPORT_FILES:
+        os.replace(staging / name, out_dir / name)
 
 
 def write_report(
@@ -29,30 +108,37 @@ def write_report(
     out_dir: Path,
     totals: Mapping[str, Mapping[str, list[int]]],
     records: list[tuple[int, str]] | None = None,
+    *,
+    staging: Path | None = None,
 ) -> list[Path]:
     """Write everything into `out_dir` (created if needed); return the files.
 
     `totals` holds raw score lists {"by_seat": {...}, "by_bot": {...}} for the
-    distribution pictures.
+    distribution pictures. The files are written into `staging` (from
+    `prepare_report_folder`; made here if not given), then moved into place; the
+    staging folder is removed whatever happens. Raises `ReportFolderError`,
+    `PreviewError` or `OSError`, leaving `out_dir` as it was.
     """
     from ttr_maps.files import write_text_atomically
 
-    out_dir.mkdir(parents=True, exist_ok=True)
-    written = []
-    path = out_dir / "report.json"
-    write_text_atomically(path, json.dumps(report, indent=1, ensure_ascii=False) + "\n")
-    written.append(path)
-    written += write_pictures(report, game_map, out_dir, totals)
-    path = out_dir / "report.html"
-    write_text_atomically(path, to_html(report))
-    written.append(path)
+    if staging is None:
+        staging = prepare_report_folder(out_dir)
+    try:
+        write_text_atomically(staging / "report.html", to_html(report))
+        write_pictures(report, game_map, staging, totals)
+        if records:
+            folder = staging / RECORDS_FOLDER
+            folder.mkdir()
+            for seed, text in records:
+                write_text_atomically(folder / f"game-{seed}.json", text)
+        text = json.dumps(report, indent=1, ensure_ascii=False) + "\n"
+        write_text_atomically(staging / "report.json", text)
+        _publish(staging, out_dir)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    written = [out_dir / name for name in REPORT_FILES]
     if records:
-        folder = out_dir / "records"
-        folder.mkdir(exist_ok=True)
-        for seed, text in records:
-            path = folder / f"game-{seed}.json"
-            write_text_atomically(path, text)
-        written.append(folder)
+        written.append(out_dir / RECORDS_FOLDER)
     return written
 
 
@@ -114,7 +200,9 @@ def _arc(arc: list[Mapping[str, Any]], path: Path) -> Path:
     ax.plot(turns, [a["mean_route_points"] for a in arc], label="route points (mean per seat)")
     ax.plot(turns, [a["mean_wagons"] for a in arc], label="wagons left (mean per seat)")
     ax.set_xlabel("turn (all seats counted)")
-    ax.set_title("Game arc")
+    ax.set_title(
+        "Game arc (mean over all games; a finished game keeps its final values)", fontsize=10
+    )
     ax.legend()
     ax.grid(alpha=0.3)
     figure.tight_layout()
@@ -170,6 +258,63 @@ def _rate_rows(rates: Mapping[str, Mapping[str, Any]]) -> list[list[Any]]:
     ]
 
 
+def _score_table(label: str, groups: Mapping[str, Mapping[str, Any]]) -> str:
+    """Score distributions with the mean of every score part (the result's parts:
+    routes, tickets, longest_path_bonus, and stations with the europe rules)."""
+    names = list(dict.fromkeys(p for d in groups.values() for p in d.get("parts", {})))
+    return _table(
+        [label, "mean", "sd", "q10", "median", "q90", *(f"{p} (mean)" for p in names)],
+        [
+            [
+                key,
+                d.get("mean"),
+                d.get("sd"),
+                d.get("q10"),
+                d.get("median"),
+                d.get("q90"),
+                *(d.get("parts", {}).get(p, {}).get("mean") for p in names),
+            ]
+            for key, d in groups.items()
+        ],
+    )
+
+
+def _stalls(stalls: Mapping[str, Any]) -> str:
+    text = f"<p>Stalls (all passed): {stalls['count']}.</p>"
+    if not stalls["seeds"]:
+        return text
+    shown = stalls["seeds"][:20]
+    items = "".join(
+        f"<li>game {g['index']} (seed {g['seed']}): <code>{html.escape(g['command'])}</code></li>"
+        for g in shown
+    )
+    more = len(stalls["seeds"]) - len(shown)
+    tail = f"<p>… and {more} more in report.json.</p>" if more else ""
+    return f"{text}<p>Play one again:</p><ul>{items}</ul>{tail}"
+
+
+def _europe(europe: Mapping[str, Any] | None) -> list[str]:
+    if not europe:
+        return []
+    rows = [
+        [
+            name,
+            e["seat_games"],
+            e["stations_built"],
+            e["stations_per_game"],
+            e["routes_borrowed"],
+            e["tunnel_claims"],
+            e["tunnels_claimed_at_once"],
+            e["tunnels_paid"],
+            e["tunnels_given_up"],
+        ]
+        for name, e in europe["by_bot"].items()
+    ]
+    head = ["bot", "seat-games", "stations", "per game", "routes borrowed", "tunnel claims"]
+    head += ["claimed at once", "extra paid", "given up"]
+    return ["<h2>Stations (E1) and tunnels (E2)</h2>", _table(head, rows)]
+
+
 def to_html(report: Mapping[str, Any]) -> str:
     """One self-contained page; pictures are referenced relatively."""
     s = report["settings"]
@@ -195,28 +340,12 @@ def to_html(report: Mapping[str, Any]) -> str:
         f"({_pct(win['first_player']['ci95'][0])} – {_pct(win['first_player']['ci95'][1])}).</p>",
         "<h2>End of the games</h2>",
         _table(["end reason", "games"], [[k, v] for k, v in report["end_reasons"].items()]),
-        f"<p>Stalls (all passed): {stalls['count']}"
-        + (f"; seeds: {', '.join(map(str, stalls['seeds'][:50]))}" if stalls["seeds"] else "")
-        + f". Turns per game: mean {report['turns'].get('mean', 0)}, "
+        _stalls(stalls),
+        f"<p>Turns per game: mean {report['turns'].get('mean', 0)}, "
         f"min {report['turns'].get('min', 0)}, max {report['turns'].get('max', 0)}.</p>",
         "<h2>Scores</h2>",
-        _table(
-            ["bot", "mean", "sd", "q10", "median", "q90", "routes", "tickets", "longest bonus"],
-            [
-                [
-                    n,
-                    d.get("mean"),
-                    d.get("sd"),
-                    d.get("q10"),
-                    d.get("median"),
-                    d.get("q90"),
-                    d["parts"]["routes"].get("mean"),
-                    d["parts"]["tickets"].get("mean"),
-                    d["parts"]["longest_path_bonus"].get("mean"),
-                ]
-                for n, d in scores["by_bot"].items()
-            ],
-        ),
+        _score_table("bot", scores["by_bot"]),
+        _score_table("seat", scores["by_seat"]),
         f'<img src="{PICTURES["scores_by_bot"]}" alt="scores by bot">',
         f'<img src="{PICTURES["scores_by_seat"]}" alt="scores by seat">',
         "<h2>Longest path bonus (R16)</h2>",
@@ -232,6 +361,7 @@ def to_html(report: Mapping[str, Any]) -> str:
         "<p>Never claimed: "
         + (html.escape(", ".join(report["unclaimed_routes"])) or "none")
         + "</p>",
+        *_europe(report.get("europe")),
         "<h2>Game arc</h2>",
         f'<img src="{PICTURES["arc"]}" alt="game arc">',
         "<h2>Tickets</h2>",

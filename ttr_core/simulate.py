@@ -9,6 +9,10 @@ Shared first places (R17): each of `k` tied winners is credited `1/k` of a win,
 so wins add up to the number of games exactly; `outright_wins` counts only
 unshared first places.
 
+Ticket completion and score parts come from each game's final result, so with the
+europe rules a ticket completed through a station's borrowed route (E1) counts as
+completed and the `stations` part is reported like the others.
+
 >>> summary = play_summarised("north_america", ("greedy", "random"), 1)
 >>> summary.names, summary.end_reason
 (('greedy', 'random'), 'final round')
@@ -17,10 +21,12 @@ unshared first places.
 from __future__ import annotations
 
 import math
+import shlex
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ttr_core.actions import GiveUpTunnel, PayTunnel
 from ttr_core.bots import make_bot
 from ttr_core.game import bot_seed
 from ttr_core.state import END_ALL_PASSED, GameState
@@ -28,7 +34,6 @@ from ttr_maps.model import Map
 
 #: z for a 95 % confidence interval.
 Z95 = 1.959963984540054
-SCORE_PARTS = ("routes", "tickets", "longest_path_bonus")
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -65,8 +70,17 @@ class SeatSummary:
     longest_path: int
     wagons_left: int
     routes: tuple[int, ...]
-    #: (ticket index, completed) for every ticket held at the end.
+    #: (ticket index, completed) for every ticket held at the end; completed as
+    #: scored, with the routes the seat's stations borrowed (E1).
     tickets: tuple[tuple[int, bool], ...]
+    #: E1 (europe rules): stations built, and routes of others they lent.
+    stations: int = 0
+    borrowed_routes: int = 0
+    #: E2 (europe rules): tunnel claims, and how many asked for extra cards that
+    #: were paid or given up (the rest were claimed at once).
+    tunnel_claims: int = 0
+    tunnels_paid: int = 0
+    tunnels_given_up: int = 0
 
 
 @dataclass(frozen=True)
@@ -83,6 +97,8 @@ class GameSummary:
     #: After each turn: (mean route points, mean wagons left) over the seats.
     arc: tuple[tuple[float, float], ...]
     record: str | None = field(default=None, repr=False)
+    #: The MAP argument the game was played on (for a command that replays it).
+    map_argument: str = ""
 
 
 _MAPS: dict[str, Map] = {}
@@ -116,6 +132,7 @@ def play_summarised(
             turns = state.turns
             arc.append((sum(state.route_points) / players, sum(state.wagons) / players))
     result = state.result()
+    tunnels = _tunnel_counts(state)
     seats = tuple(
         SeatSummary(
             total=s.total,
@@ -124,7 +141,15 @@ def play_summarised(
             longest_path=s.longest_path,
             wagons_left=s.wagons_left,
             routes=tuple(state.claimed_routes(s.seat)),
-            tickets=tuple((t, state.is_ticket_complete(s.seat, t)) for t in state.tickets[s.seat]),
+            tickets=tuple(
+                (t, outcome.completed)
+                for t, outcome in zip(state.tickets[s.seat], s.tickets, strict=True)
+            ),
+            stations=len(s.stations),
+            borrowed_routes=len(s.station_routes),
+            tunnel_claims=tunnels[s.seat][0],
+            tunnels_paid=tunnels[s.seat][1],
+            tunnels_given_up=tunnels[s.seat][2],
         )
         for s in result.seats
     )
@@ -143,7 +168,31 @@ def play_summarised(
         seats,
         tuple(arc),
         text,
+        map_argument,
     )
+
+
+def _tunnel_counts(state: GameState) -> list[tuple[int, int, int]]:
+    """Per seat, from the history (E2): (tunnel claims, extra paid, given up)."""
+    counts = [[0, 0, 0] for _ in range(state.num_players)]
+    for index in state.tunnel_reveals:
+        seat = state.history[index][0]
+        if seat is not None:
+            counts[seat][0] += 1
+    for seat, action in state.history:
+        if seat is not None and isinstance(action, PayTunnel):
+            counts[seat][1] += 1
+        elif seat is not None and isinstance(action, GiveUpTunnel):
+            counts[seat][2] += 1
+    return [(c[0], c[1], c[2]) for c in counts]
+
+
+def play_command(map_argument: str, names: Sequence[str], seed: int) -> str:
+    """A `ttr play` command line that plays the same game again (same seed, same
+    bots in the same seats: `ttr play` seeds its bots as `play_summarised` does)."""
+    parts = ["ttr", "play", map_argument, "--players", str(len(names))]
+    parts += ["--bots", ",".join(names), "--seed", str(seed)]
+    return shlex.join(parts)
 
 
 def _play_chunk(
@@ -245,6 +294,7 @@ class Tally:
     totals_bot: dict[str, list[int]] = field(default_factory=dict)
     totals_seat: list[list[int]] = field(default_factory=list)
     parts_bot: dict[str, dict[str, list[int]]] = field(default_factory=dict)
+    parts_seat: list[dict[str, list[int]]] = field(default_factory=list)
     bonus_bot: dict[str, int] = field(default_factory=dict)
     bonus_seat: list[int] = field(default_factory=list)
     ticket_held: list[int] = field(default_factory=list)
@@ -254,15 +304,21 @@ class Tally:
     city_claims: list[int] = field(default_factory=list)
     turns: list[int] = field(default_factory=list)
     end_reasons: dict[str, int] = field(default_factory=dict)
-    stall_seeds: list[int] = field(default_factory=list)
+    stalls: list[dict[str, Any]] = field(default_factory=list)
     wagons_left: list[int] = field(default_factory=list)
-    arc_sums: list[list[float]] = field(default_factory=list)  # [points, wagons, games]
+    #: Per turn, over the games still running then: [points, wagons, games].
+    arc_sums: list[list[float]] = field(default_factory=list)
+    #: Per game length: [points, wagons, games] after the last turn, carried forward.
+    arc_ended: dict[int, list[float]] = field(default_factory=dict)
+    #: E1/E2 per bot: stations, borrowed routes, tunnel claims, paid, given up.
+    europe_bot: dict[str, list[int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         m = self.game_map
         self.wins_seat = [0.0] * self.players
         self.outright_seat = [0] * self.players
         self.totals_seat = [[] for _ in range(self.players)]
+        self.parts_seat = [{} for _ in range(self.players)]
         self.bonus_seat = [0] * self.players
         self.ticket_held = [0] * len(m.tickets)
         self.ticket_done = [0] * len(m.tickets)
@@ -290,9 +346,16 @@ class Tally:
                     self.wins_first_player += share
             self.totals_bot.setdefault(name, []).append(s.total)
             self.totals_seat[seat].append(s.total)
-            parts = self.parts_bot.setdefault(name, {p: [] for p in SCORE_PARTS})
-            for part in SCORE_PARTS:
-                parts[part].append(s.score.get(part, 0))
+            # The parts of the result (with `stations` for europe), so they sum to totals.
+            for parts in (self.parts_bot.setdefault(name, {}), self.parts_seat[seat]):
+                for part, points in s.score.items():
+                    parts.setdefault(part, []).append(points)
+            europe = self.europe_bot.setdefault(name, [0, 0, 0, 0, 0])
+            europe[0] += s.stations
+            europe[1] += s.borrowed_routes
+            europe[2] += s.tunnel_claims
+            europe[3] += s.tunnels_paid
+            europe[4] += s.tunnels_given_up
             if s.score.get("longest_path_bonus", 0) > 0:
                 self.bonus_bot[name] += 1
                 self.bonus_seat[seat] += 1
@@ -313,7 +376,14 @@ class Tally:
         self.turns.append(game.turns)
         self.end_reasons[game.end_reason] = self.end_reasons.get(game.end_reason, 0) + 1
         if game.end_reason == END_ALL_PASSED:
-            self.stall_seeds.append(game.seed)
+            self.stalls.append(
+                {
+                    "seed": game.seed,
+                    "index": game.index,
+                    "bots": list(game.names),
+                    "command": play_command(game.map_argument, game.names, game.seed),
+                }
+            )
         for turn, (points, wagons) in enumerate(game.arc):
             if turn == len(self.arc_sums):
                 self.arc_sums.append([0.0, 0.0, 0])
@@ -321,6 +391,50 @@ class Tally:
             sums[0] += points
             sums[1] += wagons
             sums[2] += 1
+        if game.arc:
+            ended = self.arc_ended.setdefault(len(game.arc), [0.0, 0.0, 0])
+            ended[0] += game.arc[-1][0]
+            ended[1] += game.arc[-1][1]
+            ended[2] += 1
+
+    def arc(self) -> list[dict[str, Any]]:
+        """Mean route points and wagons per seat after each turn, over every game:
+        a game that is over keeps its final values (so the curve does not jump
+        when short games drop out); `running` counts the games still going."""
+        rows = []
+        carried = [0.0, 0.0, 0]
+        for turn, (points, wagons, running) in enumerate(self.arc_sums):
+            games = running + carried[2]
+            rows.append(
+                {
+                    "turn": turn + 1,
+                    "running": int(running),
+                    "mean_route_points": round((points + carried[0]) / games, 3),
+                    "mean_wagons": round((wagons + carried[1]) / games, 3),
+                }
+            )
+            ended = self.arc_ended.get(turn + 1)
+            if ended is not None:
+                carried = [c + e for c, e in zip(carried, ended, strict=True)]
+        return rows
+
+    def europe_report(self, names: Sequence[str]) -> dict[str, Any]:
+        """E1 and E2 by bot: stations built, routes borrowed, tunnel claims."""
+        by_bot = {}
+        for name in names:
+            stations, borrowed, claims, paid, given_up = self.europe_bot[name]
+            seat_games = self.seats_bot[name]
+            by_bot[name] = {
+                "seat_games": seat_games,
+                "stations_built": stations,
+                "stations_per_game": round(stations / seat_games, 3),
+                "routes_borrowed": borrowed,
+                "tunnel_claims": claims,
+                "tunnels_claimed_at_once": claims - paid - given_up,
+                "tunnels_paid": paid,
+                "tunnels_given_up": given_up,
+            }
+        return {"by_bot": by_bot}
 
     def to_report(self, settings: dict[str, Any]) -> dict[str, Any]:
         m = self.game_map
@@ -364,6 +478,7 @@ class Tally:
                 "seat_assignment": "seat s of game i is bots[(s + i) % len(bots)]",
                 "game_seed": "game_seed(seed, i) = (seed * 1000033 + i * 7777 + 1) mod 2**62",
                 "cities": "share of seat-games in which the seat claimed a route touching the city",
+                "arc": "means over all games; a game that is over keeps its final values",
             },
             "win_rate": {
                 "by_bot": {
@@ -391,7 +506,13 @@ class Tally:
                     }
                     for n in names
                 },
-                "by_seat": {str(s): _distribution(v) for s, v in enumerate(self.totals_seat)},
+                "by_seat": {
+                    str(s): {
+                        **_distribution(v),
+                        "parts": {p: _distribution(d) for p, d in self.parts_seat[s].items()},
+                    }
+                    for s, v in enumerate(self.totals_seat)
+                },
             },
             "longest_path_bonus": {
                 "by_bot": {n: self.bonus_bot[n] for n in names},
@@ -415,16 +536,9 @@ class Tally:
             "turns": _distribution(self.turns),
             "wagons_left": _distribution(self.wagons_left),
             "end_reasons": dict(sorted(self.end_reasons.items())),
-            "stalls": {"count": len(self.stall_seeds), "seeds": self.stall_seeds},
-            "arc": [
-                {
-                    "turn": turn + 1,
-                    "games": int(c),
-                    "mean_route_points": round(p / c, 3),
-                    "mean_wagons": round(w / c, 3),
-                }
-                for turn, (p, w, c) in enumerate(self.arc_sums)
-            ],
+            "stalls": {"count": len(self.stalls), "seeds": self.stalls},
+            "arc": self.arc(),
+            **({"europe": self.europe_report(names)} if m.rules == "europe" else {}),
         }
 
 

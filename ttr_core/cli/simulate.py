@@ -3,54 +3,57 @@
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from ttr_core.cli.app import EXIT_OK, app
+from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, app
 from ttr_core.cli.common import fail, load_map_argument
+from ttr_core.cli.play import BOT_NAMES, PLAYERS_OPTION
+
+HELP = (
+    "Play many bot games and write report.json, pictures and report.html to --out.\n\n"
+    "Game i uses a seed derived from (--seed, i); seat s of game i is played by bot "
+    "(s + i) mod the number of bots. The report is the same for any --jobs. The files "
+    "are written into a temporary folder next to --out and moved into place at the end, "
+    "so a failure leaves --out as it was. See docs/play-testing.md for how to read it."
+)
 
 
-@app.command()
+@app.command(help=HELP)
 def simulate(
     map_argument: Annotated[
         str, typer.Argument(metavar="MAP", help="Bundled map id or YAML file.")
     ],
     out: Annotated[Path, typer.Option("--out", "-o", help="Folder for the report.")],
-    games: Annotated[int, typer.Option("--games", "-n", help="Games to play.")] = 100,
-    players: Annotated[int, typer.Option("--players", "-p", help="Players (2-5, R1).")] = 4,
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")] = 100,
+    players: PLAYERS_OPTION = 4,
     bots: Annotated[
         str,
-        typer.Option(help="Bots, rotated over the seats game by game: 'greedy,long-route,random'."),
+        typer.Option(
+            help="Bots, rotated over the seats game by game: 'greedy,long-route,random'. "
+            f"Bots: {BOT_NAMES}."
+        ),
     ] = "greedy",
     seed: Annotated[int, typer.Option(help="Seed of the run: same seed, same report.")] = 0,
     jobs: Annotated[
-        int | None, typer.Option("--jobs", "-j", help="Processes (default: all cores).")
+        int | None,
+        typer.Option("--jobs", "-j", min=1, help="Processes (default: all cores)."),
     ] = None,
     records: Annotated[
         bool, typer.Option("--records", help="Also write every game record to OUT/records/.")
     ] = False,
 ) -> None:
-    """Play many bot games and write report.json, pictures and report.html to --out.
-
-    Game i uses a seed derived from (--seed, i); seat s of game i is played by
-    bot (s + i) mod the number of bots. The report is the same for any --jobs.
-    See docs/play-testing.md for how to read it.
-    """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     from ttr_core.bots import bot_factories
-    from ttr_core.report_html import write_report
+    from ttr_core.report_html import ReportFolderError, prepare_report_folder, write_report
     from ttr_core.simulate import simulate as run
+    from ttr_maps.preview import PreviewError
 
-    if games < 1:
-        raise fail(f"--games must be at least 1, not {games}")
-    if not 2 <= players <= 5:
-        raise fail(f"--players must be 2 to 5 (R1), not {players}")
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
-    if workers < 1:
-        raise fail(f"--jobs must be at least 1, not {workers}")
     names = [n.strip() for n in bots.split(",") if n.strip()]
     known = bot_factories()
     unknown = [n for n in names if n not in known]
@@ -59,31 +62,39 @@ def simulate(
             f"unknown bot {', '.join(unknown) or repr(bots)}; "
             f"known bots: {', '.join(sorted(known))}"
         )
-    if out.exists() and not out.is_dir():
-        raise fail(f"--out {out} exists and is not a folder")
     game_map = load_map_argument(map_argument)
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        transient=True,
-    ) as progress:
-        task = progress.add_task(f"{game_map.id}: playing", total=games)
-        result = run(
-            map_argument,
-            games,
-            players,
-            names,
-            seed,
-            min(workers, games),
-            records,
-            on_game=lambda _: progress.advance(task),
-        )
+    try:  # a folder that cannot take the report fails now, not after the games
+        staging = prepare_report_folder(out)
+    except ReportFolderError as error:
+        raise fail(f"--out: {error}") from None
     try:
-        write_report(result.report, game_map, out, result.totals, result.records)
-    except OSError as error:
-        raise fail(f"cannot write the report to {out}: {error.strerror or error}") from None
+        with Progress(
+            "[progress.description]{task.description}",
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            transient=True,
+        ) as progress:
+            task = progress.add_task(f"{game_map.id}: playing", total=games)
+            result = run(
+                map_argument,
+                games,
+                players,
+                names,
+                seed,
+                min(workers, games),
+                records,
+                on_game=lambda _: progress.advance(task),
+            )
+        try:
+            write_report(
+                result.report, game_map, out, result.totals, result.records, staging=staging
+            )
+        except (OSError, PreviewError, ReportFolderError) as error:
+            message = getattr(error, "strerror", None) or error
+            raise fail(f"cannot write the report to {out}: {message}", EXIT_FAILED) from None
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)  # gone already unless something failed
     report = result.report
     for name, rate in report["win_rate"]["by_bot"].items():
         low, high = rate["ci95"]
