@@ -150,3 +150,35 @@ def test_geographic_published_board_has_no_length_or_colour_warnings() -> None:
     assert path is not None
     report = validate_file(path)
     assert report.problems == []
+
+
+def test_ttr401_groups_are_connected_city_groups_of_declared_cities() -> None:
+    from ttr_maps.graph import connected_city_groups
+
+    text = PLANE.replace(
+        "  - {between: [A, C], length: 3, color: white}\n"
+        "  - {between: [B, D], length: 3, color: black}\n",
+        "  - {between: [A, Z], length: 3, color: white}\n"
+        "  - {between: [Z, D], length: 3, color: black}\n",
+    ).replace("  - {between: [B, C], length: 2, color: blue}\n", "")
+    report = validate_document(parse_document(text, "t.yaml"))
+    assert report.map is not None
+    # The unknown city Z (TTR201) joins nothing: A-B and C-D stay two groups.
+    assert connected_city_groups(report.map) == [["A", "B"], ["C", "D"]]
+    [split] = [p for p in report.problems if p.code == "TTR401"]
+    assert "{A, B} (2 cities); {C, D} (2 cities)" in split.message
+
+
+def test_validation_does_not_import_networkx() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from ttr_maps.validate import validate_file\n"
+        f"validate_file({str(BAD / 'ttr401_disconnected.yaml')!r})\n"
+        "from ttr_maps.bundled import bundled_map_path\n"
+        "validate_file(bundled_map_path('north_america'))\n"
+        "assert 'networkx' not in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

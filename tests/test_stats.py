@@ -11,7 +11,7 @@ from ttr_core.cli import app
 from ttr_maps import load_map
 from ttr_maps.bundled import bundled_map_ids
 from ttr_maps.model import CARD_COLORS, Map
-from ttr_maps.stats import map_stats, route_ticket_heat, stats_renderables, stats_to_dict
+from ttr_maps.stats import map_stats, stats_renderables, stats_to_dict
 
 runner = CliRunner()
 
@@ -104,13 +104,6 @@ def test_ticket_load_splits_ties_between_equal_shortest_paths():
         ("A", "B"),
         ("D", "E"),
     ]
-
-
-def test_route_ticket_heat_is_scaled_to_one_per_route_id():
-    heat = route_ticket_heat(map_stats(hand_map()))
-    assert heat["A-B/1"] == heat["A-B/2"] == heat["D-E"] == 1.0
-    assert heat["B-D"] == 0.25
-    assert set(heat) == {r.id for r in hand_map().routes}
 
 
 def test_spaces_against_wagons_count_one_track_of_a_double_with_2_or_3_players():

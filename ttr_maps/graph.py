@@ -1,6 +1,7 @@
-"""Graph analysis of a map with networkx: distances in wagons, paths, components.
+"""Graph analysis of a map: distances in wagons, paths, components.
 
-networkx is imported inside the functions, so importing this module stays cheap.
+networkx is imported inside the functions that use it, so importing this module
+stays cheap; adjacency and components need no networkx at all.
 """
 
 from __future__ import annotations
@@ -78,10 +79,43 @@ def shortest_city_path(game_map: Map, a: str, b: str, graph: nx.Graph | None = N
         return []
 
 
-def connected_city_groups(game_map: Map, graph: nx.Graph | None = None) -> list[list[str]]:
-    """Groups of cities joined by routes, largest first, each sorted by name."""
-    import networkx as nx
+def wagon_adjacency(game_map: Map) -> dict[str, dict[str, int]]:
+    """Neighbours of every declared city with the wagon length between them (no
+    networkx: validation uses it on every map).
 
-    graph = wagon_graph(game_map) if graph is None else graph
-    groups = [sorted(c) for c in nx.connected_components(graph)]
+    Routes naming an undeclared city and routes from a city to itself are left out
+    (TTR201 and TTR202 report them); parallel tracks count once, with their
+    shortest length.
+    """
+    adjacency: dict[str, dict[str, int]] = {name: {} for name in game_map.city_index}
+    for route in game_map.routes:
+        a, b = route.a, route.b
+        if a == b or a not in adjacency or b not in adjacency:
+            continue
+        old = adjacency[a].get(b)
+        if old is None or route.length < old:
+            adjacency[a][b] = adjacency[b][a] = route.length
+    return adjacency
+
+
+def connected_city_groups(
+    game_map: Map, adjacency: dict[str, dict[str, int]] | None = None
+) -> list[list[str]]:
+    """Groups of declared cities joined by routes, largest first, each sorted by
+    name (TTR401). `adjacency` defaults to `wagon_adjacency(game_map)`."""
+    adjacency = wagon_adjacency(game_map) if adjacency is None else adjacency
+    seen: set[str] = set()
+    groups: list[list[str]] = []
+    for start in adjacency:
+        if start in seen:
+            continue
+        seen.add(start)
+        group, stack = [start], [start]
+        while stack:
+            for neighbour in adjacency[stack.pop()]:
+                if neighbour not in seen:
+                    seen.add(neighbour)
+                    group.append(neighbour)
+                    stack.append(neighbour)
+        groups.append(sorted(group))
     return sorted(groups, key=lambda g: (-len(g), g))

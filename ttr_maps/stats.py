@@ -254,16 +254,6 @@ def _connection_loads(game_map: Map, graph: nx.Graph) -> tuple[ConnectionLoad, .
     return tuple(result)
 
 
-def route_ticket_heat(stats: MapStats) -> dict[str, float]:
-    """Route id -> ticket load scaled to 0..1, for `ttr_maps.preview.render_map(route_heat=…)`."""
-    peak = max((c.ticket_load for c in stats.connection_loads), default=0.0)
-    return {
-        route_id: (c.ticket_load / peak if peak else 0.0)
-        for c in stats.connection_loads
-        for route_id in c.route_ids
-    }
-
-
 # ---------------------------------------------------------------- reporters
 
 

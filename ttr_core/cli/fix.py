@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -33,13 +32,13 @@ def fix(
     would change, or when a file was skipped for other errors; 2 when a path
     cannot be read or written.
     """
-    from ttr_maps.bundled import maps_dir
+    from ttr_core.cli.validate import bundled_maps_folder
     from ttr_maps.fix import apply_fix, plan_fix
     from ttr_maps.validate import iter_map_files
 
     status = EXIT_OK
     changed_files = 0
-    for target in iter_map_files(paths or [_relative_if_inside(maps_dir())]):
+    for target in iter_map_files(paths or [bundled_maps_folder()]):
         plan = plan_fix(target)
         if plan.is_skipped:
             for problem in plan.blockers:
@@ -74,10 +73,3 @@ def fix(
     else:
         typer.echo(f"{changed_files} file(s) changed.")
     raise typer.Exit(status)
-
-
-def _relative_if_inside(path: Path) -> Path:
-    try:
-        return path.relative_to(Path.cwd())
-    except ValueError:
-        return path

@@ -55,7 +55,6 @@ def validate(
     are still checked and reported). A file can silence warnings with a comment
     line such as `# ttr: disable=TTR252`. See docs/map-format.md for every check.
     """
-    from ttr_maps.bundled import maps_dir
     from ttr_maps.report import FORMATS, check_table, to_markdown
     from ttr_maps.validate import iter_map_files, validate_files
 
@@ -70,7 +69,7 @@ def validate(
         except OutputPathError as error:
             typer.echo(f"ttr validate: {error}", err=True)
             raise typer.Exit(EXIT_USAGE) from None
-    targets = list(iter_map_files(paths or [_relative_if_inside(maps_dir())]))
+    targets = list(iter_map_files(paths or [bundled_maps_folder()]))
     reports = list(validate_files(targets))
     rendered = FORMATS[output_format.value](reports)
     if output is None:
@@ -94,10 +93,14 @@ def validate(
     raise typer.Exit(EXIT_FAILED if failed else EXIT_OK)
 
 
-def _relative_if_inside(path: Path) -> Path:
-    """The bundled maps folder as a path relative to the working folder, when it is
-    inside it, so reports (and GitHub annotations) show short repository paths."""
+def bundled_maps_folder() -> Path:
+    """The bundled maps folder (what `ttr validate` and `ttr fix` check by default),
+    relative to the working folder when it is inside it, so reports (and GitHub
+    annotations) show short repository paths."""
+    from ttr_maps.bundled import maps_dir
+
+    folder = maps_dir()
     try:
-        return path.relative_to(Path.cwd())
+        return folder.relative_to(Path.cwd())
     except ValueError:
-        return path
+        return folder

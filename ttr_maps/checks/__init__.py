@@ -29,14 +29,12 @@ import heapq
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from ttr_maps.document import DataPath, MapDocument, Position
+from ttr_maps.graph import wagon_adjacency
 from ttr_maps.model import Map
 from ttr_maps.problem import Level, Problem
-
-if TYPE_CHECKING:
-    import networkx as nx
 
 Stage = Literal["reader", "schema", "document", "map"]
 
@@ -69,49 +67,9 @@ class CheckContext:
 
     @cached_property
     def adjacency(self) -> dict[str, dict[str, int]]:
-        """Neighbours of every declared city with the wagon length between them.
-
-        Routes naming an unknown city and routes from a city to itself are left
-        out (other checks report them); parallel tracks count once, with their
-        shortest length.
-        """
-        known = self.known_cities
-        adjacency: dict[str, dict[str, int]] = {name: {} for name in self.map.city_index}
-        for route in self.map.routes:
-            a, b = route.a, route.b
-            if a == b or a not in known or b not in known:
-                continue
-            old = adjacency[a].get(b)
-            if old is None or route.length < old:
-                adjacency[a][b] = adjacency[b][a] = route.length
-        return adjacency
-
-    @cached_property
-    def graph(self) -> nx.Graph:
-        """The map as a networkx graph (see `ttr_maps.graph.wagon_graph`)."""
-        from ttr_maps.graph import wagon_graph
-
-        return wagon_graph(self.map)
-
-    @cached_property
-    def components(self) -> list[list[str]]:
-        """Groups of declared cities joined by routes, largest first, each sorted."""
-        adjacency = self.adjacency
-        seen: set[str] = set()
-        groups: list[list[str]] = []
-        for start in adjacency:
-            if start in seen:
-                continue
-            seen.add(start)
-            group, stack = [start], [start]
-            while stack:
-                for neighbour in adjacency[stack.pop()]:
-                    if neighbour not in seen:
-                        seen.add(neighbour)
-                        group.append(neighbour)
-                        stack.append(neighbour)
-            groups.append(sorted(group))
-        return sorted(groups, key=lambda g: (-len(g), g))
+        """Neighbours of every declared city with the wagon length between them
+        (see `ttr_maps.graph.wagon_adjacency`)."""
+        return wagon_adjacency(self.map)
 
     @cached_property
     def ticket_searches(self) -> dict[str, ShortestPaths]:
@@ -143,12 +101,6 @@ class CheckContext:
             source: shortest_paths_from(self.adjacency, source, wanted)
             for source, wanted in targets.items()
         }
-
-    @cached_property
-    def ticket_distances(self) -> dict[str, dict[str, int]]:
-        """Shortest wagon distances from each searched ticket city (see
-        `ticket_searches`); look a pair up with `wagon_distance`."""
-        return {source: found.distance for source, found in self.ticket_searches.items()}
 
     def wagon_distance(self, a: str, b: str) -> int | None:
         """R2: the shortest distance between two ticket cities, None if unreachable."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ttr_maps.checks import CheckContext, Finding, check
+from ttr_maps.graph import connected_city_groups
 from ttr_maps.problem import Level
 
 #: Cities named per group in the TTR401 message.
@@ -31,7 +32,7 @@ def disconnected_map(ctx: CheckContext) -> Iterator[Finding]:
           - {between: [B, C], length: 4, color: blue}
           - {between: [C, D], length: 1, color: red}
     """
-    groups = [g for g in ctx.components if len(g) > 1]
+    groups = [g for g in connected_city_groups(ctx.map, ctx.adjacency) if len(g) > 1]
     if len(groups) < 2:
         return
     described = "; ".join(_describe(group) for group in groups)
