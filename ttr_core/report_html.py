@@ -1,9 +1,10 @@
 """Writing a simulation report: `report.json`, pictures and `report.html`.
 
 Pictures are drawn on figures with their own Agg canvas (no pyplot state). The
-files are written into a staging folder next to the target folder and moved into
-place only when all of them are written, `report.json` last, so a failure (a
-picture that cannot be drawn, a full disk) leaves the target folder as it was.
+files are written into a hidden staging folder (inside the target folder if it
+exists, else beside it) and moved into place only when all of them are written,
+`report.json` last, so a failure (a picture that cannot be drawn, a full disk)
+leaves the target folder as it was.
 """
 
 from __future__ import annotations
@@ -37,28 +38,20 @@ class ReportFolderError(ValueError):
 
 def prepare_report_folder(out_dir: Path) -> Path:
     """Check that a report can be written to `out_dir` and make the staging folder
-    for it (a new hidden folder in `out_dir`'s parent, created if needed). Call it
-    before the games are played, so a bad folder fails at once.
+    for it: a new hidden folder inside `out_dir` when it exists, else in its parent
+    (created if needed), so it is on the same file system. Call it before the games
+    are played, so a bad folder fails at once.
 
     Raises `ReportFolderError`.
     """
     _check_targets(out_dir)
-    parent = out_dir.absolute().parent
+    target = out_dir.absolute()
+    folder = target if target.is_dir() else target.parent
     try:
-        parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(dir=parent, prefix=f".{out_dir.name}.", suffix=".tmp"))
+        folder.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp"))
     except OSError as error:
-        raise ReportFolderError(f"cannot write in {parent}: {error.strerror or error}") from None
-    if out_dir.is_dir():
-        try:
-            handle, probe = tempfile.mkstemp(dir=out_dir, prefix=".probe.")
-            os.close(handle)
-            os.unlink(probe)
-        except OSError as error:
-            shutil.rmtree(staging, ignore_errors=True)
-            raise ReportFolderError(
-                f"cannot write in {out_dir}: {error.strerror or error}"
-            ) from None
+        raise ReportFolderError(f"cannot write in {folder}: {error.strerror or error}") from None
     return staging
 
 

@@ -17,7 +17,7 @@ HELP = (
     "Play many bot games and write report.json, pictures and report.html to --out.\n\n"
     "Game i uses a seed derived from (--seed, i); seat s of game i is played by bot "
     "(s + i) mod the number of bots. The report is the same for any --jobs. The files "
-    "are written into a temporary folder next to --out and moved into place at the end, "
+    "are written into a temporary folder and moved into --out at the end, "
     "so a failure leaves --out as it was. See docs/play-testing.md for how to read it."
 )
 
