@@ -468,3 +468,18 @@ def test_check_output_path_refuses_folders_missing_and_read_only_folders(tmp_pat
         monkeypatch.setattr(os, "access", lambda p, mode: Path(p) != locked and access(p, mode))
     with pytest.raises(OutputPathError, match="not writable"):
         check_output_path(locked / "x.png")
+
+
+def test_city_markers_are_drawn_and_named_in_the_legend(tmp_path: Path) -> None:
+    from ttr_maps.preview import render_map
+
+    out = render_map(
+        load_map("north_america"),
+        tmp_path / "markers.svg",
+        city_markers={"Denver": "#d62728", "Miami": "#1f77b4"},
+        city_marker_label="station (owner's colour)",
+        dpi=40,
+    )
+    svg = out.read_text()
+    assert svg.count('id="marker:') == 2
+    assert 'id="marker:Denver"' in svg and "station (owner" in svg

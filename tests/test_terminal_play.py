@@ -289,6 +289,6 @@ def test_e1_picture_marks_stations_and_lists_seats_in_order(tmp_path: Path) -> N
     )
     assert result.exit_code == 0, result.output
     svg = picture.read_text()
-    assert 'id="station:' in svg
+    assert 'id="marker:' in svg  # a station (E1) on a city
     positions = [svg.index(f"seat {seat}: ") for seat in range(3)]
     assert positions == sorted(positions)

@@ -284,6 +284,8 @@ def render_map(
     route_heat: Mapping[str, float] | None = None,
     city_heat: Mapping[str, float] | None = None,
     heat_label: str = "heat",
+    city_markers: Mapping[str, str] | None = None,
+    city_marker_label: str = "station (owner's colour)",
 ) -> Path:
     """Draw a map and write it to `path` (PNG, SVG or PDF by extension).
 
@@ -310,6 +312,8 @@ def render_map(
             route_heat=route_heat,
             city_heat=city_heat,
             heat_label=heat_label,
+            city_markers=city_markers,
+            city_marker_label=city_marker_label,
         )
         return save_figure(figure, path, dpi=dpi)
 
@@ -340,6 +344,8 @@ def draw_map(
     route_heat: Mapping[str, float] | None = None,
     city_heat: Mapping[str, float] | None = None,
     heat_label: str = "heat",
+    city_markers: Mapping[str, str] | None = None,
+    city_marker_label: str = "station (owner's colour)",
     legend: bool = True,
     colorbar: bool = True,
     label_cities: bool = True,
@@ -355,6 +361,8 @@ def draw_map(
     - `route_heat`: route id -> 0..1, cars coloured on `HEAT_CMAP` with a colorbar
       (`heat_label` names it); routes left out are faded.
     - `city_heat`: city name -> 0..1, city dots grow and redden with their heat.
+    - `city_markers`: city name -> colour: a triangle on the city (e.g. a station,
+      E1, in its owner's colour), listed in the legend as `city_marker_label`.
 
     Labels are placed last, greedily, among a few spots around each city, avoiding
     other labels, dots and cars where possible. The legend sits just right of the axes.
@@ -407,6 +415,10 @@ def draw_map(
     if show_tickets:
         _draw_tickets(ax, game_map, positions)
     _draw_cities(ax, game_map, positions, city_heat, cmap, norm, space)
+    for city, colour in (city_markers or {}).items():
+        x, y = positions[city]
+        mark = ax.scatter([x], [y], s=140, marker="^", c=colour, edgecolors=CAR_EDGE, zorder=6)
+        mark.set_gid(f"marker:{city}")
     _set_limits(ax, positions, space)
 
     heat_mappable = None
@@ -427,6 +439,7 @@ def draw_map(
         route_owner_colors,
         owner_names,
         show_colors=route_heat is None,
+        city_marker_label=city_marker_label if city_markers else None,
     )
     if legend and handles:
         ax.legend(
@@ -618,6 +631,7 @@ def _legend_handles(
     owner_names: Mapping[str, str] | None,
     *,
     show_colors: bool = True,
+    city_marker_label: str | None = None,
 ) -> tuple[list[Any], dict[Any, Any]]:
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
@@ -625,7 +639,8 @@ def _legend_handles(
     handles: list[Any] = []
     handler_map: dict[Any, Any] = {}
     if owners is not None:
-        for colour in dict.fromkeys(owners.values()):
+        # Named owners in the order given (seat order), then any other colour used.
+        for colour in dict.fromkeys([*(owner_names or {}), *owners.values()]):
             label = (owner_names or {}).get(colour, str(colour))
             handles.append(Patch(facecolor=colour, edgecolor=CAR_EDGE, label=label))
         handles.append(
@@ -699,6 +714,19 @@ def _legend_handles(
                     label="long ticket",
                 )
             )
+    if city_marker_label:
+        handles.append(
+            Line2D(
+                [],
+                [],
+                marker="^",
+                linestyle="none",
+                markersize=9,
+                markerfacecolor="#ffffff",
+                markeredgecolor=CAR_EDGE,
+                label=city_marker_label,
+            )
+        )
     return handles, handler_map
 
 

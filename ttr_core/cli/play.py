@@ -75,18 +75,7 @@ def write_picture(state: GameState, names: list[str], path: Path) -> None:
     """The map with every claimed route in its owner's colour and, with the europe
     rules, every station as a triangle in its owner's colour (E1). The legend lists
     the seats in seat order. Raises `PreviewError`."""
-    from matplotlib.lines import Line2D
-    from matplotlib.patches import Patch
-
-    from ttr_maps.geometry import projected_positions
-    from ttr_maps.preview import (
-        CAR_EDGE,
-        default_size,
-        draw_map,
-        font_properties,
-        new_figure,
-        save_figure,
-    )
+    from ttr_maps.preview import render_map
 
     game_map = state.map
     owners = {
@@ -95,48 +84,19 @@ def write_picture(state: GameState, names: list[str], path: Path) -> None:
         for route in state.claimed_routes(seat)
     }
     labels = {SEAT_COLORS[seat]: f"seat {seat}: {name}" for seat, name in enumerate(names)}
-    figure = new_figure(default_size(game_map))
-    figure.subplots_adjust(left=0.01, right=0.83, bottom=0.02, top=0.93)  # as render_map
-    ax = figure.add_subplot()
-    figure.suptitle(
-        f"{game_map.name}: seed {state.seed}", fontproperties=font_properties(15, "bold")
+    stations = {
+        game_map.cities[city].name: SEAT_COLORS[seat]
+        for city, seat in enumerate(state.station_owner)
+        if seat >= 0
+    }
+    render_map(
+        game_map,
+        path,
+        title=f"{game_map.name}: seed {state.seed}",
+        route_owner_colors=owners,
+        owner_names=labels,
+        city_markers=stations,
     )
-    drawing = draw_map(ax, game_map, route_owner_colors=owners, owner_names=labels, legend=False)
-    handles = [Patch(facecolor=c, edgecolor=CAR_EDGE, label=label) for c, label in labels.items()]
-    handles += [h for h in drawing.legend_handles if h.get_label() not in labels.values()]
-    positions = projected_positions(game_map)
-    stations = [(c, seat) for c, seat in enumerate(state.station_owner) if seat >= 0]
-    for city, seat in stations:
-        name = game_map.cities[city].name
-        x, y = positions[name]
-        mark = ax.scatter(
-            [x], [y], s=140, marker="^", c=SEAT_COLORS[seat], edgecolors=CAR_EDGE, zorder=6
-        )
-        mark.set_gid(f"station:{name}:seat {seat}")
-    if stations:
-        handles.append(
-            Line2D(
-                [],
-                [],
-                marker="^",
-                linestyle="none",
-                markersize=9,
-                markerfacecolor="#ffffff",
-                markeredgecolor=CAR_EDGE,
-                label="station (owner's colour)",
-            )
-        )
-    ax.legend(
-        handles=handles,
-        handler_map=drawing.legend_handler_map,
-        loc="upper left",
-        bbox_to_anchor=(1.01, 1.0),
-        borderaxespad=0.0,
-        prop=font_properties(8.5),
-        frameon=False,
-        handlelength=2.2,
-    )
-    save_figure(figure, path)
 
 
 @app.command(help=HELP)
