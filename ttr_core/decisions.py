@@ -46,9 +46,5 @@ class TunnelPayment:
 
     kind = "tunnel_payment"
 
-    @property
-    def color(self) -> str | None:
-        return self.payment.color
-
 
 Decision = ChooseTickets | SecondCard | TunnelPayment

@@ -39,8 +39,8 @@ from ttr_core.legal import (
     RESIGN,
     STATIONS_PER_PLAYER,
     OpenGroups,
-    can_claim_route,
     close_routes,
+    is_open_to,
     keep_choices,
     open_route_groups,
     second_card_actions,
@@ -177,6 +177,13 @@ class GameState:
     def _reshuffle_discards(self) -> None:
         self.deck, self.discard = self.discard, []
         self.rng.shuffle(self.deck)
+
+    def _discard(self, cards: list[int] | tuple[int, ...]) -> None:
+        """Cards to the discard pile. A market left with empty slots (deck and
+        discards had run out) is refilled as soon as cards come back (R7, R8)."""
+        self.discard.extend(cards)
+        if None in self.market:
+            self._refill_market()
 
     def can_draw_from_deck(self) -> bool:
         return bool(self.deck or self.discard)
@@ -526,7 +533,7 @@ class GameState:
             raise IllegalAction(
                 "R9", f"{action.route} needs {length} wagons; you have {self.wagons[seat]}"
             )
-        if not can_claim_route(board, route, seat, self.owner, self.num_players, self.wagons[seat]):
+        if not is_open_to(board, route, seat, self.owner, self.num_players):
             if any(self.owner[s] == seat for s in board.route_siblings[route]):
                 raise IllegalAction("R11", f"you already own the other track of {action.route}")
             raise IllegalAction(
@@ -549,10 +556,7 @@ class GameState:
                 raise IllegalAction(
                     "R9", f"{name} is {route_color}; pay {route_color} or locomotives"
                 )
-            if self.hands[seat][card] < payment.colored:
-                raise IllegalAction("R9", f"you hold only {self.hands[seat][card]} {payment.color}")
-        if self.hands[seat][LOCO] < payment.locos:
-            raise IllegalAction("R9", f"you hold only {self.hands[seat][LOCO]} locomotives")
+        self._check_hand_holds(seat, payment, "R9")
         ferry = self.board.route_ferry[route]
         if self.europe and payment.locos < ferry:
             raise IllegalAction("E3", f"the ferry {name} needs at least {ferry} locomotives")
@@ -580,7 +584,7 @@ class GameState:
         laid = LOCO if payment.color is None else CARD_INDEX[payment.color]
         extra = sum(1 for card in revealed if card in (laid, LOCO))
         if extra == 0:
-            self.discard.extend(revealed)
+            self._discard(revealed)
             self._pay(seat, payment)
             self._take_route(seat, route)
             self._end_turn(seat)
@@ -601,7 +605,7 @@ class GameState:
             self._pay(seat, action.payment)
             self._take_route(seat, decision.route)
         self.pending.remove(decision)
-        self.discard.extend(decision.revealed)  # E2: the turned cards are discarded
+        self._discard(decision.revealed)  # E2: the turned cards are discarded
         self._end_turn(seat)
 
     # ---------------------------------------------------- europe: stations (E1)
@@ -620,29 +624,32 @@ class GameState:
         payment = action.payment
         if payment.total != cost:
             raise IllegalAction("E1", f"this station costs {cost} card(s), not {payment.total}")
-        hand = self.hands[seat]
-        if payment.color is not None and hand[CARD_INDEX[payment.color]] < payment.colored:
-            held = hand[CARD_INDEX[payment.color]]
-            raise IllegalAction("E1", f"you hold only {held} {payment.color}")
-        if hand[LOCO] < payment.locos:
-            raise IllegalAction("E1", f"you hold only {hand[LOCO]} locomotives")
+        self._check_hand_holds(seat, payment, "E1")
         self._pay(seat, payment)
         self.station_owner[city] = seat
         self.stations_left[seat] -= 1
         self._snapshot = None
-        if None in self.market:
-            self._refill_market()
         self._end_turn(seat)
+
+    def _check_hand_holds(self, seat: int, payment: Payment, rule: str) -> None:
+        """The seat holds the cards of `payment`; else `rule` forbids it."""
+        hand = self.hands[seat]
+        if payment.color is not None and hand[CARD_INDEX[payment.color]] < payment.colored:
+            held = hand[CARD_INDEX[payment.color]]
+            raise IllegalAction(rule, f"you hold only {held} {payment.color}")
+        if hand[LOCO] < payment.locos:
+            raise IllegalAction(rule, f"you hold only {hand[LOCO]} locomotives")
 
     def _pay(self, seat: int, payment: Payment) -> None:
         hand = self.hands[seat]
-        if payment.color is not None and payment.colored:
+        paid = []
+        if payment.color is not None:
             card = CARD_INDEX[payment.color]
             hand[card] -= payment.colored
-            self.discard.extend([card] * payment.colored)
-        if payment.locos:
-            hand[LOCO] -= payment.locos
-            self.discard.extend([LOCO] * payment.locos)
+            paid += [card] * payment.colored
+        hand[LOCO] -= payment.locos
+        paid += [LOCO] * payment.locos
+        self._discard(paid)
 
     def _take_route(self, seat: int, route: int) -> None:
         """R9, R10: the route is the seat's; wagons spent, points scored at once."""
@@ -654,8 +661,6 @@ class GameState:
         self._ticket_views[seat] = None
         self._snapshot = None
         self._close_route(seat, route)
-        if None in self.market:
-            self._refill_market()  # discards may refill an emptied market
 
     # ------------------------------------------------------------ tickets (R12)
     def _draw_tickets(self, seat: int) -> None:
@@ -680,7 +685,7 @@ class GameState:
         self.turns += 1
         if passed:
             self.passed.add(seat)
-            if self.passed.issuperset(self.active_seats()):
+            if self._everyone_passed():
                 self._finish(END_ALL_PASSED)  # R6
                 return
         elif self.passed:
@@ -693,6 +698,15 @@ class GameState:
                 return
         elif self.wagons[seat] <= FINAL_ROUND_WAGONS:
             self._start_final_round(seat)
+        self._pass_turn_on(seat)
+
+    def _everyone_passed(self) -> bool:
+        """R6: every active player passed on their last turn."""
+        return self.passed.issuperset(self.active_seats())
+
+    def _pass_turn_on(self, seat: int) -> None:
+        """The next turn after `seat`'s: the next in the final round (D1), or the
+        next active seat."""
         self.current = self.final_queue[0] if self.final_queue else self._next_active_after(seat)
 
     def _start_final_round(self, trigger: int) -> None:
@@ -719,18 +733,15 @@ class GameState:
         self.status[seat] = status
         self._snapshot = None
         hand = self.hands[seat]
-        for card, count in enumerate(hand):
-            self.discard.extend([card] * count)
-            hand[card] = 0
+        self._discard([card for card, count in enumerate(hand) for _ in range(count)])
+        self.hands[seat] = [0] * CARD_KINDS
         decision = self.decision_for(seat)
         if decision is not None:
             self.pending.remove(decision)
             if isinstance(decision, ChooseTickets):
                 self.ticket_deck.extend(decision.offered)
             elif isinstance(decision, TunnelPayment):
-                self.discard.extend(decision.revealed)
-        if None in self.market:
-            self._refill_market()
+                self._discard(decision.revealed)
         self.passed.discard(seat)
         was_current = self.phase == PLAYING and seat == self.current
         if self.final_queue is not None and seat in self.final_queue:
@@ -741,16 +752,14 @@ class GameState:
         if self.phase == SETUP:
             self._finish_setup_if_done()
             return
-        if all(s in self.passed for s in self.active_seats()):
+        if self._everyone_passed():
             self._finish(END_ALL_PASSED)
             return
         if was_current:
             if self.final_queue is not None and not self.final_queue:
                 self._finish(END_FINAL_ROUND)
                 return
-            self.current = (
-                self.final_queue[0] if self.final_queue else self._next_active_after(seat)
-            )
+            self._pass_turn_on(seat)
 
     # --------------------------------------------------------------- the end
     def _finish(self, reason: str) -> None:
