@@ -1,9 +1,9 @@
 """Listing legal actions. One function serves the full state and a player's view,
 so that what a bot sees as legal is exactly what the engine will accept.
 
-The order is stable: draw deck, draw market 0-4, claims (routes grouped by colour
-and length, then by payment colour and locomotive count, locomotives-only last),
-tickets, pass, resign.
+The order is stable: draw deck, draw market 0-4, claims (routes grouped by colour,
+length and ferry, then by payment colour and locomotive count, locomotives-only
+last), stations (europe rules), tickets, pass, resign. docs/rules.md spells it out.
 """
 
 from __future__ import annotations
@@ -24,10 +24,10 @@ from ttr_core.actions import (
     Resign,
 )
 from ttr_core.board import GRAY_INDEX, Board
-from ttr_core.cards import CARD_INDEX, LOCO
+from ttr_core.cards import CARD_INDEX, LOCO, MARKET_SIZE
 
 DRAW_DECK = DrawDeck()
-DRAW_MARKET = tuple(DrawMarket(slot) for slot in range(5))
+DRAW_MARKET = tuple(DrawMarket(slot) for slot in range(MARKET_SIZE))
 DRAW_TICKETS = DrawTickets()
 PASS = Pass()
 RESIGN = Resign()

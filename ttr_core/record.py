@@ -136,30 +136,37 @@ def iter_replay(
 ) -> Iterator[tuple[int, int | None, Action, GameState]]:
     """Replay a record step by step: yields (action number, seat, action, state after
     it). Raises `RecordError` naming the first action that cannot be applied."""
-    fingerprint = record.get("map_fingerprint")
-    if fingerprint is not None and fingerprint != map_fingerprint(game_map):
-        raise RecordError(f"the map {game_map.id!r} differs from the one the game was played on")
-    try:
-        state = GameState(game_map, record["players"], record["seed"], record.get("rules"))
-    except (ValueError, KeyError, TypeError) as error:
-        raise RecordError(f"cannot start the game: {error}") from None
+    state = _start(record, game_map)
     for number, entry in enumerate(record["actions"], start=1):
-        try:
-            seat, action = entry["seat"], parse_action(entry["action"])
-            state.apply(action, seat)
-        except (InvalidAction, IllegalAction, KeyError, TypeError) as error:
-            raise RecordError(f"action {number} ({entry!r}): {error}") from None
-        yield number, seat, action, state
+        yield number, *_apply_entry(state, number, entry), state
 
 
 def replay(record: Mapping[str, Any], game_map: Map) -> GameState:
     """Replay a record's actions on `game_map` and return the state they lead to."""
-    final = None
-    for step in iter_replay(record, game_map):
-        final = step[3]
-    if final is None:  # no actions: the game as dealt
-        final = GameState(game_map, record["players"], record["seed"], record.get("rules"))
-    return final
+    state = _start(record, game_map)
+    for number, entry in enumerate(record["actions"], start=1):
+        _apply_entry(state, number, entry)
+    return state
+
+
+def _start(record: Mapping[str, Any], game_map: Map) -> GameState:
+    """The game as dealt for a record, on the map it was played on."""
+    fingerprint = record.get("map_fingerprint")
+    if fingerprint is not None and fingerprint != map_fingerprint(game_map):
+        raise RecordError(f"the map {game_map.id!r} differs from the one the game was played on")
+    try:
+        return GameState(game_map, record["players"], record["seed"], record.get("rules"))
+    except (ValueError, KeyError, TypeError) as error:
+        raise RecordError(f"cannot start the game: {error}") from None
+
+
+def _apply_entry(state: GameState, number: int, entry: Any) -> tuple[int | None, Action]:
+    try:
+        seat, action = entry["seat"], parse_action(entry["action"])
+        state.apply(action, seat)
+    except (InvalidAction, IllegalAction, KeyError, TypeError) as error:
+        raise RecordError(f"action {number} ({entry!r}): {error}") from None
+    return seat, action
 
 
 def first_difference(expected: Any, actual: Any, path: str = "result") -> str | None:
