@@ -116,6 +116,14 @@ def test_actions_are_read_by_number_or_notation() -> None:
     assert read_choice(" draw deck ", actions) == DrawDeck()
 
 
+def test_a_digit_that_is_not_a_number_is_invalid_not_a_crash() -> None:
+    from ttr_core.actions import DrawDeck
+    from ttr_core.errors import InvalidAction
+
+    with pytest.raises(InvalidAction):
+        read_choice("²", [DrawDeck()])
+
+
 def test_bad_options_exit_2() -> None:
     assert runner.invoke(app, [*PLAY, "--human", "7"]).exit_code == 2
     assert runner.invoke(app, [*PLAY, "--bots", "nobody"]).exit_code == 2

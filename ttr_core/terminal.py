@@ -146,7 +146,7 @@ def read_choice(text: str, actions: Sequence[Action]) -> Action:
     """A typed line as an action: a number from the list or an action's notation.
     Raises InvalidAction when it is neither."""
     stripped = text.strip()
-    if stripped.isdigit():
+    if stripped.isdecimal():  # not isdigit: int() refuses digits like '²'
         number = int(stripped)
         if not 1 <= number <= len(actions):
             raise InvalidAction(f"choose a number from 1 to {len(actions)}")
