@@ -68,6 +68,16 @@ def _pair(route: Route) -> str:
     return f"{route.a}–{route.b}"
 
 
+def _route_entries(ctx: CheckContext) -> Iterator[Route]:
+    """The first track of each `routes` entry: checks of what an entry says (its
+    cities, its ferry) report a double route written as one entry once."""
+    seen_entries: set[int] = set()
+    for route in ctx.map.routes:
+        if route.entry not in seen_entries:
+            seen_entries.add(route.entry)
+            yield route
+
+
 @check("TTR201", Level.ERROR, "a route names an unknown city")
 def route_unknown_city(ctx: CheckContext) -> Iterator[Finding]:
     """Both ends of a route must be cities declared under `cities`.
@@ -85,11 +95,7 @@ def route_unknown_city(ctx: CheckContext) -> Iterator[Finding]:
           - {between: [Denver, Omaha], length: 4, color: pink}
     """
     known = ctx.known_cities
-    seen_entries: set[int] = set()
-    for route in ctx.map.routes:
-        if route.entry in seen_entries:
-            continue
-        seen_entries.add(route.entry)
+    for route in _route_entries(ctx):
         for side, name in enumerate(route.cities):
             if name not in known:
                 yield Finding(
@@ -112,10 +118,8 @@ def route_to_itself(ctx: CheckContext) -> Iterator[Finding]:
         routes:
           - {between: [Denver, Santa Fe], length: 2, color: gray}
     """
-    seen_entries: set[int] = set()
-    for route in ctx.map.routes:
-        if route.a == route.b and route.entry not in seen_entries:
-            seen_entries.add(route.entry)
+    for route in _route_entries(ctx):
+        if route.a == route.b:
             yield Finding(f"route from {route.a!r} to itself", ("routes", route.entry, "between"))
 
 
@@ -209,10 +213,8 @@ def ferry_too_long(ctx: CheckContext) -> Iterator[Finding]:
         routes:
           - {between: [Stockholm, Petrograd], length: 8, color: gray, ferry: 1}
     """
-    seen_entries: set[int] = set()
-    for route in ctx.map.routes:
-        if route.ferry > route.length and route.entry not in seen_entries:
-            seen_entries.add(route.entry)
+    for route in _route_entries(ctx):
+        if route.ferry > route.length:
             yield Finding(
                 f"ferry {_pair(route)} needs {route.ferry} locomotives but is only "
                 f"{route.length} long",
