@@ -226,7 +226,7 @@ class OneStepBot(PlanningBot):
         card (it is not claimed yet); one no target needs little."""
         board = view.board
         targets = self.card_targets(view, plan)
-        needs, gray = self._needs = color_needs(board, targets, tunnel_reserve(view))
+        needs, gray = color_needs(board, targets, tunnel_reserve(view))
         later = time_to_use(view)
         by_color = [0.0] * LOCO
         by_gray = 0.0

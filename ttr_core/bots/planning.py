@@ -22,7 +22,7 @@ from math import comb
 from typing import cast
 from weakref import WeakKeyDictionary
 
-from ttr_core.actions import Action, Claim, DrawDeck, DrawMarket, Payment
+from ttr_core.actions import Action, Claim, Payment
 from ttr_core.board import GRAY_INDEX, Board
 from ttr_core.cards import CARD_INDEX, CARDS_PER_COLOR, DECK_SIZE, LOCO, LOCOMOTIVES
 from ttr_core.legal import DRAW_DECK, DRAW_MARKET, station_cost
@@ -215,16 +215,6 @@ def plan_network(
     return Plan(tuple(planned), tuple(kept), tuple(lost), spent)
 
 
-def extra_cost(graph: BoardGraph, costs: Sequence[int], plan: Plan, ticket: int) -> int:
-    """Wagons a ticket adds to `plan` (INF if it cannot be connected)."""
-    board = graph.board
-    working = list(costs)
-    for route in plan.routes:
-        working[route] = 0
-    cost, _ = cheapest_path(graph, working, board.ticket_a[ticket], board.ticket_b[ticket])
-    return cost
-
-
 # --------------------------------------------------------------- cards and claims
 
 
@@ -358,10 +348,6 @@ def draw_for_needs(
             if card == LOCO:
                 return DRAW_MARKET[slot]
     return None
-
-
-def is_draw(action: Action) -> bool:
-    return isinstance(action, DrawDeck | DrawMarket)
 
 
 # ------------------------------------------------------------------ stations (E1)
