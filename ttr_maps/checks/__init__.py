@@ -33,7 +33,7 @@ from typing import Any, Literal
 
 from ttr_maps.document import DataPath, MapDocument, Position
 from ttr_maps.graph import wagon_adjacency
-from ttr_maps.model import Map
+from ttr_maps.model import Map, Ticket
 from ttr_maps.problem import Level, Problem
 
 Stage = Literal["reader", "schema", "document", "map"]
@@ -66,6 +66,13 @@ class CheckContext:
         return frozenset(self.map.city_index)
 
     @cached_property
+    def routable_tickets(self) -> tuple[Ticket, ...]:
+        """Tickets between two different declared cities: the ones R2 can price
+        (TTR301 and TTR302 report the others)."""
+        known = self.known_cities
+        return tuple(t for t in self.map.tickets if t.a in known and t.b in known and t.a != t.b)
+
+    @cached_property
     def adjacency(self) -> dict[str, dict[str, int]]:
         """Neighbours of every declared city with the wagon length between them
         (see `ttr_maps.graph.wagon_adjacency`)."""
@@ -80,10 +87,7 @@ class CheckContext:
         chosen first. Each search stops once the farthest city it was asked for
         is settled, so tickets between nearby cities stay cheap on huge maps.
         """
-        known = self.known_cities
-        tickets = [
-            (t.a, t.b) for t in self.map.tickets if t.a in known and t.b in known and t.a != t.b
-        ]
+        tickets = [(t.a, t.b) for t in self.routable_tickets]
         uses: dict[str, int] = {}
         for a, b in tickets:
             uses[a] = uses.get(a, 0) + 1

@@ -24,10 +24,7 @@ def iter_wrong_values(ctx: CheckContext) -> Iterator[WrongValue]:
     """R2: tickets whose value differs from the shortest wagon distance, with the
     distance and one shortest path. Tickets with unknown or unreachable cities are
     left out (TTR301, TTR302, TTR305 report them). `ttr fix` uses this too."""
-    known = ctx.known_cities
-    for ticket in ctx.map.tickets:
-        if ticket.a == ticket.b or ticket.a not in known or ticket.b not in known:
-            continue
+    for ticket in ctx.routable_tickets:
         shortest = ctx.wagon_distance(ticket.a, ticket.b)
         if shortest is not None and shortest != ticket.value:
             yield WrongValue(ticket, shortest, ctx.shortest_path(ticket.a, ticket.b))
@@ -144,10 +141,7 @@ def ticket_unreachable(ctx: CheckContext) -> Iterator[Finding]:
         tickets:
           - {between: [Denver, El Paso], value: 4}
     """
-    known = ctx.known_cities
-    for ticket in ctx.map.tickets:
-        if ticket.a == ticket.b or ticket.a not in known or ticket.b not in known:
-            continue
+    for ticket in ctx.routable_tickets:
         if ctx.wagon_distance(ticket.a, ticket.b) is None:
             yield Finding(
                 f"no chain of routes joins {ticket.a} and {ticket.b}",
