@@ -96,10 +96,9 @@ class StarterError(ValueError):
 
 def map_id_pattern() -> str:
     """The pattern map ids must match, read from the bundled schema."""
-    from ttr_maps.bundled import schema_path
+    from ttr_maps.schema import map_schema
 
-    schema = json.loads(schema_path().read_text(encoding="utf-8"))
-    return str(schema["properties"]["id"]["pattern"])
+    return str(map_schema()["properties"]["id"]["pattern"])
 
 
 def check_map_id(map_id: str) -> None:

@@ -41,10 +41,9 @@ def new(
     Exit status: 0 when written; 2 for a bad id, an existing file (without
     --force) or a file that cannot be written.
     """
-    from ttr_maps.starter import StarterError, check_map_id, write_starter_map
+    from ttr_maps.starter import StarterError, write_starter_map
 
-    try:
-        check_map_id(map_id)
+    try:  # write_starter_map checks the id first, before the path
         written = write_starter_map(
             output if output is not None else Path(f"{map_id}.yaml"),
             map_id,
