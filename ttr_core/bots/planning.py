@@ -122,20 +122,7 @@ def route_costs(
 
 def distances_from(graph: BoardGraph, costs: Sequence[int], source: int) -> list[int]:
     """Dijkstra from `source` under `costs`: the cheapest cost to every city."""
-    dist = [INF] * len(graph.neighbors)
-    dist[source] = 0
-    heap = [(0, source)]
-    neighbors = graph.neighbors
-    while heap:
-        d, city = heapq.heappop(heap)
-        if d > dist[city]:
-            continue
-        for other, route in neighbors[city]:
-            nd = d + costs[route]
-            if nd < dist[other]:
-                dist[other] = nd
-                heapq.heappush(heap, (nd, other))
-    return dist
+    return _dijkstra(graph, costs, source)[0]
 
 
 def cheapest_path(
@@ -145,6 +132,24 @@ def cheapest_path(
     The cost is INF and the path empty when no usable path exists."""
     if source == target:
         return 0, []
+    dist, via = _dijkstra(graph, costs, source, target)
+    if dist[target] >= INF:
+        return INF, []
+    path = []
+    city = target
+    board = graph.board
+    while city != source:
+        route = via[city]
+        path.append(route)
+        city = board.route_a[route] if board.route_b[route] == city else board.route_b[route]
+    return dist[target], path
+
+
+def _dijkstra(
+    graph: BoardGraph, costs: Sequence[int], source: int, target: int = -1
+) -> tuple[list[int], list[int]]:
+    """Cheapest cost from `source` to every city (final up to `target`, where it
+    stops), and the route each city is reached by."""
     n = len(graph.neighbors)
     dist = [INF] * n
     via = [-1] * n
@@ -163,16 +168,7 @@ def cheapest_path(
                 dist[other] = nd
                 via[other] = route
                 heapq.heappush(heap, (nd, other))
-    if dist[target] >= INF:
-        return INF, []
-    path = []
-    city = target
-    board = graph.board
-    while city != source:
-        route = via[city]
-        path.append(route)
-        city = board.route_a[route] if board.route_b[route] == city else board.route_b[route]
-    return dist[target], path
+    return dist, via
 
 
 @dataclass(frozen=True)
