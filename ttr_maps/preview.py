@@ -414,7 +414,7 @@ def draw_map(
         _draw_highlight(ax, highlight_path, positions)
     if show_tickets:
         _draw_tickets(ax, game_map, positions)
-    _draw_cities(ax, game_map, positions, city_heat, cmap, norm, space)
+    _draw_cities(ax, game_map, positions, city_heat, cmap, norm)
     for city, colour in (city_markers or {}).items():
         x, y = positions[city]
         mark = ax.scatter([x], [y], s=140, marker="^", c=colour, edgecolors=CAR_EDGE, zorder=6)
@@ -600,7 +600,6 @@ def _draw_cities(
     city_heat: Mapping[str, float] | None,
     cmap: Any,
     norm: Any,
-    space: float,
 ) -> None:
     for city in game_map.cities:
         x, y = positions[city.name]
@@ -797,6 +796,7 @@ def _place_labels(
     stroke = [withStroke(linewidth=2.6, foreground="white")]
     for city in order:
         best: tuple[float, Any, tuple[float, float, float, float]] | None = None
+        labels = np.array(placed).reshape(-1, 4)
         for dx, dy, ha, va in _LABEL_CANDIDATES:
             text = ax.annotate(
                 city.name,
@@ -813,7 +813,6 @@ def _place_labels(
             )
             box = text.get_window_extent(renderer)
             rect = (box.x0, box.y0, box.x1, box.y1)
-            labels = np.array(placed).reshape(-1, 4)
             score = (
                 4 * _overlap(rect, labels)
                 + 3 * _overlap(rect, dots)
