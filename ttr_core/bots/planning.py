@@ -25,13 +25,11 @@ from weakref import WeakKeyDictionary
 from ttr_core.actions import Action, Claim, Payment
 from ttr_core.board import GRAY_INDEX, Board
 from ttr_core.cards import CARD_INDEX, CARDS_PER_COLOR, DECK_SIZE, LOCO, LOCOMOTIVES
-from ttr_core.legal import DRAW_DECK, DRAW_MARKET, station_cost
+from ttr_core.legal import DRAW_DECK, DRAW_MARKET, payment_shapes, station_cost
 from ttr_core.result import UNBUILT_STATION_POINTS
 
 #: A distance larger than any real one (no map has 10,000 wagons of track).
 INF = 10_000
-#: Colours of train cards that are not locomotives (0-7).
-COLORS = range(LOCO)
 
 
 @dataclass(frozen=True, eq=False)
@@ -285,26 +283,18 @@ def _cheapest(
     min_locos: int = 0,
 ) -> Action | None:
     """The cheapest payment in a table like `Board.claim_options` (see `best_payment`)."""
-    locos = hand[LOCO]
     best: tuple[int, int, int] | None = None  # (locos used, need of colour, -held)
     best_color = -1
-    colors = COLORS if color == GRAY_INDEX else (color,)
-    for c in colors:
-        have = hand[c]
-        if have == 0 or have + locos < length:
-            continue
-        used = length - have if have < length else 0
-        if used < min_locos:
-            used = min_locos
-            if used >= length or used > locos:
-                continue
+    for c, fewest, _ in payment_shapes(length, color, hand, min_locos):
+        if c == LOCO:
+            continue  # locomotives only: the last resort
         need = needs[c] if needs is not None and color == GRAY_INDEX else 0
-        key = (used, need, -have)
+        key = (fewest, need, -hand[c])
         if best is None or key < best:
             best, best_color = key, c
     if best is not None:
         return options[best_color][best[0]]
-    if locos >= length:
+    if hand[LOCO] >= length:
         return options[LOCO][0]
     return None
 
