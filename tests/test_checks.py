@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from ttr_maps.checks import REGISTRY, CheckContext, all_checks, shortest_paths_from
+from ttr_maps.checks import REGISTRY, CheckContext, all_checks
 from ttr_maps.document import parse_document
+from ttr_maps.graph import shortest_paths_from
 from ttr_maps.problem import Level
 from ttr_maps.validate import disabled_codes, validate_document, validate_file
 

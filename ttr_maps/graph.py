@@ -1,12 +1,15 @@
 """Graph analysis of a map: distances in wagons, paths, components.
 
 networkx is imported inside the functions that use it, so importing this module
-stays cheap; adjacency and components need no networkx at all.
+stays cheap. Adjacency, components and `shortest_paths_from` (the R2 search that
+validation runs on every map) need no networkx at all.
 """
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ttr_maps.model import Map
@@ -119,3 +122,54 @@ def connected_city_groups(
                     stack.append(neighbour)
         groups.append(sorted(group))
     return sorted(groups, key=lambda g: (-len(g), g))
+
+
+@dataclass
+class ShortestPaths:
+    """The result of one single-source search: distances and predecessors.
+
+    `complete` is True when the search ran out of cities (so a city missing from
+    `distance` is unreachable), False when it stopped early.
+    """
+
+    source: str
+    distance: dict[str, int]
+    previous: dict[str, str]
+    complete: bool
+
+    def path_to(self, target: str) -> list[str]:
+        if target not in self.distance:
+            return []
+        path = [target]
+        while path[-1] != self.source:
+            path.append(self.previous[path[-1]])
+        return path[::-1]
+
+
+def shortest_paths_from(
+    adjacency: dict[str, dict[str, int]], source: str, wanted: Iterable[str] = ()
+) -> ShortestPaths:
+    """Dijkstra from `source`; stops once every city in `wanted` is settled
+    (searches everything when `wanted` is empty)."""
+    remaining = set(wanted)
+    remaining.discard(source)
+    settled: dict[str, int] = {}
+    previous: dict[str, str] = {}
+    best = {source: 0}
+    queue = [(0, source)]
+    everything = not remaining
+    while queue:
+        dist, city = heapq.heappop(queue)
+        if city in settled:
+            continue
+        settled[city] = dist
+        remaining.discard(city)
+        if not remaining and not everything:
+            return ShortestPaths(source, settled, previous, complete=False)
+        for neighbour, length in adjacency[city].items():
+            candidate = dist + length
+            if neighbour not in settled and candidate < best.get(neighbour, candidate + 1):
+                best[neighbour] = candidate
+                previous[neighbour] = city
+                heapq.heappush(queue, (candidate, neighbour))
+    return ShortestPaths(source, settled, previous, complete=True)

@@ -25,14 +25,13 @@ SARIF know them too.
 
 from __future__ import annotations
 
-import heapq
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
 from ttr_maps.document import DataPath, MapDocument, Position
-from ttr_maps.graph import wagon_adjacency
+from ttr_maps.graph import ShortestPaths, shortest_paths_from, wagon_adjacency
 from ttr_maps.model import Map, Ticket
 from ttr_maps.problem import Level, Problem
 
@@ -124,57 +123,6 @@ class CheckContext:
                 path = found.path_to(target)
                 return path[::-1] if flip else path
         return []
-
-
-@dataclass
-class ShortestPaths:
-    """The result of one single-source search: distances and predecessors.
-
-    `complete` is True when the search ran out of cities (so a city missing from
-    `distance` is unreachable), False when it stopped early.
-    """
-
-    source: str
-    distance: dict[str, int]
-    previous: dict[str, str]
-    complete: bool
-
-    def path_to(self, target: str) -> list[str]:
-        if target not in self.distance:
-            return []
-        path = [target]
-        while path[-1] != self.source:
-            path.append(self.previous[path[-1]])
-        return path[::-1]
-
-
-def shortest_paths_from(
-    adjacency: dict[str, dict[str, int]], source: str, wanted: Iterable[str] = ()
-) -> ShortestPaths:
-    """Dijkstra from `source`; stops once every city in `wanted` is settled
-    (searches everything when `wanted` is empty)."""
-    remaining = set(wanted)
-    remaining.discard(source)
-    settled: dict[str, int] = {}
-    previous: dict[str, str] = {}
-    best = {source: 0}
-    queue = [(0, source)]
-    everything = not remaining
-    while queue:
-        dist, city = heapq.heappop(queue)
-        if city in settled:
-            continue
-        settled[city] = dist
-        remaining.discard(city)
-        if not remaining and not everything:
-            return ShortestPaths(source, settled, previous, complete=False)
-        for neighbour, length in adjacency[city].items():
-            candidate = dist + length
-            if neighbour not in settled and candidate < best.get(neighbour, candidate + 1):
-                best[neighbour] = candidate
-                previous[neighbour] = city
-                heapq.heappush(queue, (candidate, neighbour))
-    return ShortestPaths(source, settled, previous, complete=True)
 
 
 CheckFunction = Callable[[Any], Iterator[Finding]]
