@@ -3,8 +3,8 @@
 Everything works on the integer-indexed `Board`: cities, routes and card colours
 are small integers, so a turn's planning is a few list look-ups and, when the
 board changed where it matters, a Dijkstra over a few dozen cities. The static
-graph of a board (neighbours, all-pairs shortest distances by Floyd–Warshall) is
-built once per board and shared by every bot in every game on it.
+graph of a board (neighbours, all-pairs shortest distances) is built once per
+board and shared by every bot in every game on it.
 
 >>> from ttr_maps import load_map
 >>> from ttr_core.board import board_for
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import comb
 from typing import cast
 from weakref import WeakKeyDictionary
@@ -61,37 +61,22 @@ def graph_for(board: Board) -> BoardGraph:
 
 
 def _build_graph(board: Board) -> BoardGraph:
-    n = board.num_cities
-    neighbors: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-    dist = [[INF] * n for _ in range(n)]
-    for city in range(n):
-        dist[city][city] = 0
+    neighbors: list[list[tuple[int, int]]] = [[] for _ in range(board.num_cities)]
     for route in range(board.num_routes):
-        a, b, length = board.route_a[route], board.route_b[route], board.route_length[route]
-        if a == b:
-            continue
-        neighbors[a].append((b, route))
-        neighbors[b].append((a, route))
-        if length < dist[a][b]:
-            dist[a][b] = dist[b][a] = length
-    # Floyd–Warshall: a few dozen cities, once per board.
-    for k in range(n):
-        row_k = dist[k]
-        for i in range(n):
-            d_ik = dist[i][k]
-            if d_ik >= INF:
-                continue
-            row_i = dist[i]
-            for j in range(n):
-                through = d_ik + row_k[j]
-                if through < row_i[j]:
-                    row_i[j] = through
-    return BoardGraph(
+        a, b = board.route_a[route], board.route_b[route]
+        if a != b:
+            neighbors[a].append((b, route))
+            neighbors[b].append((a, route))
+    graph = BoardGraph(
         board,
         tuple(tuple(items) for items in neighbors),
-        tuple(tuple(row) for row in dist),
+        (),
         tuple(sorted(range(board.num_routes), key=lambda r: (-board.route_length[r], r))),
     )
+    # All pairs by one Dijkstra per city on the empty board: a few dozen cities, once.
+    lengths = board.route_length
+    distance = tuple(tuple(distances_from(graph, lengths, city)) for city in range(len(neighbors)))
+    return replace(graph, distance=distance)
 
 
 # ------------------------------------------------------------------ route costs
