@@ -55,6 +55,7 @@ def validate(
     are still checked and reported). A file can silence warnings with a comment
     line such as `# ttr: disable=TTR252`. See docs/map-format.md for every check.
     """
+    from ttr_maps.files import OutputPathError, check_output_path, write_text_atomically
     from ttr_maps.report import FORMATS, check_table, to_markdown
     from ttr_maps.validate import iter_map_files, validate_files
 
@@ -62,8 +63,6 @@ def validate(
         typer.echo(check_table(), nl=False)
         raise typer.Exit(EXIT_OK)
     if output is not None:
-        from ttr_maps.files import OutputPathError, check_output_path
-
         try:  # before the work, so a mistyped folder fails at once
             check_output_path(output)
         except OutputPathError as error:
@@ -76,9 +75,9 @@ def validate(
         typer.echo(rendered, nl=False)
     else:
         try:
-            output.write_text(rendered, encoding="utf-8")
+            write_text_atomically(output, rendered)
         except OSError as error:
-            typer.echo(f"ttr validate: cannot write {output}: {error.strerror}", err=True)
+            typer.echo(f"ttr validate: cannot write {output}: {error.strerror or error}", err=True)
             raise typer.Exit(EXIT_USAGE) from None
     summary_file = os.environ.get("GITHUB_STEP_SUMMARY")
     if output_format is OutputFormat.github and summary_file:
