@@ -216,19 +216,9 @@ class PlanningBot:
         plan = self._plan
         if plan is not None and key == self._plan_key:
             board, seat, owners = view.board, view.seat, view.owners
-            wagons = view.wagons[seat]
-            lengths, siblings = board.route_length, board.route_siblings
-            closes = view.num_players <= 3
-            # Inlined `can_claim_route` (R9, R11): this runs on every call.
+            wagons, players = view.wagons[seat], view.num_players
             if all(
-                owners[r] == seat
-                or (
-                    owners[r] == -1
-                    and lengths[r] <= wagons
-                    and not any(
-                        owners[o] == seat or (closes and owners[o] != -1) for o in siblings[r]
-                    )
-                )
+                owners[r] == seat or can_claim_route(board, r, seat, owners, players, wagons)
                 for r in plan.routes
             ):
                 remaining = tuple(r for r in plan.routes if owners[r] != seat)
