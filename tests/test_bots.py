@@ -61,6 +61,13 @@ def test_every_style_is_registered() -> None:
         assert make_bot(name, 1).name == name
 
 
+def test_the_help_texts_name_every_bot() -> None:
+    # `ttr --help` must not import the bots, so the CLI spells their names out.
+    from ttr_core.cli.play import BOT_NAMES
+
+    assert BOT_NAMES.split(", ") == list(bot_factories())
+
+
 @pytest.mark.parametrize("map_id", bundled_map_ids())
 @pytest.mark.parametrize("name", PLANNERS)
 def test_bot_finishes_games_with_2_to_5_players(map_id: str, name: str) -> None:
