@@ -56,3 +56,15 @@ def test_installed_package_finds_maps_by_id_from_any_folder(wheel: Path, tmp_pat
     )
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout.startswith("['europe', 'iran', 'north_america']")
+
+
+def test_a_map_id_finds_the_bundled_map_even_beside_a_folder_of_that_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from ttr_maps.bundled import bundled_map_path, resolve_map_argument
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "iran").mkdir()
+    assert resolve_map_argument("iran") == bundled_map_path("iran")
+    (tmp_path / "mine.yaml").write_text("format: 1\n")
+    assert resolve_map_argument("mine.yaml") == Path("mine.yaml")

@@ -40,10 +40,10 @@ def bundled_map_path(map_id: str) -> Path | None:
 def resolve_map_argument(argument: str) -> Path:
     """A command-line MAP: a bundled map id, or a path to a YAML file.
 
-    An existing file wins over an id of the same name.
+    An existing file wins over an id of the same name (a folder does not).
     """
     candidate = Path(argument)
-    if candidate.exists():
+    if candidate.is_file():
         return candidate
     bundled = bundled_map_path(argument)
     return bundled if bundled is not None else candidate
