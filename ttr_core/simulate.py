@@ -24,13 +24,16 @@ import math
 import shlex
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ttr_core.actions import GiveUpTunnel, PayTunnel
 from ttr_core.bots import make_bot
 from ttr_core.game import bot_seed
 from ttr_core.state import END_ALL_PASSED, GameState
 from ttr_maps.model import Map
+
+if TYPE_CHECKING:
+    from ttr_core.executors import Executor
 
 #: z for a 95 % confidence interval.
 Z95 = 1.959963984540054
@@ -102,6 +105,12 @@ class GameSummary:
 
 
 _MAPS: dict[str, Map] = {}
+
+
+def install_map(map_argument: str, game_map: Map) -> None:
+    """Make `game_map` the map that `map_argument` names in this process (workers
+    receive maps by content, not by path: `ttr_core.executors.MapPayload`)."""
+    _MAPS[map_argument] = game_map
 
 
 def _load(map_argument: str) -> Map:
@@ -195,15 +204,6 @@ def play_command(map_argument: str, names: Sequence[str], seed: int) -> str:
     return shlex.join(parts)
 
 
-def _play_chunk(
-    map_argument: str, bots: tuple[str, ...], players: int, seed: int, indices: range, record: bool
-) -> list[GameSummary]:
-    return [
-        play_summarised(map_argument, seat_names(bots, players, i), game_seed(seed, i), i, record)
-        for i in indices
-    ]
-
-
 def iter_games(
     map_argument: str,
     games: int,
@@ -212,29 +212,21 @@ def iter_games(
     seed: int,
     jobs: int = 1,
     records: bool = False,
+    executor: Executor | None = None,
 ) -> Iterator[GameSummary]:
-    """Play the games of a run and yield their summaries in game order."""
-    bot_names = tuple(bots)
-    if jobs <= 1:
-        for i in range(games):
-            yield from _play_chunk(map_argument, bot_names, players, seed, range(i, i + 1), records)
-        return
-    from concurrent.futures import ProcessPoolExecutor
+    """Play the games of a run and yield their summaries in game order.
 
-    size = max(1, min(100, games // (jobs * 8)))
-    chunks = [range(start, min(start + size, games)) for start in range(0, games, size)]
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [
-            pool.submit(_play_chunk, map_argument, bot_names, players, seed, chunk, records)
-            for chunk in chunks
-        ]
-        try:
-            for future in futures:  # in game order, whatever finishes first
-                yield from future.result()
-        except BaseException:
-            for future in futures:
-                future.cancel()
-            raise
+    `executor` says where (`ttr_core.executors`); by default this process when
+    `jobs` is 1, else `jobs` local worker processes."""
+    from ttr_core.executors import EXECUTORS, MapPayload, Work, batch_size, iter_batches
+
+    if executor is None:
+        executor = EXECUTORS["local"](jobs, None)
+    work = Work(map_argument, tuple(bots), players, seed, records)
+    payload = MapPayload.from_map(map_argument, _load(map_argument))
+    batches = iter_batches(games, batch_size(games, max(1, jobs)))
+    for summaries in executor.run(work, payload, batches):
+        yield from summaries
 
 
 # ---------------------------------------------------------------- the report
@@ -560,6 +552,7 @@ def simulate(
     jobs: int = 1,
     records: bool = False,
     on_game: Callable[[GameSummary], None] | None = None,
+    executor: Executor | None = None,
 ) -> Simulation:
     """Play `games` games and sum them up into a report (a JSON-ready dict)."""
     game_map = _load(map_argument)
@@ -567,7 +560,7 @@ def simulate(
         make_bot(name, 0)  # unknown names fail here, before any process starts
     tally = Tally(game_map, players)
     kept: list[tuple[int, str]] = []
-    for game in iter_games(map_argument, games, players, bots, seed, jobs, records):
+    for game in iter_games(map_argument, games, players, bots, seed, jobs, records, executor):
         tally.add(game)
         if game.record is not None:
             kept.append((game.seed, game.record))

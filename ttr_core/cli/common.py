@@ -31,6 +31,17 @@ def fail(message: str, code: int = EXIT_USAGE) -> typer.Exit:
     return typer.Exit(code)
 
 
+def stop_on_sigterm() -> None:
+    """Let SIGTERM end the command like Ctrl-C does (SystemExit 143), so its
+    clean-up runs: workers stopped, staging folders removed."""
+    import signal
+
+    def _exit(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, _exit)
+
+
 def load_map_argument(argument: str) -> Map:
     """A MAP argument (bundled id or YAML path) as a playable map, or exit 2 with
     every error found in it."""
