@@ -13,7 +13,7 @@ class RandomBot:
     """Picks uniformly among the legal actions (which never list `resign`, D5).
 
     It needs nothing but that list, so it plays the game loop's playout path
-    (`choose`): the loop hands it `state.legal_actions(seat)` without building a
+    (`pick`): the loop hands it `state.legal_actions(seat)` without building a
     view, and the choice is the same as from the view's list.
     """
 
@@ -23,8 +23,8 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def act(self, view: PlayerView) -> Action:
-        return self.choose(view.legal_actions())
+        return self.pick(view.legal_actions())
 
-    def choose(self, actions: Sequence[Action]) -> Action:
+    def pick(self, actions: Sequence[Action]) -> Action:
         """One of `actions`, uniformly (the playout path of `ttr_core.loop`)."""
         return actions[self.rng.randrange(len(actions))]
