@@ -431,8 +431,6 @@ def test_r4_e4_game_ending_during_setup_returns_every_offered_and_held_ticket():
     state.apply(Remove(2))
     assert state.is_over
     held = sum(len(t) for t in state.tickets)
-    assert held + len(state.ticket_deck) + len(state.out_of_game_tickets) == len(
-        state.map.tickets
-    )
+    assert held + len(state.ticket_deck) + len(state.out_of_game_tickets) == len(state.map.tickets)
     # E4: long tickets returned or never dealt leave the game, never the regular deck.
     assert not LONG & set(state.ticket_deck)
