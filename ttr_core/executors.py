@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ttr_core.rules import RuleSet
 from ttr_core.simulate import GameSummary, game_seed, play_command, play_summarised, seat_names
 
 #: Batches submitted ahead, per worker: enough to keep every worker busy while the
@@ -124,6 +125,8 @@ class Work:
     players: int
     seed: int
     records: bool = False
+    #: The rule set, when not the map's own (`--set` overrides).
+    rules: RuleSet | None = None
 
 
 def play_batch(work: Work, games: range) -> list[GameSummary]:
