@@ -136,7 +136,10 @@ def test_a_stopped_simulation_ends_at_once_and_leaves_nothing(
     command = [sys.executable, "-m", "ttr_core", "simulate", MAP, "--games", "1000000000"]
     command += ["--players", "2", "--jobs", "2", "--out", str(out)]
     process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
-    time.sleep(4)
+    deadline = time.monotonic() + 60
+    while not list(tmp_path.iterdir()) and time.monotonic() < deadline:
+        time.sleep(0.1)  # until the run has made its staging folder
+    time.sleep(1)  # and is playing
     process.send_signal(signum)
     try:
         _, stderr = process.communicate(timeout=20)

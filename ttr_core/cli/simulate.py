@@ -90,6 +90,7 @@ def simulate(
     from ttr_core.simulate import simulate as run
     from ttr_maps.preview import PreviewError
 
+    stop_on_sigterm()
     if executor == "local":
         workers: int | None = jobs if jobs is not None else (os.cpu_count() or 1)
         workers = min(workers, games)
@@ -118,7 +119,6 @@ def simulate(
         staging = prepare_report_folder(out)
     except ReportFolderError as error:
         raise fail(f"--out: {error}") from None
-    stop_on_sigterm()
     try:
         with Progress(
             "[progress.description]{task.description}",
