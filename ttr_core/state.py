@@ -131,10 +131,13 @@ class GameState:
         #: Per seat, the routes open to it (see `open_groups`), made on first use and
         #: then kept up to date by claims (a list, changed in place).
         self._open_groups: list[list[OpenGroup] | None] = [None] * players
+        #: Per seat, a snapshot of its open routes for views; None after a claim.
+        self._open_snapshots: list[OpenGroups | None] = [None] * players
         self.passed: set[int] = set()
         self.final_queue: list[int] | None = None
         self.end_reason: EndReason | None = None
         self.history: list[tuple[int | None, Action]] = []
+        self._public_log: list[tuple[int | None, str]] = []  # see `public_log`
         #: E2: cards turned up by tunnel claims, by position in `history`.
         self.tunnel_reveals: dict[int, tuple[int, ...]] = {}
         self.turns = 0
@@ -172,8 +175,14 @@ class GameState:
 
     @property
     def public_log(self) -> list[tuple[int | None, str]]:
-        """What everyone saw of each action (see `ttr_core.view.public_text`)."""
-        return [(seat, public_text(action)) for seat, action in self.history]
+        """What everyone saw of each action (see `ttr_core.view.public_text`): made
+        from `history` when first asked for, one entry per action, and kept."""
+        log = self._public_log
+        history = self.history
+        for index in range(len(log), len(history)):
+            seat, action = history[index]
+            log.append((seat, public_text(action)))
+        return log
 
     # ----------------------------------------------------------------- setup (R4)
     def _setup(self) -> None:
@@ -240,9 +249,10 @@ class GameState:
         twin._setup_returns = {seat: t[:] for seat, t in self._setup_returns.items()}
         twin._ticket_views = self._ticket_views[:]
         twin._open_groups = [None if g is None else g[:] for g in self._open_groups]
+        twin._open_snapshots = self._open_snapshots[:]
         twin.passed = set(self.passed)
         twin.final_queue = None if self.final_queue is None else self.final_queue[:]
-        twin.history = self.history[:]
+        twin.history, twin._public_log = self.history[:], self._public_log[:]
         twin.tunnel_reveals = dict(self.tunnel_reveals)
         return twin
 
@@ -304,7 +314,10 @@ class GameState:
 
     def open_groups(self, seat: int) -> OpenGroups:
         """The routes open to `seat` (R9, R11), grouped by shape (a snapshot)."""
-        return tuple(self._open_list(seat))
+        snapshot = self._open_snapshots[seat]
+        if snapshot is None:
+            snapshot = self._open_snapshots[seat] = tuple(self._open_list(seat))
+        return snapshot
 
     def _open_list(self, seat: int) -> list[OpenGroup]:
         groups = self._open_groups[seat]
@@ -322,6 +335,7 @@ class GameState:
         board = self.board
         siblings = board.route_siblings[route]
         few_players = self.num_players < self.rule_set.double_routes_from
+        self._open_snapshots = [None] * self.num_players
         for seat, groups in enumerate(self._open_groups):
             if groups is None:
                 continue
