@@ -21,7 +21,13 @@ def play_game(game_map: Map, bots: Sequence[Bot], seed: int, rules: str | None =
     spends wagons, removes tickets for good, or moves cards into hands, which only
     claims can empty again; and when nothing is possible everyone passes (R6).
     """
-    state = GameState(game_map, len(bots), seed, rules)
+    return play_out(GameState(game_map, len(bots), seed, rules), bots)
+
+
+def play_out(state: GameState, bots: Sequence[Bot]) -> GameState:
+    """Play `state` on to its end, asking the bot of the seat to move for each
+    action; return the state. Whatever a bot raises leaves the state as it was
+    after the last applied action (`ttr play` saves it when a person stops)."""
     while not state.is_over:
         seat = state.to_move
         assert seat is not None
