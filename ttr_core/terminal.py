@@ -264,7 +264,7 @@ class Person:
 
     def _refresh_picture(self, view: PlayerView, path: Path) -> list[str]:
         """`--picture`: draw the board again when it changed."""
-        drawn = (view.owners, view.station_owners, self.seat)
+        drawn = (view.owners, view.station_owners, self.seat, view.tickets)
         if self.table._drawn == drawn:
             return []
         self.table._drawn = drawn

@@ -511,7 +511,7 @@ def completions(line: str, game_map: Map) -> list[str]:
     """
     words = line.split(" ")
     if len(words) == 1:
-        return [w for w in COMMAND_WORDS if w.startswith(words[0].casefold())]
+        return sorted(w for w in COMMAND_WORDS if w.startswith(words[0].casefold()))
     command = _ALIASES.get(words[0].casefold(), words[0].casefold())
     if command not in _CITY_COMMANDS:
         return []

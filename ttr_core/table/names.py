@@ -10,6 +10,8 @@ of its words starts the city's word at the same position (`sal l c`, `little r`)
 ('Montréal',)
 >>> finder.find("l")
 ('Little Rock', 'Los Angeles')
+>>> fold("København, Sault St. Marie")
+'kobenhavn sault st marie'
 >>> finder.suggest("litle rok")
 ('Little Rock',)
 """
@@ -22,11 +24,13 @@ import unicodedata
 from collections.abc import Iterable
 
 _NOT_WORD = re.compile(r"[\W_]+")
+#: Letters that Unicode does not decompose into a base letter and an accent.
+_LETTERS = str.maketrans({"ø": "o", "æ": "ae", "œ": "oe", "ł": "l", "đ": "d", "ð": "d", "ı": "i"})
 
 
 def fold(text: str) -> str:
     """Lower case, accents dropped, punctuation and `_`/`-` read as spaces."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    decomposed = unicodedata.normalize("NFKD", text.casefold().translate(_LETTERS))
     bare = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     return " ".join(_NOT_WORD.sub(" ", bare).split())
 

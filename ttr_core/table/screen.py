@@ -18,7 +18,7 @@ from ttr_core.cards import CARD_NAMES
 from ttr_core.legal import station_cost
 from ttr_core.table.journal import Event
 from ttr_core.table.progress import claimable_routes, offered_needs, ticket_needs
-from ttr_core.table.texts import payment_text, printable
+from ttr_core.table.texts import payment_text, printable, route_title
 from ttr_core.view import PlayerView
 from ttr_maps.model import Ticket
 
@@ -147,10 +147,12 @@ def _market(view: PlayerView) -> Text:
 
 
 def _ticket_text(ticket: Ticket, need: int | None, done: bool) -> str:
-    state = "done" if done else "open"
-    left = "" if done else " · cut off" if need is None else f" · needs {need}"
+    """`Boston–Miami 12 · needs 8` (wagons to go), `done Denver–El Paso 4`."""
     long = " [long]" if ticket.long else ""  # E4
-    return f"{state} {printable(ticket.a)}–{printable(ticket.b)} {ticket.value}{long}{left}"
+    name = f"{printable(ticket.a)}–{printable(ticket.b)} {ticket.value}{long}"
+    if done:
+        return f"done {name}"
+    return f"{name} · {'cut off' if need is None else f'needs {need}'}"
 
 
 def _tickets(view: PlayerView, width: int, limit: int | None = None) -> list[Text]:
@@ -164,6 +166,7 @@ def _tickets(view: PlayerView, width: int, limit: int | None = None) -> list[Tex
     texts = [_ticket_text(t.ticket, need, t.completed) for t, need in items]
     done = sum(1 for t in view.tickets if t.completed)
     head = Text(f"Tickets {len(texts) - done} open, {done} done", style="bold")
+    head.append(" (needs: wagons to go on routes still open to you)", style="")
     cells = [Text(t, style="green" if t.startswith("done") else "") for t in texts]
     rows = _columns(cells, width)
     if limit is not None and len(rows) + 1 > limit:
@@ -213,19 +216,20 @@ def _decision(view: PlayerView) -> list[Text]:
             )
     tunnel = view.tunnel
     if tunnel is not None and tunnel.seat == view.seat:
+        route = view.map.routes[view.board.route_index[tunnel.route]]
         turned = ", ".join(CARD_NAMES[c] for c in tunnel.revealed)
+        kinds = f"{tunnel.payment.color} or loco" if tunnel.payment.color else "loco"
         lines.append(
             Text(
-                f"Tunnel {printable(tunnel.route)}: laid {payment_text(tunnel.payment)}; "
-                f"turned up {turned} → {tunnel.extra} more {tunnel.payment.color or 'loco'} "
-                "or loco",
+                f"Tunnel {route_title(route, view.map)}: you laid {payment_text(tunnel.payment)}",
                 style="bold",
             )
         )
+        lines.append(Text(f"  turned up {turned}: {tunnel.extra} more {kinds} to pay (E2)"))
     left = _stations_left(view)
     if view.rules == "europe" and view.stations_left:
-        cost = f"the next costs {station_cost(left)} card(s) of one colour" if left else "none"
-        lines.append(Text(f"Stations {left} left ({cost}); 4 points each unbuilt (E1)"))
+        cost = f"next costs {station_cost(left)} card(s)" if left else "all built"
+        lines.append(Text(f"Stations {left} left · {cost} · 4 pts each unbuilt (E1)"))
     return lines
 
 
@@ -252,13 +256,20 @@ def _seats(view: PlayerView, names: Sequence[str]) -> list[Text]:
     return lines
 
 
-def _seats_compact(view: PlayerView, names: Sequence[str]) -> Text:
+def _seats_compact(view: PlayerView, names: Sequence[str], width: int) -> list[Text]:
+    """The seats in few lines: `0 ana 15w 8c 5t 40p` (wagons, cards, tickets, points)."""
     parts = [
         f"{seat} {printable(names[seat], 10)} {view.wagons[seat]}w {view.card_counts[seat]}c "
         f"{view.ticket_counts[seat]}t {view.route_points[seat]}p"
         for seat in range(view.num_players)
     ]
-    return Text("Seats   " + " | ".join(parts))
+    lines: list[str] = []
+    for part in parts:
+        if lines and len(lines[-1]) + 3 + len(part) <= width:
+            lines[-1] += " | " + part
+        else:
+            lines.append(("Seats   " if not lines else "        ") + part)
+    return [Text(line) for line in lines]
 
 
 def _events(view: PlayerView, screen: Screen) -> list[Text]:
@@ -288,11 +299,13 @@ def _fit_narrow(view: PlayerView, screen: Screen, width: int, room: int) -> list
     seats = _seats(view, screen.names)
     events = _events(view, screen)
     used = len(must) + len(tickets)
-    if used + len(seats) + len(events) > room:
-        seats = [_seats_compact(view, screen.names)]
+    if used + len(seats) > room:
+        seats = _seats_compact(view, screen.names, width)
     spare = room - used - len(seats)
     if len(events) > spare:
-        events = [events[0], *events[len(events) - spare + 1 :]] if spare >= 2 else []
+        # The latest turns, under a heading that says some are left out.
+        heading = Text("Since your last turn (latest)", style="bold")
+        events = [heading, *events[len(events) - spare + 1 :]] if spare >= 2 else []
     return [*must, *tickets, *seats, *events]
 
 
