@@ -41,7 +41,7 @@ from ttr_core.table.commands import (
     find_city,
     parse_command,
 )
-from ttr_core.table.journal import Journal, Observed
+from ttr_core.table.journal import Event, Journal, Observed
 from ttr_core.table.progress import action_kinds, claimable_routes
 from ttr_core.table.screen import Screen, render_screen, seat_name
 from ttr_core.table.texts import COMMANDS_HELP, printable
@@ -120,6 +120,8 @@ def _set_up_readline(game_map: Map) -> None:
         if state == 0:
             buffer = readline.get_line_buffer()[: readline.get_endidx()]
             offers[:] = completions(buffer, game_map)
+            if len(offers) == 1:  # a whole word: go on typing the next one
+                offers[0] += " "
         return offers[state] if state < len(offers) else None
 
     readline.set_completer_delims(" ")
@@ -187,7 +189,7 @@ class Table:
     #: `--picture`: the board picture refreshed on every person's turn.
     picture: Path | None = None
     people: int = 1
-    #: Per seat, how many journal events it has seen.
+    #: Per seat, the length of the journal when its last turn began.
     seen: dict[int, int] = field(default_factory=dict)
     #: The seat whose screen is shown now (hot-seat hides it from the next).
     showing: int | None = None
@@ -204,6 +206,9 @@ class Person:
         self.table = table
         self.name = table.names[seat]
         self._last: tuple[Action, tuple[int, ...]] | None = None
+        self._events: list[Event] = []
+        #: What was new when my turn began (shown until the turn ends).
+        self._turn_start: list[Event] = []
 
     def act(self, view: PlayerView) -> Action:
         table = self.table
@@ -211,20 +216,29 @@ class Person:
         if table.people > 1 and table.showing != self.seat:
             self._pass_screen()
         table.showing = self.seat
-        events = table.journal.since(table.seen.get(self.seat, 0), view)
+        # `seen`: where the journal stood when my last turn began. A turn goes
+        # on after a first card, a tunnel's cards or drawing tickets.
+        new = table.journal.since(table.seen.get(self.seat, 0), view)
+        goes_on = view.decision in ("second_card", "tunnel_payment") or (
+            view.decision == "choose_tickets" and view.phase == "playing"
+        )
+        if goes_on:
+            events = [*self._turn_start, *new]
+        else:
+            events = self._turn_start = new
+            table.seen[self.seat] = len(table.journal.events)
         message = [*table.welcome, *self._news(view)]
         table.welcome = []
         if table.picture is not None:
             message += self._refresh_picture(view, table.picture)
+        self._events = events
         listing: list[str] | None = None
         redraw = True
         while True:
-            width, height = terminal.size()
             if listing is not None:
-                terminal.show(_fit_listing(listing, height))
+                terminal.show(_fit_listing(listing, terminal.size()[1]))
             elif redraw or terminal.interactive:
-                screen = Screen(table.names, events, message)
-                terminal.show(render_screen(view, screen, width, height))
+                self._show_table(view, message)
             else:  # a script sees the table once, then only the answers
                 terminal.show(message, clear=False)
             try:
@@ -234,11 +248,15 @@ class Person:
             action, message, listing = self._answer(line, view)
             redraw = not line.strip()
             if action is not None:
-                table.seen[self.seat] = len(table.journal.events)
                 self._last = (action, view.hand)
                 return action
 
     # ---------------------------------------------------------------- parts
+
+    def _show_table(self, view: PlayerView, message: list[str]) -> None:
+        width, height = self.table.terminal.size()
+        screen = Screen(self.table.names, self._events, message)
+        self.table.terminal.show(render_screen(view, screen, width, height))
 
     def _pass_screen(self) -> None:
         terminal = self.table.terminal
@@ -303,7 +321,7 @@ class Person:
         if isinstance(command, Look):
             return self._look(command, view)
         if isinstance(command, ChoosePayment):
-            chosen = self._choose(command)
+            chosen = self._choose(command, view)
             if chosen is None:
                 return None, ["no payment chosen (nothing changed)"], None
             command = Play(chosen)
@@ -329,12 +347,15 @@ class Person:
         except EOFError:
             raise StopPlaying("input ended") from None
 
-    def _choose(self, question: ChoosePayment) -> Action | None:
-        """Ask which payment; None when the answer is not one of them."""
+    def _choose(self, question: ChoosePayment, view: PlayerView) -> Action | None:
+        """Ask which payment (under the table); None when the answer is not one."""
         lines = [question.question]
         lines += [f"  {n}  {label}" for n, label in enumerate(question.labels, start=1)]
         terminal = self.table.terminal
-        terminal.show(lines, clear=False)
+        if terminal.interactive:
+            self._show_table(view, lines)
+        else:
+            terminal.show(lines, clear=False)
         try:
             answer = terminal.ask(f"number 1-{len(question.options)} (Enter cancels)> ").strip()
         except EOFError:

@@ -83,9 +83,12 @@ class Journal:
             self.events.append(Event(seat, "nothing extra turned up: the tunnel is theirs"))
 
     def since(self, start: int, viewer: PlayerView) -> list[Event]:
-        """The events from index `start` that `viewer` may see and did not do."""
+        """The events from index `start` that `viewer` may see (R4: during the
+        setup, not the others' ticket choices)."""
         setup = viewer.phase == "setup"
-        return [e for e in self.events[start:] if e.seat != viewer.seat and not (setup and e.setup)]
+        return [
+            e for e in self.events[start:] if e.seat == viewer.seat or not (setup and e.setup)
+        ]
 
 
 def public_event(view: PlayerView, action: Action) -> str:

@@ -284,7 +284,8 @@ def _events(view: PlayerView, screen: Screen) -> list[Text]:
         else:
             groups.append((event.seat, [event.text]))
     for seat, texts in groups:
-        lines.append(Text(f"  {seat_name(screen.names, seat)}: {'; '.join(texts)}"))
+        who = "you" if seat == view.seat else seat_name(screen.names, seat)
+        lines.append(Text(f"  {who}: {'; '.join(texts)}"))
     return lines
 
 
