@@ -4,6 +4,7 @@ command language (`ttr_core.terminal`, `ttr_core.cli.play`)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -46,6 +47,7 @@ def test_a_person_plays_a_whole_3_player_game_with_commands_through_stdin(
     if map_id == "europe":
         assert {"station", "pay", "give"} <= commands
         assert "Tunnel " in printed and "Stations 2 left" in printed
+        assert re.search(r"claimed .* tunnel\) with .*; (turned up|nothing extra)", printed)
         assert any(city >= 0 for city in session.state.station_owner)
     record = tmp_path / "game.json"
     result = runner.invoke(

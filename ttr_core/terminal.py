@@ -218,6 +218,7 @@ class Person:
         table.showing = self.seat
         # `seen`: where the journal stood when my last turn began. A turn goes
         # on after a first card, a tunnel's cards or drawing tickets.
+        table.journal.settle_tunnel(view)
         new = table.journal.since(table.seen.get(self.seat, 0), view)
         goes_on = view.decision in ("second_card", "tunnel_payment") or (
             view.decision == "choose_tickets" and view.phase == "playing"

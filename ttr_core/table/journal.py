@@ -60,7 +60,7 @@ class Journal:
 
     def observe(self, view: PlayerView, action: Action) -> None:
         """Record `action`, chosen by `view.seat` from `view`, as the others see it."""
-        self._settle_tunnel(view)
+        self.settle_tunnel(view)
         text = public_event(view, action)
         if text:
             self.events.append(Event(view.seat, text, view.phase == "setup"))
@@ -69,8 +69,9 @@ class Journal:
             if route is not None and view.board.route_tunnel[route]:
                 self._digging = (view.seat, route)
 
-    def _settle_tunnel(self, view: PlayerView) -> None:
-        """E2: what the tunnel claimed before `view` turned up (known by now)."""
+    def settle_tunnel(self, view: PlayerView) -> None:
+        """E2: record what the tunnel claimed before `view` turned up (known by
+        now); a screen calls it before showing the journal."""
         if self._digging is None:
             return
         seat, route = self._digging
@@ -86,9 +87,7 @@ class Journal:
         """The events from index `start` that `viewer` may see (R4: during the
         setup, not the others' ticket choices)."""
         setup = viewer.phase == "setup"
-        return [
-            e for e in self.events[start:] if e.seat == viewer.seat or not (setup and e.setup)
-        ]
+        return [e for e in self.events[start:] if e.seat == viewer.seat or not (setup and e.setup)]
 
 
 def public_event(view: PlayerView, action: Action) -> str:

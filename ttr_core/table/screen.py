@@ -9,6 +9,7 @@ in a second column) the routes I can claim now fill the space that is left.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -64,7 +65,11 @@ def render_screen(view: PlayerView, screen: Screen, width: int, height: int) -> 
     """The screen of `view.seat`, at most `height - 1` lines of at most `width`
     cells (the last line is left for the prompt)."""
     top = _header(view, screen, width)
-    bottom = [Text(printable(line), style="bold") for line in screen.message]
+    bottom = [
+        Text(part, style="bold")
+        for line in screen.message
+        for part in textwrap.wrap(printable(line), width, subsequent_indent="  ") or [""]
+    ]
     room = max(height - 1 - len(top) - len(bottom), 0)
     if width >= WIDE:
         left_width = (width - 3) // 2
@@ -272,7 +277,7 @@ def _seats_compact(view: PlayerView, names: Sequence[str], width: int) -> list[T
     return [Text(line) for line in lines]
 
 
-def _events(view: PlayerView, screen: Screen) -> list[Text]:
+def _events(view: PlayerView, screen: Screen, width: int) -> list[Text]:
     """What the others did since my last turn: one line per turn of a seat."""
     if not screen.events:
         return []
@@ -285,7 +290,8 @@ def _events(view: PlayerView, screen: Screen) -> list[Text]:
             groups.append((event.seat, [event.text]))
     for seat, texts in groups:
         who = "you" if seat == view.seat else seat_name(screen.names, seat)
-        lines.append(Text(f"  {who}: {'; '.join(texts)}"))
+        text = f"  {who}: {'; '.join(texts)}"
+        lines += [Text(part) for part in textwrap.wrap(text, width, subsequent_indent="      ")]
     return lines
 
 
@@ -298,7 +304,7 @@ def _fit_narrow(view: PlayerView, screen: Screen, width: int, room: int) -> list
     must = [_hand(view, width), _market(view), *_decision(view)]
     tickets = _tickets(view, width, max(room - len(must) - 2, 2))
     seats = _seats(view, screen.names)
-    events = _events(view, screen)
+    events = _events(view, screen, width)
     used = len(must) + len(tickets)
     if used + len(seats) > room:
         seats = _seats_compact(view, screen.names, width)
@@ -316,7 +322,7 @@ def _fit_left(view: PlayerView, width: int, room: int) -> list[Text]:
 
 
 def _right_column(view: PlayerView, screen: Screen, width: int, room: int) -> list[Text]:
-    lines = [*_seats(view, screen.names), Text(), *_events(view, screen)]
+    lines = [*_seats(view, screen.names), Text(), *_events(view, screen, width)]
     lines = lines[:room]
     spare = room - len(lines) - 2
     offers = claimable_routes(view)
