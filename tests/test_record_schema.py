@@ -179,9 +179,8 @@ runner = CliRunner()
 @pytest.fixture(scope="module")
 def played_record(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("records") / "game.json"
-    result = runner.invoke(
-        app, ["play", "north_america", "--players", "3", "--seed", "4", "--record", str(path)]
-    )
+    args = ["play", "north_america", "--players", "3", "--bots", "random", "--seed", "4"]
+    result = runner.invoke(app, [*args, "--record", str(path)])
     assert result.exit_code == 0, result.output
     return path
 

@@ -10,7 +10,7 @@ message says why (the rule, for an illegal action) and the person types again.
 When stdin is a terminal, lines are read with readline (history, Tab completes
 commands and city names) and the screen is cleared and redrawn; otherwise lines
 are read one by one, without prompts, and each screen is printed once. `quit`
-and the end of the input stop the game (`StopPlaying`), Ctrl-C too
+and the end of the input stop the game (`StopGame`), Ctrl-C too
 (KeyboardInterrupt): the session returns the game so far, to be saved.
 
 With several people at one terminal, a "pass to seat N" screen hides the
@@ -24,13 +24,14 @@ import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from ttr_core.actions import Action, DrawDeck, Resign
 from ttr_core.bots import Bot
 from ttr_core.cards import CARD_NAMES
 from ttr_core.errors import IllegalAction, InvalidAction
-from ttr_core.game import play_out
+from ttr_core.loop import StopGame, new_game, run
+from ttr_core.rules import RuleSet
 from ttr_core.state import GameState
 from ttr_core.table.commands import (
     ChoosePayment,
@@ -52,10 +53,6 @@ if TYPE_CHECKING:
     from rich.console import Console
 
 HUMAN = "human"
-
-
-class StopPlaying(Exception):
-    """A person typed `quit`, or the input ended: the game stops unfinished."""
 
 
 @dataclass
@@ -137,10 +134,11 @@ def play_at_table(
     terminal: Terminal,
     picture: Path | None = None,
     welcome: Sequence[str] = (),
+    rules: str | RuleSet | None = None,
 ) -> Session:
     """Play one game: `None` in `players` is a person at `terminal`. Every seat,
     person or bot, sees only its own view and plays through the one game loop."""
-    state = GameState(game_map, len(players), seed)
+    state = new_game(game_map, len(players), seed, rules)
     journal = Journal()
     table = Table(
         terminal,
@@ -156,13 +154,13 @@ def play_at_table(
         for seat, player in enumerate(players)
     ]
     try:
-        play_out(state, seats)
-    except StopPlaying as stop:
-        terminal.show([f"{stop}: the game stops here, unfinished"], clear=False)
-        return Session(state, stopped=True)
+        run(state, seats)
     except KeyboardInterrupt:  # Ctrl-C: stop like `quit`, keeping the game so far
         terminal.show(["interrupted: the game stops here, unfinished"], clear=False)
         return Session(state, stopped=True, interrupted=True)
+    if not state.is_over:  # a person stopped: `StopGame` ended the loop's run
+        terminal.show([f"{table.stopped}: the game stops here, unfinished"], clear=False)
+        return Session(state, stopped=True)
     return Session(state)
 
 
@@ -193,6 +191,8 @@ class Table:
     seen: dict[int, int] = field(default_factory=dict)
     #: The seat whose screen is shown now (hot-seat hides it from the next).
     showing: int | None = None
+    #: Why a person stopped the game ("quit", "input ended"), if one did.
+    stopped: str = ""
     #: Shown under the first screen: who sits where.
     welcome: list[str] = field(default_factory=list)
     _drawn: tuple | None = None
@@ -245,7 +245,7 @@ class Person:
             try:
                 line = terminal.ask(f"seat {self.seat} {seat_name(table.names, self.seat)}> ")
             except EOFError:
-                raise StopPlaying("input ended") from None
+                self._stop("input ended")
             action, message, listing = self._answer(line, view)
             redraw = not line.strip()
             if action is not None:
@@ -253,6 +253,11 @@ class Person:
                 return action
 
     # ---------------------------------------------------------------- parts
+
+    def _stop(self, reason: str) -> NoReturn:
+        """Stop the game unfinished: the game loop ends where it is."""
+        self.table.stopped = reason
+        raise StopGame(reason)
 
     def _show_table(self, view: PlayerView, message: list[str]) -> None:
         width, height = self.table.terminal.size()
@@ -266,7 +271,7 @@ class Person:
         try:
             terminal.ask("")
         except EOFError:
-            raise StopPlaying("input ended") from None
+            self._stop("input ended")
 
     def _news(self, view: PlayerView) -> list[str]:
         """What my last action brought that the screen does not say: the card
@@ -346,7 +351,7 @@ class Person:
         try:
             return terminal.ask(question).strip().casefold() in ("y", "yes")
         except EOFError:
-            raise StopPlaying("input ended") from None
+            self._stop("input ended")
 
     def _choose(self, question: ChoosePayment, view: PlayerView) -> Action | None:
         """Ask which payment (under the table); None when the answer is not one."""
@@ -360,7 +365,7 @@ class Person:
         try:
             answer = terminal.ask(f"number 1-{len(question.options)} (Enter cancels)> ").strip()
         except EOFError:
-            raise StopPlaying("input ended") from None
+            self._stop("input ended")
         if answer.isdecimal() and len(answer) <= 3 and 1 <= int(answer) <= len(question.options):
             return question.options[int(answer) - 1]
         return None
@@ -371,7 +376,7 @@ class Person:
             return None, [], None
         if command.kind == "quit":
             if self._confirm("Stop the game here? It is saved unfinished with --record. [y/N] "):
-                raise StopPlaying("quit")
+                self._stop("quit")
             return None, ["the game goes on"], None
         if command.kind == "map":
             path = self.table.picture or Path(tempfile.gettempdir()) / (

@@ -10,7 +10,13 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, app
-from ttr_core.cli.common import fail, load_map_argument, standings_table
+from ttr_core.cli.common import (
+    RuleChanges,
+    fail,
+    load_map_argument,
+    rules_with_changes,
+    standings_table,
+)
 
 if TYPE_CHECKING:
     from ttr_core.state import GameState
@@ -153,6 +159,7 @@ def play(
             "person's turn and at the end: keep it open in an image viewer."
         ),
     ] = None,
+    changes: RuleChanges = None,
 ) -> None:
     from rich.console import Console
 
@@ -173,6 +180,7 @@ def play(
         if path is not None:
             check_output_file(path, option)
     game_map = load_map_argument(map_argument)
+    rules = rules_with_changes(game_map, changes)
     names = seat_bots(bots, players, human)
     try:
         seat_players = [
@@ -192,10 +200,11 @@ def play(
             stdin_terminal(console, game_map),
             picture,
             welcome_lines(names),
+            rules,
         )
         state, stopped, interrupted = session.state, session.stopped, session.interrupted
     else:
-        state = play_game(game_map, seat_players, seed)  # type: ignore[arg-type]
+        state = play_game(game_map, seat_players, seed, rules)  # type: ignore[arg-type]
     if state.is_over:
         console.print(standings_table(state.result(), names))
     problems = []

@@ -36,7 +36,7 @@ from ttr_core.actions import (
     PayTunnel,
 )
 from ttr_core.board import GRAY_INDEX
-from ttr_core.cards import CARD_INDEX, CARD_NAMES, LOCO, MARKET_SIZE
+from ttr_core.cards import CARD_INDEX, CARD_NAMES, LOCO
 from ttr_core.errors import InvalidAction
 from ttr_core.legal import (
     DRAW_DECK,
@@ -46,7 +46,6 @@ from ttr_core.legal import (
     PASS,
     RESIGN,
     is_open_to,
-    station_cost,
 )
 from ttr_core.table.names import CityFinder, fold, quoted_choices
 from ttr_core.table.payments import fewest_locos, sensible_payments, tunnel_payments
@@ -170,8 +169,8 @@ def _market(rest: Sequence[str], view: PlayerView) -> Action:
     word = rest[0]
     if word.isdecimal():
         slot = int(word) - 1
-        if not 0 <= slot < MARKET_SIZE:
-            raise CommandError(f"face-up cards are numbered 1 to {MARKET_SIZE}")
+        if not 0 <= slot < len(view.market):
+            raise CommandError(f"face-up cards are numbered 1 to {len(view.market)}")
         return DRAW_MARKET[slot]
     card = card_of(word)
     if card is None:
@@ -357,7 +356,10 @@ def _claim_between(
     open_tracks = [
         r
         for r in tracks
-        if is_open_to(board, r.index, view.seat, view.owners, view.num_players)
+        if is_open_to(
+            board, r.index, view.seat, view.owners, view.num_players,
+            view.rule_set.double_routes_from,
+        )
         and r.length <= wagons
     ]
     if payment is not None or not open_tracks:
@@ -369,9 +371,9 @@ def _claim_between(
         route = candidates[0]
         return Play(Claim(route.id, payment or _any_payment(route)))
     choices: list[tuple[Route, Payment]] = []
-    europe = view.rules == "europe"
+    ferries = view.rule_set.ferries
     for route in open_tracks:
-        ferry = route.ferry if europe else 0  # E3
+        ferry = route.ferry if ferries else 0  # E3
         # A colour names the cards, unless it named this track by its colour.
         only = None if card is not None and route.color == CARD_NAMES[card] else card
         for option in sensible_payments(
@@ -381,7 +383,7 @@ def _claim_between(
                 choices.append((route, option))
     if not choices:
         route = open_tracks[0]
-        rule = "E3" if europe and route.ferry else "R9"
+        rule = "E3" if ferries and route.ferry else "R9"
         raise CommandError(
             f"{rule}: you cannot pay for {route_title(route, game_map)} ({route_shape(route)}) "
             f"with {hand_text(view.hand)}"
@@ -415,7 +417,7 @@ def hand_text(hand: Sequence[int]) -> str:
 
 def _station(words: list[str], view: PlayerView) -> Command:
     """E1: `station CITY [COLOUR] [with PAYMENT]`."""
-    if view.rules != "europe":
+    if not view.rule_set.stations:
         raise CommandError("E1: stations belong to the europe rule set")
     city_words, payment = _split_payment(words)
     card = card_of(city_words[-1]) if len(city_words) > 1 else None
@@ -427,7 +429,7 @@ def _station(words: list[str], view: PlayerView) -> Command:
     left = view.stations_left[view.seat] if view.stations_left else 0
     if payment is not None or left == 0:
         return Play(BuildStation(city, payment or Payment(None, 0, 1)))
-    cost = station_cost(left)
+    cost = view.rule_set.station_cost(left)
     options = sensible_payments(cost, GRAY_INDEX, view.hand, 0, card)
     if not options:
         raise CommandError(

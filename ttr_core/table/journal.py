@@ -64,7 +64,7 @@ class Journal:
         text = public_event(view, action)
         if text:
             self.events.append(Event(view.seat, text, view.phase == "setup"))
-        if isinstance(action, Claim) and view.rules == "europe":
+        if isinstance(action, Claim) and view.rule_set.tunnels:
             route = view.board.route_index.get(action.route)
             if route is not None and view.board.route_tunnel[route]:
                 self._digging = (view.seat, route)

@@ -28,7 +28,7 @@ from ttr_maps.model import Route
 def ticket_needs(view: PlayerView) -> list[int | None]:
     """Per ticket of the view (in order): 0 when complete (R13), else the wagons
     of the cheapest completion over my routes and the routes still open to me
-    (with the europe rules, others' routes into my station cities are free, E1);
+    (with stations, others' routes into my station cities are free, E1);
     None when it can no longer be completed."""
     pairs = [(t.index, t.completed) for t in view.tickets]
     return _wagons_needed(view, pairs)
@@ -69,7 +69,7 @@ class RouteOffer(NamedTuple):
         cost = (
             payment_text(self.chosen) if self.chosen is not None else payments_text(self.payments)
         )
-        points = route.points
+        points = view.rule_set.route_score(route.length)
         return (
             f"{route_title(route, view.map)} · {route_shape(route)} · "
             f"{points} pt{'s' if points != 1 else ''} · {cost}"
@@ -96,20 +96,20 @@ def claimable_routes(view: PlayerView, city: str | None = None) -> list[RouteOff
         return []
     board = view.board
     wagons = view.wagons[view.seat]
-    europe = view.rules == "europe"
+    rules = view.rule_set
     offers = []
     for route in view.map.routes:
         if city is not None and city not in route.cities:
             continue
         if route.length > wagons or not is_open_to(
-            board, route.index, view.seat, view.owners, view.num_players
+            board, route.index, view.seat, view.owners, view.num_players, rules.double_routes_from
         ):
             continue
         payments = sensible_payments(
             route.length,
             board.route_color[route.index],
             view.hand,
-            route.ferry if europe else 0,
+            route.ferry if rules.ferries else 0,
         )
         if payments:
             offers.append(RouteOffer(route, tuple(payments), fewest_locos(payments)))

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from rich.text import Text
 
 from ttr_core.cards import CARD_NAMES
-from ttr_core.legal import station_cost
 from ttr_core.table.journal import Event
 from ttr_core.table.progress import claimable_routes, offered_needs, ticket_needs
 from ttr_core.table.texts import payment_text, printable, route_title
@@ -121,7 +120,7 @@ def _prompt_hint(view: PlayerView) -> str:
         return "Second card: `deck` or `m N` (not a face-up loco, R7)"
     if view.decision == "tunnel_payment":
         return "Your tunnel: `pay` the extra cards or `give up` (E2)"
-    extra = ", `station CITY`" if view.rules == "europe" and _stations_left(view) else ""
+    extra = ", `station CITY`" if _stations_left(view) else ""
     return f"Your turn: `deck`, `m N`, `claim CITY CITY`, `tickets`{extra} · `help`"
 
 
@@ -232,9 +231,11 @@ def _decision(view: PlayerView) -> list[Text]:
         )
         lines.append(Text(f"  turned up {turned}: {tunnel.extra} more {kinds} to pay (E2)"))
     left = _stations_left(view)
-    if view.rules == "europe" and view.stations_left:
-        cost = f"next costs {station_cost(left)} card(s)" if left else "all built"
-        lines.append(Text(f"Stations {left} left · {cost} · 4 pts each unbuilt (E1)"))
+    if view.rule_set.stations and view.stations_left:
+        rules = view.rule_set
+        cost = f"next costs {rules.station_cost(left)} card(s)" if left else "all built"
+        unbuilt = f"{rules.station_points} pts each unbuilt"
+        lines.append(Text(f"Stations {left} left · {cost} · {unbuilt} (E1)"))
     return lines
 
 
