@@ -357,7 +357,11 @@ def _claim_between(
         r
         for r in tracks
         if is_open_to(
-            board, r.index, view.seat, view.owners, view.num_players,
+            board,
+            r.index,
+            view.seat,
+            view.owners,
+            view.num_players,
             view.rule_set.double_routes_from,
         )
         and r.length <= wagons
