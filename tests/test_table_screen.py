@@ -114,6 +114,18 @@ def test_a_crowded_table_still_fits_80x24_with_hand_market_and_tickets() -> None
     assert text.endswith("message one\nmessage two")
 
 
+@pytest.mark.parametrize(("width", "height"), [(40, 12), (60, 15), (1, 1)])
+def test_small_terminals_get_the_smallest_screen_without_a_crash(width: int, height: int) -> None:
+    state, journal = played("north_america", 5, 9, 250)
+    seat = state.to_move
+    assert seat is not None
+    view = state.view(seat)
+    lines = render_screen(view, Screen(NAMES, journal.since(0, view), ["a message"]), width, height)
+    assert len(lines) <= max(height, 12) - 1
+    assert all(cell_len(line.plain) <= max(width, 40) for line in lines)
+    assert any(line.plain.startswith("Hand ") for line in lines)
+
+
 def test_r14_the_final_round_has_a_banner() -> None:
     state, _ = played("north_america", 2, 3, 1)
     view = state.view(0)._replace(final_round=True)

@@ -30,7 +30,8 @@ DEFAULT_PLAYERS = 3
 #: Exit status after Ctrl-C (128 + SIGINT), as shells report it.
 EXIT_INTERRUPTED = 130
 
-#: The --players option of `ttr play` and `ttr simulate` (R1: 2 to 5 players).
+#: The --players option of `ttr simulate` (R1: 2 to 5 players); `ttr play`'s has
+#: a default that depends on --bots.
 PLAYERS_OPTION = Annotated[
     int, typer.Option("--players", "-p", min=2, max=5, help="Players (2-5, R1).")
 ]

@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from weakref import WeakKeyDictionary
 
 from ttr_core.actions import (
     Action,
@@ -316,15 +317,15 @@ def neighbour_list(city: str, game_map: Map) -> str:
     return ", ".join(printable(n) for n in names)
 
 
-_FINDERS: dict[int, tuple[Map, CityFinder]] = {}
+_FINDERS: WeakKeyDictionary[Map, CityFinder] = WeakKeyDictionary()
 
 
 def city_finder(game_map: Map) -> CityFinder:
     """The finder of a map's cities, built once per map."""
-    cached = _FINDERS.get(id(game_map))
-    if cached is None or cached[0] is not game_map:
-        cached = _FINDERS[id(game_map)] = (game_map, CityFinder(c.name for c in game_map.cities))
-    return cached[1]
+    finder = _FINDERS.get(game_map)
+    if finder is None:
+        finder = _FINDERS[game_map] = CityFinder(c.name for c in game_map.cities)
+    return finder
 
 
 def _claim_between(

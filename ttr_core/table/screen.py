@@ -60,9 +60,14 @@ def seat_name(names: Sequence[str], seat: int) -> str:
     return printable(names[seat], NAME_LIMIT)
 
 
+#: The smallest screen drawn (a smaller terminal cuts or wraps it).
+MIN_WIDTH, MIN_HEIGHT = 40, 12
+
+
 def render_screen(view: PlayerView, screen: Screen, width: int, height: int) -> list[Text]:
     """The screen of `view.seat`, at most `height - 1` lines of at most `width`
-    cells (the last line is left for the prompt)."""
+    cells (the last line is left for the prompt); at least 40×12."""
+    width, height = max(width, MIN_WIDTH), max(height, MIN_HEIGHT)
     top = _header(view, screen, width)
     bottom = [
         Text(part, style="bold")
