@@ -23,7 +23,7 @@ from ttr_core.terminal import HUMAN, Session, Terminal, play_at_table
 from ttr_maps import load_map
 
 _HEADER = re.compile(r"^.+ · seat \d+ .+ · \d players · deck ", re.MULTILINE)
-_ROUTE_LINE = re.compile(r"^  (.+?)–(.+?)(?: track (\d))? · ", re.MULTILINE)
+_ROUTE_LINE = re.compile(r"^ [* ] (.+?)–(.+?)(?: track (\d))? · ", re.MULTILINE)
 CARD_DRAWS = ["deck", "m 1", "m 2", "m 3", "m 4", "m 5"]
 
 

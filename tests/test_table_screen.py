@@ -157,3 +157,26 @@ def test_names_from_people_and_maps_are_shown_without_control_characters() -> No
     _, text = text_of(state.view(0), Screen(names), 80, 24)
     assert "\x1b" not in text
     assert "[bold]b[/bold]" in text  # shown as typed, never read as markup
+
+
+def test_r13_ticket_needs_are_the_wagons_of_the_cheapest_completion() -> None:
+    from ttr_core.bots.planning import graph_for
+    from ttr_core.table.progress import claimable_routes, ticket_needs, ticket_routes
+
+    state = GameState(load_map("north_america"), 2, 3)
+    for seat in range(2):
+        state.apply(state.legal_actions(seat)[-1], seat)  # keep every ticket offered
+    seat = state.to_move
+    assert seat is not None
+    view = state.view(seat)._replace(hand=(9,) * 9)  # can pay for any route
+    graph = graph_for(view.board)
+    board = view.board
+    assert ticket_needs(view) == [
+        graph.distance[board.ticket_a[t.index]][board.ticket_b[t.index]] for t in view.tickets
+    ]
+    wanted = ticket_routes(view)
+    offers = claimable_routes(view)
+    marked = [o.for_ticket for o in offers]
+    assert any(marked) and marked == sorted(marked, reverse=True)  # ticket routes first
+    assert {o.route.index for o in offers if o.for_ticket} == wanted
+    assert offers[0].line(view).startswith("* ")

@@ -400,8 +400,8 @@ class Person:
             if view.decision is not None or view.to_move != view.seat:
                 return ["claims start a turn; finish what you are doing first"]
             return [f"no route{where} you can claim and pay for now"]
-        return [f"You can claim {len(offers)} route(s){where}:"] + [
-            "  " + o.line(view) for o in offers
+        return [f"You can claim {len(offers)} route(s){where} (* on a ticket's path):"] + [
+            " " + o.line(view) for o in offers
         ]
 
 

@@ -30,29 +30,46 @@ def ticket_needs(view: PlayerView) -> list[int | None]:
     of the cheapest completion over my routes and the routes still open to me
     (with stations, others' routes into my station cities are free, E1);
     None when it can no longer be completed."""
-    pairs = [(t.index, t.completed) for t in view.tickets]
-    return _wagons_needed(view, pairs)
+    return [
+        0 if t.completed else _need(cost)
+        for t, (cost, _) in zip(view.tickets, _completions(view, _tickets_of(view)), strict=True)
+    ]
 
 
 def offered_needs(view: PlayerView) -> list[int | None]:
     """Like `ticket_needs`, for the tickets offered to choose from (R4, R12)."""
-    return _wagons_needed(view, [(index, False) for index in view.offered])
+    return [_need(cost) for cost, _ in _completions(view, list(view.offered))]
 
 
-def _wagons_needed(view: PlayerView, tickets: list[tuple[int, bool]]) -> list[int | None]:
+def ticket_routes(view: PlayerView) -> set[int]:
+    """The routes still to claim on the cheapest completions of my open tickets."""
+    return {
+        route
+        for _, routes in _completions(view, _tickets_of(view, open_only=True))
+        for route in routes
+        if view.owners[route] == -1
+    }
+
+
+def _tickets_of(view: PlayerView, open_only: bool = False) -> list[int]:
+    return [t.index for t in view.tickets if not (open_only and t.completed)]
+
+
+def _need(cost: int) -> int | None:
+    return None if cost >= INF else cost
+
+
+def _completions(view: PlayerView, tickets: list[int]) -> list[tuple[int, list[int]]]:
+    """Per ticket: the cheapest completion for `view.seat` (wagons, routes)."""
     board = view.board
     graph = graph_for(board)
     costs = route_costs(board, view.owners, view.seat, view.num_players, view.wagons[view.seat])
     if view.station_owners:
         lend_station_routes(graph, costs, view.owners, view.seat, view.station_owners)
-    needs: list[int | None] = []
-    for index, completed in tickets:
-        if completed:
-            needs.append(0)
-            continue
-        cost, _ = cheapest_path(graph, costs, board.ticket_a[index], board.ticket_b[index])
-        needs.append(None if cost >= INF else cost)
-    return needs
+    return [
+        cheapest_path(graph, costs, board.ticket_a[index], board.ticket_b[index])
+        for index in tickets
+    ]
 
 
 class RouteOffer(NamedTuple):
@@ -62,6 +79,8 @@ class RouteOffer(NamedTuple):
     route: Route
     payments: tuple[Payment, ...]
     chosen: Payment | None
+    #: On the cheapest completion of one of my open tickets.
+    for_ticket: bool = False
 
     def line(self, view: PlayerView) -> str:
         """`Dallas–Houston track 2 · gray 1 · 1 pt · red 1` (`… or …` when asked)."""
@@ -70,8 +89,9 @@ class RouteOffer(NamedTuple):
             payment_text(self.chosen) if self.chosen is not None else payments_text(self.payments)
         )
         points = view.rule_set.route_score(route.length)
+        mark = "*" if self.for_ticket else " "
         return (
-            f"{route_title(route, view.map)} · {route_shape(route)} · "
+            f"{mark} {route_title(route, view.map)} · {route_shape(route)} · "
             f"{points} pt{'s' if points != 1 else ''} · {cost}"
         )
 
@@ -91,12 +111,14 @@ def payments_text(payments: Sequence[Payment]) -> str:
 
 def claimable_routes(view: PlayerView, city: str | None = None) -> list[RouteOffer]:
     """The routes `view.seat` can claim and pay for now (R9, R11; E3 ferries),
-    touching `city` if given; longest first, then by name."""
+    touching `city` if given: those on my open tickets' cheapest completions
+    first, then longest first, then by name."""
     if view.decision is not None or view.to_move != view.seat or view.phase != "playing":
         return []
     board = view.board
     wagons = view.wagons[view.seat]
     rules = view.rule_set
+    wanted = ticket_routes(view)
     offers = []
     for route in view.map.routes:
         if city is not None and city not in route.cities:
@@ -112,8 +134,10 @@ def claimable_routes(view: PlayerView, city: str | None = None) -> list[RouteOff
             route.ferry if rules.ferries else 0,
         )
         if payments:
-            offers.append(RouteOffer(route, tuple(payments), fewest_locos(payments)))
-    offers.sort(key=lambda o: (-o.route.length, o.route.a, o.route.b, o.route.index))
+            offers.append(
+                RouteOffer(route, tuple(payments), fewest_locos(payments), route.index in wanted)
+            )
+    offers.sort(key=lambda o: (not o.for_ticket, -o.route.length, o.route.a, o.route.b))
     return offers
 
 

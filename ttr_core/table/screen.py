@@ -333,9 +333,10 @@ def _right_column(view: PlayerView, screen: Screen, width: int, room: int) -> li
     spare = room - len(lines) - 2
     offers = claimable_routes(view)
     if spare > 0 and offers:
-        lines += [Text(), Text(f"You can claim {len(offers)} routes now", style="bold")]
+        heading = f"You can claim {len(offers)} routes now (* on a ticket's path)"
+        lines += [Text(), Text(heading, style="bold")]
         shown = offers[:spare] if len(offers) <= spare else offers[: spare - 1]
-        lines += [Text("  " + offer.line(view)) for offer in shown]
+        lines += [Text(" " + offer.line(view)) for offer in shown]
         if len(shown) < len(offers):
             lines.append(Text(f"  … {len(offers) - len(shown)} more: `routes CITY`"))
     return lines
