@@ -339,3 +339,10 @@ def test_tab_completion_of_commands_and_city_names() -> None:
     assert completions("c sault st", game_map) == ["st. marie"]
     assert completions("claim montr", game_map) == ["montréal"]
     assert completions("deck x", game_map) == []
+
+
+def test_only_ascii_digits_are_numbers() -> None:
+    with pytest.raises(CommandError, match="neither a number 1-5 nor a card colour"):
+        parse_command("m ３", turn_view())
+    with pytest.raises(CommandError):
+        parse_command("keep ²", GameState(load_map("north_america"), 3, seed=1).view(0))

@@ -34,12 +34,14 @@ from ttr_core.loop import StopGame, new_game, run
 from ttr_core.rules import RuleSet
 from ttr_core.state import GameState
 from ttr_core.table.commands import (
+    MAX_DIGITS,
     ChoosePayment,
     CommandError,
     Look,
     Play,
     completions,
     find_city,
+    is_number,
     parse_command,
 )
 from ttr_core.table.journal import Event, Journal, Observed
@@ -366,7 +368,11 @@ class Person:
             answer = terminal.ask(f"number 1-{len(question.options)} (Enter cancels)> ").strip()
         except EOFError:
             self._stop("input ended")
-        if answer.isdecimal() and len(answer) <= 3 and 1 <= int(answer) <= len(question.options):
+        if (
+            is_number(answer)
+            and len(answer) <= MAX_DIGITS
+            and 1 <= int(answer) <= len(question.options)
+        ):
             return question.options[int(answer) - 1]
         return None
 

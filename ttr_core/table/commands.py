@@ -123,7 +123,7 @@ def parse_command(text: str, view: PlayerView) -> Command:
     if not words:
         return Look("redraw")
     for word in words:
-        if word.isdecimal() and len(word) > MAX_DIGITS:
+        if is_number(word) and len(word) > MAX_DIGITS:
             raise CommandError(f"{echo(word)} is too long a number (at most {MAX_DIGITS} digits)")
     head, rest = words[0].casefold(), words[1:]
     if head == "draw" and rest:  # `draw deck`, `draw market 2` read like `deck`, `market 2`
@@ -154,6 +154,11 @@ def parse_command(text: str, view: PlayerView) -> Command:
     raise CommandError(f"cannot read {echo(text)}; type `help` for the commands")
 
 
+def is_number(word: str) -> bool:
+    """ASCII digits only (`'²'` and `'３'` are not numbers here, as in the notation)."""
+    return word.isascii() and word.isdecimal()
+
+
 # ------------------------------------------------------------------- cards
 
 
@@ -168,7 +173,7 @@ def _market(rest: Sequence[str], view: PlayerView) -> Action:
     if len(rest) != 1:
         raise CommandError("write `market N` (N = 1 to 5) or `market red`")
     word = rest[0]
-    if word.isdecimal():
+    if is_number(word):
         slot = int(word) - 1
         if not 0 <= slot < len(view.market):
             raise CommandError(f"face-up cards are numbered 1 to {len(view.market)}")
@@ -189,7 +194,7 @@ def _keep(rest: Sequence[str], view: PlayerView) -> Action:
         raise CommandError("you have no tickets to choose from (`tickets` draws some)")
     if [w.casefold() for w in rest] == ["all"]:
         return KeepTickets(tuple(range(offered)))
-    if not rest or not all(w.isdecimal() for w in rest):
+    if not rest or not all(is_number(w) for w in rest):
         raise CommandError(f"write `keep` and ticket numbers (1 to {offered}), or `keep all`")
     numbers = [int(w) for w in rest]
     if any(not 1 <= n <= offered for n in numbers):
@@ -230,7 +235,7 @@ def _split_options(words: list[str]) -> list[tuple[list[str], int | None, int | 
     reading without the colour comes next."""
     readings = []
     words_track = [(words, None)]
-    if words and words[-1].isdecimal():
+    if words and is_number(words[-1]):
         cut = 2 if len(words) > 1 and words[-2].casefold() == "track" else 1
         words_track.insert(0, (words[:-cut], int(words[-1])))
     for rest, track in words_track:
