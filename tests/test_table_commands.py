@@ -3,7 +3,11 @@ read against a player's view."""
 
 from __future__ import annotations
 
+import functools
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ttr_core.actions import (
     BuildStation,
@@ -346,3 +350,55 @@ def test_only_ascii_digits_are_numbers() -> None:
         parse_command("m ３", turn_view())
     with pytest.raises(CommandError):
         parse_command("keep ²", GameState(load_map("north_america"), 3, seed=1).view(0))
+
+
+@functools.cache
+def _fuzz_views() -> tuple[PlayerView, ...]:
+    return (
+        turn_view(red=2, loco=1),
+        turn_view("europe", blue=3),
+        GameState(load_map("north_america"), 3, seed=1).view(0),
+    )
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(
+                [
+                    "claim",
+                    "c",
+                    "m",
+                    "keep",
+                    "station",
+                    "pay",
+                    "routes",
+                    "with",
+                    "red:2",
+                    "2",
+                    "dallas",
+                    "little",
+                    "rock",
+                    "sa",
+                    "loco",
+                    "track",
+                    "-",
+                    "give",
+                    "up",
+                    "all",
+                ]
+            ),
+            st.text(max_size=12),
+        ),
+        max_size=7,
+    ).map(" ".join)
+)
+def test_any_line_is_read_or_refused_with_a_message_never_a_crash(line: str) -> None:
+    for view in _fuzz_views():
+        try:
+            command = parse_command(line, view)
+        except CommandError as error:
+            assert str(error)
+        else:
+            assert isinstance(command, Play | ChoosePayment | Look)

@@ -158,12 +158,20 @@ def play_at_table(
     try:
         run(state, seats)
     except KeyboardInterrupt:  # Ctrl-C: stop like `quit`, keeping the game so far
-        terminal.show(["interrupted: the game stops here, unfinished"], clear=False)
+        terminal.show(
+            [*_end_of_prompt(terminal), "interrupted: the game stops here, unfinished"], clear=False
+        )
         return Session(state, stopped=True, interrupted=True)
     if not state.is_over:  # a person stopped: `StopGame` ended the loop's run
-        terminal.show([f"{table.stopped}: the game stops here, unfinished"], clear=False)
+        stop = f"{table.stopped}: the game stops here, unfinished"
+        terminal.show([*_end_of_prompt(terminal), stop], clear=False)
         return Session(state, stopped=True)
     return Session(state)
+
+
+def _end_of_prompt(terminal: Terminal) -> list[str]:
+    """An empty line to end a prompt left open by Ctrl-C or Ctrl-D at a terminal."""
+    return [""] if terminal.interactive else []
 
 
 def why_not(state: GameState, seat: int, action: Action) -> str:
