@@ -174,6 +174,8 @@ def test_r9_a_wrong_city_gets_did_you_mean() -> None:
         parse_command("claim dalas houston", turn_view(red=2))
     with pytest.raises(CommandError, match="did you mean Montréal"):
         parse_command("claim montrel boston", turn_view(red=2))
+    with pytest.raises(CommandError, match=r"no city 'little rok'.*did you mean Little Rock"):
+        parse_command("claim dallas little rok", turn_view(red=2))
 
 
 def test_r9_cities_without_a_route_between_them_list_the_neighbours() -> None:

@@ -273,14 +273,14 @@ def find_city_pair(words: Sequence[str], game_map: Map) -> tuple[str, str]:
         raise CommandError("name the two cities of the route, e.g. `claim dallas little rock`")
     joined: set[tuple[str, str]] = set()
     unjoined: list[tuple[str, str]] = []
-    unknown: list[str] = []
+    unknown: list[tuple[bool, str]] = []  # (the other half named a city, query)
     ambiguous: list[tuple[str, tuple[str, ...]]] = []
     for cut in range(1, len(folded)):
         left, right = " ".join(folded[:cut]), " ".join(folded[cut:])
         found = finder.find(left), finder.find(right)
-        for query, cities in zip((left, right), found, strict=True):
+        for query, cities, other in zip((left, right), found, found[::-1], strict=True):
             if not cities:
-                unknown.append(query)
+                unknown.append((bool(other), query))
             elif len(cities) > 1:
                 ambiguous.append((query, cities))
         for a in found[0]:
@@ -306,7 +306,9 @@ def find_city_pair(words: Sequence[str], game_map: Map) -> tuple[str, str]:
         query, cities = min(ambiguous, key=lambda item: len(item[1]))
         names = [printable(c) for c in cities[:6]] + (["…"] if len(cities) > 6 else [])
         raise CommandError(f"{echo(query)} could be {quoted_choices(names)}")
-    raise CommandError(unknown_city_message(min(unknown, key=len), game_map))
+    # The unknown half beside a known city, else the shortest unknown half.
+    _, query = min(unknown, key=lambda item: (not item[0], len(item[1])))
+    raise CommandError(unknown_city_message(query, game_map))
 
 
 def unknown_city_message(query: str, game_map: Map) -> str:
