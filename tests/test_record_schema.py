@@ -179,9 +179,8 @@ runner = CliRunner()
 @pytest.fixture(scope="module")
 def played_record(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("records") / "game.json"
-    result = runner.invoke(
-        app, ["play", "north_america", "--players", "3", "--seed", "4", "--record", str(path)]
-    )
+    args = ["play", "north_america", "--players", "3", "--bots", "random", "--seed", "4"]
+    result = runner.invoke(app, [*args, "--record", str(path)])
     assert result.exit_code == 0, result.output
     return path
 
@@ -250,9 +249,8 @@ def test_record_stores_the_rule_set_and_replay_uses_it(played_record, tmp_path):
     record = json.loads(played_record.read_text(encoding="utf-8"))
     assert record["rule_set"]["name"] == "base" and record["rule_set"]["wagons"] == 45
     path = tmp_path / "short.json"
-    result = runner.invoke(
-        app, ["play", "north_america", "--set", "wagons=12", "--seed", "4", "--record", str(path)]
-    )
+    args = ["play", "north_america", "--bots", "random", "--set", "wagons=12", "--seed", "4"]
+    result = runner.invoke(app, [*args, "--record", str(path)])
     assert result.exit_code == 0, result.output
     short = json.loads(path.read_text(encoding="utf-8"))
     assert short["rule_set"]["wagons"] == 12
