@@ -81,10 +81,10 @@ def test_a_lost_local_worker_is_replaced_and_the_report_unchanged() -> None:
 def test_a_failing_game_stops_the_run_with_its_seed(monkeypatch: pytest.MonkeyPatch) -> None:
     real = executors.play_summarised
 
-    def fails_on_game_3(map_argument, names, seed, index=0, record=False):  # type: ignore[no-untyped-def]
+    def fails_on_game_3(map_argument, names, seed, index, *rest):  # type: ignore[no-untyped-def]
         if index == 3:
             raise RuntimeError("a bug")
-        return real(map_argument, names, seed, index, record)
+        return real(map_argument, names, seed, index, *rest)
 
     monkeypatch.setattr(executors, "play_summarised", fails_on_game_3)
     with pytest.raises(GameFailed) as caught:

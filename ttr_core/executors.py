@@ -136,10 +136,13 @@ def play_batch(work: Work, games: range) -> list[GameSummary]:
         names = seat_names(work.bots, work.players, index)
         seed = game_seed(work.seed, index)
         try:
-            summaries.append(play_summarised(work.map_argument, names, seed, index, work.records))
+            summary = play_summarised(
+                work.map_argument, names, seed, index, work.records, work.rules
+            )
         except Exception as error:  # a bug: stop the run with what replays it
             command = play_command(work.map_argument, names, seed)
             raise GameFailed(index, seed, command, f"{type(error).__name__}: {error}") from None
+        summaries.append(summary)
     return summaries
 
 
