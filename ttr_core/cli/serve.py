@@ -67,6 +67,8 @@ def serve(
     server = uvicorn.Server(uvicorn.Config(application, log_level="warning", lifespan="off"))
     try:
         server.run(sockets=[listener])
+    except KeyboardInterrupt:  # uvicorn shuts down, then passes Ctrl-C on
+        pass
     finally:
         listener.close()
     typer.echo("stopped")

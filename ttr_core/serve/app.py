@@ -71,7 +71,7 @@ class MapCatalogue:
         self._maps.update({game_map.id: game_map for game_map in extra_maps})
         self._svg: dict[str, str] = {}
 
-    def keys(self) -> list[str]:
+    def ordered_keys(self) -> list[str]:
         """Map files first (what a designer came to test), then the bundled maps."""
         return sorted(self._maps, key=lambda key: (key not in self._files, key))
 
@@ -136,7 +136,7 @@ def create_app(
     """The web table. `extra_maps` are offered besides the bundled maps; `test_hooks`
     adds `POST /api/games/{id}/fast-forward` (bots finish the game), for tests only."""
     catalogue = MapCatalogue(extra_maps)
-    tables = registry or TableRegistry()
+    tables = registry if registry is not None else TableRegistry()
 
     def seated(request: Request) -> tuple[Table, int]:
         """The table of the URL and the seat of the token, or a clean 4xx."""
@@ -156,7 +156,7 @@ def create_app(
 
     async def setup(request: Request) -> Response:
         maps = []
-        for key in catalogue.keys():
+        for key in catalogue.ordered_keys():
             game_map = catalogue.get(key)
             assert game_map is not None
             maps.append(

@@ -45,7 +45,13 @@ def card_name(card: int | None) -> str | None:
 
 
 def ticket_payload(index: int, ticket: Ticket) -> dict[str, Any]:
-    return {"index": index, "a": ticket.a, "b": ticket.b, "value": ticket.value, "long": ticket.long}
+    return {
+        "index": index,
+        "a": ticket.a,
+        "b": ticket.b,
+        "value": ticket.value,
+        "long": ticket.long,
+    }
 
 
 def payment_payload(payment: Payment) -> dict[str, Any]:

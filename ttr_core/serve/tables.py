@@ -23,8 +23,9 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ttr_core.actions import Action
+from ttr_core.actions import Action, Remove
 from ttr_core.bots import Bot, bot_factories, make_bot
+from ttr_core.errors import IllegalAction
 from ttr_core.game import bot_seed
 from ttr_core.state import MAX_PLAYERS, MIN_PLAYERS, GameState
 from ttr_core.terminal import HUMAN
@@ -92,7 +93,9 @@ class Table:
     def act(self, seat: int, action: Action, now: float) -> None:
         """Apply a person's action (raises the engine's IllegalAction or InvalidAction
         and changes nothing if it is not allowed), then let bots reply as the pace
-        allows."""
+        allows. Removing a seat is the host's action (D5), never a seat's."""
+        if isinstance(action, Remove):
+            raise IllegalAction("D5", "only the host may remove a seat")
         self.state.apply(action, seat)
         self.last_move_at = now
         self.revision += 1

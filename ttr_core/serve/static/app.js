@@ -249,7 +249,7 @@ const table = {
     const view = data.view;
     const europe = view.rules === "europe";
     const head = el("tr", {}, el("th", { text: "" }), el("th", { text: "player" }),
-      el("th", { text: "points", title: "route points so far" }), el("th", { text: "wagons" }),
+      el("th", { text: "pts", title: "route points so far" }), el("th", { text: "wagons" }),
       el("th", { text: "cards" }), el("th", { text: "tickets" }),
       europe ? el("th", { text: "stations", title: "stations left" }) : null);
     const rows = data.players.map((player, seat) => el("tr", {
