@@ -27,7 +27,7 @@ LABEL_SIZE = 0.42
 #: Room around the board, in wagon spaces.
 MARGIN = 0.8
 #: Average width of a label character, in font sizes (for placing labels).
-CHAR_WIDTH = 0.66
+CHAR_WIDTH = 0.72
 #: Where a label may go around its city: (dx, dy) in city radii, text anchor; y up.
 _LABEL_SPOTS: tuple[tuple[float, float, str], ...] = (
     (1.4, -0.5, "start"),

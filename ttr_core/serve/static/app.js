@@ -257,7 +257,7 @@ const table = {
         view.status[seat] !== "active" ? "gone" : ""].join(" "),
     },
       el("td", {}, el("span", { class: "swatch", style: `background:${SEAT_COLORS[seat]}` })),
-      el("td", { text: `${seat}: ${player}${seat === view.seat ? " (you)" : ""}${view.status[seat] !== "active" ? ` – ${view.status[seat]}` : ""}` }),
+      el("td", { text: `${seat}: ${player}${view.status[seat] !== "active" ? ` – ${view.status[seat]}` : ""}`, title: seat === view.seat ? "you" : "" }),
       el("td", { text: String(view.route_points[seat]) }),
       el("td", { text: String(view.wagons[seat]) }),
       el("td", { text: String(view.card_counts[seat]) }),
@@ -411,7 +411,7 @@ function ticketDialog(view) {
 
 function tunnelDialog(view) {
   const tunnel = view.tunnel;
-  const revealed = el("div", { class: "chips" }, ...tunnel.revealed.map((name) => card(name)));
+  const revealed = el("div", { class: "chips revealed" }, ...tunnel.revealed.map((name) => card(name)));
   const body = [
     el("p", { text: `You laid ${tunnel.payment.text} for ${routeLabel(tunnel.route)}. The top three cards of the deck:` }),
     revealed,
