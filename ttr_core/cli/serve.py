@@ -37,9 +37,7 @@ def serve(
         float,
         typer.Option(min=1, help="A game nobody has looked at for this long expires."),
     ] = 120.0,
-    max_games: Annotated[
-        int, typer.Option(min=1, help="Most games held at once.")
-    ] = 200,
+    max_games: Annotated[int, typer.Option(min=1, help="Most games held at once.")] = 200,
 ) -> None:
     import socket
 
@@ -57,6 +55,7 @@ def serve(
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         listener.bind((host, port))
+        listener.listen(128)  # connections made before uvicorn starts wait, not fail
     except (OSError, OverflowError) as error:
         listener.close()
         reason = error.strerror if isinstance(error, OSError) and error.strerror else error
