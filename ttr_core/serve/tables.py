@@ -1,9 +1,9 @@
 """The games a server holds: one `Table` per game, kept in a `TableRegistry`.
 
 A table is a `GameState` plus who sits where. People sit down with a secret token
-(one per human seat, made by `secrets`); bots act from their own `PlayerView`, as in
-every other game loop of the project, one move at a time at the table's pace, so that
-people can follow them. Everything that changes the game goes through
+(one per human seat, made by `secrets`); bots act from their own `PlayerView`
+through the project's one game loop (`ttr_core.loop`), one move at a time at the
+table's pace, so that people can follow them. Everything that changes the game goes through
 `GameState.apply`: an illegal action raises the engine's error and changes nothing.
 
 Games live in memory. A table nobody has looked at for `idle_seconds` expires; the
@@ -27,6 +27,7 @@ from ttr_core.actions import Action, Remove
 from ttr_core.bots import Bot, bot_factories, make_bot
 from ttr_core.errors import IllegalAction
 from ttr_core.game import bot_seed
+from ttr_core.loop import StopGame, run
 from ttr_core.state import MAX_PLAYERS, MIN_PLAYERS, GameState
 from ttr_core.terminal import HUMAN
 from ttr_maps.model import Map
@@ -47,6 +48,19 @@ class TableError(ValueError):
 
 class RegistryFull(RuntimeError):
     """The server holds as many games as it may."""
+
+
+class _Person:
+    """A person's seat in the game loop: their moves come by HTTP, so when it is
+    their turn the loop stops and waits for them."""
+
+    name = HUMAN
+
+    def act(self, view: object) -> Action:
+        raise StopGame
+
+
+_PERSON = _Person()
 
 
 @dataclass
@@ -101,49 +115,35 @@ class Table:
         self.revision += 1
         self.advance_bots(now)
 
-    def bot_to_act(self) -> int | None:
-        """The bot seat that has something to decide now, if any. During setup every
-        seat chooses its tickets at once (R4), so any bot still choosing is due."""
-        state = self.state
-        if state.is_over:
-            return None
-        if state.phase == "setup":
-            for decision in state.pending:
-                if self.seats[decision.seat].bot is not None:
-                    return decision.seat
-            return None
-        seat = state.to_move
-        return seat if seat is not None and self.seats[seat].bot is not None else None
-
     def advance_bots(self, now: float) -> int:
-        """Play the bots' moves that are due: all of them at the `instant` pace,
-        otherwise one per `PACES[pace]` seconds (setup choices are never delayed:
-        nobody sees them). Returns how many moves were made."""
+        """Play the bots' moves that are due, through the one game loop
+        (`ttr_core.loop.run`), up to a person's decision: all at once at the `instant`
+        pace, otherwise one per `PACES[pace]` seconds (choices of tickets at setup
+        are never delayed: nobody sees them). Returns how many moves were made."""
         delay = PACES[self.pace]
+        paced = delay > 0 and self.state.phase != "setup"
+        if self.state.is_over or (paced and now < self.last_move_at + delay):
+            return 0
         moves = 0
-        while (seat := self.bot_to_act()) is not None:
-            paced = delay > 0 and self.state.phase != "setup"
-            if paced and (moves or now < self.last_move_at + delay):
-                break
-            bot = self.seats[seat].bot
-            assert bot is not None
-            self.state.apply(bot.act(self.state.view(seat)), seat)
+
+        def after_move(state: GameState, seat: int, action: Action) -> None:
+            nonlocal moves
+            moves += 1
             self.last_move_at = now
             self.revision += 1
-            moves += 1
+            if delay > 0 and state.phase != "setup":
+                raise StopGame  # the next move waits for its turn at this pace
+
+        run(self.state, [seat.bot or _PERSON for seat in self.seats], after_move)
         return moves
 
     def fast_forward(self) -> None:
         """Test hook: bots play every seat, people's too, to the end of the game."""
-        state = self.state
         stand_ins = [
-            seat.bot or make_bot(FAST_FORWARD_BOT, bot_seed(state.seed, index))
+            seat.bot or make_bot(FAST_FORWARD_BOT, bot_seed(self.state.seed, index))
             for index, seat in enumerate(self.seats)
         ]
-        while not state.is_over:
-            seat = state.pending[0].seat if state.phase == "setup" else state.to_move
-            assert seat is not None
-            state.apply(stand_ins[seat].act(state.view(seat)), seat)
+        run(self.state, stand_ins)
         self.revision += 1
 
     def result(self) -> dict | None:
@@ -208,7 +208,7 @@ class TableRegistry:
         table_id = secrets.token_urlsafe(9)
         state = GameState(game_map, len(players), seed)
         table = Table(table_id, map_key, state, seats, pace, now, now)
-        table.advance_bots(now)  # bots choose their starting tickets at once
+        table.advance_bots(now)  # bots seated before the first person choose tickets
         self._tables[table_id] = table
         return table
 
