@@ -8,7 +8,6 @@ install. Set TTR_SERVE_SCREENSHOTS=FOLDER to keep the screenshots (docs/ uses th
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -62,8 +61,11 @@ def screenshot(page: Any, tmp_path: Path, name: str) -> None:
     path = tmp_path / name
     page.screenshot(path=str(path))
     keep = os.environ.get("TTR_SERVE_SCREENSHOTS")
-    if keep:
-        shutil.copy(path, Path(keep) / name)
+    if keep:  # small enough for docs/: 128 colours
+        from PIL import Image
+
+        picture = Image.open(path).convert("RGB").quantize(128, dither=Image.Dither.NONE)
+        picture.save(Path(keep) / name, optimize=True)
 
 
 def js(page: Any, expression: str) -> Any:
@@ -139,8 +141,8 @@ def test_north_america_lobby_to_game_over_then_replay(page: Any, tmp_path: Path)
     page.wait_for_function("table.data.view.decision === 'second_card'")
     page.click("#deck")
     page.wait_for_function(f"{hand_size()} === {before + 2}")
-    assert "took face-up card" in page.inner_text("#log")
-    assert "drew from the deck" in page.inner_text("#log")
+    assert "takes face-up card" in page.inner_text("#log")
+    assert "draws from the deck" in page.inner_text("#log")
 
     # The bot answers, one move at a time.
     page.wait_for_function(
@@ -157,12 +159,17 @@ def test_north_america_lobby_to_game_over_then_replay(page: Any, tmp_path: Path)
         wait_my_turn(page)
     claims = js(page, "table.data.view.legal.claims")
     route = min(claims, key=lambda r: (len(claims[r]), r))
+    page.hover(f'g.route[data-route="{route}"] polygon.car >> nth=0')
+    tooltip = page.locator(".board-wrap .tooltip").first
+    assert tooltip.is_visible() and tooltip.inner_text().endswith("open")
     click_route(page, route)
     if len(claims[route]) > 1:  # a real choice of payment: the dialog asks
         page.wait_for_selector("#dialog[open] .option")
         page.locator("#dialog .option").first.click()
     page.wait_for_selector(f'g.route.claimed[data-route="{route}"][data-owner="0"]')
-    assert "claimed" in page.inner_text("#log")
+    assert "claims" in page.inner_text("#log")
+    page.hover(f'g.route[data-route="{route}"] polygon.car >> nth=0')
+    assert tooltip.inner_text().endswith("owner: seat 0 (human)")
 
     # A ticket's cities light up on the board while the mouse is over it.
     page.hover("#tickets li.ticket >> nth=0")

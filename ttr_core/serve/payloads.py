@@ -29,7 +29,6 @@ from ttr_core.actions import (
     Pass,
     Payment,
     PayTunnel,
-    Resign,
 )
 from ttr_core.cards import CARD_NAMES
 from ttr_core.view import PlayerView
@@ -65,7 +64,8 @@ def payment_payload(payment: Payment) -> dict[str, Any]:
 
 def legal_payload(actions: Iterable[Action]) -> dict[str, Any]:
     """The actions a seat may take, grouped the way the page offers them: each with
-    its notation (what the page sends back) and, for payments, the cards it lays."""
+    its notation (what the page sends back) and, for payments, the cards it lays.
+    Resigning (D5) is always possible for an active seat and is not listed."""
     legal: dict[str, Any] = {
         "draw_deck": None,
         "market": {},
@@ -76,7 +76,6 @@ def legal_payload(actions: Iterable[Action]) -> dict[str, Any]:
         "stations": {},
         "tunnel": [],
         "give_up": None,
-        "resign": None,
     }
     for action in actions:
         text = str(action)
@@ -100,8 +99,6 @@ def legal_payload(actions: Iterable[Action]) -> dict[str, Any]:
             legal["tunnel"].append({"action": text, **payment_payload(action.payment)})
         elif isinstance(action, GiveUpTunnel):
             legal["give_up"] = text
-        elif isinstance(action, Resign):
-            legal["resign"] = text
     return legal
 
 

@@ -63,13 +63,13 @@ function seatName(players, seat) {
 
 function prettyAction(text) {
   let match;
-  if ((match = text.match(/^claim (\S+) with (.+)$/))) return `claimed ${routeLabel(match[1])} (${match[2]})`;
-  if ((match = text.match(/^station (\S+) with (.+)$/))) return `built a station in ${cityName(match[1])} (${match[2]})`;
-  if ((match = text.match(/^draw market (\d)$/))) return `took face-up card ${Number(match[1]) + 1}`;
-  if (text === "draw deck") return "drew from the deck";
-  if (text === "tickets") return "drew tickets";
-  if ((match = text.match(/^pay (.+)$/))) return `paid the tunnel (${match[1]})`;
-  if (text === "give up") return "gave up the tunnel";
+  if ((match = text.match(/^claim (\S+) with (.+)$/))) return `claims ${routeLabel(match[1])} with ${match[2]}`;
+  if ((match = text.match(/^station (\S+) with (.+)$/))) return `builds a station in ${cityName(match[1])} with ${match[2]}`;
+  if ((match = text.match(/^draw market (\d)$/))) return `takes face-up card ${Number(match[1]) + 1}`;
+  if (text === "draw deck") return "draws from the deck";
+  if (text === "tickets") return "draws tickets";
+  if ((match = text.match(/^pay (.+)$/))) return `pays the tunnel's extra ${match[1]}`;
+  if (text === "give up") return "gives up the tunnel";
   return text;
 }
 
@@ -203,7 +203,7 @@ const table = {
     this.renderLog(data);
     this.renderDecision(data, previous);
     $("pass").hidden = !view.legal.pass;
-    $("resign").hidden = !view.legal.resign;
+    $("resign").hidden = view.phase === "over" || view.status[view.seat] !== "active"; // D5: any moment
     $("show-result").hidden = !data.result;
     if (data.result && !(previous && previous.result)) showResult(data);
   },
@@ -222,6 +222,7 @@ const table = {
     }
     for (const node of board.routes(container)) {
       node.classList.toggle("claimable", node.dataset.route in view.legal.claims);
+      node.classList.toggle("pending", Boolean(view.tunnel) && node.dataset.route === view.tunnel.route);
     }
     for (const node of container.querySelectorAll("g.city")) {
       node.classList.toggle("station-site", node.dataset.city in view.legal.stations);
