@@ -98,6 +98,7 @@ def assert_is_the_seats_view(response: dict, table: Table, seat: int, tokens: di
 def test_page_and_its_static_files_are_served(client: TestClient) -> None:
     page = client.get("/")
     assert page.status_code == 200 and '<script src="/static/app.js"' in page.text
+    assert "script-src 'self'" in page.headers["content-security-policy"]
     for name, kind in (("app.js", "javascript"), ("style.css", "text/css")):
         response = client.get(f"/static/{name}")
         assert response.status_code == 200 and kind in response.headers["content-type"]
@@ -412,6 +413,18 @@ def test_r5_hidden_cards_and_decks_never_change_a_seats_response(
     state.tickets[1].reverse()  # the opponent's tickets
     state._ticket_views[1] = None
     assert client.get(f"/api/games/{game}", headers=auth(tokens[0])).content == before
+
+
+def test_a_seats_answers_are_never_cached(client: TestClient) -> None:
+    game, tokens = start(client)
+    for response in (
+        client.get(f"/api/games/{game}", headers=auth(tokens[0])),
+        client.post(f"/api/games/{game}/pace", headers=auth(tokens[0]), json={"pace": "fast"}),
+        client.post(
+            f"/api/games/{game}/actions", headers=auth(tokens[0]), json={"action": "keep 0,1"}
+        ),
+    ):
+        assert response.headers["cache-control"] == "no-store"
 
 
 def test_since_answers_204_when_nothing_changed(client: TestClient) -> None:

@@ -46,7 +46,10 @@ def server_url() -> Iterator[str]:
 
 @pytest.fixture
 def page(browser: Any, server_url: str) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1400, "height": 860}, accept_downloads=True)
+    # The page's CSP forbids eval, which Playwright's wait_for_function needs.
+    context = browser.new_context(
+        viewport={"width": 1400, "height": 860}, accept_downloads=True, bypass_csp=True
+    )
     page = context.new_page()
     page.set_default_timeout(WAIT_MS)
     errors: list[str] = []
@@ -227,3 +230,24 @@ def test_europe_through_a_tunnel_and_a_station(page: Any, tmp_path: Path) -> Non
 
     fast_forward_and_check_the_end(page, tmp_path)
     assert "stations" in page.inner_text("#dialog .result")
+
+
+def test_the_page_works_under_its_own_content_security_policy(
+    browser: Any, server_url: str
+) -> None:
+    context = browser.new_context(viewport={"width": 1200, "height": 800})
+    page = context.new_page()
+    page.set_default_timeout(WAIT_MS)
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    try:
+        page.goto(server_url)
+        start_from_lobby(page, "iran", seed=1, pace="instant")
+        page.click("#dialog-buttons button.primary")
+        page.wait_for_selector("#tickets li.ticket")
+        page.wait_for_selector("#market button.slot")
+        assert page.locator("#board g.route").count() > 0
+    finally:
+        context.close()
+    assert not problems, problems

@@ -57,6 +57,18 @@ MAX_BODY_BYTES = 16 * 1024
 #: Longest action text accepted (the longest real one is far shorter).
 MAX_ACTION_CHARS = 300
 MAX_SEED = 2**63 - 1
+#: The page runs only its own script and style sheet (text from maps is never markup).
+PAGE_HEADERS = {
+    "Cache-Control": "no-cache",
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+        "img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+#: A seat's answers hold its hand and tickets: never stored by a cache.
+PRIVATE = {"Cache-Control": "no-store"}
 
 
 class MapCatalogue:
@@ -152,7 +164,7 @@ def create_app(
         return table, seat
 
     async def page(request: Request) -> Response:
-        return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+        return FileResponse(STATIC_DIR / "index.html", headers=PAGE_HEADERS)
 
     async def setup(request: Request) -> Response:
         maps = []
@@ -216,8 +228,8 @@ def create_app(
         table.advance_bots(tables.clock())
         since = request.query_params.get("since", "")
         if since.isdecimal() and int(since) == table.revision:
-            return Response(status_code=204)
-        return JSONResponse(table_payload(table, seat))
+            return Response(status_code=204, headers=PRIVATE)
+        return JSONResponse(table_payload(table, seat), headers=PRIVATE)
 
     async def act(request: Request) -> Response:
         table, seat = seated(request)
@@ -229,7 +241,7 @@ def create_app(
             return error(400, str(problem))
         except IllegalAction as problem:
             return error(409, str(problem))
-        return JSONResponse(table_payload(table, seat))
+        return JSONResponse(table_payload(table, seat), headers=PRIVATE)
 
     async def set_pace(request: Request) -> Response:
         table, seat = seated(request)
@@ -238,7 +250,7 @@ def create_app(
             table.set_pace(string_field(data, "pace", 40))
         except TableError as problem:
             return error(400, str(problem))
-        return JSONResponse(table_payload(table, seat))
+        return JSONResponse(table_payload(table, seat), headers=PRIVATE)
 
     async def record(request: Request) -> Response:
         from ttr_core.record import dump_record, record_of
@@ -252,7 +264,7 @@ def create_app(
         return Response(
             dump_record(record_of(state, table.players)),
             media_type="application/json",
-            headers={"Content-Disposition": f'attachment; filename="{name}"'},
+            headers={"Content-Disposition": f'attachment; filename="{name}"', **PRIVATE},
         )
 
     async def replay(request: Request) -> Response:
@@ -282,7 +294,7 @@ def create_app(
     async def fast_forward(request: Request) -> Response:
         table, seat = seated(request)
         table.fast_forward()
-        return JSONResponse(table_payload(table, seat))
+        return JSONResponse(table_payload(table, seat), headers=PRIVATE)
 
     async def http_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, HTTPException)

@@ -24,6 +24,8 @@ from ttr_maps.model import Map
 #: City dot radius and label size, in wagon spaces.
 CITY_RADIUS = 0.2
 LABEL_SIZE = 0.42
+#: SVG units per wagon space (the page's CSS sizes strokes in these).
+SPACE_UNITS = 100
 #: Room around the board, in wagon spaces.
 MARGIN = 0.8
 #: Average width of a label character, in font sizes (for placing labels).
@@ -43,26 +45,41 @@ _LABEL_SPOTS: tuple[tuple[float, float, str], ...] = (
 Box = tuple[float, float, float, float]
 
 
-def _number(value: float) -> str:
-    return f"{value:.2f}".rstrip("0").rstrip(".")
+class _Scale:
+    """Board units to SVG units: one wagon space is `SPACE_UNITS` long whatever the
+    map's units (kilometres or plane units), and y points down."""
 
+    def __init__(self, space: float) -> None:
+        self.factor = SPACE_UNITS / space
 
-def _points(points: tuple[Point, ...]) -> str:
-    return " ".join(f"{_number(x)},{_number(-y)}" for x, y in points)
+    def length(self, value: float) -> str:
+        return f"{value * self.factor:.1f}".removesuffix(".0")
+
+    def x(self, value: float) -> str:
+        return self.length(value)
+
+    def y(self, value: float) -> str:
+        return self.length(-value)
+
+    def points(self, points: tuple[Point, ...]) -> str:
+        return " ".join(f"{self.x(x)},{self.y(y)}" for x, y in points)
 
 
 def board_svg(game_map: Map) -> str:
     """The whole board as one `<svg>` element (no XML prolog: it is inlined in the page)."""
     board = board_geometry(game_map)
     space = board.space
+    scale = _Scale(space)
     x_min, y_min, x_max, y_max = board.bounds
     pad = MARGIN * space
     width, height = x_max - x_min + 2 * pad, y_max - y_min + 2 * pad
-    view_box = " ".join(_number(v) for v in (x_min - pad, -y_max - pad, width, height))
+    view_box = " ".join(
+        (scale.x(x_min - pad), scale.y(y_max + pad), scale.length(width), scale.length(height))
+    )
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="{view_box}" '
         f'role="img" aria-label="{escape(game_map.name)}" '
-        f'style="--space:{_number(space)}px">',
+        f'style="--space:{SPACE_UNITS}px">',
         '<g class="routes">',
     ]
     for index, shape in enumerate(board.routes.values()):
@@ -78,13 +95,13 @@ def board_svg(game_map: Map) -> str:
             loco = " loco-space" if car.is_locomotive_space else ""
             parts.append(
                 f'<polygon class="car car-{escape(shape.color)}{loco}" '
-                f'points="{_points(car.corners)}"/>'
+                f'points="{scale.points(car.corners)}"/>'
             )
             if car.is_locomotive_space:
                 cx, cy = car.centre
                 parts.append(
-                    f'<circle class="loco-mark" cx="{_number(cx)}" cy="{_number(-cy)}" '
-                    f'r="{_number(board.car_width * 0.28)}"/>'
+                    f'<circle class="loco-mark" cx="{scale.x(cx)}" cy="{scale.y(cy)}" '
+                    f'r="{scale.length(board.car_width * 0.28)}"/>'
                 )
         parts.append("</g>")
     parts.append('</g><g class="cities">')
@@ -96,9 +113,9 @@ def board_svg(game_map: Map) -> str:
         name = escape(city.name)
         parts.append(
             f'<g class="city" data-city="{name}">'
-            f'<circle cx="{_number(x)}" cy="{_number(-y)}" r="{_number(radius)}"/>'
-            f'<text x="{_number(lx)}" y="{_number(-ly)}" text-anchor="{anchor}" '
-            f'font-size="{_number(size)}">{name}</text></g>'
+            f'<circle cx="{scale.x(x)}" cy="{scale.y(y)}" r="{scale.length(radius)}"/>'
+            f'<text x="{scale.x(lx)}" y="{scale.y(ly)}" text-anchor="{anchor}" '
+            f'font-size="{scale.length(size)}">{name}</text></g>'
         )
     parts.append("</g></svg>")
     return "".join(parts)
