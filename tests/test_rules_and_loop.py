@@ -70,7 +70,7 @@ def test_a_changed_points_table_scores_claims_with_it():
 
 
 def test_a_map_with_an_unplayable_setting_is_refused_with_the_field():
-    with pytest.raises(RuleSetError, match="settings of map 'tiny': .*market_size"):
+    with pytest.raises(RuleSetError, match=r"settings of map 'tiny': .*market_size"):
         GameState(tiny_map(settings={"market_size": 0}), 2, seed=1)
 
 
@@ -94,9 +94,8 @@ def test_overrides_name_the_bad_field(assignment, message):
 def test_overrides_read_numbers_switches_and_lists():
     changes = parse_overrides(["wagons=40", "tunnels=true", "station_costs=2,2"])
     assert changes == {"wagons": 40, "tunnels": True, "station_costs": (2, 2)}
-    assert RuleSet.from_dict(BASE.with_overrides(changes).to_dict()) == BASE.with_overrides(
-        changes
-    )
+    variant = BASE.with_overrides(changes)
+    assert RuleSet.from_dict(variant.to_dict()) == variant
 
 
 @pytest.mark.parametrize("command", ["play", "simulate"])
@@ -113,8 +112,11 @@ def test_cli_simulate_plays_with_the_changed_rules(tmp_path):
     out = tmp_path / "out"
     result = runner.invoke(
         app,
-        ["simulate", "north_america", "--out", str(out), "--games", "2", "--players", "2"]
-        + ["--bots", "random", "--jobs", "1", "--records", "--set", "wagons=10"],
+        [
+            *("simulate", "north_america", "--out", str(out), "--games", "2"),
+            *("--players", "2", "--bots", "random", "--jobs", "1", "--records"),
+            *("--set", "wagons=10"),
+        ],
     )
     assert result.exit_code == 0, result.output
     record = next((out / "records").glob("*.json")).read_text(encoding="utf-8")
@@ -201,3 +203,12 @@ def test_importing_ttr_core_imports_no_engine_module():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "['ttr_core']"
+
+
+def test_readme_library_example_runs():
+    import doctest
+
+    outcome = doctest.testfile(
+        str(ROOT / "README.md"), module_relative=False, optionflags=doctest.ELLIPSIS
+    )
+    assert outcome.attempted >= 6 and outcome.failed == 0

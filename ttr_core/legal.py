@@ -220,20 +220,25 @@ def turn_actions(
             actions.append(DRAW_MARKET[slot])
     # This runs once per turn of every game. The open routes come grouped by shape
     # (see `open_route_groups`): whether and how a hand can pay depends on the group.
+    # Groups of one colour come shortest first, so the first one too long for the
+    # wagons or for the cards held ends that colour (R9).
     locos = hand[LOCO]
     ferries = rules.ferries
-    most_of_one_color = max(hand[:LOCO])
     claim_options = board.claim_options
-    for color, length, ferry, routes in open_groups:
-        if not routes or length > wagons:  # R9
-            continue
-        if (most_of_one_color if color == GRAY_INDEX else hand[color]) + locos < length:
-            continue
-        shapes = payment_shapes(length, color, hand, ferry if ferries else 0)
-        for route in routes:
-            options = claim_options[route]
-            for c, low, high in shapes:
-                actions.extend(options[c][low : high + 1])
+    for color, first, end in board.shape_blocks:
+        have = (max(hand[:LOCO]) if color == GRAY_INDEX else hand[color]) + locos
+        limit = wagons if wagons < have else have
+        for index in range(first, end):
+            _, length, ferry, routes = open_groups[index]
+            if length > limit:
+                break
+            if not routes:
+                continue
+            shapes = payment_shapes(length, color, hand, ferry if ferries else 0)
+            for route in routes:
+                options = claim_options[route]
+                for c, low, high in shapes:
+                    actions.extend(options[c][low : high + 1])
     if stations_left > 0:
         actions.extend(station_actions(board, hand, stations_left, station_owners, rules))
     if ticket_deck_size > 0:  # R12, D4
