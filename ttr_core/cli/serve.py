@@ -23,7 +23,7 @@ def serve(
     maps: Annotated[
         list[str] | None,
         typer.Argument(
-            metavar="[MAP]...",
+            metavar="MAP",
             help="Map files (or bundled ids) to offer besides the bundled maps.",
             show_default=False,
         ),

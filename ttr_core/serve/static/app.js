@@ -210,6 +210,7 @@ const table = {
 
   renderBoard(view, previous) {
     const container = $("board");
+    container.classList.toggle("networks", view.phase === "over");
     board.paintOwners(container, (node) => view.owners[node.dataset.route]);
     board.paintStations(container, (city) => view.station_owners[city]);
     const fresh = previous ? Object.keys(view.owners).filter((id) => !(id in previous.view.owners)) : [];
@@ -622,8 +623,8 @@ const replay = {
     }
   },
   play() {
-    if (this.timer) { clearInterval(this.timer); this.timer = null; $("replay-play").textContent = "▶"; return; }
-    $("replay-play").textContent = "⏸";
+    if (this.timer) { clearInterval(this.timer); this.timer = null; $("replay-play").textContent = "Play"; return; }
+    $("replay-play").textContent = "Pause";
     this.timer = setInterval(() => {
       if (this.step >= this.data.frames.length) { this.play(); return; }
       this.go(this.step + 1);
