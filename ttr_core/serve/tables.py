@@ -83,7 +83,7 @@ class Table:
     last_move_at: float
     #: Grows with every change a page should fetch (actions, pace).
     revision: int = 0
-    _result_cache: dict = field(default_factory=dict, repr=False)
+    _result: dict | None = field(default=None, repr=False)
 
     @property
     def players(self) -> list[str]:
@@ -150,9 +150,9 @@ class Table:
         """The final scoring as `GameResult.to_dict()`, once the game is over."""
         if not self.state.is_over:
             return None
-        if "result" not in self._result_cache:
-            self._result_cache["result"] = self.state.result().to_dict()
-        return self._result_cache["result"]
+        if self._result is None:
+            self._result = self.state.result().to_dict()
+        return self._result
 
 
 class TableRegistry:

@@ -302,10 +302,10 @@ const table = {
       : [el("li", { class: "muted", text: "none yet" })]));
     if (view.rules === "europe") {
       const left = view.stations_left[view.seat];
+      const option = Object.values(view.legal.stations)[0]?.[0];
+      const cost = option ? ` The next costs ${option.colored + option.locos} card(s) of one colour: click a city to build it.` : "";
       $("stations").hidden = false;
-      $("stations").textContent = left
-        ? `Stations: ${left} left, the next costs ${4 - left} card(s) of one colour. Click a city to build one.`
-        : "Stations: none left.";
+      $("stations").textContent = `Stations: ${left} left; each one not built scores at the end (E1).${left ? cost : ""}`;
     } else {
       $("stations").hidden = true;
     }
