@@ -244,6 +244,9 @@ def test_the_page_works_under_its_own_content_security_policy(
     try:
         page.goto(server_url)
         start_from_lobby(page, "iran", seed=1, pace="instant")
+        page.click("#resign")  # D5: asks first; keeping on brings the ticket choice back
+        page.click("text=Keep playing")
+        page.wait_for_selector("#dialog[open] .offer")
         page.click("#dialog-buttons button.primary")
         page.wait_for_selector("#tickets li.ticket")
         page.wait_for_selector("#market button.slot")

@@ -87,6 +87,8 @@ const dialog = {
     if (modal) box.showModal(); else box.show();
   },
   close() { if ($("dialog").open) $("dialog").close(); delete $("dialog").dataset.key; },
+  // Close a dialog the person opened; a pending choice (tickets, tunnel) comes back.
+  dismiss() { dialog.close(); if (table.data && table.game) table.renderDecision(table.data); },
   key(value) {
     if (value !== undefined) $("dialog").dataset.key = value;
     return $("dialog").open ? $("dialog").dataset.key : undefined;
@@ -201,7 +203,7 @@ const table = {
     this.renderCards(view);
     this.renderTickets(view);
     this.renderLog(data);
-    this.renderDecision(data, previous);
+    this.renderDecision(data);
     $("pass").hidden = !view.legal.pass;
     $("resign").hidden = view.phase === "over" || view.status[view.seat] !== "active"; // D5: any moment
     $("show-result").hidden = !data.result;
@@ -318,7 +320,7 @@ const table = {
       el("span", { text: `${seatName(data.players, entry.seat)} ${prettyAction(entry.text)}` }))));
   },
 
-  renderDecision(data, previous) {
+  renderDecision(data) {
     const view = data.view;
     const key = `${view.decision}:${data.revision}`;
     if (view.decision === "choose_tickets") {
@@ -389,7 +391,7 @@ function paymentDialog(title, text, options) {
       type: "button", class: "option", "data-action": option.action,
       onclick: () => table.send(option.action),
     }, paymentChips(option), el("span", { text: option.text })))),
-  ], [["Cancel", () => dialog.close()]]);
+  ], [["Cancel", () => dialog.dismiss()]]);
 }
 
 function ticketDialog(view) {
@@ -454,7 +456,7 @@ function showResult(data) {
     resultTable(result, data.players),
     el("p", { class: "muted", text: "The board shows every seat's network in its colour." }),
     tickets,
-  ], [["Download the game record", downloadRecord, "primary"], ["Close", () => dialog.close()]]);
+  ], [["Download the game record", downloadRecord, "primary"], ["Close", () => dialog.dismiss()]]);
 }
 
 async function downloadRecord() {
@@ -659,7 +661,7 @@ window.addEventListener("DOMContentLoaded", () => {
   $("pass").addEventListener("click", () => table.send("pass"));
   $("resign").addEventListener("click", () => dialog.open("Resign?",
     el("p", { text: "You leave the game: you take no more turns and get no longest-path bonus; your routes stay on the board (D5)." }),
-    [["Resign", () => table.send("resign"), "danger"], ["Keep playing", () => dialog.close()]]));
+    [["Resign", () => table.send("resign"), "danger"], ["Keep playing", () => dialog.dismiss()]]));
   $("show-result").addEventListener("click", () => table.data?.result && showResult(table.data));
   $("pace").addEventListener("change", async () => {
     try { await table.render(await api("POST", `/api/games/${table.game}/pace`, { pace: $("pace").value }, table.token)); }
