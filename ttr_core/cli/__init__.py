@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from ttr_core.cli.app import app
 
+__all__ = ["app", "main"]
+
 # Importing a command module registers its command on `app`.
 from ttr_core.cli import validate  # noqa: F401  isort: skip
 from ttr_core.cli import fix  # noqa: F401  isort: skip
@@ -18,4 +20,6 @@ from ttr_core.cli import simulate  # noqa: F401  isort: skip
 
 def main() -> None:
     """Entry point of the `ttr` console script."""
-    app()
+    from ttr_core.cli.app import run
+
+    run()
