@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 from ttr_maps.files import OutputPathError, atomic_target, check_output_path
 from ttr_maps.geometry import Point, projected_positions
 from ttr_maps.model import GRAY, ROUTE_COLORS, Map, Route
+from ttr_maps.text import for_matplotlib
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -299,7 +300,8 @@ def render_map(
     figure.subplots_adjust(left=0.01, right=0.83, bottom=0.07 if has_colorbar else 0.02, top=0.93)
     ax = figure.add_subplot()
     figure.suptitle(
-        title if title is not None else game_map.name, fontproperties=font_properties(15, "bold")
+        for_matplotlib(title if title is not None else game_map.name),
+        fontproperties=font_properties(15, "bold"),
     )
     with _reporting_missing_glyphs():
         draw_map(
@@ -640,7 +642,7 @@ def _legend_handles(
     if owners is not None:
         # Named owners in the order given (seat order), then any other colour used.
         for colour in dict.fromkeys([*(owner_names or {}), *owners.values()]):
-            label = (owner_names or {}).get(colour, str(colour))
+            label = for_matplotlib((owner_names or {}).get(colour, str(colour)))
             handles.append(Patch(facecolor=colour, edgecolor=CAR_EDGE, label=label))
         handles.append(
             Patch(facecolor=CAR_FILL[GRAY], edgecolor=CAR_EDGE, alpha=0.3, label="unclaimed")
@@ -799,7 +801,7 @@ def _place_labels(
         labels = np.array(placed).reshape(-1, 4)
         for dx, dy, ha, va in _LABEL_CANDIDATES:
             text = ax.annotate(
-                city.name,
+                for_matplotlib(city.name),
                 xy=positions[city.name],
                 xytext=(dx, dy),
                 textcoords="offset points",

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ttr_maps.model import ROUTE_COLORS, Map
+from ttr_maps.text import for_matplotlib, for_rich
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -321,7 +322,9 @@ def stats_renderables(stats: MapStats, *, top: int = 12) -> Iterator[Any]:
             t.add_column(name, justify="left" if text_column else "right")
         return t
 
-    counts = table(f"{stats.map_name} ({stats.map_id}, rules {stats.rules})", "count", "value")
+    counts = table(
+        for_rich(f"{stats.map_name} ({stats.map_id}, rules {stats.rules})"), "count", "value"
+    )
     for label, value in (
         ("cities", stats.cities),
         ("route segments", stats.segments),
@@ -373,7 +376,7 @@ def stats_renderables(stats: MapStats, *, top: int = 12) -> Iterator[Any]:
     )
     for c in stats.connection_loads[:top]:
         loads.add_row(
-            f"{c.a} – {c.b}",
+            for_rich(f"{c.a} – {c.b}"),
             str(c.length),
             str(len(c.route_ids)),
             f"{c.ticket_load:.2f}",
@@ -383,11 +386,12 @@ def stats_renderables(stats: MapStats, *, top: int = 12) -> Iterator[Any]:
     yield loads
 
     shape = table("Network", "finding", "cities")
-    shape.add_row("bridges", ", ".join(f"{a} – {b}" for a, b in stats.bridges) or "none")
-    shape.add_row("articulation points", ", ".join(stats.articulation_points) or "none")
-    shape.add_row("cities on no ticket", ", ".join(stats.cities_without_ticket) or "none")
+    bridges = ", ".join(f"{a} – {b}" for a, b in stats.bridges)
+    shape.add_row("bridges", for_rich(bridges) or "none")
+    shape.add_row("articulation points", for_rich(", ".join(stats.articulation_points)) or "none")
+    shape.add_row("cities on no ticket", for_rich(", ".join(stats.cities_without_ticket)) or "none")
     if stats.unreachable_tickets:
-        shape.add_row("unreachable tickets", ", ".join(stats.unreachable_tickets))
+        shape.add_row("unreachable tickets", for_rich(", ".join(stats.unreachable_tickets)))
     yield shape
 
 
@@ -407,7 +411,8 @@ def plot_stats(stats: MapStats, path: str | Path, *, dpi: float = 100) -> Path:
     check_figure_path(path)
     figure = new_figure((12.0, 8.5), dpi)
     figure.suptitle(
-        f"{stats.map_name}: designer metrics", fontproperties=font_properties(14, "bold")
+        for_matplotlib(f"{stats.map_name}: designer metrics"),
+        fontproperties=font_properties(14, "bold"),
     )
     grid = figure.add_gridspec(
         2, 3, hspace=0.45, wspace=0.3, left=0.06, right=0.98, top=0.9, bottom=0.08
@@ -445,7 +450,7 @@ def plot_stats(stats: MapStats, path: str | Path, *, dpi: float = 100) -> Path:
     ax = figure.add_subplot(grid[1, 1])
     busiest = [c for c in stats.connection_loads[:10] if c.ticket_load > 0][::-1]
     ax.barh(
-        [f"{c.a} – {c.b}" for c in busiest],
+        [for_matplotlib(f"{c.a} – {c.b}") for c in busiest],
         [c.ticket_load for c in busiest],
         color="#d7301f",
         edgecolor=CAR_EDGE,

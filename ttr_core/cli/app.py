@@ -141,4 +141,3 @@ def run(argv: list[str] | None = None) -> None:
             report_write_error(error)
         except typer.Exit as stop_now:
             raise SystemExit(stop_now.exit_code) from None
-
