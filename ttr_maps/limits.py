@@ -30,3 +30,7 @@ MAX_TICKETS = 10_000
 MAX_RECORD_BYTES = 20_000_000
 #: Deepest nesting of arrays and objects in a record (a record needs 4).
 MAX_RECORD_DEPTH = 20
+
+#: Longest line read at the `ttr play` prompt, in characters: an action is a few
+#: dozen; a longer line is answered as one that cannot be read.
+MAX_PROMPT_LINE_CHARS = 1_000

@@ -13,7 +13,11 @@ from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, app
 from ttr_core.cli.common import fail, load_map_argument, standings_table
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ttr_core.bots import Bot
     from ttr_core.state import GameState
+    from ttr_maps.model import Map
 
 #: Colours of seats 0-4 in pictures of a finished game.
 SEAT_COLORS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd")
@@ -99,6 +103,23 @@ def write_picture(state: GameState, names: list[str], path: Path) -> None:
     )
 
 
+def play_bots(game_map: Map, bots: Sequence[Bot], seed: int) -> tuple[GameState, bool]:
+    """A bots-only game, as `ttr_core.game.play_game` plays it, but keeping the
+    state when Ctrl-C stops it: (state, interrupted). --record then saves the game
+    so far, as the help promises."""
+    from ttr_core.state import GameState
+
+    state = GameState(game_map, len(bots), seed)
+    try:
+        while not state.is_over:
+            seat = state.to_move
+            assert seat is not None
+            state.apply(bots[seat].act(state.view(seat)), seat)
+    except KeyboardInterrupt:
+        return state, True
+    return state, False
+
+
 @app.command(help=HELP)
 def play(
     map_argument: Annotated[
@@ -133,7 +154,8 @@ def play(
     from rich.console import Console
 
     from ttr_core.bots import make_bot
-    from ttr_core.game import bot_seed, play_game
+    from ttr_core.game import bot_seed
+    from ttr_core.input_lines import iter_bounded_lines
     from ttr_core.record import record_of, write_record
     from ttr_core.terminal import HUMAN, iter_lines, play_at_table
     from ttr_maps.preview import PreviewError
@@ -160,11 +182,16 @@ def play(
     stopped = interrupted = False
     if any(p is None for p in seat_players):
         session = play_at_table(
-            game_map, seat_players, names, seed, iter_lines(sys.stdin), typer.echo
+            game_map,
+            seat_players,
+            names,
+            seed,
+            iter_lines(iter_bounded_lines(sys.stdin)),
+            typer.echo,
         )
         state, stopped, interrupted = session.state, session.stopped, session.interrupted
     else:
-        state = play_game(game_map, seat_players, seed)  # type: ignore[arg-type]
+        state, interrupted = play_bots(game_map, seat_players, seed)  # type: ignore[arg-type]
     if state.is_over:
         Console().print(standings_table(state.result(), names))
     problems = []
