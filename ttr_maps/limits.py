@@ -34,3 +34,8 @@ MAX_RECORD_DEPTH = 20
 #: Longest line read at the `ttr play` prompt, in characters: an action is a few
 #: dozen; a longer line is answered as one that cannot be read.
 MAX_PROMPT_LINE_CHARS = 1_000
+
+#: Most cities `ttr preview` (and every picture of a whole board) draws: label
+#: placement grows with the square of the cities, and 1,000 take about 20 s of CPU
+#: (benchmarks/hostile_bench.py). Real boards have under 100.
+MAX_PREVIEW_CITIES = 1_000

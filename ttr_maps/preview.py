@@ -292,7 +292,15 @@ def render_map(
 
     `title` defaults to the map's name; `size` (inches) to one that fits the map's
     shape with room for the legend. See `draw_map` for the other options.
+    A map of more than `limits.MAX_PREVIEW_CITIES` cities is refused (PreviewError).
     """
+    from ttr_maps.limits import MAX_PREVIEW_CITIES
+
+    if len(game_map.cities) > MAX_PREVIEW_CITIES:
+        raise PreviewError(
+            f"{game_map.id}: {len(game_map.cities):,} cities; previews are drawn for maps of "
+            f"at most {MAX_PREVIEW_CITIES:,} (a board that big is unreadable on one page)"
+        )
     check_figure_path(path)  # fail on a bad extension or folder before drawing
     figure = new_figure(size or default_size(game_map), dpi or DEFAULT_DPI)
     # Fixed margins (no tight layout afterwards), so labels are placed on the final layout.
@@ -380,6 +388,9 @@ def draw_map(
     car_width = 0.3 * space
     ax.set_axis_off()
     ax.set_aspect("equal", adjustable="box")
+    # The limits are set once, by _set_limits: autoscaling after each of thousands
+    # of routes and cities would make drawing a big map quadratic.
+    ax.set_autoscale_on(False)
 
     norm = Normalize(0.0, 1.0)
     cmap = _colormap(HEAT_CMAP)
