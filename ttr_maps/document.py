@@ -155,6 +155,11 @@ def parse_document(text: str, path: str = "<string>") -> MapDocument:
         if "maximum nesting depth" in message:  # libyaml's own cap, far above ours
             raise DocumentError(path, _too_deep(), position, code=TOO_DEEP) from None
         raise DocumentError(path, f"YAML syntax error: {message}", position, syntax=True) from None
+    except yaml.reader.ReaderError as error:  # a character YAML does not allow
+        position = _position_of_offset(text, error.position)
+        code_point = error.character if isinstance(error.character, int) else 0
+        message = f"YAML syntax error: character #x{code_point:04x} is not allowed ({error.reason})"
+        raise DocumentError(path, message, position, syntax=True) from None
     except yaml.YAMLError as error:
         raise DocumentError(path, f"YAML syntax error: {error}", syntax=True) from None
     values: dict[DataPath, yaml.Mark] = {}
@@ -194,6 +199,11 @@ def read_document(file: str | Path) -> MapDocument:
         reason = f"not UTF-8 text ({error.reason} at byte {error.start})"
         raise DocumentError(path, reason) from None
     return parse_document(text, path)
+
+
+def _position_of_offset(text: str, offset: int) -> Position:
+    line_start = text.rfind("\n", 0, offset) + 1
+    return Position(text.count("\n", 0, offset) + 1, offset - line_start + 1)
 
 
 def _too_deep() -> str:

@@ -113,16 +113,16 @@ def _rich_reports_broken_pipes_here() -> None:
     Console.on_broken_pipe = raise_broken_pipe  # type: ignore[method-assign]
 
 
-def run(argv: list[str] | None = None) -> None:
-    """Run the `ttr` command: SIGTERM and SIGHUP unwind like Ctrl-C does (so no
-    temporary file is left behind), and output that fails outside any command
-    (`ttr --help > /dev/full`) is reported like inside one."""
+def stop_on_signals() -> None:
+    """Make SIGTERM and SIGHUP raise `SystemExit(128 + signal)` in this process, so
+    `finally` blocks run (an atomic write removes its temporary file) and the exit
+    status is the one a shell expects. Forked workers keep the default action."""
     import signal
 
     main_process = os.getpid()
 
     def stop(signum: int, _frame: object) -> None:
-        if os.getpid() != main_process:  # a forked worker: die as usual
+        if os.getpid() != main_process:
             signal.signal(signum, signal.SIG_DFL)
             os.kill(os.getpid(), signum)
             return
@@ -130,6 +130,13 @@ def run(argv: list[str] | None = None) -> None:
 
     for signum in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(signum, stop)
+
+
+def run(argv: list[str] | None = None) -> None:
+    """Run the `ttr` command: SIGTERM and SIGHUP unwind like Ctrl-C does (so no
+    temporary file is left behind), and output that fails outside any command
+    (`ttr --help > /dev/full`) is reported like inside one."""
+    stop_on_signals()
     _rich_reports_broken_pipes_here()
     try:
         try:
