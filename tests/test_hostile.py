@@ -220,9 +220,12 @@ def test_names_are_text_in_stats_previews_and_standings(tmp_path: Path) -> None:
     data["seats"][0]["player"] = "[/] \x1b[2J"
     data["seats"][1]["player"] = "$\\frac{$"
     record.write_text(json.dumps(data), encoding="utf-8")
-    replay = ttr("replay", record, "--map", path)
+    replay = ttr("replay", record, "--map", path, "--step")
     assert_clean(replay, 0)
     assert "[/]" in replay.stdout and "\x1b" not in replay.stdout
+    table = ttr("play", path, "--human", "0", stdin=None, input="1\n1\nquit\n")
+    assert_clean(table, 1)
+    assert "\\x1b[2J" in table.stdout and "\x1b" not in table.stdout
 
 
 def test_special_files_are_usage_errors_and_the_batch_goes_on(tmp_path: Path) -> None:

@@ -159,6 +159,7 @@ def play(
     from ttr_core.record import record_of, write_record
     from ttr_core.terminal import HUMAN, iter_lines, play_at_table
     from ttr_maps.preview import PreviewError
+    from ttr_maps.text import for_terminal_lines
 
     if picture is not None:
         from ttr_maps.preview import output_format
@@ -187,7 +188,7 @@ def play(
             names,
             seed,
             iter_lines(iter_bounded_lines(sys.stdin)),
-            typer.echo,
+            lambda text: typer.echo(for_terminal_lines(text)),  # names are text
         )
         state, stopped, interrupted = session.state, session.stopped, session.interrupted
     else:
