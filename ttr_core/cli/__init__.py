@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from ttr_core.cli.app import app
 
+__all__ = ["app", "main"]
+
 # Importing a command module registers its command on `app`.
 from ttr_core.cli import validate  # noqa: F401  isort: skip
 from ttr_core.cli import fix  # noqa: F401  isort: skip
@@ -19,4 +21,6 @@ from ttr_core.cli import serve  # noqa: F401  isort: skip
 
 def main() -> None:
     """Entry point of the `ttr` console script."""
-    app()
+    from ttr_core.cli.app import run
+
+    run()
