@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ttr_maps.board import board_geometry
+from ttr_maps.board import BoardGeometry, board_geometry
 from ttr_maps.files import OutputPathError, atomic_target, check_output_path
 from ttr_maps.geometry import Point
 from ttr_maps.model import GRAY, ROUTE_COLORS, Map, Route
@@ -418,7 +418,7 @@ def draw_map(
         x, y = positions[city]
         mark = ax.scatter([x], [y], s=140, marker="^", c=colour, edgecolors=CAR_EDGE, zorder=6)
         mark.set_gid(f"marker:{city}")
-    _set_limits(ax, positions, board.space)
+    _set_limits(ax, board)
 
     heat_mappable = None
     if route_heat is not None or city_heat is not None:
@@ -454,7 +454,10 @@ def draw_map(
     all_cars = board.route_cars()
     if label_cities:
         with _reporting_missing_glyphs():
-            _place_labels(ax, game_map, positions, all_cars)
+            if board.labels:
+                _draw_board_labels(ax, board)
+            else:
+                _place_labels(ax, game_map, positions, all_cars)
     return MapDrawing(tuple(handles), handler_map, heat_mappable, all_cars)
 
 
@@ -545,12 +548,18 @@ def _draw_cities(
         dot.set_gid(f"city:{city.name}")
 
 
-def _set_limits(ax: Axes, positions: Mapping[str, Point], space: float) -> None:
+def _set_limits(ax: Axes, board: BoardGeometry) -> None:
+    positions = board.positions
     if not positions:
+        return
+    if board.laid_out:  # the board's own frame holds everything, labels included
+        x0, y0, x1, y1 = board.bounds
+        ax.set_xlim(x0 - 0.5, x1 + 0.5)
+        ax.set_ylim(y0 - 0.5, y1 + 0.5)
         return
     xs = [p[0] for p in positions.values()]
     ys = [p[1] for p in positions.values()]
-    pad = 1.1 * space
+    pad = 1.1 * board.space
     # Labels stick out sideways more than up or down.
     ax.set_xlim(min(xs) - 2.2 * pad, max(xs) + 2.2 * pad)
     ax.set_ylim(min(ys) - pad, max(ys) + pad)
@@ -687,6 +696,33 @@ def _double_route_legend() -> tuple[Any, Any]:
             ]
 
     return Patch(label="double route"), DoubleTrackHandler()
+
+
+def _draw_board_labels(ax: Axes, board: BoardGeometry) -> None:
+    """Labels of a laid-out board at their places, at the board's font size scaled
+    to the figure (never below 3 points)."""
+    from matplotlib.patheffects import withStroke
+
+    from ttr_maps.board import LABEL_POINTS
+
+    ax.apply_aspect()
+    (x0, _), (x1, _) = ax.transData.transform([(0.0, 0.0), (1.0, 0.0)])
+    points_per_cm = (x1 - x0) * 72 / ax.figure.dpi
+    size = max(3.0, LABEL_POINTS * points_per_cm / (72 / 2.54))
+    font = font_properties(size)
+    stroke = [withStroke(linewidth=max(1.0, size / 3.5), foreground="white")]
+    for name, label in board.labels.items():
+        text = ax.text(
+            *label.centre,
+            name,
+            ha="center",
+            va="center",
+            fontproperties=font,
+            color="#111111",
+            zorder=7,
+            path_effects=stroke,
+        )
+        text.set_gid(f"label:{name}")
 
 
 def _place_labels(
