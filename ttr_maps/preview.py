@@ -350,6 +350,7 @@ def draw_map(
     legend: bool = True,
     colorbar: bool = True,
     label_cities: bool = True,
+    view: tuple[float, float, float, float] | None = None,
 ) -> MapDrawing:
     """Draw a map into `ax`.
 
@@ -365,8 +366,13 @@ def draw_map(
     - `city_markers`: city name -> colour: a triangle on the city (e.g. a station,
       E1, in its owner's colour), listed in the legend as `city_marker_label`.
 
-    Labels are placed last, greedily, among a few spots around each city, avoiding
-    other labels, dots and cars where possible. The legend sits just right of the axes.
+    - `view`: (x0, y0, x1, y1) in board units, the part of the board to show
+      (default: all of it), e.g. one printed tile.
+
+    Labels are placed last: on a laid-out board at their places, in the board's type
+    size scaled to the axes; otherwise greedily among a few spots around each city,
+    avoiding other labels, dots and cars where possible. The legend sits just right
+    of the axes.
     """
     from matplotlib.collections import PatchCollection
     from matplotlib.colors import Normalize, to_rgba
@@ -413,12 +419,16 @@ def draw_map(
         _draw_highlight(ax, highlight_path, positions)
     if show_tickets:
         _draw_tickets(ax, game_map, positions)
-    _draw_cities(ax, game_map, positions, city_heat, cmap, norm)
+    _draw_cities(ax, game_map, board, city_heat, cmap, norm)
     for city, colour in (city_markers or {}).items():
         x, y = positions[city]
         mark = ax.scatter([x], [y], s=140, marker="^", c=colour, edgecolors=CAR_EDGE, zorder=6)
         mark.set_gid(f"marker:{city}")
-    _set_limits(ax, board)
+    if view is None:
+        _set_limits(ax, board)
+    else:
+        ax.set_xlim(view[0], view[2])
+        ax.set_ylim(view[1], view[3])
 
     heat_mappable = None
     if route_heat is not None or city_heat is not None:
@@ -533,18 +543,31 @@ def _draw_tickets(ax: Axes, game_map: Map, positions: Mapping[str, Point]) -> No
 def _draw_cities(
     ax: Axes,
     game_map: Map,
-    positions: Mapping[str, Point],
+    board: BoardGeometry,
     city_heat: Mapping[str, float] | None,
     cmap: Any,
     norm: Any,
 ) -> None:
+    """City dots: on a laid-out board circles of the board's city radius (so they
+    keep their size at any scale, e.g. printed), else markers of a fixed size."""
+    from matplotlib.patches import Circle
+
     for city in game_map.cities:
-        x, y = positions[city.name]
-        size, face = 55.0, CITY_FILL
+        x, y = board.positions[city.name]
+        heat = None
         if city_heat is not None:
             heat = min(1.0, max(0.0, city_heat.get(city.name, 0.0)))
-            size, face = 30.0 + 250.0 * heat, cmap(norm(heat))
-        dot = ax.scatter([x], [y], s=size, c=[face], edgecolors=CAR_EDGE, linewidths=1.4, zorder=5)
+        face = CITY_FILL if heat is None else cmap(norm(heat))
+        if board.laid_out:
+            radius = board.city_radius * (1.0 if heat is None else 0.7 + 0.9 * heat)
+            dot = Circle((x, y), radius, facecolor=face, edgecolor=CAR_EDGE, linewidth=1.2)
+            dot.set_zorder(5)
+            ax.add_patch(dot)
+        else:
+            size = 55.0 if heat is None else 30.0 + 250.0 * heat
+            dot = ax.scatter(
+                [x], [y], s=size, c=[face], edgecolors=CAR_EDGE, linewidths=1.4, zorder=5
+            )
         dot.set_gid(f"city:{city.name}")
 
 
@@ -700,9 +723,8 @@ def _double_route_legend() -> tuple[Any, Any]:
 
 def _draw_board_labels(ax: Axes, board: BoardGeometry) -> None:
     """Labels of a laid-out board at their places, at the board's font size scaled
-    to the figure (never below 3 points)."""
-    from matplotlib.patheffects import withStroke
-
+    to the figure (never below 3 points). No halo: the layout keeps them clear of
+    cars, and a halo would turn PDF and SVG text into outlines."""
     from ttr_maps.board import LABEL_POINTS
 
     ax.apply_aspect()
@@ -710,7 +732,6 @@ def _draw_board_labels(ax: Axes, board: BoardGeometry) -> None:
     points_per_cm = (x1 - x0) * 72 / ax.figure.dpi
     size = max(3.0, LABEL_POINTS * points_per_cm / (72 / 2.54))
     font = font_properties(size)
-    stroke = [withStroke(linewidth=max(1.0, size / 3.5), foreground="white")]
     for name, label in board.labels.items():
         text = ax.text(
             *label.centre,
@@ -720,7 +741,6 @@ def _draw_board_labels(ax: Axes, board: BoardGeometry) -> None:
             fontproperties=font,
             color="#111111",
             zorder=7,
-            path_effects=stroke,
         )
         text.set_gid(f"label:{name}")
 
