@@ -181,6 +181,36 @@ def board_geometry(game_map: Map, layout: BoardLayout | None = None) -> BoardGeo
     )
 
 
+def laid_out_tracks(
+    pair_routes: Sequence[Route],
+    line: Sequence[Point],
+    start_clearance: float,
+    end_clearance: float,
+) -> list[RouteShape]:
+    """The shapes of the parallel tracks between two cities on a laid-out board,
+    side by side along `line` (from the first city in sorted order to the other)."""
+    count = len(pair_routes)
+    shapes = []
+    for slot, route in enumerate(sorted(pair_routes, key=lambda r: r.track or 0)):
+        shift = (slot - (count - 1) / 2) * CAR_WIDTH * TRACK_SPACING
+        path = offset_polyline(line, shift)
+        cars = cars_along(path, route.length, route.ferry, start_clearance, end_clearance)
+        shapes.append(
+            RouteShape(
+                id=route.id,
+                cities=(route.a, route.b),
+                color=route.color,
+                length=route.length,
+                tunnel=route.tunnel,
+                locomotives=route.ferry,
+                track=route.track,
+                cars=cars,
+                path=path,
+            )
+        )
+    return shapes
+
+
 def band_half_width(tracks: int) -> float:
     """Half the width of the band `tracks` side-by-side tracks take on a laid-out board."""
     return ((tracks - 1) * CAR_WIDTH * TRACK_SPACING + CAR_WIDTH) / 2
@@ -216,21 +246,8 @@ def _laid_out_geometry(game_map: Map, layout: BoardLayout) -> BoardGeometry:
             continue
         a, b = sorted((first.a, first.b))
         line = (positions[a], *layout.bend(a, b), positions[b])
-        count = len(pair_routes)
-        for slot, route in enumerate(sorted(pair_routes, key=lambda r: r.track or 0)):
-            shift = (slot - (count - 1) / 2) * CAR_WIDTH * TRACK_SPACING
-            path = offset_polyline(line, shift)
-            shapes[route.id] = RouteShape(
-                id=route.id,
-                cities=(route.a, route.b),
-                color=route.color,
-                length=route.length,
-                tunnel=route.tunnel,
-                locomotives=route.ferry,
-                track=route.track,
-                cars=cars_along(path, route.length, route.ferry, clearance[a], clearance[b]),
-                path=path,
-            )
+        for shape in laid_out_tracks(pair_routes, line, clearance[a], clearance[b]):
+            shapes[shape.id] = shape
     ordered = {r.id: shapes[r.id] for r in game_map.routes if r.id in shapes}
     labels = {}
     for name, (x, y) in positions.items():
@@ -280,11 +297,13 @@ def offset_polyline(points: Sequence[Point], shift: float) -> tuple[Point, ...]:
 
 
 def _point_at(points: Sequence[Point], s: float) -> Point:
-    """The point at arc length `s` along a polyline (clamped to its ends)."""
-    for p, q in itertools.pairwise(points):
+    """The point at arc length `s` along a polyline; before its start and past its
+    end the first and last segments are extended straight."""
+    segments = list(itertools.pairwise(points))
+    for k, (p, q) in enumerate(segments):
         d = math.dist(p, q)
-        if s <= d or q is points[-1]:
-            t = min(max(s / d, 0.0), 1.0) if d else 0.0
+        if s <= d or k == len(segments) - 1:
+            t = s / d if d else 0.0
             return (p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t)
         s -= d
     return points[-1]
@@ -295,9 +314,9 @@ def _chord_end(points: Sequence[Point], s: float, chord: float) -> float:
     reaches `chord` (beyond the polyline's end, the line is extended straight)."""
     start = _point_at(points, s)
     t = s + chord
-    for _ in range(8):
+    for _ in range(40):
         gap = chord - math.dist(start, _point_at(points, t))
-        if gap <= 1e-9 or t >= polyline_length(points):
+        if gap <= 1e-9:
             break
         t += gap
     return t
@@ -489,7 +508,7 @@ def overlaps(board: BoardGeometry, kinds: frozenset[str] | None = None) -> list[
             kind, name_a, name_b = "label-city", name_b, name_a
         if kinds is not None and kind not in kinds:
             continue
-        if (kind, name_a, name_b) in found or not _polygons_overlap(poly_i, poly_j):
+        if (kind, name_a, name_b) in found or not polygons_overlap(poly_i, poly_j):
             continue
         found[(kind, name_a, name_b)] = None
     return [Overlap(*key) for key in sorted(found)]
@@ -530,7 +549,7 @@ def _touching_boxes(polygons: Sequence[Sequence[Point]]) -> list[tuple[int, int]
     return sorted(pairs)
 
 
-def _polygons_overlap(p: Sequence[Point], q: Sequence[Point]) -> bool:
+def polygons_overlap(p: Sequence[Point], q: Sequence[Point]) -> bool:
     """Whether two convex polygons share area (separating axis theorem)."""
     scale = max(
         max(a[0] for a in p) - min(a[0] for a in p), max(a[1] for a in p) - min(a[1] for a in p)

@@ -40,11 +40,14 @@ from ttr_maps.board import (
     LABEL_HEIGHT,
     BoardGeometry,
     Overlap,
+    RouteShape,
     band_half_width,
     board_geometry,
     city_clearance,
     label_size,
+    laid_out_tracks,
     overlaps,
+    polygons_overlap,
     run_length,
 )
 from ttr_maps.geometry import Point, projected_positions
@@ -317,51 +320,99 @@ def _sparsity(problem: _Problem, cities: int, spacing_pairs: object, clear_tripl
 def _repair_routes(
     game_map: Map, positions: Mapping[str, Point]
 ) -> dict[tuple[str, str], tuple[Point, ...]]:
-    """Bends for routes whose straight line overlaps something or is too short."""
+    """Bends for routes whose straight line overlaps something or is too short.
+
+    Each trial bend redraws only the route's own tracks and tests them against an
+    index of everything else, so a big map stays quick."""
     bends: dict[tuple[str, str], tuple[Point, ...]] = {}
     clearance = city_clearance(game_map)
 
-    def troubles(with_bends: Mapping[tuple[str, str], tuple[Point, ...]]) -> list[Overlap]:
-        board = board_geometry(game_map, BoardLayout(cities=positions, bends=with_bends))
-        return overlaps(board, frozenset({"car-car", "car-city"}))
+    def current_board() -> BoardGeometry:
+        return board_geometry(game_map, BoardLayout(cities=positions, bends=bends))
 
-    found = troubles(bends)
+    board = current_board()
     for _ in range(_REPAIR_ROUNDS):
-        routes = dict.fromkeys(
-            tuple(sorted(game_map.route_by_id[o.first].cities))
-            for o in found
-            if o.first in game_map.route_by_id
-        )
-        routes.update(
-            dict.fromkeys(
-                tuple(sorted(game_map.route_by_id[o.second].cities))
-                for o in found
-                if o.second in game_map.route_by_id
-            )
-        )
-        if not routes:
+        index = _ShapeIndex(board)
+        troubled = [
+            pair
+            for pair, routes in game_map.parallel_routes.items()
+            if len(pair) == 2 and index.hits([board.routes[r.id] for r in routes])
+        ]
+        if not troubled:
             break
-        for pair in routes:
-            a, b = pair
+        for pair_set in troubled:
+            routes = game_map.parallel_routes[pair_set]
+            a, b = sorted(pair_set)
             pa, pb = positions[a], positions[b]
             distance = math.dist(pa, pb)
-            length = max(r.length for r in game_map.parallel_routes[frozenset(pair)])
+            length = max(r.length for r in routes)
             need = run_length(length) + clearance[a] + clearance[b]
             lift = math.sqrt(max(need * need * 1.03 - distance * distance, 0.0)) / 2
-            best = (len(found), bends.get(pair))
+            current = index.hits([board.routes[r.id] for r in routes])
+            best: tuple[int, tuple[Point, ...] | None] = (current, None)
             for offset in sorted({lift, *(f * distance for f in _BEND_SHARES)}):
-                if offset < lift:
+                if offset < lift or best[0] == 0:
                     continue
                 for side, along in itertools.product((1, -1), (0.5, 0.35, 0.65)):
-                    trial = dict(bends)
-                    trial[pair] = (_beside(pa, pb, along, side * offset),)
-                    count = len(troubles(trial))
+                    bend = (_beside(pa, pb, along, side * offset),)
+                    shapes = laid_out_tracks(routes, (pa, *bend, pb), clearance[a], clearance[b])
+                    count = index.hits(shapes)
                     if count < best[0]:
-                        best = (count, trial[pair])
-            if best[1] is not None and best[1] != bends.get(pair):
-                bends[pair] = best[1]
-                found = troubles(bends)
+                        best = (count, bend)
+            if best[1] is not None:
+                bends[(a, b)] = best[1]
+                board = current_board()
+                index = _ShapeIndex(board)
     return bends
+
+
+class _ShapeIndex:
+    """Cars and city dots of a board in a uniform grid, to count what a route's
+    cars would overlap (cars of other routes, any city dot)."""
+
+    def __init__(self, board: BoardGeometry):
+        self.cell = 2 * board.car_length
+        self.items: list[tuple[str, tuple[Point, ...]]] = []
+        for shape in board.routes.values():
+            for car in shape.cars:
+                self.items.append((shape.id, car.corners))
+        r = board.city_radius
+        for name, (x, y) in board.positions.items():
+            octagon = tuple(
+                (x + r * math.cos(k * math.pi / 4), y + r * math.sin(k * math.pi / 4))
+                for k in range(8)
+            )
+            self.items.append((f"city:{name}", octagon))
+        self.grid: dict[tuple[int, int], list[int]] = {}
+        for i, (_, polygon) in enumerate(self.items):
+            for key in self._cells(polygon):
+                self.grid.setdefault(key, []).append(i)
+
+    def _cells(self, polygon: Sequence[Point]) -> list[tuple[int, int]]:
+        xs, ys = [p[0] for p in polygon], [p[1] for p in polygon]
+        c = self.cell
+        return [
+            (gx, gy)
+            for gx in range(math.floor(min(xs) / c), math.floor(max(xs) / c) + 1)
+            for gy in range(math.floor(min(ys) / c), math.floor(max(ys) / c) + 1)
+        ]
+
+    def hits(self, shapes: Sequence[RouteShape]) -> int:
+        """How many other routes' cars and city dots the cars of `shapes` overlap."""
+        own = {shape.id for shape in shapes}
+        found: set[str] = set()
+        for shape in shapes:
+            for car in shape.cars:
+                seen: set[int] = set()
+                for key in self._cells(car.corners):
+                    for i in self.grid.get(key, ()):
+                        name, polygon = self.items[i]
+                        if i in seen or name in own or name in found:
+                            continue
+                        seen.add(i)
+                        if polygons_overlap(car.corners, polygon):
+                            found.add(name)
+        return len(found)
 
 
 def _beside(p: Point, q: Point, along: float, offset: float) -> Point:
@@ -396,7 +447,7 @@ def _label_candidates(name: str, radius: float) -> list[Point]:
 def _place_labels(game_map: Map, board: BoardGeometry) -> dict[str, Point]:
     """Label offsets: busiest city first, each at the candidate that overlaps least
     with cars, city dots and the labels already placed."""
-    from ttr_maps.board import LabelBox, _polygons_overlap
+    from ttr_maps.board import LabelBox
 
     degree: dict[str, int] = {}
     for route in game_map.routes:
@@ -416,7 +467,7 @@ def _place_labels(game_map: Map, board: BoardGeometry) -> dict[str, Point]:
             box = LabelBox((x + dx, y + dy), width, height).box
             polygon = ((box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3]))
             near = [o for o in obstacles if _boxes_meet(polygon, o)]
-            hits = sum(1 for o in near if _polygons_overlap(polygon, o))
+            hits = sum(1 for o in near if polygons_overlap(polygon, o))
             score = hits + rank * 1e-3
             if best is None or score < best[0]:
                 best = (score, (dx, dy), polygon)
