@@ -169,3 +169,17 @@ def test_bundled_maps_have_layouts_with_no_overlaps_and_equal_cars(map_id):
     for shape in board.routes.values():
         for car in shape.cars:
             assert math.isclose(car.length, CAR_LENGTH, rel_tol=0.02)
+
+
+def test_preview_of_a_laid_out_board_keeps_labels_as_real_svg_text(tmp_path: Path):
+    import xml.etree.ElementTree as ET
+
+    from ttr_maps.preview import render_map
+
+    game_map = laid_out(grid_map())
+    out = render_map(game_map, tmp_path / "grid.svg", dpi=40)
+    texts = {
+        "".join(t.itertext())
+        for t in ET.parse(out).getroot().iter("{http://www.w3.org/2000/svg}text")
+    }
+    assert {c.name for c in game_map.cities} <= texts

@@ -123,6 +123,7 @@ def test_cli_print_writes_letter_pages_and_reports_them(tmp_path: Path):
     [
         (["--paper", "B5"], "use one of A4, A3, Letter"),
         (["--board-width", "3"], "choose 10 to 500 cm"),
+        (["--board-width", "0"], "choose 10 to 500 cm"),
     ],
 )
 def test_cli_print_bad_options_are_clear_errors_and_write_nothing(tmp_path, args, message):
@@ -140,3 +141,15 @@ def test_cli_print_refuses_a_non_pdf_output(tmp_path):
     path.write_text(SMALL, encoding="utf-8")
     result = runner.invoke(app, ["print", str(path), "-o", str(tmp_path / "x.png")])
     assert result.exit_code == 2 and "must be a .pdf" in result.output
+
+
+def test_a_map_without_a_layout_prints_80_cm_wide_with_labels_as_text(tmp_path: Path):
+    data = yaml.safe_load(SMALL)
+    del data["layout"]
+    out = tmp_path / "geo.pdf"
+    print_map(Map.from_data(data), out, paper="A3")
+    texts = [page.extract_text() for page in PdfReader(out).pages]
+    assert "Board 80.0 ×" in texts[0]
+    track = next(i for i, text in enumerate(texts) if "Scoring track" in text)
+    tiles = " ".join(texts[1:track])
+    assert all(city in tiles for city in ("Aberdeen", "Bree", "Carn", "Dunmore"))

@@ -165,9 +165,10 @@ def board_geometry(game_map: Map, layout: BoardLayout | None = None) -> BoardGeo
     positions = projected_positions(game_map)
     space = space_length(game_map, positions)
     car_width = CAR_WIDTH_RATIO * space
+    fans = _fan_margins(game_map, positions, car_width)
     shapes: dict[str, RouteShape] = {}
     for pair_routes in game_map.parallel_routes.values():
-        for shape in _track_shapes(pair_routes, positions, space, car_width):
+        for shape in _track_shapes(pair_routes, positions, space, car_width, fans):
             shapes[shape.id] = shape
     ordered = {r.id: shapes[r.id] for r in game_map.routes if r.id in shapes}
     return BoardGeometry(
@@ -388,15 +389,51 @@ def space_length(game_map: Map, positions: Mapping[str, Point]) -> float:
     return max(max(xs) - min(xs), 1.0) / 10
 
 
+def _fan_margins(
+    game_map: Map, positions: Mapping[str, Point], car_width: float
+) -> dict[tuple[str, frozenset[str]], float]:
+    """On a board drawn from geography: how far from each city a route's cars must
+    start so that they clear the cars of the other routes leaving that city at a
+    narrow angle. Two bands of half widths h1 and h2 at an angle θ clear each other
+    from (h1 + h2) / (2 tan(θ/2)) on."""
+    leaving: dict[str, list[tuple[frozenset[str], float, float]]] = {}
+    for pair, routes in game_map.parallel_routes.items():
+        if len(pair) != 2 or not pair <= positions.keys():
+            continue
+        half = ((len(routes) - 1) * car_width * TRACK_SPACING + car_width) / 2
+        for city in pair:
+            (other,) = pair - {city}
+            (x0, y0), (x1, y1) = positions[city], positions[other]
+            leaving.setdefault(city, []).append((pair, math.atan2(y1 - y0, x1 - x0), half))
+    margins: dict[tuple[str, frozenset[str]], float] = {}
+    for city, routes in leaving.items():
+        for pair, angle, half in routes:
+            need = 0.0
+            for other, other_angle, other_half in routes:
+                if other == pair:
+                    continue
+                theta = abs((angle - other_angle + math.pi) % (2 * math.pi) - math.pi)
+                if theta < math.pi / 2:
+                    gap = 1.1 * (half + other_half) / 2
+                    need = max(need, gap / max(math.tan(theta / 2), 1e-6))
+            margins[(city, pair)] = need
+    return margins
+
+
 def _track_shapes(
-    pair_routes: Sequence[Route], positions: Mapping[str, Point], space: float, car_width: float
+    pair_routes: Sequence[Route],
+    positions: Mapping[str, Point],
+    space: float,
+    car_width: float,
+    fans: Mapping[tuple[str, frozenset[str]], float],
 ) -> list[RouteShape]:
     """The shapes of the parallel tracks between one pair of cities.
 
     Cars fill the segment between the two city dots with small gaps; parallel tracks
-    are shifted sideways so they run side by side. Where cities sit closer than the
-    route's length suggests (a crowded part of a geographic map), cars get thinner
-    so that they stay longer than wide.
+    are shifted sideways so they run side by side. Cars start further from a city
+    where another route leaves it at a narrow angle (`_fan_margins`). Where cities
+    sit closer than the route's length suggests (a crowded part of a geographic
+    map), cars get thinner so that they stay longer than wide.
     """
     first = pair_routes[0]
     if first.a == first.b or first.a not in positions or first.b not in positions:
@@ -407,8 +444,11 @@ def _track_shapes(
     distance = math.hypot(bx - ax, by - ay)
     ux, uy = ((bx - ax) / distance, (by - ay) / distance) if distance else (1.0, 0.0)
     nx, ny = -uy, ux
-    margin = min(0.4 * space, distance * 0.22)
-    usable = max(distance - 2 * margin, 0.0)
+    base = min(0.4 * space, distance * 0.22)
+    pair = frozenset((a, b))
+    margin = min(max(base, fans.get((a, pair), 0.0)), 0.35 * distance)
+    end_margin = min(max(base, fans.get((b, pair), 0.0)), 0.35 * distance)
+    usable = max(distance - margin - end_margin, 0.0)
     count = len(pair_routes)
     longest = max(r.length for r in pair_routes)
     width = min(car_width, 0.6 * usable / longest) if usable else car_width

@@ -233,14 +233,22 @@ def save_figure(figure: Figure, path: str | Path, *, dpi: float | None = None) -
     """Write a figure atomically: render into a temporary file next to `path`, then
     rename it over `path`, so readers never see half a file.
 
-    The format comes from the extension (`output_format`).
+    The format comes from the extension (`output_format`). Text stays text in SVG
+    (`<text>` elements) and PDF (embedded TrueType), so it can be selected and
+    edited in Inkscape, except where a halo (path effect) draws it as outlines.
     """
+    import matplotlib
+
     target = Path(path)
     fmt = check_figure_path(target)
     # No creation date in the metadata, so the same map gives the same file.
     metadata: dict[str, Any] = {"Software": "ttr"} if fmt == "png" else {"Date": None}
     try:
-        with atomic_target(target) as temporary, _reporting_missing_glyphs():
+        with (
+            matplotlib.rc_context({"svg.fonttype": "none", "pdf.fonttype": 42}),
+            atomic_target(target) as temporary,
+            _reporting_missing_glyphs(),
+        ):
             figure.savefig(temporary, format=fmt, dpi=dpi or figure.dpi, metadata=metadata)
     except OSError as error:
         raise PreviewError(f"{target}: cannot write ({error.strerror or error})") from None

@@ -165,7 +165,9 @@ def print_map(
     if board.laid_out and game_map.layout is not None and game_map.layout.size:
         frame = (0.0, 0.0, *game_map.layout.size)
     frame_width = frame[2] - frame[0]
-    width_cm = board_width_cm or (frame_width if board.laid_out else DEFAULT_BOARD_WIDTH_CM)
+    width_cm = board_width_cm
+    if width_cm is None:
+        width_cm = frame_width if board.laid_out else DEFAULT_BOARD_WIDTH_CM
     if not 10 <= width_cm <= 500:
         raise PrintError(f"board width {width_cm:g} cm: choose 10 to 500 cm")
     mm_per_unit = 10 * width_cm / frame_width
