@@ -183,3 +183,14 @@ def test_preview_of_a_laid_out_board_keeps_labels_as_real_svg_text(tmp_path: Pat
         for t in ET.parse(out).getroot().iter("{http://www.w3.org/2000/svg}text")
     }
     assert {c.name for c in game_map.cities} <= texts
+
+
+def test_ttr551_points_at_the_crowded_rhine_area_of_europe_drawn_from_geography(tmp_path: Path):
+    from ttr_maps.bundled import bundled_map_path
+
+    text = bundled_map_path("europe").read_text(encoding="utf-8")
+    geographic = tmp_path / "europe.yaml"
+    geographic.write_text(text.split("\nlayout:", 1)[0] + "\n", encoding="utf-8")
+    found = {p.message for p in validate_file(geographic).problems if p.code == "TTR551"}
+    assert any("Amsterdam–Frankfurt" in m and "Amsterdam–Essen" in m for m in found)
+    assert not [p for p in validate_file(bundled_map_path("europe")).problems]
