@@ -180,6 +180,9 @@ class Map:
     routes: tuple[Route, ...]
     tickets: tuple[Ticket, ...]
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    #: The `settings` block as written (rule-set fields the map changes, see
+    #: `ttr_core.rules`); `wagons` is also read into `wagons`.
+    settings: Mapping[str, Any] = field(default_factory=dict, compare=False)
     #: The board layout, if the file has one (`ttr layout --write` makes one).
     layout: BoardLayout | None = field(default=None, compare=False)
 
@@ -249,6 +252,7 @@ class Map:
             cities=cities,
             routes=tuple(routes),
             tickets=tickets,
+            settings=dict(settings),
             layout=BoardLayout.from_data(data["layout"]) if data.get("layout") else None,
         )
 
