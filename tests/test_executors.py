@@ -167,3 +167,22 @@ def test_ray_missing_says_how_to_install(monkeypatch: pytest.MonkeyPatch, tmp_pa
 
 def test_report_json_is_plain_data() -> None:
     json.dumps(_report(InProcess(), games=2))
+
+
+def test_a_failing_game_with_set_overrides_replays_with_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from ttr_core.rules import rules_for
+
+    rules = rules_for(load_map(MAP)).with_overrides({"wagons": 20})
+    assert simulate.simulate(MAP, 2, 2, BOTS, 5, rules=rules).report["settings"]["set"] == [
+        "wagons=20"
+    ]
+
+    def fails(*_: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(executors, "play_summarised", fails)
+    with pytest.raises(GameFailed) as caught:
+        simulate.simulate(MAP, 2, 2, BOTS, 5, rules=rules, executor=InProcess())
+    assert caught.value.command.endswith("--set wagons=20")

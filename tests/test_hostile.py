@@ -372,7 +372,7 @@ def test_the_play_prompt_survives_long_lines_bad_bytes_and_a_closed_stdin(tmp_pa
         input=lines.decode("latin-1"),
     )
     assert_clean(result, 1)
-    assert "5,000 characters" in result.stdout and record.exists()
+    assert "at most 1,000 characters" in result.stdout and record.exists()
     closed = subprocess.run(
         f"exec {TTR} play iran --human 0 --record {tmp_path / 'closed.json'} <&-",
         shell=True,

@@ -140,10 +140,16 @@ def play_batch(work: Work, games: range) -> list[GameSummary]:
                 work.map_argument, names, seed, index, work.records, work.rules
             )
         except Exception as error:  # a bug: stop the run with what replays it
-            command = play_command(work.map_argument, names, seed)
+            command = play_command(work.map_argument, names, seed, _changes(work))
             raise GameFailed(index, seed, command, f"{type(error).__name__}: {error}") from None
         summaries.append(summary)
     return summaries
+
+
+def _changes(work: Work) -> list[str]:
+    from ttr_core.simulate import _load, rule_changes
+
+    return rule_changes(_load(work.map_argument), work.rules)
 
 
 def batch_size(games: int, workers: int) -> int:
@@ -251,7 +257,8 @@ def _stop_pool(pool: Any) -> None:
 
 def _lost_message(work: Work, batch: range) -> str:
     names = seat_names(work.bots, work.players, batch.start)
-    command = play_command(work.map_argument, names, game_seed(work.seed, batch.start))
+    seed = game_seed(work.seed, batch.start)
+    command = play_command(work.map_argument, names, seed, _changes(work))
     return (
         f"games {batch.start}-{batch.stop - 1} lost their worker {MAX_RETRIES + 1} times; "
         f"the first replays with: {command}"

@@ -1,8 +1,8 @@
 """Lines typed at a prompt, bounded: a person (or a pipe) may send anything.
 
 A line longer than `MAX_PROMPT_LINE_CHARS` is never held in memory whole: it is
-read in pieces and replaced by a note that no command can match, so the table
-answers it like any unknown command. Bytes that are not UTF-8 become U+FFFD, and
+read in pieces and cut to one character over the limit, so the command parser
+refuses it as too long (`ttr_core.table.commands`). Bytes that are not UTF-8 become U+FFFD, and
 a missing stdin (closed by the shell: `<&-`) reads as an ended input.
 """
 
@@ -17,11 +17,12 @@ _CHUNK = 65_536
 
 
 def iter_bounded_lines(stream: TextIO | None, limit: int = MAX_PROMPT_LINE_CHARS) -> Iterator[str]:
-    """Lines of `stream` without their line ends, each at most `limit` characters.
+    """Lines of `stream` without their line ends, each at most `limit + 1`
+    characters (a longer line is cut there).
 
     >>> import io
-    >>> list(iter_bounded_lines(io.StringIO("1\\n" + "9" * 5000 + "\\nquit\\n"), 10))
-    ['1', '(a line of 5,000 characters; at most 10 are read)', 'quit']
+    >>> list(iter_bounded_lines(io.StringIO("1\\n" + "9" * 5000 + "\\nquit\\n"), 3))
+    ['1', '9999', 'quit']
     """
     if stream is None:
         return
@@ -33,12 +34,9 @@ def iter_bounded_lines(stream: TextIO | None, limit: int = MAX_PROMPT_LINE_CHARS
         if not line:
             return
         if len(line) > limit and not line.endswith("\n"):
-            length = len(line)
-            while piece := stream.readline(_CHUNK):
-                length += len(piece)
+            while piece := stream.readline(_CHUNK):  # the rest of the line, dropped
                 if piece.endswith("\n"):
-                    length -= 1
                     break
-            yield f"(a line of {length:,} characters; at most {limit:,} are read)"
+            yield line
             continue
         yield line.rstrip("\r\n")

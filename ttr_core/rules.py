@@ -133,6 +133,19 @@ class RuleSet:
         values = {name: _convert(name, value) for name, value in changes.items()}
         return replace(self, **values)
 
+    def changes_from(self, other: RuleSet) -> list[str]:
+        """The `--set FIELD=VALUE` texts that turn `other` into this rule set.
+
+        >>> BASE.with_overrides({"wagons": 30}).changes_from(BASE)
+        ['wagons=30']
+        """
+        mine, theirs = self.to_dict(), other.to_dict()
+        return [
+            f"{name}={_text(value)}"
+            for name, value in mine.items()
+            if name != "name" and value != theirs[name]
+        ]
+
     def to_dict(self) -> dict[str, Any]:
         """Every field, as JSON values (tuples as lists), in field order."""
         return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
@@ -145,6 +158,15 @@ class RuleSet:
             raise RuleSetError("a rule set must be an object of fields")
         base = named(str(data.get("name", "base")))
         return base.with_overrides({k: v for k, v in data.items() if k != "name"})
+
+
+def _text(value: Any) -> str:
+    """A field's value as `--set` reads it back."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list | tuple):
+        return ",".join(str(item) for item in value)
+    return str(value)
 
 
 def _field_types() -> dict[str, type]:

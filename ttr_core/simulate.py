@@ -200,11 +200,23 @@ def _tunnel_counts(state: GameState) -> list[tuple[int, int, int]]:
     return [(c[0], c[1], c[2]) for c in counts]
 
 
-def play_command(map_argument: str, names: Sequence[str], seed: int) -> str:
+def rule_changes(game_map: Map, rules: RuleSet | None) -> list[str]:
+    """The `--set` texts that turn `game_map`'s own rules into `rules`."""
+    from ttr_core.rules import rules_for
+
+    return [] if rules is None else rules.changes_from(rules_for(game_map))
+
+
+def play_command(
+    map_argument: str, names: Sequence[str], seed: int, changes: Sequence[str] = ()
+) -> str:
     """A `ttr play` command line that plays the same game again (same seed, same
-    bots in the same seats: `ttr play` seeds its bots as `play_summarised` does)."""
+    bots in the same seats: `ttr play` seeds its bots as `play_summarised` does;
+    `changes` are the run's `--set` overrides)."""
     parts = ["ttr", "play", map_argument, "--players", str(len(names))]
     parts += ["--bots", ",".join(names), "--seed", str(seed)]
+    for change in changes:
+        parts += ["--set", change]
     return shlex.join(parts)
 
 
@@ -309,6 +321,8 @@ class Tally:
     arc_ended: dict[int, list[float]] = field(default_factory=dict)
     #: E1/E2 per bot: stations, borrowed routes, tunnel claims, paid, given up.
     europe_bot: dict[str, list[int]] = field(default_factory=dict)
+    #: The run's `--set` overrides, for the commands that replay its games.
+    rule_changes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         m = self.game_map
@@ -378,7 +392,9 @@ class Tally:
                     "seed": game.seed,
                     "index": game.index,
                     "bots": list(game.names),
-                    "command": play_command(game.map_argument, game.names, game.seed),
+                    "command": play_command(
+                        game.map_argument, game.names, game.seed, self.rule_changes
+                    ),
                 }
             )
         for turn, (points, wagons) in enumerate(game.arc):
@@ -565,7 +581,8 @@ def simulate(
     game_map = _load(map_argument)
     for name in bots:
         make_bot(name, 0)  # unknown names fail here, before any process starts
-    tally = Tally(game_map, players)
+    changes = rule_changes(game_map, rules)
+    tally = Tally(game_map, players, rule_changes=tuple(changes))
     kept: list[tuple[int, str]] = []
     for game in iter_games(
         map_argument, games, players, bots, seed, jobs, records, rules, executor
@@ -582,6 +599,7 @@ def simulate(
         "players": players,
         "bots": list(bots),
         "seed": seed,
+        "set": changes,
     }
     totals = {
         "by_seat": {f"seat {s}": v for s, v in enumerate(tally.totals_seat)},

@@ -25,8 +25,8 @@ from weakref import WeakKeyDictionary
 from ttr_core.actions import Action, Claim, Payment
 from ttr_core.board import GRAY_INDEX, Board
 from ttr_core.cards import CARD_INDEX, CARDS_PER_COLOR, DECK_SIZE, LOCO, LOCOMOTIVES
-from ttr_core.legal import DRAW_DECK, DRAW_MARKET, payment_shapes, station_cost
-from ttr_core.result import UNBUILT_STATION_POINTS
+from ttr_core.legal import DRAW_DECK, DRAW_MARKET, payment_shapes
+from ttr_core.rules import EUROPE, RuleSet
 
 #: A distance larger than any real one (no map has 10,000 wagons of track).
 INF = 10_000
@@ -367,6 +367,7 @@ def station_rescue(
     stations_left: int,
     needs: Sequence[int] | None = None,
     final_round: bool = False,
+    rules: RuleSet = EUROPE,
 ) -> StationRescue | None:
     """E1: the station that saves the most valuable ticket `plan` has lost (one
     whose cities my routes, free routes and wagons can no longer join) by lending
@@ -380,7 +381,7 @@ def station_rescue(
     for route in plan.routes:
         working[route] = 0
     spare = 0 if final_round else wagons - plan.wagons
-    cards = station_cost(stations_left)
+    cards = rules.station_cost(stations_left)
     for ticket in sorted(plan.lost, key=lambda t: (-board.ticket_value[t], t)):
         a, b = board.ticket_a[ticket], board.ticket_b[ticket]
         from_a = distances_from(graph, working, a)
@@ -403,10 +404,10 @@ def station_rescue(
         ends = [c for c in (board.route_a[route], board.route_b[route]) if station_owners[c] == -1]
         # Of two free ends, the one more of the others' routes lead into (more to lend).
         city = max(ends, key=lambda c: (_lendable(graph, owners, seat, c), -c))
-        payment = _cheapest(board.station_options[city][cards], cards, GRAY_INDEX, hand, needs)
+        payment = _cheapest(board.station_payments(cards)[city], cards, GRAY_INDEX, hand, needs)
         if payment is None:
             return None
-        value = 2 * board.ticket_value[ticket] - UNBUILT_STATION_POINTS - cards
+        value = 2 * board.ticket_value[ticket] - rules.station_points - cards
         return StationRescue(payment, city, route, ticket, float(value))
     return None
 

@@ -346,6 +346,7 @@ def rescue_station(
         view.stations_left[seat],
         needs,
         view.final_round,
+        view.rule_set,
     )
 
 

@@ -52,10 +52,11 @@ from ttr_core.table.names import CityFinder, fold, quoted_choices
 from ttr_core.table.payments import fewest_locos, sensible_payments, tunnel_payments
 from ttr_core.table.texts import echo, payment_text, printable, route_shape, route_title
 from ttr_core.view import PlayerView
+from ttr_maps.limits import MAX_PROMPT_LINE_CHARS
 from ttr_maps.model import GRAY, Map, Route
 
 #: Input limits: a longer line, or a longer number, is refused with a message.
-MAX_LINE = 1000
+MAX_LINE = MAX_PROMPT_LINE_CHARS
 MAX_DIGITS = 3
 
 #: Words for a card colour (besides the colour names themselves).
@@ -116,9 +117,7 @@ _NUMBER = re.compile(r"\d+")
 def parse_command(text: str, view: PlayerView) -> Command:
     """Read one line (see the module docstring). Raises `CommandError`."""
     if len(text) > MAX_LINE:
-        raise CommandError(
-            f"that line has {len(text):,} characters; a command has at most {MAX_LINE:,}"
-        )
+        raise CommandError(f"that line is too long: a command has at most {MAX_LINE:,} characters")
     words = text.replace(",", " ").split()
     if not words:
         return Look("redraw")
