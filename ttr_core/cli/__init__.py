@@ -14,6 +14,8 @@ from ttr_core.cli import new  # noqa: F401  isort: skip
 from ttr_core.cli import play  # noqa: F401  isort: skip
 from ttr_core.cli import replay  # noqa: F401  isort: skip
 from ttr_core.cli import simulate  # noqa: F401  isort: skip
+from ttr_core.cli import tickets  # noqa: F401  isort: skip
+from ttr_core.cli import probe  # noqa: F401  isort: skip
 
 
 def main() -> None:

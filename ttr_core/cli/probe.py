@@ -1,0 +1,1 @@
+from ttr_core.cli.app import app  # noqa: F401
