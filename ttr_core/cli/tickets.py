@@ -64,10 +64,11 @@ def analyse(
 ) -> None:
     """Analyse a map's ticket deck (the default: `ttr tickets MAP`).
 
-    Value profile against the published decks, coverage (tickets per city against degree, regions), crowding per table size
-    (expected players wanting each route against its free tracks, R11), fragility
-    (single cheap path, pairs sharing most of their path) and the deck score with
-    its parts (lower is better), set among random decks of the same size.
+    Value profile against the published decks; coverage (tickets per city
+    against degree, regions); crowding per table size (expected players wanting
+    each route against its free tracks, R11); fragility (single cheap path, pairs
+    sharing most of their path); the deck score with its parts (lower is better),
+    set among random decks of the same size.
 
     Exit status: 0 on success; 2 when the map cannot be read, has errors or no
     tickets, or when the --plot file cannot be written (checked before any work).
@@ -127,7 +128,8 @@ def suggest(
     """Suggest a ticket deck for a map (deterministic for a seed).
 
     Values by R2, every city on a ticket, no duplicate or near-duplicate, values
-    spread like a published deck, and a low deck score. Prints the tickets: block as YAML (the scores go to stderr) unless --write.
+    spread like a published deck, and a low deck score. Prints the tickets:
+    block as YAML (the scores go to stderr) unless --write.
 
     Exit status: 0 on success; 2 when the map cannot be read or has errors, when
     no such deck exists (e.g. too few tickets to cover every city) or the file
