@@ -121,8 +121,6 @@ class MaxScoreProgramme:
     the wagon budget, so a sweep reuses it."""
 
     def __init__(self, game_map: Map, tickets: Sequence[Ticket] | None = None):
-        import highspy
-
         self.map = game_map
         self.deck = list(game_map.tickets if tickets is None else tickets)
         self.connections = _connections(game_map)
@@ -131,8 +129,7 @@ class MaxScoreProgramme:
             for city in t.cities:
                 if city not in names:
                     raise ProbeError(f"ticket {t.a}–{t.b}: no city {city!r} on {game_map.name}")
-        h = self.highs = highspy.Highs()
-        h.setOptionValue("output_flag", False)
+        h = self.highs = _quiet_highs()
         h.setOptionValue("random_seed", 0)
         h.setOptionValue("threads", 1)
         self.claim = [h.addBinary(obj=ROUTE_POINTS[c.length]) for c in self.connections]
@@ -208,6 +205,27 @@ class MaxScoreProgramme:
             cpu_seconds=time.process_time() - started,
             solver_seconds=float(h.getRunTime()),
         )
+
+
+def _quiet_highs() -> Any:
+    """A HiGHS instance that prints nothing (not even its banner, which it
+    writes to the process's standard output when created)."""
+    import os
+    import sys
+
+    import highspy
+
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        with open(os.devnull, "w") as devnull:
+            os.dup2(devnull.fileno(), 1)
+            highs = highspy.Highs()
+            highs.setOptionValue("output_flag", False)
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+    return highs
 
 
 def highs_infinity() -> float:
