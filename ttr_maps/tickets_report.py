@@ -251,13 +251,13 @@ def plot_analysis(analysis: DeckAnalysis, path: str | Path, *, dpi: float = 90) 
 
     check_figure_path(path)
     board, measures = analysis.board, analysis.measures
-    figure = new_figure((16.0, 19.0), dpi)
+    figure = new_figure((16.0, 15.5), dpi)
     figure.suptitle(
         f"{board.map.name}: ticket deck (score {measures.score.total:.1f}, lower is better)",
         fontproperties=font_properties(15, "bold"),
     )
     grid = figure.add_gridspec(
-        3, 4, height_ratios=[1.0, 1.0, 0.75], hspace=0.18, wspace=0.3,
+        3, 4, height_ratios=[1.0, 1.0, 0.8], hspace=0.22, wspace=0.3,
         left=0.03, right=0.98, top=0.95, bottom=0.04,
     )  # fmt: skip
     drawing = None
