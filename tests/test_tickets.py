@@ -219,6 +219,16 @@ def test_suggest_is_deterministic_and_follows_r2(north_america_board):
     assert not measure_deck(board, first).overlapping
 
 
+def test_suggest_follows_the_profile_asked_for(north_america_board):
+    from ttr_maps.tickets import value_distance
+
+    board = north_america_board
+    deck = suggest_deck(board, 20, seed=3, iterations=300, profile="north_america")
+    assert value_distance(board, deck, "north_america") < value_distance(board, deck, "europe")
+    deck = suggest_deck(board, 20, seed=3, iterations=300, profile="europe")
+    assert value_distance(board, deck, "europe") < value_distance(board, deck, "north_america")
+
+
 def test_suggest_refuses_too_few_tickets_to_cover_every_city(north_america_board):
     with pytest.raises(DeckError, match="cannot cover 36 cities"):
         suggest_deck(north_america_board, 10)
@@ -288,6 +298,7 @@ def test_cli_tickets_plot_is_written(tmp_path: Path):
         (["tickets", "suggest", "iran", "--count", "3"], "cannot cover"),
         (["tickets", "suggest", "iran"], "--count"),
         (["tickets", "iran", "--samples", "-1"], "greater than or equal to 0"),
+        (["tickets", "suggest", "iran", "-n", "25", "--profile", "mars"], "no published profile"),
     ],
 )
 def test_cli_tickets_bad_input_exits_2_with_a_message(args, message):

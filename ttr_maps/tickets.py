@@ -69,6 +69,7 @@ class PublishedDeck:
     """A published deck's values, and the diameter of its map, as the reference
     profile (relative value = value / diameter)."""
 
+    key: str
     name: str
     diameter: int
     regular: tuple[int, ...]
@@ -79,12 +80,14 @@ class PublishedDeck:
 #: keeps these in step with the files). Values are the R2 distances.
 PUBLISHED_DECKS: tuple[PublishedDeck, ...] = (
     PublishedDeck(
+        "north_america",
         "North America",
         23,
         (12, 13, 7, 7, 9, 11, 4, 11, 10, 8, 8, 5, 15, 19, 20,
          9, 13, 6, 17, 11, 17, 8, 8, 9, 20, 10, 20, 13, 12, 11),
     ),
     PublishedDeck(
+        "europe",
         "Europe",
         29,
         (7, 12, 10, 5, 11, 8, 8, 8, 12, 9, 7, 8, 9, 5, 7, 10, 5, 13, 6, 8,
@@ -362,30 +365,41 @@ def wasserstein(values: Sequence[float], reference: Sequence[float]) -> float:
     return float(wasserstein_distance(values, reference))
 
 
-def reference_profile(long: bool) -> list[tuple[str, list[float]]]:
-    """The published decks' relative values (value / diameter), one list per deck."""
+def reference_profile(long: bool, profile: str | None = None) -> list[tuple[str, list[float]]]:
+    """The published decks' relative values (value / diameter), one list per deck;
+    only the deck whose key is `profile` if given."""
     return [
         (deck.name, [v / deck.diameter for v in (deck.long if long else deck.regular)])
         for deck in PUBLISHED_DECKS
-        if (deck.long if long else deck.regular)
+        if (deck.long if long else deck.regular) and profile in (None, deck.key)
     ]
 
 
-def value_distance(board: TicketBoard, tickets: Sequence[Ticket]) -> float:
+def value_distance(
+    board: TicketBoard, tickets: Sequence[Ticket], profile: str | None = None
+) -> float:
     """How far the deck's relative values are from the nearest published profile
-    (regular and long tickets apart, weighted by their counts), in diameters."""
+    (or the one named `profile`), regular and long tickets apart and weighted by
+    their counts, in diameters."""
     total, count = 0.0, 0
     for long in (False, True):
         values = [t.value / board.diameter for t in tickets if t.long == long]
-        profiles = reference_profile(long) or reference_profile(False)
+        profiles = (
+            reference_profile(long, profile)
+            or reference_profile(long)
+            or reference_profile(False, profile)
+        )
         if values:
             total += len(values) * min(wasserstein(values, ref) for _, ref in profiles)
             count += len(values)
     return total / count if count else 0.0
 
 
-def measure_deck(board: TicketBoard, tickets: Sequence[Ticket]) -> DeckMeasures:
-    """Measure a deck on a board: coverage, regions, crowding, fragility, score."""
+def measure_deck(
+    board: TicketBoard, tickets: Sequence[Ticket], profile: str | None = None
+) -> DeckMeasures:
+    """Measure a deck on a board: coverage, regions, crowding, fragility, score
+    (values against the nearest published profile, or the one named `profile`)."""
     import numpy as np
 
     if not tickets:
@@ -420,7 +434,7 @@ def measure_deck(board: TicketBoard, tickets: Sequence[Ticket]) -> DeckMeasures:
     in_overlap = {id(x) for pair in overlapping for x in (pair.first, pair.second)}
     duplicates = len(tickets) - len({frozenset(t.cities) for t in tickets})
     parts = {
-        "values": min(1.0, value_distance(board, tickets) / VALUE_SCALE),
+        "values": min(1.0, value_distance(board, tickets, profile) / VALUE_SCALE),
         "coverage": coverage,
         "uncovered": uncovered,
         "regions": region_balance,
@@ -484,9 +498,11 @@ def _overlapping_pairs(
     return tuple(sorted(found, key=lambda p: -p.share))
 
 
-def score_deck(board: TicketBoard, tickets: Sequence[Ticket]) -> DeckScore:
+def score_deck(
+    board: TicketBoard, tickets: Sequence[Ticket], profile: str | None = None
+) -> DeckScore:
     """The deck score of `tickets` on `board` (lower is better)."""
-    return measure_deck(board, tickets).score
+    return measure_deck(board, tickets, profile).score
 
 
 # ---------------------------------------------------------------- random decks
@@ -552,12 +568,18 @@ def suggest_deck(
     long: int = 0,
     seed: int = 0,
     iterations: int = 3000,
+    profile: str | None = None,
 ) -> list[Ticket]:
     """A deck of `count` regular and `long` long tickets (E4), values by R2, that
     covers every city, has no duplicate or near-duplicate (`OVERLAP_SHARE`) and
     has a low score: a covering start, then seeded local search that swaps one
     ticket at a time and keeps a swap when the score does not get worse.
+
+    `profile` (a key of `PUBLISHED_DECKS`) makes the values follow that published
+    deck; by default they follow the nearest one.
     """
+    if profile is not None and profile not in {d.key for d in PUBLISHED_DECKS}:
+        raise DeckError(f"no published profile {profile!r}")
     if count < 1 or long < 0:
         raise DeckError("--count must be at least 1 and --long at least 0")
     cities = [c.name for c in board.map.cities]
@@ -575,7 +597,7 @@ def suggest_deck(
         raise DeckError("the map has too few city pairs for a deck this size")
 
     deck = _covering_deck(board, count, long, regular_choices, long_choices, rng)
-    best = score_deck(board, deck).total
+    best = score_deck(board, deck, profile).total
     for _ in range(iterations):
         slot = rng.randrange(len(deck))
         is_long = deck[slot].long
@@ -587,7 +609,7 @@ def suggest_deck(
         trial = [*others[:slot], candidate, *others[slot:]]
         if not _covers(trial, cities):
             continue
-        total = score_deck(board, trial).total
+        total = score_deck(board, trial, profile).total
         if total <= best:
             deck, best = trial, total
     return deck
@@ -662,6 +684,17 @@ class DeckAnalysis:
     @property
     def map(self) -> Map:
         return self.board.map
+
+
+def nearest_profile(board: TicketBoard, tickets: Sequence[Ticket]) -> PublishedDeck:
+    """The published deck whose relative regular values are nearest the deck's."""
+    values = [t.value / board.diameter for t in tickets if not t.long] or [
+        t.value / board.diameter for t in tickets
+    ]
+    return min(
+        (d for d in PUBLISHED_DECKS if d.regular),
+        key=lambda d: wasserstein(values, [v / d.diameter for v in d.regular]),
+    )
 
 
 def analyse_deck(game_map: Map, *, samples: int = 300, seed: int = 0) -> DeckAnalysis:

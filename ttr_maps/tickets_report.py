@@ -11,22 +11,13 @@ from typing import Any
 from ttr_maps.tickets import (
     SCORE_WEIGHTS,
     DeckAnalysis,
+    nearest_profile,
     reference_profile,
     value_distance,
-    wasserstein,
 )
 
 #: Version of the JSON layout.
 TICKETS_FORMAT = 1
-
-
-def nearest_profile(analysis: DeckAnalysis) -> str:
-    """The published deck whose relative regular values are nearest this deck's."""
-    board, tickets = analysis.board, analysis.measures.tickets
-    values = [t.value / board.diameter for t in tickets if not t.long] or [
-        t.value / board.diameter for t in tickets
-    ]
-    return min(reference_profile(False), key=lambda item: wasserstein(values, item[1]))[0]
 
 
 def analysis_to_dict(analysis: DeckAnalysis, *, top: int = 10) -> dict[str, Any]:
@@ -48,7 +39,7 @@ def analysis_to_dict(analysis: DeckAnalysis, *, top: int = 10) -> dict[str, Any]
             "regular": sorted(t.value for t in tickets if not t.long),
             "long": sorted(t.value for t in tickets if t.long),
             "relative_distance": round(value_distance(board, tickets), 4),
-            "nearest_published": nearest_profile(analysis),
+            "nearest_published": nearest_profile(board, tickets).name,
         },
         "coverage": [
             {
@@ -165,7 +156,7 @@ def analysis_renderables(analysis: DeckAnalysis, *, top: int = 8) -> Iterator[An
     tickets = measures.tickets
     values = table(
         f"Values (diameter {board.diameter}; nearest published profile: "
-        f"{nearest_profile(analysis)})",
+        f"{nearest_profile(board, tickets).name})",
         "value",
         "regular",
         "long",

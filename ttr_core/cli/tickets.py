@@ -116,6 +116,13 @@ def suggest(
     iterations: Annotated[
         int, typer.Option(min=0, help="Local-search steps (more: slower, often better).")
     ] = 3000,
+    profile: Annotated[
+        str | None,
+        typer.Option(
+            help="Published deck whose value profile to follow: north_america or europe "
+            "(default: whichever is nearest, as the deck score does)."
+        ),
+    ] = None,
     write: Annotated[
         bool,
         typer.Option(
@@ -136,19 +143,22 @@ def suggest(
     cannot be written.
     """
     from ttr_maps.bundled import resolve_map_argument
-    from ttr_maps.tickets import DeckError, TicketBoard, score_deck, suggest_deck
+    from ttr_maps.tickets import (
+        DeckError,
+        TicketBoard,
+        score_deck,
+        suggest_deck,
+    )
     from ttr_maps.tickets_yaml import deck_to_yaml, write_deck
 
     game_map = load_map_argument(map_argument)
     board = TicketBoard(game_map)
     try:
-        deck = suggest_deck(board, count, long, seed=seed, iterations=iterations)
+        deck = suggest_deck(board, count, long, seed=seed, iterations=iterations, profile=profile)
     except DeckError as error:
         raise fail(f"{map_argument}: {error}") from None
-    comment = (
-        f"Suggested by `ttr tickets suggest --count {count} --long {long} --seed {seed}` "
-        "(values by R2)."
-    )
+    options = f"--count {count} --long {long} --seed {seed} --profile {profile or 'any'}"
+    comment = f"Suggested by `ttr tickets suggest {options}` (values by R2)."
     new_score = score_deck(board, deck).total
     summary = f"suggested deck scores {new_score:.1f}"
     if game_map.tickets:
