@@ -236,14 +236,12 @@ def highs_infinity() -> float:
 
 def _connections(game_map: Map) -> list[ProbeRoute]:
     """One entry per pair of neighbouring cities (R11: a lone player claims one
-    track of a double), with the shortest length if a broken map differs."""
-    best: dict[tuple[str, str], int] = {}
-    for r in game_map.routes:
-        if r.a == r.b:
-            continue
-        key = (min(r.a, r.b), max(r.a, r.b))
-        best[key] = min(best.get(key, r.length), r.length)
-    return [ProbeRoute(a, b, length) for (a, b), length in sorted(best.items())]
+    track of a double), as in `wagon_graph`."""
+    from ttr_maps.graph import wagon_graph
+
+    edges = wagon_graph(game_map).edges(data="weight")
+    routes = (ProbeRoute(*sorted((a, b)), int(length)) for a, b, length in edges)
+    return sorted(routes, key=lambda r: (r.a, r.b))
 
 
 def ticket_rates(game_map: Map, tickets: Sequence[Ticket] | None = None) -> list[TicketRate]:
