@@ -214,3 +214,26 @@ def shortest_path_counts(
             elif reached == known:
                 count[neighbour] += count[city]
     return distance, count
+def k_cheapest_paths(graph: nx.Graph, a: str, b: str, k: int) -> list[tuple[int, list[str]]]:
+    """The `k` cheapest simple paths from `a` to `b` in a `wagon_graph`, cheapest
+    first, as (wagons, cities); [] when `b` cannot be reached. Parallel tracks are
+    one edge, so a double route is never counted as a second path.
+
+    >>> from ttr_maps.model import Map
+    >>> m = Map.from_data({"format": 1, "id": "t", "name": "T", "coordinates": "plane",
+    ...     "cities": {"A": {"x": 0, "y": 0}, "B": {"x": 1, "y": 0}, "C": {"x": 2, "y": 0}},
+    ...     "routes": [{"between": ["A", "B"], "length": 2, "color": "red"},
+    ...                {"between": ["B", "C"], "length": 3, "color": "red"},
+    ...                {"between": ["A", "C"], "length": 6, "color": "red"}], "tickets": []})
+    >>> k_cheapest_paths(wagon_graph(m), "A", "C", 3)
+    [(5, ['A', 'B', 'C']), (6, ['A', 'C'])]
+    """
+    from itertools import islice
+
+    import networkx as nx
+
+    try:
+        paths = list(islice(nx.shortest_simple_paths(graph, a, b, weight="weight"), k))
+    except (nx.NetworkXNoPath, nx.NodeNotFound):
+        return []
+    return [(nx.path_weight(graph, path, weight="weight"), path) for path in paths]

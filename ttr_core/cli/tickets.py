@@ -1,0 +1,177 @@
+"""`ttr tickets`: analyse a map's ticket deck, or suggest one."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from typer.core import TyperGroup
+
+from ttr_core.cli.app import EXIT_USAGE, app
+from ttr_core.cli.common import fail, load_map_argument
+
+MAP_ARGUMENT = Annotated[
+    str, typer.Argument(metavar="MAP", help="A bundled map id or a YAML file.")
+]
+
+
+class _AnalyseByDefault(TyperGroup):
+    """`ttr tickets MAP` means `ttr tickets analyse MAP`."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and not args[0].startswith("-"):
+            args = ["analyse", *args]
+        return super().parse_args(ctx, args)
+
+
+tickets_app = typer.Typer(
+    cls=_AnalyseByDefault,
+    no_args_is_help=True,
+    help=(
+        "Ticket decks: `ttr tickets MAP` analyses the map's deck (value profile, "
+        "coverage, crowding at 2–5 players, fragility, a deck score, lower is better); "
+        "`ttr tickets suggest MAP --count N` proposes a deck. See docs/tickets.md."
+    ),
+)
+app.add_typer(tickets_app, name="tickets")
+
+
+class TicketsFormat(StrEnum):
+    TEXT = "text"
+    JSON = "json"
+
+
+@tickets_app.command()
+def analyse(
+    map_argument: MAP_ARGUMENT,
+    report_format: Annotated[
+        TicketsFormat, typer.Option("--format", "-f", help="text: tables; json: for scripts.")
+    ] = TicketsFormat.TEXT,
+    plot: Annotated[
+        Path | None,
+        typer.Option(
+            help="Also write a one-page figure (.png/.svg/.pdf): crowding drawn on the map "
+            "at 2–5 players, value profile, coverage, regions, score among random decks."
+        ),
+    ] = None,
+    samples: Annotated[
+        int,
+        typer.Option(min=0, help="Random decks of the same size to set the score among (0: none)."),
+    ] = 300,
+    seed: Annotated[int, typer.Option(help="Seed of the random decks.")] = 0,
+) -> None:
+    """Analyse a map's ticket deck (the default: `ttr tickets MAP`).
+
+    Value profile against the published decks; coverage (tickets per city
+    against degree, regions); crowding per table size (expected players wanting
+    each route against its free tracks, R11); fragility (single cheap path, pairs
+    sharing most of their path); the deck score with its parts (lower is better),
+    set among random decks of the same size.
+
+    Exit status: 0 on success; 2 when the map cannot be read, has errors or no
+    tickets, or when the --plot file cannot be written (checked before any work).
+    """
+    import json
+
+    from ttr_maps.preview import PreviewError, check_figure_path
+    from ttr_maps.tickets import DeckError, analyse_deck
+    from ttr_maps.tickets_report import analysis_renderables, analysis_to_dict, plot_analysis
+
+    if plot is not None:
+        try:
+            check_figure_path(plot)
+        except PreviewError as error:
+            raise fail(str(error)) from None
+    game_map = load_map_argument(map_argument)
+    try:
+        analysis = analyse_deck(game_map, samples=samples, seed=seed)
+    except DeckError as error:
+        raise fail(f"{map_argument}: {error}") from None
+    if report_format is TicketsFormat.JSON:
+        typer.echo(json.dumps(analysis_to_dict(analysis), indent=2, ensure_ascii=False))
+    else:
+        from rich.console import Console
+
+        console = Console()
+        for renderable in analysis_renderables(analysis):
+            console.print(renderable)
+    if plot is not None:
+        try:
+            written = plot_analysis(analysis, plot)
+        except PreviewError as error:
+            raise fail(str(error)) from None
+        typer.echo(f"wrote {written}", err=report_format is TicketsFormat.JSON)
+
+
+@tickets_app.command()
+def suggest(
+    map_argument: MAP_ARGUMENT,
+    count: Annotated[int, typer.Option("--count", "-n", min=1, help="Regular tickets.")],
+    long: Annotated[
+        int, typer.Option("--long", min=0, help="Long tickets (a separate deck, E4).")
+    ] = 0,
+    seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same deck.")] = 0,
+    iterations: Annotated[
+        int, typer.Option(min=0, help="Local-search steps (more: slower, often better).")
+    ] = 3000,
+    profile: Annotated[
+        str | None,
+        typer.Option(
+            help="Published deck whose value profile to follow: north_america or europe "
+            "(default: whichever is nearest, as the deck score does)."
+        ),
+    ] = None,
+    write: Annotated[
+        bool,
+        typer.Option(
+            "--write",
+            help="Replace the map file's tickets: block in place (the rest of the file, "
+            "comments included, is kept; written atomically, only if it validates).",
+        ),
+    ] = False,
+) -> None:
+    """Suggest a ticket deck for a map (deterministic for a seed).
+
+    Values by R2, every city on a ticket, no duplicate or near-duplicate, values
+    spread like a published deck, and a low deck score. Prints the tickets:
+    block as YAML (the scores go to stderr) unless --write.
+
+    Exit status: 0 on success; 2 when the map cannot be read or has errors, when
+    no such deck exists (e.g. too few tickets to cover every city) or the file
+    cannot be written.
+    """
+    from ttr_maps.bundled import resolve_map_argument
+    from ttr_maps.tickets import (
+        DeckError,
+        TicketBoard,
+        score_deck,
+        suggest_deck,
+    )
+    from ttr_maps.tickets_yaml import deck_to_yaml, write_deck
+
+    game_map = load_map_argument(map_argument)
+    board = TicketBoard(game_map)
+    try:
+        deck = suggest_deck(board, count, long, seed=seed, iterations=iterations, profile=profile)
+    except DeckError as error:
+        raise fail(f"{map_argument}: {error}") from None
+    options = f"--count {count} --long {long} --seed {seed} --profile {profile or 'any'}"
+    comment = f"Suggested by `ttr tickets suggest {options}` (values by R2)."
+    new_score = score_deck(board, deck).total
+    summary = f"suggested deck scores {new_score:.1f}"
+    if game_map.tickets:
+        summary += f"; the map's own deck scores {score_deck(board, game_map.tickets).total:.1f}"
+    if not write:
+        typer.echo(deck_to_yaml(deck, comment), nl=False)
+        typer.echo(summary, err=True)
+        return
+    path = resolve_map_argument(map_argument)
+    try:
+        write_deck(path, deck, comment)
+    except DeckError as error:
+        raise fail(str(error)) from None
+    except OSError as error:
+        raise fail(f"{path}: cannot write: {error.strerror or error}", EXIT_USAGE) from None
+    typer.echo(f"wrote {len(deck)} tickets to {path}; {summary}")
