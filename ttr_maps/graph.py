@@ -214,6 +214,8 @@ def shortest_path_counts(
             elif reached == known:
                 count[neighbour] += count[city]
     return distance, count
+
+
 def k_cheapest_paths(graph: nx.Graph, a: str, b: str, k: int) -> list[tuple[int, list[str]]]:
     """The `k` cheapest simple paths from `a` to `b` in a `wagon_graph`, cheapest
     first, as (wagons, cities); [] when `b` cannot be reached. Parallel tracks are
