@@ -21,7 +21,12 @@ def play_game(game_map: Map, bots: Sequence[Bot], seed: int, rules: str | None =
     spends wagons, removes tickets for good, or moves cards into hands, which only
     claims can empty again; and when nothing is possible everyone passes (R6).
     """
-    state = GameState(game_map, len(bots), seed, rules)
+    return play_to_end(GameState(game_map, len(bots), seed, rules), bots)
+
+
+def play_to_end(state: GameState, bots: Sequence[Bot]) -> GameState:
+    """Play `state` on to its end with one bot per seat (also a game that did not
+    start here: a search bot's sampled world); return it."""
     while not state.is_over:
         seat = state.to_move
         assert seat is not None

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from ttr_core.bots import bots_help
 from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, app
 from ttr_core.cli.common import fail, load_map_argument, standings_table
 
@@ -17,8 +18,8 @@ if TYPE_CHECKING:
 
 #: Colours of seats 0-4 in pictures of a finished game.
 SEAT_COLORS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd")
-#: The bots `--bots` accepts (`ttr_core.bots.bot_factories`), for help texts.
-BOT_NAMES = "random, greedy, route-focus, destination-hungry, one-step, long-route"
+#: The bots `--bots` accepts, for help texts (from the registry, `ttr_core.bots`).
+BOT_NAMES = bots_help()
 #: Exit status after Ctrl-C (128 + SIGINT), as shells report it.
 EXIT_INTERRUPTED = 130
 

@@ -48,20 +48,20 @@ def simulate(
 ) -> None:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-    from ttr_core.bots import bot_factories
+    from ttr_core.bots import bots_help, check_bot_name
     from ttr_core.report_html import ReportFolderError, prepare_report_folder, write_report
     from ttr_core.simulate import simulate as run
     from ttr_maps.preview import PreviewError
 
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     names = [n.strip() for n in bots.split(",") if n.strip()]
-    known = bot_factories()
-    unknown = [n for n in names if n not in known]
-    if not names or unknown:
-        raise fail(
-            f"unknown bot {', '.join(unknown) or repr(bots)}; "
-            f"known bots: {', '.join(sorted(known))}"
-        )
+    if not names:
+        raise fail(f"--bots names no bot ({bots!r}); known bots: {bots_help()}")
+    try:
+        for name in names:
+            check_bot_name(name)
+    except ValueError as error:
+        raise fail(str(error)) from None
     game_map = load_map_argument(map_argument)
     try:  # a folder that cannot take the report fails now, not after the games
         staging = prepare_report_folder(out)
