@@ -213,7 +213,7 @@ def test_e2_each_matching_card_or_locomotive_costs_one_more():
     assert decision.extra == 2
     assert state.view(1 - seat).tunnel.revealed == decision.revealed  # public
     listed = {str(a) for a in state.legal_actions(seat)}
-    assert listed == {"pay pink:1 loco:1", "pay loco:2", "give up", "resign"}
+    assert listed == {"pay pink:1 loco:1", "pay loco:2", "give up"}
     assert_illegal(state, "pay pink:2", "E2")  # holds only one more pink
     assert_cards_conserved(state)
     play(state, "pay pink:1 loco:1")
@@ -229,7 +229,7 @@ def test_e2_giving_up_takes_the_cards_back_and_ends_the_turn():
     give_hand(state, seat, yellow=4)
     stack_deck(state, ["yellow", "yellow", "white"])
     play(state, "claim A-C with yellow:4")
-    assert [str(a) for a in state.legal_actions(seat)] == ["give up", "resign"]
+    assert [str(a) for a in state.legal_actions(seat)] == ["give up"]
     play(state, "give up")
     assert state.hands[seat][CARD_INDEX["yellow"]] == 4
     assert state.owner[state.board.route_index["A-C"]] == -1
@@ -246,7 +246,7 @@ def test_e2_locomotives_only_payment_counts_only_locomotives():
     play(state, "claim B-C with loco:3")
     decision = state.decision_for(seat)
     assert decision.extra == 1  # only the locomotive counts
-    assert [str(a) for a in state.legal_actions(seat)] == ["pay loco:1", "give up", "resign"]
+    assert [str(a) for a in state.legal_actions(seat)] == ["pay loco:1", "give up"]
     assert_illegal(state, "pay red:1", "E2")
     play(state, "pay loco:1")
     assert state.hands[seat][LOCO] == 1

@@ -70,12 +70,24 @@ class Board:
         """E1: station_options[city][cost] is a payment table like `claim_options`
         for building a station in `city` with `cost` cards (1, 2 or 3)."""
         return tuple(
-            tuple(
-                _payment_table(lambda p, name=city.name: BuildStation(name, p), cost, GRAY_INDEX)
-                for cost in range(4)
-            )
+            tuple(self.station_payments(cost)[city.index] for cost in range(4))
             for city in self.map.cities
         )
+
+    @cached_property
+    def _station_tables(self) -> dict[int, tuple[tuple[tuple[Action, ...], ...], ...]]:
+        return {}
+
+    def station_payments(self, cost: int) -> tuple[tuple[tuple[Action, ...], ...], ...]:
+        """E1: per city, the payment table for a station of `cost` cards (any cost a
+        rule set asks for), made on first use."""
+        tables = self._station_tables.get(cost)
+        if tables is None:
+            tables = self._station_tables[cost] = tuple(
+                _payment_table(lambda p, name=city.name: BuildStation(name, p), cost, GRAY_INDEX)
+                for city in self.map.cities
+            )
+        return tables
 
     @property
     def num_routes(self) -> int:
