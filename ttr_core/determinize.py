@@ -20,6 +20,9 @@ view, with everything the view does not show drawn at random and consistently:
 - the pass streak (R6): the players whose last turns at the end of the public
   log were passes.
 
+The sampled state starts a history of its own (empty), so its views show an
+empty log; everything else in them equals the given view.
+
 This is the one module that builds a `GameState` from parts: whatever shape the
 engine gives its state, only this file needs to follow it.
 
@@ -29,7 +32,7 @@ engine gives its state, only this file needs to follow it.
 >>> game = GameState(load_map("north_america"), players=3, seed=4)
 >>> seat = game.to_move
 >>> guess = determinize(game.view(seat), random.Random(1))
->>> guess.view(seat) == game.view(seat)
+>>> guess.view(seat)._replace(log=()) == game.view(seat)._replace(log=())
 True
 """
 
@@ -39,16 +42,10 @@ import random
 from collections import deque
 
 from ttr_core.cards import CARD_KINDS, full_deck
-from ttr_core.decisions import ChooseTickets, Decision, SecondCard, TunnelPayment
+from ttr_core.connectivity import Connectivity
+from ttr_core.decisions import ChooseTickets, Decision
 from ttr_core.legal import PASS, RESIGN
-from ttr_core.state import (
-    ACTIVE,
-    FINAL_ROUND_WAGONS,
-    SETUP,
-    STARTING_KEEP,
-    STARTING_TICKETS,
-    GameState,
-)
+from ttr_core.state import ACTIVE, SETUP, GameState
 from ttr_core.view import PlayerView
 
 
@@ -75,7 +72,7 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
 
     board = view.board
     players = view.num_players
-    state = GameState(view.map, players, rng.getrandbits(62), view.rules)
+    state = GameState(view.map, players, rng.getrandbits(62), view.rule_set)
     others = [s for s in range(players) if s != seat]
 
     # Cards (R3): what I cannot see, shuffled, then dealt by the public counts.
@@ -108,11 +105,13 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
     if view.station_owners:
         state.station_owner = list(view.station_owners)
         state.stations_left = list(view.stations_left)
-    state._parent = [list(range(board.num_cities)) for _ in range(players)]
-    for route, holder in enumerate(view.owners):
-        if holder != -1:
-            state._union(holder, board.route_a[route], board.route_b[route])
-    state.public_log = list(view.log)
+    state.networks = [
+        Connectivity.of_routes(
+            board.num_cities,
+            ((board.route_a[r], board.route_b[r]) for r, h in enumerate(view.owners) if h == s),
+        )
+        for s in range(players)
+    ]
     state.history = []
     state.tunnel_reveals = {}
     state.turns = 0
@@ -122,7 +121,8 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
     else:
         state.phase = view.phase
         state.first_player = state.current = seat
-        state.pending = _my_decision(view)
+        decision = view.pending_decision()
+        state.pending = [decision] if decision is not None else []
         state.final_queue = _final_queue(view) if view.final_round else None
         state.passed = _pass_streak(view)
     state._setup_returns = {}
@@ -139,8 +139,8 @@ def _deal_tickets(
     """Tickets (R4, R12, E4): mine and my offer as shown, the others drawn."""
     board = view.board
     seat = view.seat
-    europe = view.rules == "europe"
-    is_long = board.ticket_long if europe else (False,) * len(board.ticket_value)
+    rule_set = view.rule_set
+    is_long = board.ticket_long if rule_set.long_tickets else (False,) * len(board.ticket_value)
     known = {t.index for t in view.tickets} | set(view.offered)
     regular = [t for t in range(len(is_long)) if t not in known and not is_long[t]]
     long_ones = [t for t in range(len(is_long)) if t not in known and is_long[t]]
@@ -151,32 +151,31 @@ def _deal_tickets(
     pending: list[Decision] = []
     if view.phase == SETUP:
         # Everyone else is still choosing among 3 regular tickets and, with the
-        # europe rules, the long ticket dealt to each seat while long ones last (E4).
+        # europe rules, the long tickets dealt to each seat while they last (E4).
         spare = len(regular) - view.ticket_deck_size
         long_seats = _long_ticket_seats(view)
         for other in sorted([seat, *others]):
             if other == seat:
                 pending.append(ChooseTickets(seat, view.offered, view.keep_at_least, setup=True))
                 continue
-            count = min(STARTING_TICKETS, spare)
+            count = min(rule_set.setup_tickets, spare)
             spare -= count
             offered = tuple(regular.pop() for _ in range(count))
-            if other in long_seats:
-                offered += (long_ones.pop(),)
+            offered += tuple(long_ones.pop() for _ in range(long_seats.get(other, 0)))
             if offered:
-                pending.append(ChooseTickets(other, offered, STARTING_KEEP, setup=True))
+                pending.append(ChooseTickets(other, offered, rule_set.setup_keep, setup=True))
         state.pending = pending
     else:
-        # Regular tickets never leave the game: those not in the deck are held.
+        # Regular tickets never leave the game: those not in the deck are held;
+        # the other tickets held are long ones, at most those dealt at setup (E4).
         held_regular = len(regular) - view.ticket_deck_size
         held = sum(view.ticket_counts[s] for s in others)
-        holders = [s for s in others if view.ticket_counts[s] > 0]
-        long_holders = set(rng.sample(holders, held - held_regular))
+        most = rule_set.setup_long_tickets if rule_set.long_tickets else 0
+        slots = [s for s in others for _ in range(min(most, view.ticket_counts[s]))]
+        for other in rng.sample(slots, held - held_regular):
+            tickets[other].append(long_ones.pop())
         for other in others:
-            count = view.ticket_counts[other]
-            if other in long_holders:
-                tickets[other].append(long_ones.pop())
-                count -= 1
+            count = view.ticket_counts[other] - len(tickets[other])
             tickets[other] += [regular.pop() for _ in range(count)]
     state.tickets = tickets
     state.ticket_deck = deque(regular)
@@ -184,26 +183,20 @@ def _deal_tickets(
     state.out_of_game_tickets = long_ones
 
 
-def _long_ticket_seats(view: PlayerView) -> set[int]:
-    """E4, during setup: the seats dealt a long ticket (one each, in seat order,
-    while long tickets last). Mine shows in my offer."""
-    if view.rules != "europe":
-        return set()
-    total = sum(view.board.ticket_long)
-    return {s for s in range(min(total, view.num_players)) if s != view.seat}
-
-
-def _my_decision(view: PlayerView) -> list[Decision]:
-    """The decision pending for me, as the state holds it."""
-    if view.decision == ChooseTickets.kind:
-        return [ChooseTickets(view.seat, view.offered, view.keep_at_least)]
-    if view.decision == SecondCard.kind:
-        return [SecondCard(view.seat)]
-    tunnel = view.tunnel
-    if view.decision == TunnelPayment.kind and tunnel is not None:
-        route = view.board.route_index[tunnel.route]
-        return [TunnelPayment(view.seat, route, tunnel.payment, tunnel.revealed, tunnel.extra)]
-    return []
+def _long_ticket_seats(view: PlayerView) -> dict[int, int]:
+    """E4, during setup: the long tickets dealt to each other seat (in seat order,
+    `setup_long_tickets` each while they last). Mine show in my offer."""
+    rule_set = view.rule_set
+    if not rule_set.long_tickets:
+        return {}
+    left = sum(view.board.ticket_long)
+    dealt = {}
+    for seat in range(view.num_players):
+        count = min(rule_set.setup_long_tickets, left)
+        left -= count
+        if seat != view.seat:
+            dealt[seat] = count
+    return dealt
 
 
 def _final_queue(view: PlayerView) -> list[int]:
@@ -211,14 +204,15 @@ def _final_queue(view: PlayerView) -> list[int]:
     module docstring for how the triggering seat is found)."""
     seat, players = view.seat, view.num_players
     queue = [seat]
-    if view.wagons[seat] <= FINAL_ROUND_WAGONS:
+    trigger = view.rule_set.final_round_wagons
+    if view.wagons[seat] <= trigger:
         return queue
     for k in range(1, players):
         other = (seat + k) % players
         if view.status[other] != ACTIVE:
             continue
         queue.append(other)
-        if view.wagons[other] <= FINAL_ROUND_WAGONS:
+        if view.wagons[other] <= trigger:
             break
     return queue
 
