@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Mapping, Sequence
 
 from ttr_core.cards import CARD_KINDS, full_deck
 from ttr_core.connectivity import Connectivity
@@ -54,9 +55,17 @@ class NotDecidingError(ValueError):
     the middle of (a second card, a ticket choice) is not visible to it."""
 
 
-def determinize(view: PlayerView, rng: random.Random) -> GameState:
+def determinize(
+    view: PlayerView,
+    rng: random.Random,
+    ticket_weights: Mapping[int, Sequence[float]] | None = None,
+) -> GameState:
     """A game state with `view.seat`'s view equal to `view`, the hidden
     information drawn from `rng` (see the module docstring).
+
+    `ticket_weights[seat][ticket]`, if given, makes the regular tickets held by
+    `seat` that many times likelier (a guess from what the seat claimed);
+    without it every arrangement of the hidden tickets is equally likely.
 
     Raises `NotDecidingError` unless the seat has a decision to take (its turn
     during play, or its ticket choice during setup).
@@ -95,7 +104,7 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
     state.hands = hands
     state.market = list(view.market)
 
-    _deal_tickets(state, view, others, rng)
+    _deal_tickets(state, view, others, rng, ticket_weights or {})
 
     # Public facts, copied.
     state.owner = list(view.owners)
@@ -134,7 +143,11 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
 
 
 def _deal_tickets(
-    state: GameState, view: PlayerView, others: list[int], rng: random.Random
+    state: GameState,
+    view: PlayerView,
+    others: list[int],
+    rng: random.Random,
+    weights: Mapping[int, Sequence[float]],
 ) -> None:
     """Tickets (R4, R12, E4): mine and my offer as shown, the others drawn."""
     board = view.board
@@ -176,11 +189,26 @@ def _deal_tickets(
             tickets[other].append(long_ones.pop())
         for other in others:
             count = view.ticket_counts[other] - len(tickets[other])
-            tickets[other] += [regular.pop() for _ in range(count)]
+            if other in weights:
+                tickets[other] += _weighted_draw(regular, count, weights[other], rng)
+            else:
+                tickets[other] += [regular.pop() for _ in range(count)]
     state.tickets = tickets
     state.ticket_deck = deque(regular)
     state.long_ticket_deck = []
     state.out_of_game_tickets = long_ones
+
+
+def _weighted_draw(
+    pool: list[int], count: int, weights: Sequence[float], rng: random.Random
+) -> list[int]:
+    """`count` tickets taken from `pool` without replacement, each with chance in
+    proportion to its weight (Efraimidis–Spirakis keys)."""
+    keyed = sorted(pool, key=lambda t: rng.random() ** (1 / weights[t]))
+    chosen = keyed[len(keyed) - count :] if count else []
+    for ticket in chosen:
+        pool.remove(ticket)
+    return chosen
 
 
 def _long_ticket_seats(view: PlayerView) -> dict[int, int]:

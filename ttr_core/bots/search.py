@@ -3,13 +3,14 @@
 For each decision the bot
 
 1. lists its candidate actions: the engine's legal actions, pruned to the ones
-   worth a playout (`candidate_actions`): one payment per route, one face-up slot
-   per colour, only the claims the heuristics rate (the greedy plan's targets, the
-   one-step bot's choice, the longest routes), the station that saves a ticket;
-   every ticket choice and tunnel answer;
+   worth a playout (`candidate_actions`): the choices of the greedy and one-step
+   bots; the deck and a face-up locomotive; one payment per route, for the greedy
+   plan's targets and the longest routes; tickets; the station that saves a
+   ticket; every ticket choice and tunnel answer;
 2. samples worlds: game states consistent with its view, the hidden cards and
    tickets drawn at random (`ttr_core.determinize`, R5/D6: the bot never sees the
-   state);
+   state); a ticket the routes another player claimed already advance is
+   likelier in that player's hand (`ticket_weights`);
 3. plays each candidate out to the end of the game in the same sampled worlds,
    every seat played by the fast `greedy` policy, and scores the outcome by the
    final margin over the best other player plus a bonus for winning (R15-R17);
@@ -48,8 +49,9 @@ from ttr_core.actions import (
     Resign,
 )
 from ttr_core.bots.one_step import OneStepBot
-from ttr_core.bots.planning import best_payment
+from ttr_core.bots.planning import INF, best_payment, distances_from, graph_for, route_costs
 from ttr_core.bots.styles import GREEDY, PlanningBot, ferry_locos, rescue_station
+from ttr_core.cards import LOCO
 from ttr_core.determinize import determinize
 from ttr_core.game import play_to_end
 from ttr_core.legal import can_claim_route
@@ -62,6 +64,9 @@ DEFAULT_PLAYOUTS = 64
 #: Points a win is worth on top of the final margin, so that a narrow win beats a
 #: narrow loss by more than their margins differ.
 WIN_BONUS = 10.0
+#: A ticket another player's routes advance is exp(TICKET_EVIDENCE * share of
+#: its distance they cover) times likelier to be in that player's hand.
+TICKET_EVIDENCE = 3.0
 #: Candidate claims kept besides the policies' own choices: planned targets and
 #: the longest routes.
 PLANNED_CLAIMS, LONGEST_CLAIMS = 4, 3
@@ -204,6 +209,7 @@ class SearchBot:
         rounds = max(1, math.ceil(math.log2(len(candidates))))
         budget = self.budget
         deadline = None if budget.seconds is None else time.process_time() + budget.seconds
+        weights = ticket_weights(view)
         for round_number in range(rounds):
             if deadline is None:
                 assert budget.playouts is not None
@@ -216,7 +222,7 @@ class SearchBot:
             for world_number in range(worlds):
                 if round_end is not None and world_number and time.process_time() >= round_end:
                     break
-                world = determinize(view, rng)
+                world = determinize(view, rng, weights)
                 for arm in arms:
                     totals[arm] += self.playout(world, seat, candidates[arm])
                     visits[arm] += 1
@@ -247,17 +253,38 @@ def outcome(state: GameState, seat: int) -> float:
     return mine - best_other + win
 
 
+def ticket_weights(view: PlayerView) -> dict[int, list[float]]:
+    """Per other seat with routes: how likely each ticket is in its hand, from the
+    share of the ticket's distance (R2) its routes already cover."""
+    board = view.board
+    graph = graph_for(board)
+    weights: dict[int, list[float]] = {}
+    for other in range(view.num_players):
+        if other == view.seat or other not in view.owners or not view.ticket_counts[other]:
+            continue
+        costs = route_costs(board, view.owners, other, view.num_players, view.wagons[other])
+        reach: dict[int, list[int]] = {}
+        row = []
+        for a, b in zip(board.ticket_a, board.ticket_b, strict=True):
+            if a not in reach:
+                reach[a] = distances_from(graph, costs, a)
+            base = graph.distance[a][b]
+            left = reach[a][b]
+            covered = (base - left) / base if 0 < base < INF and left < INF else 0.0
+            row.append(math.exp(TICKET_EVIDENCE * max(covered, 0.0)))
+        weights[other] = row
+    return weights
+
+
 def _draws(view: PlayerView, legal: list[Action]) -> list[Action]:
-    """The deck, and one face-up slot per card colour (R7)."""
-    draws: list[Action] = [a for a in legal if isinstance(a, DrawDeck)]
-    seen: set[int] = set()
-    for action in legal:
-        if isinstance(action, DrawMarket):
-            card = view.market[action.slot]
-            if card is not None and card not in seen:
-                seen.add(card)
-                draws.append(action)
-    return draws
+    """The deck and a face-up locomotive (R7); the face-up colours worth a look
+    come from the heuristics' choices."""
+    return [
+        a
+        for a in legal
+        if isinstance(a, DrawDeck)
+        or (isinstance(a, DrawMarket) and view.market[a.slot] == LOCO and view.decision is None)
+    ]
 
 
 def _rescue(view: PlayerView, listed: set[Action]) -> list[Action]:
