@@ -64,7 +64,7 @@ def strength(map_id: str, bot: str, opponents: list[str], games: int, seed: int,
         winners = [s for s, seat in enumerate(game.seats) if seat.rank == 1]
         wins += sum(1 / len(winners) for s in winners if game.names[s] == bot)
         played += 1
-        if played % 10 == 0 or played == games:
+        if played % 2 == 0 or played == games:
             low, high = wilson_interval(wins, played)
             print(
                 f"{label}: {wins:g}/{played} = {100 * wins / played:.1f} % "

@@ -111,28 +111,38 @@ def ladder(
     except OSError as error:
         message = getattr(error, "strerror", None) or error
         raise fail(f"cannot write the ladder: {message}", EXIT_FAILED) from None
-    Console().print(ratings_table(report, Table))
+    console = Console()
+    if not console.is_terminal:  # a pipe or a file: no need to squeeze into 80 columns
+        console = Console(width=160)
+    console.print(ratings_table(report, Table))
     raise typer.Exit(EXIT_OK)
 
 
 def ratings_table(report: dict, table_class: type) -> object:
-    """The ratings and the head-to-head rates as one rich table."""
+    """The ratings, best first, and the head-to-head rates: the column numbered
+    `k` is the bot in row `k` (so the table stays narrow)."""
     settings = report["settings"]
     table = table_class(
-        title=f"{settings['map']}: {settings['games']} games, {settings['players']} players"
+        title=f"{settings['map']}: {settings['games']} games, {settings['players']} players",
+        caption="cell: % of pair results the row's bot won against the column's",
     )
     order = [row["bot"] for row in report["ratings"]]
-    for column in ("bot", "rating", "95 % interval", "wins", *order):
-        table.add_column(column, justify="left" if column == "bot" else "right")
+    table.add_column("#", justify="right")
+    table.add_column("bot", no_wrap=True, min_width=max(map(len, order)))
+    for column in ("rating", "95 % CI", "wins"):
+        table.add_column(column, justify="right", no_wrap=True)
+    for number in range(1, len(order) + 1):
+        table.add_column(str(number), justify="right")
     head = report["head_to_head"]
-    for row in report["ratings"]:
+    for number, row in enumerate(report["ratings"], start=1):
         low, high = row["ci95"]
         cells = []
         for other in order:
             cell = head[row["bot"]].get(other)
             rate = cell["rate"] if cell else None
-            cells.append("" if rate is None else f"{100 * rate:.0f} %")
+            cells.append("" if rate is None else f"{100 * rate:.0f}")
         table.add_row(
+            str(number),
             row["bot"],
             f"{row['rating']:.0f}",
             f"{low:.0f}–{high:.0f}",
