@@ -648,3 +648,20 @@ def test_illegal_and_invalid_actions_leave_the_state_unchanged():
     with pytest.raises(InvalidAction):
         state.apply(KeepTickets((0,)), seat=7)
     assert snapshot(state) == before
+
+
+# ------------------------------------------------------------ action notation
+@pytest.mark.parametrize(
+    "text",
+    [
+        "claim Atlanta-Miami with red:²",  # superscript two
+        "claim Atlanta-Miami with loco:٣",  # Arabic-Indic three
+        "keep ١",  # Arabic-Indic one
+        "keep 0,١",
+        "draw market ٢",
+        "remove ３",  # fullwidth three
+    ],
+)
+def test_notation_counts_are_ascii_digits_only(text):
+    with pytest.raises(InvalidAction):
+        parse_action(text)

@@ -201,9 +201,9 @@ def parse_overrides(assignments: Iterable[str]) -> dict[str, Any]:
         name, sep, value = text.partition("=")
         name = name.strip()
         if not sep or not name:
-            raise RuleSetError(f"--set {text!r}: write FIELD=VALUE, e.g. wagons=40")
+            raise RuleSetError(f"{text!r}: write FIELD=VALUE, e.g. wagons=40")
         if name == "name":
-            raise RuleSetError("--set name: the rule set is the map's `rules`; change fields")
+            raise RuleSetError("name: the rule set is the map's `rules`; change its fields")
         changes[name] = _convert(name, value)
     return changes
 

@@ -29,6 +29,8 @@ from typing import Any
 from ttr_core.actions import GiveUpTunnel, PayTunnel
 from ttr_core.bots import make_bot
 from ttr_core.game import bot_seed
+from ttr_core.loop import run
+from ttr_core.rules import RuleSet
 from ttr_core.state import END_ALL_PASSED, GameState
 from ttr_maps.model import Map
 
@@ -115,22 +117,24 @@ def _load(map_argument: str) -> Map:
 
 
 def play_summarised(
-    map_argument: str, names: Sequence[str], seed: int, index: int = 0, record: bool = False
+    map_argument: str,
+    names: Sequence[str],
+    seed: int,
+    index: int = 0,
+    record: bool = False,
+    rules: RuleSet | None = None,
 ) -> GameSummary:
-    """Play one bot game and summarise it."""
+    """Play one bot game (with `rules`, default the map's) and summarise it."""
     game_map = _load(map_argument)
     bots = [make_bot(name, bot_seed(seed, seat)) for seat, name in enumerate(names)]
-    state = GameState(game_map, len(bots), seed)
     arc: list[tuple[float, float]] = []
     players = len(bots)
-    turns = 0
-    while not state.is_over:
-        seat = state.to_move
-        assert seat is not None
-        state.apply(bots[seat].act(state.view(seat)), seat)
-        if state.turns != turns:
-            turns = state.turns
+
+    def after_turns(state: GameState, seat: int, action: object) -> None:
+        if state.turns != len(arc):  # a turn ended: one point of the arc per turn
             arc.append((sum(state.route_points) / players, sum(state.wagons) / players))
+
+    state = run(GameState(game_map, players, seed, rules), bots, after_turns)
     result = state.result()
     tunnels = _tunnel_counts(state)
     seats = tuple(
@@ -196,10 +200,18 @@ def play_command(map_argument: str, names: Sequence[str], seed: int) -> str:
 
 
 def _play_chunk(
-    map_argument: str, bots: tuple[str, ...], players: int, seed: int, indices: range, record: bool
+    map_argument: str,
+    bots: tuple[str, ...],
+    players: int,
+    seed: int,
+    indices: range,
+    record: bool,
+    rules: RuleSet | None = None,
 ) -> list[GameSummary]:
     return [
-        play_summarised(map_argument, seat_names(bots, players, i), game_seed(seed, i), i, record)
+        play_summarised(
+            map_argument, seat_names(bots, players, i), game_seed(seed, i), i, record, rules
+        )
         for i in indices
     ]
 
@@ -212,12 +224,14 @@ def iter_games(
     seed: int,
     jobs: int = 1,
     records: bool = False,
+    rules: RuleSet | None = None,
 ) -> Iterator[GameSummary]:
     """Play the games of a run and yield their summaries in game order."""
     bot_names = tuple(bots)
     if jobs <= 1:
         for i in range(games):
-            yield from _play_chunk(map_argument, bot_names, players, seed, range(i, i + 1), records)
+            chunk = range(i, i + 1)
+            yield from _play_chunk(map_argument, bot_names, players, seed, chunk, records, rules)
         return
     from concurrent.futures import ProcessPoolExecutor
 
@@ -225,7 +239,7 @@ def iter_games(
     chunks = [range(start, min(start + size, games)) for start in range(0, games, size)]
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         futures = [
-            pool.submit(_play_chunk, map_argument, bot_names, players, seed, chunk, records)
+            pool.submit(_play_chunk, map_argument, bot_names, players, seed, chunk, records, rules)
             for chunk in chunks
         ]
         try:
@@ -560,14 +574,16 @@ def simulate(
     jobs: int = 1,
     records: bool = False,
     on_game: Callable[[GameSummary], None] | None = None,
+    rules: RuleSet | None = None,
 ) -> Simulation:
-    """Play `games` games and sum them up into a report (a JSON-ready dict)."""
+    """Play `games` games (with `rules`, default the map's) and sum them up into a
+    report (a JSON-ready dict)."""
     game_map = _load(map_argument)
     for name in bots:
         make_bot(name, 0)  # unknown names fail here, before any process starts
     tally = Tally(game_map, players)
     kept: list[tuple[int, str]] = []
-    for game in iter_games(map_argument, games, players, bots, seed, jobs, records):
+    for game in iter_games(map_argument, games, players, bots, seed, jobs, records, rules):
         tally.add(game)
         if game.record is not None:
             kept.append((game.seed, game.record))

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from typing import TYPE_CHECKING
 
 from ttr_core.actions import (
     Action,
@@ -46,12 +45,10 @@ from ttr_core.legal import (
     tunnel_actions,
     turn_actions,
 )
+from ttr_core.result import GameResult, score_game
 from ttr_core.rules import BASE, RuleSet, rules_for
 from ttr_core.view import PlayerView, TicketView, public_text, view_of
 from ttr_maps.model import Map
-
-if TYPE_CHECKING:
-    from ttr_core.result import GameResult
 
 # The base rules' numbers under their old names; a game reads its `rule_set`.
 MIN_PLAYERS, MAX_PLAYERS = BASE.min_players, BASE.max_players
@@ -799,8 +796,6 @@ class GameState:
 
     def result(self) -> GameResult:
         """The final result (R15-R17). Only for a finished game."""
-        from ttr_core.result import score_game
-
         if self.phase != OVER:
             raise IllegalAction("R6", "the game is not over")
         return score_game(self)

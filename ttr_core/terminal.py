@@ -28,6 +28,7 @@ from ttr_core.bots import Bot
 from ttr_core.cards import CARD_NAMES
 from ttr_core.errors import IllegalAction, InvalidAction
 from ttr_core.legal import station_cost
+from ttr_core.rules import RuleSet
 from ttr_core.state import GameState
 from ttr_core.view import PlayerView
 from ttr_maps.model import Map, Ticket
@@ -161,12 +162,13 @@ def play_at_table(
     seed: int,
     lines: Iterator[str],
     write: Callable[[str], None],
+    rules: RuleSet | None = None,
 ) -> Session:
     """Play one game: `None` in `players` is a person reading from `lines`.
 
     Every person sees only their own view; the bots act as in `play_game`.
     """
-    state = GameState(game_map, len(players), seed)
+    state = GameState(game_map, len(players), seed, rules)
     seen = [0] * len(players)  # public log entries each person has seen
     try:
         while not state.is_over:

@@ -53,7 +53,7 @@ from ttr_core.bots.planning import INF, best_payment, distances_from, graph_for,
 from ttr_core.bots.styles import GREEDY, PlanningBot, ferry_locos, rescue_station
 from ttr_core.cards import LOCO
 from ttr_core.determinize import determinize
-from ttr_core.game import play_to_end
+from ttr_core.loop import run
 from ttr_core.legal import can_claim_route
 from ttr_core.state import GameState
 from ttr_core.view import PlayerView
@@ -238,7 +238,7 @@ class SearchBot:
         (shared wins share it, R17)."""
         state = world.clone()
         state.apply(action, seat)
-        play_to_end(state, [PlanningBot(0, GREEDY) for _ in range(state.num_players)])
+        run(state, [PlanningBot(0, GREEDY) for _ in range(state.num_players)])
         self.stats.playouts += 1
         return outcome(state, seat)
 

@@ -11,7 +11,13 @@ import typer
 
 from ttr_core.bots import bots_help
 from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, app
-from ttr_core.cli.common import fail, load_map_argument, standings_table
+from ttr_core.cli.common import (
+    RuleChanges,
+    fail,
+    load_map_argument,
+    rules_with_changes,
+    standings_table,
+)
 
 if TYPE_CHECKING:
     from ttr_core.state import GameState
@@ -128,6 +134,7 @@ def play(
         Path | None,
         typer.Option(help="At the end, draw the map with who claimed what (.png/.svg/.pdf)."),
     ] = None,
+    changes: RuleChanges = None,
 ) -> None:
     import sys
 
@@ -150,6 +157,7 @@ def play(
         if path is not None:
             check_output_file(path, option)
     game_map = load_map_argument(map_argument)
+    rules = rules_with_changes(game_map, changes)
     names = seat_bots(bots, players, human)
     try:
         seat_players = [
@@ -161,11 +169,11 @@ def play(
     stopped = interrupted = False
     if any(p is None for p in seat_players):
         session = play_at_table(
-            game_map, seat_players, names, seed, iter_lines(sys.stdin), typer.echo
+            game_map, seat_players, names, seed, iter_lines(sys.stdin), typer.echo, rules
         )
         state, stopped, interrupted = session.state, session.stopped, session.interrupted
     else:
-        state = play_game(game_map, seat_players, seed)  # type: ignore[arg-type]
+        state = play_game(game_map, seat_players, seed, rules)  # type: ignore[arg-type]
     if state.is_over:
         Console().print(standings_table(state.result(), names))
     problems = []

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, app
-from ttr_core.cli.common import fail, load_map_argument
+from ttr_core.cli.common import RuleChanges, fail, load_map_argument, rules_with_changes
 from ttr_core.cli.play import BOT_NAMES, PLAYERS_OPTION
 
 HELP = (
@@ -45,6 +45,7 @@ def simulate(
     records: Annotated[
         bool, typer.Option("--records", help="Also write every game record to OUT/records/.")
     ] = False,
+    changes: RuleChanges = None,
 ) -> None:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
@@ -63,6 +64,7 @@ def simulate(
     except ValueError as error:
         raise fail(str(error)) from None
     game_map = load_map_argument(map_argument)
+    rules = rules_with_changes(game_map, changes)
     try:  # a folder that cannot take the report fails now, not after the games
         staging = prepare_report_folder(out)
     except ReportFolderError as error:
@@ -85,6 +87,7 @@ def simulate(
                 min(workers, games),
                 records,
                 on_game=lambda _: progress.advance(task),
+                rules=rules,
             )
         try:
             write_report(
