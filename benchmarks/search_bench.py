@@ -58,12 +58,11 @@ def strength(map_id: str, bot: str, opponents: list[str], games: int, seed: int,
     table = [bot, *opponents]
     label = f"{map_id}, {len(table)} players, {bot} vs {'+'.join(opponents)}"
     wins = 0.0
-    played = 0
     started = time.perf_counter()
-    for game in iter_games(map_id, games, len(table), table, seed, jobs):
+    games_played = iter_games(map_id, games, len(table), table, seed, jobs)
+    for played, game in enumerate(games_played, start=1):
         winners = [s for s, seat in enumerate(game.seats) if seat.rank == 1]
         wins += sum(1 / len(winners) for s in winners if game.names[s] == bot)
-        played += 1
         if played % 2 == 0 or played == games:
             low, high = wilson_interval(wins, played)
             print(

@@ -53,8 +53,8 @@ from ttr_core.bots.planning import INF, best_payment, distances_from, graph_for,
 from ttr_core.bots.styles import GREEDY, PlanningBot, ferry_locos, rescue_station
 from ttr_core.cards import LOCO
 from ttr_core.determinize import determinize
-from ttr_core.loop import run
 from ttr_core.legal import can_claim_route
+from ttr_core.loop import run
 from ttr_core.state import GameState
 from ttr_core.view import PlayerView
 
