@@ -79,9 +79,6 @@ class Budget:
     playouts: int | None = DEFAULT_PLAYOUTS
     seconds: float | None = None
 
-    def __str__(self) -> str:
-        return f"{self.seconds:g}s" if self.seconds is not None else str(self.playouts)
-
 
 def parse_budget(text: str) -> Budget:
     """`400` (playouts a move), `0.5s` or `500ms` (time a move).
@@ -119,7 +116,6 @@ class SearchStats:
     searched: int = 0
     playouts: int = 0
     cpu_seconds: float = 0.0
-    slowest: float = 0.0
     per_move: list[float] = field(default_factory=list)
 
 
@@ -147,7 +143,6 @@ class SearchBot:
         spent = time.process_time() - started
         self.stats.decisions += 1
         self.stats.cpu_seconds += spent
-        self.stats.slowest = max(self.stats.slowest, spent)
         self.stats.per_move.append(spent)
         return choice
 
