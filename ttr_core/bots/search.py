@@ -58,8 +58,8 @@ from ttr_core.loop import run
 from ttr_core.state import GameState
 from ttr_core.view import PlayerView
 
-#: Playouts a move by default: about 0.3 s a move on one core for two players on
-#: north_america (see benchmarks/search_bench.py).
+#: Playouts a move by default: about 0.25 s a move (mean CPU time on one core) for
+#: two players on north_america (see benchmarks/search_bench.py).
 DEFAULT_PLAYOUTS = 64
 #: Points a win is worth on top of the final margin, so that a narrow win beats a
 #: narrow loss by more than their margins differ.
