@@ -115,7 +115,7 @@ def test_ladder_command_writes_json_and_png(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
-        (["--bots", "greedy,nobody"], "unknown bot"),
+        (["--bots", "greedy,nobody"], "unknown bot nobody"),
         (["--bots", "greedy"], "at least two bots"),
         (["--bots", "greedy,random", "--players", "3"], "3 players need at least 3"),
         (["--bots", "greedy,search:0"], "search budget"),

@@ -82,7 +82,7 @@ def check_bot_name(name: str) -> None:
     names a bot (`greedy`, `search`, `search:400`, `search:0.5s`)."""
     base, _, parameter = name.partition(":")
     if base not in BOT_NAMES:
-        raise ValueError(f"unknown bot {name!r}; known bots: {bots_help()}")
+        raise ValueError(f"unknown bot {name}; known bots: {bots_help()}")
     if ":" in name and base not in BOT_PARAMETERS:
         raise ValueError(f"bot {base!r} takes no parameter (got {name!r})")
     if base == "search" and ":" in name:
