@@ -16,7 +16,11 @@ For each decision the bot
    final margin over the best other player plus a bonus for winning (R15-R17);
 4. spreads its budget by sequential halving (Karnin, Koren & Somekh, 2013):
    in log2(K) rounds every remaining candidate gets the same playouts on the
-   same worlds, and the worse half is dropped after each round.
+   same worlds, and the worse half is dropped after each round;
+5. stays with the one-step bot's choice (the strongest heuristic on
+   north_america) unless the best candidate beat it by `SWITCH_MARGIN` points on
+   average in the same worlds: the playouts are noisy, so the search overrules
+   the heuristic only on evidence (the one-step choice is never dropped).
 
 This is determinized flat Monte Carlo rather than a tree (MCTS over
 determinizations): with a budget of a few hundred playouts a move, and a game of
@@ -64,6 +68,9 @@ DEFAULT_PLAYOUTS = 64
 #: Points a win is worth on top of the final margin, so that a narrow win beats a
 #: narrow loss by more than their margins differ.
 WIN_BONUS = 10.0
+#: Points on average (final margin, same worlds) by which a candidate must beat
+#: the one-step bot's choice to be played instead.
+SWITCH_MARGIN = 4.0
 #: A ticket another player's routes advance is exp(TICKET_EVIDENCE * share of
 #: its distance they cover) times likelier to be in that player's hand.
 TICKET_EVIDENCE = 3.0
@@ -152,7 +159,8 @@ class SearchBot:
         win ties). Every candidate is one of `view.legal_actions()`."""
         legal = view.legal_actions()
         listed = set(legal)
-        preferred = [self._greedy.act(view), self._one_step.act(view)]
+        anchor = self._one_step.act(view)
+        preferred = [anchor, self._greedy.act(view)]
         chosen: list[Action] = [a for a in preferred if a in listed]
         if view.decision == "tunnel_payment":
             pay = [a for a in legal if isinstance(a, PayTunnel)]
@@ -196,7 +204,9 @@ class SearchBot:
     # ------------------------------------------------------------ the search
     def search(self, view: PlayerView, candidates: list[Action], rng: random.Random) -> Action:
         """Sequential halving over `candidates`, every one played out in the same
-        sampled worlds each round; the best mean outcome wins (earlier on ties)."""
+        sampled worlds each round. The first candidate (the one-step choice) is
+        never dropped and is played unless the best mean outcome beats its mean
+        by `SWITCH_MARGIN` (earlier candidates win ties)."""
         seat = view.seat
         arms = list(range(len(candidates)))
         totals = [0.0] * len(candidates)
@@ -222,10 +232,14 @@ class SearchBot:
                     totals[arm] += self.playout(world, seat, candidates[arm])
                     visits[arm] += 1
             arms.sort(key=lambda a: (-totals[a] / visits[a], a))
-            arms = arms[: max(1, (len(arms) + 1) // 2)]
+            kept = arms[: max(1, (len(arms) + 1) // 2)]
+            arms = kept if 0 in kept else [*kept, 0]
             if len(arms) == 1:
                 break
-        return candidates[arms[0]]
+        best = arms[0]
+        if totals[best] / visits[best] - totals[0] / visits[0] < SWITCH_MARGIN:
+            return candidates[0]
+        return candidates[best]
 
     def playout(self, world: GameState, seat: int, action: Action) -> float:
         """Play `action` in a copy of `world`, then greedy for everyone to the end:
