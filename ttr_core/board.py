@@ -57,6 +57,18 @@ class Board:
         return tuple((c, n, f, tuple(rs)) for (c, n, f), rs in sorted(groups.items()))
 
     @cached_property
+    def shape_blocks(self) -> tuple[tuple[int, int, int], ...]:
+        """(colour index, first, end) of each colour's run of groups in
+        `routes_by_shape`: within a run, lengths never decrease."""
+        blocks: list[tuple[int, int, int]] = []
+        for index, (color, _, _, _) in enumerate(self.routes_by_shape):
+            if blocks and blocks[-1][0] == color:
+                blocks[-1] = (color, blocks[-1][1], index + 1)
+            else:
+                blocks.append((color, index, index + 1))
+        return tuple(blocks)
+
+    @cached_property
     def route_group(self) -> tuple[int, ...]:
         """Per route: the index of its group in `routes_by_shape`."""
         group = [0] * self.num_routes

@@ -134,8 +134,10 @@ def can_claim_route(
     )
 
 
-#: Routes open to one seat, grouped by shape: (colour, length, ferry, routes).
-OpenGroups = tuple[tuple[int, int, int, tuple[int, ...]], ...]
+#: Routes open to one seat with one shape: (colour, length, ferry, routes).
+OpenGroup = tuple[int, int, int, tuple[int, ...]]
+#: Routes open to one seat, grouped by shape, in the order of `board.routes_by_shape`.
+OpenGroups = Sequence[OpenGroup]
 
 
 def open_route_groups(
@@ -161,17 +163,6 @@ def open_route_groups(
         )
         for color, length, ferry, routes in board.routes_by_shape
     )
-
-
-def close_routes(board: Board, groups: OpenGroups, closed: Sequence[int]) -> OpenGroups:
-    """`groups` without the `closed` routes (after a claim), touching only their groups."""
-    changed = list(groups)
-    for route in closed:
-        index = board.route_group[route]
-        color, length, ferry, routes = changed[index]
-        if route in routes:
-            changed[index] = (color, length, ferry, tuple(r for r in routes if r != route))
-    return tuple(changed)
 
 
 def payment_shapes(
@@ -215,25 +206,31 @@ def turn_actions(
     actions: list[Action] = []
     if can_draw_deck:  # R7, D3
         actions.append(DRAW_DECK)
-    for slot, card in enumerate(market):
-        if card is not None:
-            actions.append(DRAW_MARKET[slot])
+    if None not in market:
+        actions.extend(DRAW_MARKET[: len(market)])
+    else:
+        actions.extend(DRAW_MARKET[slot] for slot, card in enumerate(market) if card is not None)
     # This runs once per turn of every game. The open routes come grouped by shape
     # (see `open_route_groups`): whether and how a hand can pay depends on the group.
+    # Groups of one colour come shortest first, so the first one too long for the
+    # wagons or for the cards held ends that colour (R9).
     locos = hand[LOCO]
     ferries = rules.ferries
-    most_of_one_color = max(hand[:LOCO])
     claim_options = board.claim_options
-    for color, length, ferry, routes in open_groups:
-        if not routes or length > wagons:  # R9
-            continue
-        if (most_of_one_color if color == GRAY_INDEX else hand[color]) + locos < length:
-            continue
-        shapes = payment_shapes(length, color, hand, ferry if ferries else 0)
-        for route in routes:
-            options = claim_options[route]
-            for c, low, high in shapes:
-                actions.extend(options[c][low : high + 1])
+    for color, first, end in board.shape_blocks:
+        have = (max(hand[:LOCO]) if color == GRAY_INDEX else hand[color]) + locos
+        limit = wagons if wagons < have else have
+        for index in range(first, end):
+            _, length, ferry, routes = open_groups[index]
+            if length > limit:
+                break
+            if not routes:
+                continue
+            shapes = payment_shapes(length, color, hand, ferry if ferries else 0)
+            for route in routes:
+                options = claim_options[route]
+                for c, low, high in shapes:
+                    actions.extend(options[c][low : high + 1])
     if stations_left > 0:
         actions.extend(station_actions(board, hand, stations_left, station_owners, rules))
     if ticket_deck_size > 0:  # R12, D4

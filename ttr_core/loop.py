@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ttr_core.actions import Action
+from ttr_core.enums import Phase
 from ttr_core.rules import RuleSet
 from ttr_core.state import GameState
 from ttr_maps.model import Map
@@ -56,7 +57,7 @@ def run(
     """
     pickers = [getattr(p, "pick", None) if playout else None for p in players]
     try:
-        while not state.is_over:
+        while state.phase != Phase.OVER:
             seat = state.to_move
             assert seat is not None  # a game that is not over always has a seat to move
             pick = pickers[seat]

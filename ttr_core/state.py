@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Callable
+from typing import Any
 
 from ttr_core.actions import (
     Action,
@@ -37,8 +39,8 @@ from ttr_core.decisions import ChooseTickets, Decision, SecondCard, TunnelPaymen
 from ttr_core.enums import EndReason, Phase, Status
 from ttr_core.errors import IllegalAction, InvalidAction
 from ttr_core.legal import (
+    OpenGroup,
     OpenGroups,
-    close_routes,
     is_open_to,
     legal_actions,
     open_route_groups,
@@ -126,12 +128,16 @@ class GameState:
         #: What every view shares and what changes only with claims, stations and
         #: resignations (see `public_snapshot`); None when out of date.
         self._snapshot: tuple | None = None
-        #: Per seat, the routes open to it (see `open_groups`); None when out of date.
-        self._open_groups: list[OpenGroups | None] = [None] * players
+        #: Per seat, the routes open to it (see `open_groups`), made on first use and
+        #: then kept up to date by claims (a list, changed in place).
+        self._open_groups: list[list[OpenGroup] | None] = [None] * players
+        #: Per seat, a snapshot of its open routes for views; None after a claim.
+        self._open_snapshots: list[OpenGroups | None] = [None] * players
         self.passed: set[int] = set()
         self.final_queue: list[int] | None = None
         self.end_reason: EndReason | None = None
         self.history: list[tuple[int | None, Action]] = []
+        self._public_log: list[tuple[int | None, str]] = []  # see `public_log`
         #: E2: cards turned up by tunnel claims, by position in `history`.
         self.tunnel_reveals: dict[int, tuple[int, ...]] = {}
         self.turns = 0
@@ -169,8 +175,14 @@ class GameState:
 
     @property
     def public_log(self) -> list[tuple[int | None, str]]:
-        """What everyone saw of each action (see `ttr_core.view.public_text`)."""
-        return [(seat, public_text(action)) for seat, action in self.history]
+        """What everyone saw of each action (see `ttr_core.view.public_text`): made
+        from `history` when first asked for, one entry per action, and kept."""
+        log = self._public_log
+        history = self.history
+        for index in range(len(log), len(history)):
+            seat, action = history[index]
+            log.append((seat, public_text(action)))
+        return log
 
     # ----------------------------------------------------------------- setup (R4)
     def _setup(self) -> None:
@@ -236,10 +248,11 @@ class GameState:
         twin.pending = self.pending[:]
         twin._setup_returns = {seat: t[:] for seat, t in self._setup_returns.items()}
         twin._ticket_views = self._ticket_views[:]
-        twin._open_groups = self._open_groups[:]
+        twin._open_groups = [None if g is None else g[:] for g in self._open_groups]
+        twin._open_snapshots = self._open_snapshots[:]
         twin.passed = set(self.passed)
         twin.final_queue = None if self.final_queue is None else self.final_queue[:]
-        twin.history = self.history[:]
+        twin.history, twin._public_log = self.history[:], self._public_log[:]
         twin.tunnel_reveals = dict(self.tunnel_reveals)
         return twin
 
@@ -300,25 +313,38 @@ class GameState:
         return snapshot
 
     def open_groups(self, seat: int) -> OpenGroups:
-        """The routes open to `seat` (R9, R11), grouped by shape; rebuilt after claims."""
+        """The routes open to `seat` (R9, R11), grouped by shape (a snapshot)."""
+        snapshot = self._open_snapshots[seat]
+        if snapshot is None:
+            snapshot = self._open_snapshots[seat] = tuple(self._open_list(seat))
+        return snapshot
+
+    def _open_list(self, seat: int) -> list[OpenGroup]:
         groups = self._open_groups[seat]
         if groups is None:
-            groups = open_route_groups(
-                self.board, seat, self.owner, self.num_players, self.rule_set.double_routes_from
+            groups = self._open_groups[seat] = list(
+                open_route_groups(
+                    self.board, seat, self.owner, self.num_players, self.rule_set.double_routes_from
+                )
             )
-            self._open_groups[seat] = groups
         return groups
 
     def _close_route(self, claimer: int, route: int) -> None:
         """A claimed route is closed to everyone (R9), and its parallel tracks to the
         claimer, or to everyone with 2-3 players (R11)."""
-        siblings = self.board.route_siblings[route]
+        board = self.board
+        siblings = board.route_siblings[route]
         few_players = self.num_players < self.rule_set.double_routes_from
+        self._open_snapshots = [None] * self.num_players
         for seat, groups in enumerate(self._open_groups):
-            if groups is not None:
-                closes_siblings = seat == claimer or few_players
-                closed = (route, *siblings) if closes_siblings else (route,)
-                self._open_groups[seat] = close_routes(self.board, groups, closed)
+            if groups is None:
+                continue
+            for closed in (route, *siblings) if seat == claimer or few_players else (route,):
+                index = board.route_group[closed]
+                color, length, ferry, routes = groups[index]
+                if closed in routes:
+                    at = routes.index(closed)
+                    groups[index] = (color, length, ferry, routes[:at] + routes[at + 1 :])
 
     def claimed_routes(self, seat: int) -> list[int]:
         return [r for r, holder in enumerate(self.owner) if holder == seat]
@@ -330,6 +356,13 @@ class GameState:
         seat = self.to_move if seat is None else seat
         if seat is None or self.phase == OVER or self.status[seat] != ACTIVE:
             return []
+        if (
+            not self.pending
+            and seat == self.current
+            and self.phase == PLAYING
+            and not include_resign
+        ):
+            return self._turn_actions(seat)  # the common case, straight to its list
         return legal_actions(
             self.rule_set,
             self.board,
@@ -340,7 +373,7 @@ class GameState:
             self.cards.market,
             self.cards.can_draw(),
             len(self.ticket_deck),
-            self.open_groups(seat),
+            self._open_list(seat),
             self.wagons[seat],
             self.stations_left[seat],
             self.station_owner,
@@ -351,7 +384,7 @@ class GameState:
         return turn_actions(
             self.board,
             self.hands[seat],
-            self.open_groups(seat),
+            self._open_list(seat),
             self.wagons[seat],
             self.cards.market,
             self.cards.can_draw(),
@@ -388,24 +421,17 @@ class GameState:
             self._retire(seat, RESIGNED)
             self._log(seat, action)
             return
-        decision = self.decision_for(seat)
+        decision = self.decision_for(seat) if self.pending else None
         if decision is not None:
             self._apply_decision(seat, decision, action)
         elif self.phase != PLAYING or seat != self.current:
             raise IllegalAction("R6", f"it is not seat {seat}'s turn")
-        elif isinstance(action, DrawDeck | DrawMarket):
-            self._draw_first_card(seat, action)
-        elif isinstance(action, Claim):
-            self._claim(seat, action)
-        elif isinstance(action, DrawTickets):
-            self._draw_tickets(seat)
-        elif isinstance(action, Pass):
-            self._pass(seat)
-        elif isinstance(action, BuildStation):
-            self._build_station(seat, action)
         else:
-            raise IllegalAction("R6", f"'{action}' is not a turn action")
-        self._log(seat, action)
+            start_turn = _TURN_ACTIONS.get(type(action))
+            if start_turn is None:
+                raise IllegalAction("R6", f"'{action}' is not a turn action")
+            start_turn(self, seat, action)
+        self.history.append((seat, action))
 
     def _log(self, seat: int | None, action: Action) -> None:
         self.history.append((seat, action))
@@ -419,7 +445,7 @@ class GameState:
     # ------------------------------------------------------------ decisions
     def _apply_decision(self, seat: int, decision: Decision, action: Action) -> None:
         if isinstance(decision, TunnelPayment):
-            if not isinstance(action, PayTunnel | GiveUpTunnel):
+            if not isinstance(action, (PayTunnel, GiveUpTunnel)):
                 raise IllegalAction("E2", "pay the tunnel's extra cards or give up first")
             self._resolve_tunnel(seat, decision, action)
         elif isinstance(decision, ChooseTickets):
@@ -428,7 +454,7 @@ class GameState:
                 raise IllegalAction(rule, "choose which tickets to keep first ('keep 0,1')")
             self._keep_tickets(seat, decision, action)
         else:
-            if not isinstance(action, DrawDeck | DrawMarket):
+            if not isinstance(action, (DrawDeck, DrawMarket)):
                 raise IllegalAction("R7", "take your second card ('draw deck' or 'draw market N')")
             self._draw_second_card(seat, action)
 
@@ -677,14 +703,14 @@ class GameState:
         self._close_route(seat, route)
 
     # ------------------------------------------------------------ tickets (R12)
-    def _draw_tickets(self, seat: int) -> None:
+    def _draw_tickets(self, seat: int, action: DrawTickets | None = None) -> None:
         if not self.ticket_deck:
             raise IllegalAction("D4", "the ticket deck is empty")
         offered = self._deal_tickets(self.rule_set.tickets_drawn)
         self.pending.append(ChooseTickets(seat, offered, self.rule_set.tickets_keep))
 
     # ------------------------------------------------------------- passing (R6)
-    def _pass(self, seat: int) -> None:
+    def _pass(self, seat: int, action: Pass | None = None) -> None:
         possible = self._turn_actions(seat)
         if possible and not isinstance(possible[0], Pass):
             raise IllegalAction(
@@ -799,3 +825,14 @@ class GameState:
         if self.phase != OVER:
             raise IllegalAction("R6", "the game is not over")
         return score_game(self)
+
+
+#: The actions that start a turn (R6), by type: what `apply` does with each.
+_TURN_ACTIONS: dict[type, Callable[[GameState, int, Any], None]] = {
+    DrawDeck: GameState._draw_first_card,
+    DrawMarket: GameState._draw_first_card,
+    Claim: GameState._claim,
+    DrawTickets: GameState._draw_tickets,
+    Pass: GameState._pass,
+    BuildStation: GameState._build_station,
+}

@@ -64,8 +64,9 @@ class PlayerView(NamedTuple):
     #: My cards: nine counts indexed by card (8 colours, then locomotives).
     hand: tuple[int, ...]
     tickets: tuple[TicketView, ...]
-    #: My pending decision: "choose_tickets", "second_card", "tunnel_payment" or None.
-    decision: str | None
+    #: My pending decision (a `DecisionKind`: "choose_tickets", "second_card",
+    #: "tunnel_payment") or None.
+    decision: DecisionKind | None
     #: Tickets offered to me (indices into the map's tickets) while I choose.
     offered: tuple[int, ...]
     keep_at_least: int
@@ -165,13 +166,11 @@ def view_of(state: GameState, seat: int) -> PlayerView:
         # show as 0 and their `keep` actions stay out of the log until all have chosen.
         to_move = None
         ticket_counts = tuple(len(t) if s == seat else 0 for s, t in enumerate(state.tickets))
-        log = tuple(
-            (s, public_text(action)) for s, action in state.history[-LOG_LENGTH:] if s == seat
-        )
+        log = tuple(entry for entry in state.public_log[-LOG_LENGTH:] if entry[0] == seat)
     else:
         to_move = state.to_move
         ticket_counts = tuple(map(len, state.tickets))
-        log = tuple((s, public_text(action)) for s, action in state.history[-LOG_LENGTH:])
+        log = tuple(state.public_log[-LOG_LENGTH:])
     return PlayerView(
         seat,
         state.board,

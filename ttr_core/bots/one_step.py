@@ -51,6 +51,7 @@ from ttr_core.bots.styles import (
 )
 from ttr_core.cards import CARD_INDEX, CARDS_PER_COLOR, DECK_SIZE, LOCO, LOCOMOTIVES
 from ttr_core.decisions import SecondCard
+from ttr_core.enums import Phase, Status
 from ttr_core.view import PlayerView
 
 ONE_STEP = Style("one-step", ticket_budget=0.6, more_tickets_wagons=16)
@@ -79,7 +80,7 @@ class OneStepBot(PlanningBot):
 
     def choose(self, view: PlayerView) -> Action | None:
         if view.decision == SecondCard.kind or (
-            view.decision is None and view.phase == "playing" and view.to_move == view.seat
+            view.decision is None and view.phase == Phase.PLAYING and view.to_move == view.seat
         ):
             return self.best_action(view)
         return super().choose(view)
@@ -257,6 +258,6 @@ def time_to_use(view: PlayerView) -> float:
     if view.final_round:
         return 0.0
     fewest = min(
-        w for w, status in zip(view.wagons, view.status, strict=True) if status == "active"
+        w for w, status in zip(view.wagons, view.status, strict=True) if status == Status.ACTIVE
     )
     return min(1.0, max(fewest - 2, 0) / max(view.wagons[view.seat], 1))

@@ -47,6 +47,7 @@ from ttr_core.bots.planning import (
     tunnel_odds,
 )
 from ttr_core.decisions import ChooseTickets, SecondCard, TunnelPayment
+from ttr_core.enums import Phase
 from ttr_core.legal import DRAW_TICKETS, GIVE_UP, PASS, can_claim_route
 from ttr_core.rules import BASE
 from ttr_core.view import PlayerView
@@ -116,7 +117,7 @@ class PlanningBot:
             return draw_for_needs(
                 view.market, view.hand, needs, gray, second=True, can_draw_deck=can_draw(view)
             )
-        if view.decision is not None or view.phase != "playing" or view.to_move != view.seat:
+        if view.decision is not None or view.phase != Phase.PLAYING or view.to_move != view.seat:
             return None
         return self.turn(view)
 
