@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from ttr_core.bots import bots_help
 from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, app
 from ttr_core.cli.common import (
     RuleChanges,
@@ -26,8 +27,8 @@ if TYPE_CHECKING:
     from ttr_core.state import GameState
     from ttr_maps.model import Map
 
-#: The bots `--bots` accepts (`ttr_core.bots.bot_factories`), for help texts.
-BOT_NAMES = "random, greedy, route-focus, destination-hungry, one-step, long-route"
+#: The bots `--bots` accepts, for help texts (from the registry, `ttr_core.bots`).
+BOT_NAMES = bots_help()
 #: Who sits with a person when `--bots` is not given, in seat order after them.
 DEFAULT_OPPONENTS = ("greedy", "one-step", "route-focus", "long-route")
 #: Seats when neither `--players` nor several `--bots` say how many.

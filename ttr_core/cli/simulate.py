@@ -84,7 +84,7 @@ def simulate(
 ) -> None:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-    from ttr_core.bots import bot_factories
+    from ttr_core.bots import bots_help, check_bot_name
     from ttr_core.executors import SimulationError, import_ray
     from ttr_core.report_html import ReportFolderError, prepare_report_folder, write_report
     from ttr_core.simulate import simulate as run
@@ -101,13 +101,13 @@ def simulate(
     if address is not None and executor != "ray":
         raise fail("--address is for --executor ray")
     names = [n.strip() for n in bots.split(",") if n.strip()]
-    known = bot_factories()
-    unknown = [n for n in names if n not in known]
-    if not names or unknown:
-        raise fail(
-            f"unknown bot {', '.join(unknown) or repr(bots)}; "
-            f"known bots: {', '.join(sorted(known))}"
-        )
+    if not names:
+        raise fail(f"--bots names no bot ({bots!r}); known bots: {bots_help()}")
+    try:
+        for name in names:
+            check_bot_name(name)
+    except ValueError as error:
+        raise fail(str(error)) from None
     if executor == "ray":
         try:
             import_ray()

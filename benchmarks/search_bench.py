@@ -1,0 +1,107 @@
+"""Search bot benchmark: its speed (moves and playouts per CPU second, time per
+move) and its strength against the heuristic bots (issue #15's targets).
+
+    .venv/bin/python benchmarks/search_bench.py [--bot search] [--games 400]
+        [--four-player-games 200] [--speed-games 4] [--jobs 1] [--map north_america]
+
+- speed: `--speed-games` two-player games of the bot against greedy in this
+  process, timed per move with time.process_time (CPU time of one core, so other
+  work on a shared machine distorts it little);
+- strength: two players, seats alternated, `--games` games against one-step and
+  as many against greedy; four players, the bot and three one-step bots (the
+  best heuristic style at a five-style table), `--four-player-games` games, the
+  bot's seat rotating. Games run through `ttr_core.simulate.iter_games` (the
+  machinery of `ttr simulate`); shared first places count 1/k of a win.
+  Wins are printed as they come in, with 95 % Wilson intervals, so a run can be
+  stopped early and still report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from ttr_core.bots import make_bot
+from ttr_core.game import bot_seed, play_game
+from ttr_core.simulate import iter_games, wilson_interval
+from ttr_maps import load_map
+
+
+def speed(map_id: str, bot: str, games: int) -> None:
+    game_map = load_map(map_id)
+    per_move: list[float] = []
+    playouts = searched = 0
+    cpu = 0.0
+    for index in range(games):
+        names = [bot, "greedy"] if index % 2 == 0 else ["greedy", bot]
+        bots = [make_bot(name, bot_seed(index, seat)) for seat, name in enumerate(names)]
+        play_game(game_map, bots, index)
+        stats = bots[names.index(bot)].stats  # type: ignore[attr-defined]
+        per_move += stats.per_move
+        playouts += stats.playouts
+        searched += stats.searched
+        cpu += stats.cpu_seconds
+    per_move.sort()
+    p95 = per_move[int(0.95 * (len(per_move) - 1))]
+    print(
+        f"speed, {map_id}, 2 players, {bot} vs greedy, {games} games: "
+        f"{len(per_move) / cpu:.2f} moves/s, {playouts / cpu:.0f} playouts/s, "
+        f"{playouts / max(searched, 1):.0f} playouts a searched move; per move "
+        f"mean {statistics.mean(per_move):.3f} s, median {statistics.median(per_move):.3f} s, "
+        f"95th percentile {p95:.3f} s, max {per_move[-1]:.3f} s (CPU time)",
+        flush=True,
+    )
+
+
+def strength(map_id: str, bot: str, opponents: list[str], games: int, seed: int, jobs: int) -> None:
+    table = [bot, *opponents]
+    label = f"{map_id}, {len(table)} players, {bot} vs {'+'.join(opponents)}"
+    wins = 0.0
+    started = time.perf_counter()
+    games_played = iter_games(map_id, games, len(table), table, seed, jobs)
+    for played, game in enumerate(games_played, start=1):
+        winners = [s for s, seat in enumerate(game.seats) if seat.rank == 1]
+        wins += sum(1 / len(winners) for s in winners if game.names[s] == bot)
+        if played % 2 == 0 or played == games:
+            low, high = wilson_interval(wins, played)
+            print(
+                f"{label}: {wins:g}/{played} = {100 * wins / played:.1f} % "
+                f"(95 % CI {100 * low:.1f}-{100 * high:.1f}) "
+                f"[{time.perf_counter() - started:.0f} s wall]",
+                flush=True,
+            )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bot", default="search")
+    parser.add_argument("--map", default="north_america")
+    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--four-player-games", type=int, default=200)
+    parser.add_argument("--speed-games", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=15)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument(
+        "--only", choices=("speed", "one-step", "greedy", "four"), help="Run one part only."
+    )
+    args = parser.parse_args()
+    parts = {
+        "speed": lambda: speed(args.map, args.bot, args.speed_games),
+        "one-step": lambda: strength(
+            args.map, args.bot, ["one-step"], args.games, args.seed, args.jobs
+        ),
+        "greedy": lambda: strength(
+            args.map, args.bot, ["greedy"], args.games, args.seed, args.jobs
+        ),
+        "four": lambda: strength(
+            args.map, args.bot, ["one-step"] * 3, args.four_player_games, args.seed, args.jobs
+        ),
+    }
+    for name, run in parts.items():
+        if args.only in (None, name):
+            run()
+
+
+if __name__ == "__main__":
+    main()

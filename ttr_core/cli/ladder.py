@@ -1,0 +1,152 @@
+"""`ttr ladder`: a round robin of bots on a map, with ratings."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, app
+from ttr_core.cli.common import fail, load_map_argument
+from ttr_core.cli.play import BOT_NAMES, PLAYERS_OPTION
+
+HELP = (
+    "Rate bots by a round robin on MAP: every table of --players different bots "
+    "plays --games games, seats rotating so every bot sits in every seat equally "
+    "often (with --games a multiple of --players). Prints Bradley–Terry ratings on "
+    "the Elo scale with 95 % intervals and a head-to-head table; --json and --png "
+    "save them. Games run like `ttr simulate` (same seeds, --jobs processes). See "
+    "docs/play-testing.md."
+)
+
+
+@app.command(help=HELP)
+def ladder(
+    map_argument: Annotated[
+        str, typer.Argument(metavar="MAP", help="Bundled map id or YAML file.")
+    ],
+    bots: Annotated[
+        str,
+        typer.Option(
+            help="At least two different bots, comma-separated: 'greedy,one-step,search'. "
+            f"Bots: {BOT_NAMES}."
+        ),
+    ],
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games at every table.")] = 20,
+    players: PLAYERS_OPTION = 2,
+    seed: Annotated[int, typer.Option(help="Seed of the run: same seed, same ladder.")] = 0,
+    jobs: Annotated[
+        int | None,
+        typer.Option("--jobs", "-j", min=1, help="Processes (default: all cores)."),
+    ] = None,
+    json_path: Annotated[
+        Path | None, typer.Option("--json", help="Write the ladder as JSON to this file.")
+    ] = None,
+    png_path: Annotated[
+        Path | None,
+        typer.Option("--png", help="Draw the ratings and the head-to-head table (PNG)."),
+    ] = None,
+) -> None:
+    import json
+
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+    from rich.table import Table
+
+    from ttr_core.ladder import LadderError, ladder_picture, ladder_tables, run_ladder
+    from ttr_maps.files import (
+        OutputPathError,
+        check_output_path,
+        write_bytes_atomically,
+        write_text_atomically,
+    )
+
+    names = [n.strip() for n in bots.split(",") if n.strip()]
+    for path, option in ((json_path, "--json"), (png_path, "--png")):
+        if path is not None:
+            try:
+                check_output_path(path)
+            except OutputPathError as error:
+                raise fail(f"{option}: {error}") from None
+    if png_path is not None and png_path.suffix.lower() != ".png":
+        raise fail(f"--png: {png_path} should end in .png")
+    try:
+        tables = ladder_tables(names, players)
+        from ttr_core.bots import check_bot_name
+
+        for name in names:
+            check_bot_name(name)
+    except ValueError as error:
+        raise fail(str(error)) from None
+    game_map = load_map_argument(map_argument)
+    workers = jobs if jobs is not None else (os.cpu_count() or 1)
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        transient=True,
+    ) as progress:
+        task = progress.add_task(f"{game_map.id}: ladder", total=games * len(tables))
+        try:
+            report = run_ladder(
+                map_argument,
+                names,
+                games,
+                players,
+                seed,
+                min(workers, games),
+                on_game=lambda _: progress.advance(task),
+            )
+        except LadderError as error:
+            raise fail(str(error)) from None
+    picture = ladder_picture(report) if png_path is not None else None
+    try:
+        if json_path is not None:
+            write_text_atomically(json_path, json.dumps(report, indent=2) + "\n")
+        if png_path is not None and picture is not None:
+            write_bytes_atomically(png_path, picture)
+    except OSError as error:
+        message = getattr(error, "strerror", None) or error
+        raise fail(f"cannot write the ladder: {message}", EXIT_FAILED) from None
+    console = Console()
+    if not console.is_terminal:  # a pipe or a file: no need to squeeze into 80 columns
+        console = Console(width=160)
+    console.print(ratings_table(report, Table))
+    raise typer.Exit(EXIT_OK)
+
+
+def ratings_table(report: dict, table_class: type) -> object:
+    """The ratings, best first, and the head-to-head rates: the column numbered
+    `k` is the bot in row `k` (so the table stays narrow)."""
+    settings = report["settings"]
+    table = table_class(
+        title=f"{settings['map']}: {settings['games']} games, {settings['players']} players",
+        caption="cell: % of pair results the row's bot won against the column's",
+    )
+    order = [row["bot"] for row in report["ratings"]]
+    table.add_column("#", justify="right")
+    table.add_column("bot", no_wrap=True, min_width=max(map(len, order)))
+    for column in ("rating", "95 % CI", "wins"):
+        table.add_column(column, justify="right", no_wrap=True)
+    for number in range(1, len(order) + 1):
+        table.add_column(str(number), justify="right")
+    head = report["head_to_head"]
+    for number, row in enumerate(report["ratings"], start=1):
+        low, high = row["ci95"]
+        cells = []
+        for other in order:
+            cell = head[row["bot"]].get(other)
+            rate = cell["rate"] if cell else None
+            cells.append("" if rate is None else f"{100 * rate:.0f}")
+        table.add_row(
+            str(number),
+            row["bot"],
+            f"{row['rating']:.0f}",
+            f"{low:.0f}–{high:.0f}",
+            f"{100 * row['win_rate']:.0f} %",
+            *cells,
+        )
+    return table
