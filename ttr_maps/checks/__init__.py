@@ -59,6 +59,31 @@ class CheckContext:
 
     map: Map
     document: MapDocument
+    #: Route entries the schema rejected, left out of `map` (their index in the file).
+    left_out_routes: tuple[int, ...] = ()
+    #: Cities whose coordinates the schema rejected: kept, without a position.
+    unplaced_cities: frozenset[str] = frozenset()
+
+    @cached_property
+    def graph_gaps(self) -> tuple[str, ...]:
+        """What is missing from the route graph because of errors, one phrase each
+        ("route Denver–Omahaa on line 11 names an unknown city"). Shortest distances
+        are then upper bounds only: a distance longer than a ticket's value proves
+        nothing (TTR351), a shorter one still proves the value wrong."""
+        known = self.known_cities
+        gaps = [
+            f"route entry on line {self.document.position(('routes', entry)).line} "
+            "has schema errors"
+            for entry in self.left_out_routes
+        ]
+        seen: set[int] = set()
+        for route in self.map.routes:
+            if route.entry in seen or (route.a in known and route.b in known):
+                continue
+            seen.add(route.entry)
+            line = self.document.position(("routes", route.entry)).line
+            gaps.append(f"route {route.a}–{route.b} on line {line} names an unknown city")
+        return tuple(gaps)
 
     @cached_property
     def known_cities(self) -> frozenset[str]:
