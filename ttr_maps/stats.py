@@ -111,6 +111,8 @@ class MapStats:
     ticket_value_histogram: Mapping[int, int]
     unreachable_tickets: tuple[str, ...]
     players: tuple[PlayerLoad, ...]
+    #: D7: tickets priced above their value, as ("A:B", bonus).
+    ticket_bonuses: tuple[tuple[str, int], ...] = ()
 
     def color(self, name: str) -> ColorUse:
         """The use of one colour, e.g. `stats.color("gray").spaces`."""
@@ -167,6 +169,7 @@ def map_stats(game_map: Map) -> MapStats:
             if t.a not in graph or t.b not in graph or not nx.has_path(graph, t.a, t.b)
         ),
         players=_player_loads(game_map),
+        ticket_bonuses=tuple((f"{t.a}:{t.b}", t.bonus) for t in game_map.tickets if t.bonus),
     )
 
 
@@ -293,6 +296,7 @@ def stats_to_dict(stats: MapStats) -> dict[str, Any]:
         "cities_without_ticket": list(stats.cities_without_ticket),
         "ticket_value_histogram": {str(k): v for k, v in stats.ticket_value_histogram.items()},
         "unreachable_tickets": list(stats.unreachable_tickets),
+        "ticket_bonuses": dict(stats.ticket_bonuses),
         "players": [
             {
                 "players": p.players,
@@ -388,6 +392,10 @@ def stats_renderables(stats: MapStats, *, top: int = 12) -> Iterator[Any]:
     shape.add_row("cities on no ticket", ", ".join(stats.cities_without_ticket) or "none")
     if stats.unreachable_tickets:
         shape.add_row("unreachable tickets", ", ".join(stats.unreachable_tickets))
+    if stats.ticket_bonuses:
+        shape.add_row(
+            "tickets with a bonus (D7)", ", ".join(f"{t} +{b}" for t, b in stats.ticket_bonuses)
+        )
     yield shape
 
 

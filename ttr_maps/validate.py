@@ -219,9 +219,20 @@ def validate_file(path: str | Path) -> FileReport:
         message = error.message
         if Path(path).is_dir() and not _map_files_in(Path(path)):
             message = "no map files (*.yaml, *.yml) found in this folder"
+        elif error.syntax and _has_tab_near(Path(path), position.line):
+            message += "; the line holds a tab: YAML indents with spaces only"
         problem = Problem(str(path), position, Level.ERROR, code, message)
         return FileReport(str(path), [problem])
     return validate_document(document)
+
+
+def _has_tab_near(path: Path, line: int) -> bool:
+    """Whether the line of a syntax error, or the one before it, holds a tab."""
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return False
+    return any("\t" in text for text in lines[max(line - 2, 0) : line])
 
 
 def validate_files(paths: Iterable[str | Path]) -> Iterator[FileReport]:
