@@ -168,12 +168,13 @@ def map_stats(game_map: Map) -> MapStats:
             for t in game_map.tickets
             if t.a not in graph or t.b not in graph or not nx.has_path(graph, t.a, t.b)
         ),
-        players=_player_loads(game_map),
+        players=player_loads(game_map),
         ticket_bonuses=tuple((f"{t.a}:{t.b}", t.bonus) for t in game_map.tickets if t.bonus),
     )
 
 
-def _player_loads(game_map: Map) -> tuple[PlayerLoad, ...]:
+def player_loads(game_map: Map) -> tuple[PlayerLoad, ...]:
+    """Spaces against wagons for every player count (R1, R4, R11); TTR451 reads it."""
     spaces = game_map.total_spaces
     # R11: in a 2- or 3-player game a double route gives one claimable track.
     single_track = sum(group[0].length for group in game_map.parallel_routes.values())

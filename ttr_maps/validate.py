@@ -119,6 +119,9 @@ def validate_document(document: MapDocument) -> FileReport:
         )
         for check in checks_at("map"):
             report.problems.extend(check.run(context))
+        if not report.errors:
+            for check in checks_at("design"):
+                report.problems.extend(check.run(context))
     silenced = disabled_codes(document.text)
     if silenced:
         report.problems = [

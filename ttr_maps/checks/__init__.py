@@ -17,6 +17,9 @@ Checks run at one of two stages:
   schema-valid files, so they can rely on the structure the schema guarantees.
   They must tolerate what other checks report: a route to an unknown city or a
   route from a city to itself must never make a later check fail.
+- `design` checks (`checks/design.py`) receive a `CheckContext` too, but run only
+  on a map without errors: their numbers (spaces, tickets, paths) would be wrong
+  advice on a broken map.
 
 Codes enforced by the reader or by the JSON Schema itself (TTR001, TTR002, TTR203,
 TTR204) are registered with `rule`, so reports, `ttr validate --list-checks` and
@@ -35,7 +38,7 @@ from ttr_maps.graph import ShortestPaths, shortest_paths_from, wagon_adjacency
 from ttr_maps.model import Map, Ticket
 from ttr_maps.problem import Level, Problem
 
-Stage = Literal["reader", "schema", "document", "map"]
+Stage = Literal["reader", "schema", "document", "map", "design"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,7 +194,7 @@ def _register(entry: Check) -> None:
 
 
 def check(
-    code: str, level: Level, summary: str, *, stage: Literal["document", "map"] = "map"
+    code: str, level: Level, summary: str, *, stage: Literal["document", "map", "design"] = "map"
 ) -> Callable[[CheckFunction], CheckFunction]:
     """Register a check function under a stable code."""
 
@@ -222,4 +225,4 @@ def checks_at(stage: Stage) -> list[Check]:
 
 def _load_check_modules() -> None:
     # Importing the modules registers their checks.
-    from ttr_maps.checks import cities, routes, structure, tickets, topology  # noqa: F401
+    from ttr_maps.checks import cities, design, routes, structure, tickets, topology  # noqa: F401

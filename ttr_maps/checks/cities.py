@@ -58,9 +58,7 @@ def city_without_route(ctx: CheckContext) -> Iterator[Finding]:
         if isinstance(between, list):
             touched.update(name for name in between if isinstance(name, str))
     known = ctx.known_cities
-    touched.update(
-        suggest(name, known) for name in list(touched) if name not in known
-    )
+    touched.update(suggest(name, known) for name in list(touched) if name not in known)
     for city in ctx.map.cities:
         if city.name not in touched:
             yield Finding(f"city {city.name!r} has no route", ("cities", city.name), on_key=True)

@@ -100,8 +100,7 @@ def route_unknown_city(ctx: CheckContext) -> Iterator[Finding]:
         for side, name in enumerate(route.cities):
             if name not in known:
                 yield Finding(
-                    f"route {_pair(route)} names unknown city {name!r}"
-                    + did_you_mean(name, known),
+                    f"route {_pair(route)} names unknown city {name!r}" + did_you_mean(name, known),
                     ("routes", route.entry, "between", side),
                 )
 
