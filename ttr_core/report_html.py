@@ -26,6 +26,7 @@ PICTURES = {
     "scores_by_bot": "scores-by-bot.png",
     "arc": "game-arc.png",
     "tickets": "tickets.png",
+    "ticket_fit": "ticket-completion-vs-value.png",
 }
 #: Every file of a report, in the order they are moved into place (report.json last).
 REPORT_FILES = ("report.html", *PICTURES.values(), "report.json")
@@ -144,10 +145,10 @@ def write_pictures(
     from ttr_maps.preview import render_map
 
     games = max(report["games"], 1)
-    most = max((r["claimed"] for r in report["routes"]), default=0) or 1
-    route_heat = {r["route"]: r["claimed"] / most for r in report["routes"]}
-    top_city = max(report["cities"].values(), default=0) or 1
-    city_heat = {name: rate / top_city for name, rate in report["cities"].items()}
+    # Absolute scale: the share of games (routes) or of seat-games (cities), so two
+    # reports' heatmaps compare at a glance.
+    route_heat = {r["route"]: r["claimed"] / games for r in report["routes"]}
+    city_heat = dict(report["cities"])
     written = [
         render_map(
             game_map,
@@ -155,7 +156,7 @@ def write_pictures(
             title=f"{game_map.name}: routes and cities claimed in {games} games",
             route_heat=route_heat,
             city_heat=city_heat,
-            heat_label=f"claimed (1 = {most} games)",
+            heat_label="share of games claimed (0 to 1)",
         )
     ]
     written.append(
@@ -166,7 +167,44 @@ def write_pictures(
     )
     written.append(_arc(report["arc"], out_dir / PICTURES["arc"]))
     written.append(_tickets(report["tickets"]["by_ticket"], out_dir / PICTURES["tickets"]))
+    written.append(_ticket_fit(report, out_dir / PICTURES["ticket_fit"]))
     return written
+
+
+def _ticket_fit(report: Mapping[str, Any], path: Path) -> Path:
+    """Completion rate against value, one dot per ticket (size: times held), the
+    fitted line, and the outliers of the `ticket-outliers` finding named."""
+    from ttr_core.findings import fit_completion
+    from ttr_maps.preview import new_figure, save_figure
+
+    tickets = [t for t in report["tickets"]["by_ticket"] if t["held"]]
+    figure = new_figure((8.0, 4.5))
+    ax = figure.add_subplot()
+    ax.scatter(
+        [t["value"] for t in tickets],
+        [t["rate"] for t in tickets],
+        s=[10 + 40 * t["held"] / max(x["held"] for x in tickets) for t in tickets] or None,
+        alpha=0.6,
+        color="#4c72b0",
+    )
+    fit = fit_completion(tickets)
+    if fit is not None and tickets:
+        values = [min(t["value"] for t in tickets), max(t["value"] for t in tickets)]
+        ax.plot(values, [fit[0] + fit[1] * v for v in values], color="#dd8452", label="fit")
+        ax.legend()
+    outliers = next(
+        (f["evidence"]["tickets"] for f in report["findings"] if f["code"] == "ticket-outliers"),
+        [],
+    )
+    for o in outliers:
+        ax.annotate(o["ticket"], (o["value"], o["rate"]), fontsize=7)
+    ax.set_ylim(0, 1.05)
+    ax.set_xlabel("ticket value")
+    ax.set_ylabel("completed when held")
+    ax.set_title("Ticket completion against value (dot size: times held)")
+    ax.grid(alpha=0.3)
+    figure.tight_layout()
+    return save_figure(figure, path)
 
 
 def _boxplot(groups: Mapping[str, list[int]], title: str, path: Path) -> Path:
@@ -273,7 +311,9 @@ def _score_table(label: str, groups: Mapping[str, Mapping[str, Any]]) -> str:
 
 
 def _stalls(stalls: Mapping[str, Any]) -> str:
-    text = f"<p>Stalls (all passed): {stalls['count']}.</p>"
+    causes = ", ".join(f"{c}: {n}" for c, n in stalls.get("causes", {}).items())
+    text = f"<p>Stalls (all passed): {stalls['count']}"
+    text += f" (ran out of {html.escape(causes)}).</p>" if causes else ".</p>"
     if not stalls["seeds"]:
         return text
     shown = stalls["seeds"][:20]
@@ -308,6 +348,21 @@ def _europe(europe: Mapping[str, Any] | None) -> list[str]:
     return ["<h2>Stations (E1) and tunnels (E2)</h2>", _table(head, rows)]
 
 
+def _findings(found: list[Mapping[str, Any]]) -> list[str]:
+    """The findings, first on the page: severity, what, the evidence, what to try."""
+    if not found:
+        return ["<h2>Findings</h2>", "<p>No significant finding.</p>"]
+    items = "".join(
+        f'<li class="{html.escape(f["severity"])}"><b>[{html.escape(f["severity"])}]</b> '
+        f"{html.escape(f['title'])}<br><i>Try:</i> {html.escape(f['suggestion'])}"
+        f"<details><summary>evidence</summary><pre>"
+        f"{html.escape(json.dumps(f['evidence'], indent=1, ensure_ascii=False)[:4000])}"
+        f"</pre></details></li>"
+        for f in found
+    )
+    return ["<h2>Findings</h2>", f'<ul class="findings">{items}</ul>']
+
+
 def to_html(report: Mapping[str, Any]) -> str:
     """One self-contained page; pictures are referenced relatively."""
     s = report["settings"]
@@ -325,6 +380,7 @@ def to_html(report: Mapping[str, Any]) -> str:
         f"{html.escape(', '.join(s['bots']))}, seed {s['seed']}. "
         f"Fair share of wins: {_pct(win['fair_share'])}. "
         f"Shared first places count 1/k of a win each.</p>",
+        *_findings(report.get("findings", [])),
         "<h2>Win rate by bot</h2>",
         _table(rate_head, _rate_rows(win["by_bot"])),
         "<h2>Win rate by seat</h2>",
@@ -351,6 +407,10 @@ def to_html(report: Mapping[str, Any]) -> str:
             ["most claimed route", "claimed in games"],
             [[r["route"], _pct(r["rate"])] for r in routes[:10]],
         ),
+        _table(
+            ["least claimed route", "claimed in games"],
+            [[r["route"], _pct(r["rate"])] for r in routes[::-1][:10]],
+        ),
         "<p>Never claimed: "
         + (html.escape(", ".join(report["unclaimed_routes"])) or "none")
         + "</p>",
@@ -370,6 +430,7 @@ def to_html(report: Mapping[str, Any]) -> str:
             [[t["ticket"], t["value"], t["held"], _pct(t["rate"])] for t in hard],
         ),
         f'<img src="{PICTURES["tickets"]}" alt="ticket completion">',
+        f'<img src="{PICTURES["ticket_fit"]}" alt="ticket completion against value">',
         '<p>All numbers: <a href="report.json">report.json</a>.</p>',
     ]
     style = (
@@ -377,6 +438,7 @@ def to_html(report: Mapping[str, Any]) -> str:
         "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;"
         "padding:2px 8px;text-align:right}td:first-child{text-align:left}"
         "img{max-width:49%}img.wide{max-width:100%}"
+        "li.high{color:#a00}li.medium{color:#a60}ul.findings li{margin:.4em 0}"
     )
     body = "\n".join(parts)
     return (

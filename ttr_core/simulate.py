@@ -99,6 +99,9 @@ class GameSummary:
     record: str | None = field(default=None, repr=False)
     #: The MAP argument the game was played on (for a command that replays it).
     map_argument: str = ""
+    #: For a game that ended with everybody passing (R6): what had run out, a
+    #: subset of STALL_CAUSES ("track", "cards", "tickets"); empty otherwise.
+    stall_causes: tuple[str, ...] = ()
 
 
 _MAPS: dict[str, Map] = {}
@@ -169,7 +172,31 @@ def play_summarised(
         tuple(arc),
         text,
         map_argument,
+        stall_causes(state) if state.end_reason == END_ALL_PASSED else (),
     )
+
+
+#: What can run out and make every player pass (R6): no route anyone may still
+#: claim with the wagons left (R9, R11), no train card to draw (D3), no ticket (D4).
+STALL_CAUSES = ("track", "cards", "tickets")
+
+
+def stall_causes(state: GameState) -> tuple[str, ...]:
+    """What had run out when a game ended with everybody passing."""
+    from ttr_core.legal import can_claim_route
+
+    board = state.board
+    players = state.num_players
+    track = not any(
+        can_claim_route(board, route, seat, state.owner, players, state.wagons[seat])
+        for seat in range(players)
+        for route in range(board.num_routes)
+        if state.owner[route] == -1
+    )
+    cards = not state.deck and not state.discard and not any(c is not None for c in state.market)
+    tickets = not state.ticket_deck
+    found = dict(zip(STALL_CAUSES, (track, cards, tickets), strict=True))
+    return tuple(cause for cause, ran_out in found.items() if ran_out)
 
 
 def _tunnel_counts(state: GameState) -> list[tuple[int, int, int]]:
@@ -305,6 +332,8 @@ class Tally:
     turns: list[int] = field(default_factory=list)
     end_reasons: dict[str, int] = field(default_factory=dict)
     stalls: list[dict[str, Any]] = field(default_factory=list)
+    #: Stalled games per cause (a game may count under several).
+    stall_causes: dict[str, int] = field(default_factory=dict)
     wagons_left: list[int] = field(default_factory=list)
     #: Per turn, over the games still running then: [points, wagons, games].
     arc_sums: list[list[float]] = field(default_factory=list)
@@ -382,8 +411,11 @@ class Tally:
                     "index": game.index,
                     "bots": list(game.names),
                     "command": play_command(game.map_argument, game.names, game.seed),
+                    "causes": list(game.stall_causes),
                 }
             )
+            for cause in game.stall_causes or ("none ran out",):
+                self.stall_causes[cause] = self.stall_causes.get(cause, 0) + 1
         for turn, (points, wagons) in enumerate(game.arc):
             if turn == len(self.arc_sums):
                 self.arc_sums.append([0.0, 0.0, 0])
@@ -467,9 +499,10 @@ class Tally:
             c.name: round(self.city_claims[i] / (games * self.players), 6) if games else 0.0
             for i, c in enumerate(m.cities)
         }
-        return {
+        report = {
             "format": "ttr-simulation-report",
             "version": 1,
+            "findings": [],
             "settings": settings,
             "games": games,
             "decisions": {
@@ -536,10 +569,18 @@ class Tally:
             "turns": _distribution(self.turns),
             "wagons_left": _distribution(self.wagons_left),
             "end_reasons": dict(sorted(self.end_reasons.items())),
-            "stalls": {"count": len(self.stalls), "seeds": self.stalls},
+            "stalls": {
+                "count": len(self.stalls),
+                "causes": dict(sorted(self.stall_causes.items())),
+                "seeds": self.stalls,
+            },
             "arc": self.arc(),
             **({"europe": self.europe_report(names)} if m.rules == "europe" else {}),
         }
+        from ttr_core.findings import findings
+
+        report["findings"] = findings(report)  # first in the file, computed from the rest
+        return report
 
 
 @dataclass(frozen=True)

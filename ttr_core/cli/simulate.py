@@ -95,7 +95,11 @@ def simulate(
             raise fail(f"cannot write the report to {out}: {message}", EXIT_FAILED) from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)  # gone already unless something failed
+    from ttr_core.findings import summary_lines
+
     report = result.report
+    for line in summary_lines(report["findings"]):
+        typer.echo(line)
     for name, rate in report["win_rate"]["by_bot"].items():
         low, high = rate["ci95"]
         typer.echo(
