@@ -113,11 +113,16 @@ def compare_reports(a: Mapping[str, Any], b: Mapping[str, Any]) -> dict[str, Any
                 "significant": p < ALPHA / len(keys),
             }
         )
+    settings_a, settings_b = a.get("settings", {}), b.get("settings", {})
+    differ = [
+        key for key in ("players", "bots", "games") if settings_a.get(key) != settings_b.get(key)
+    ]
     return {
         "format": "ttr-comparison",
         "version": 1,
-        "a": dict(a.get("settings", {})),
-        "b": dict(b.get("settings", {})),
+        "a": dict(settings_a),
+        "b": dict(settings_b),
+        "settings_differ": differ,
         "test": "two-proportion z test for rates, Welch (normal) for mean scores; "
         f"significant when p < {ALPHA} / rows in the group (Bonferroni)",
         "significant": [r for r in rows if r["significant"]],
@@ -134,6 +139,12 @@ def to_text(comparison: Mapping[str, Any]) -> str:
     a = comparison["a"].get("map", "A")
     b = comparison["b"].get("map", "B")
     lines = [f"A: {a}   B: {b}"]
+    if comparison["settings_differ"]:
+        lines.append(
+            "note: the runs differ in "
+            + ", ".join(comparison["settings_differ"])
+            + ": seat and bot numbers are not like for like"
+        )
     significant = comparison["significant"]
     if not significant:
         lines.append("no significant difference")
@@ -173,7 +184,14 @@ def to_html(comparison: Mapping[str, Any]) -> str:
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>Comparison: {a} / {b}</title><style>{style}</style></head><body>"
         f"<h1>A: {a} — B: {b}</h1><p>{html.escape(comparison['test'])}</p>"
-        "<h2>Significant differences</h2>"
+        + (
+            "<p><b>Note:</b> the runs differ in "
+            + html.escape(", ".join(comparison["settings_differ"]))
+            + ": seat and bot numbers are not like for like.</p>"
+            if comparison["settings_differ"]
+            else ""
+        )
+        + "<h2>Significant differences</h2>"
         + (table(comparison["significant"]) if comparison["significant"] else "<p>None.</p>")
         + "<h2>Everything compared</h2>"
         + table(comparison["rows"])

@@ -197,7 +197,8 @@ def _ticket_fit(report: Mapping[str, Any], path: Path) -> Path:
         [],
     )
     for o in outliers:
-        ax.annotate(o["ticket"], (o["value"], o["rate"]), fontsize=7)
+        # City names are data: a "$" must not start matplotlib mathtext.
+        ax.annotate(o["ticket"].replace("$", r"\$"), (o["value"], o["rate"]), fontsize=7)
     ax.set_ylim(0, 1.05)
     ax.set_xlabel("ticket value")
     ax.set_ylabel("completed when held")
