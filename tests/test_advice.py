@@ -129,7 +129,7 @@ def test_schema_errors_in_one_entry_do_not_hide_checks_of_the_others() -> None:
     assert "TTR301" in codes  # a semantic error elsewhere, found all the same
     assert "TTR102" not in codes  # Wichita's route is only left out, not missing
     # The ticket over the left-out route cannot be checked; the other one can.
-    assert [m for c, m in _problems(text) if c == "TTR351"][0].startswith(
+    assert next(m for c, m in _problems(text) if c == "TTR351").startswith(
         "ticket Denver–Wichita (value 3) could not be checked"
     )
 
