@@ -259,3 +259,21 @@ def test_d7_stats_list_the_bonus_and_fix_leaves_it_alone(tmp_path: Path) -> None
     plan = plan_fix(path)
     assert [(c.old, c.new) for c in plan.changes] == [("5", 3)]
     assert "value: 4, bonus: 3" in plan.fixed_text()
+
+
+def test_r3_a_color_with_more_than_three_spaces_per_card_names_its_longest_route() -> None:
+    cities = ", ".join(f"C{i}: {{x: {i}, y: 0}}" for i in range(9))
+    routes = "".join(
+        f"  - {{between: [C{i}, C{i + 1}], length: {5 if i else 6}, color: red}}\n"
+        for i in range(8)
+    )
+    text = (
+        "format: 1\nid: red\nname: Red\ncoordinates: plane\n"
+        f"cities: {{{cities}}}\nroutes:\n{routes}tickets:\n  - {{between: [C0, C8], value: 41}}\n"
+        "# ttr: disable=TTR151,TTR152,TTR352,TTR353,TTR451\n"
+    )
+    [message] = [m for code, m in _problems(text) if code == "TTR254"]
+    assert message == (
+        "red routes cover 41 spaces, 3.4 per red card (R3: 12 cards); recolor at least 5"
+        " of these spaces to other colors or gray, starting with the longest, C0–C1"
+    )

@@ -135,12 +135,12 @@ def color_supply(ctx: CheckContext) -> Iterator[Finding]:
         per_card = spaces[color] / CARDS_PER_COLOR
         if per_card > MAX_SPACES_PER_CARD:
             extra = spaces[color] - math.floor(MAX_SPACES_PER_CARD * CARDS_PER_COLOR)
+            longest = max((r for r in routes if r.color == color), key=lambda r: r.length)
             yield Finding(
                 f"{color} routes cover {spaces[color]} spaces, {per_card:.1f} per {color} card "
                 f"(R3: {CARDS_PER_COLOR} cards); recolor at least {extra} of these spaces "
-                "to other colors or gray",
-                ("routes",),
-                on_key=True,
+                f"to other colors or gray, starting with the longest, {longest.a}–{longest.b}",
+                route_path(ctx, longest, "color"),
             )
     for route in routes:
         if route.color != GRAY and route.length > MAX_COLORED_LENGTH:
@@ -151,11 +151,12 @@ def color_supply(ctx: CheckContext) -> Iterator[Finding]:
                 route_path(ctx, route, "color"),
             )
     if total and spaces[GRAY] / total > MAX_GRAY_SHARE:
+        longest = max((r for r in routes if r.color == GRAY), key=lambda r: r.length)
         yield Finding(
             f"gray covers {spaces[GRAY]} of {total} spaces ({100 * spaces[GRAY] / total:.0f} %): "
-            f"card colors hardly matter; color some gray routes (published boards: 30–41 %)",
-            ("routes",),
-            on_key=True,
+            f"card colors hardly matter; color some gray routes, such as {longest.a}–"
+            f"{longest.b} (published boards: 30–41 %)",
+            route_path(ctx, longest, "color"),
         )
 
 
