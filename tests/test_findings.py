@@ -69,6 +69,28 @@ def test_seat_advantage_needs_an_interval_that_excludes_the_fair_share() -> None
     assert findings(_report(win_rate=win)) == []
 
 
+def test_r4_first_player_advantage_is_found_by_turn_order() -> None:
+    win = _report()["win_rate"]
+    win["by_turn_order"] = {str(o + 1): _rate(229, 1000) for o in range(4)}
+    win["by_turn_order"]["1"] = _rate(313, 1000)
+    [found] = findings(_report(win_rate=win))
+    assert found["evidence"]["turn_order"] == 1
+    assert found["title"].startswith("player 1 in turn order wins 31.3 % of games")
+
+
+def test_r11_at_two_or_three_players_a_closed_second_track_is_not_rarely_claimed() -> None:
+    routes = [{"route": f"R{i}", "claimed": 500, "rate": 0.5} for i in range(10)]
+    routes += [
+        {"route": "A-B/1", "claimed": 990, "rate": 0.99},
+        {"route": "A-B/2", "claimed": 2, "rate": 0.002},
+    ]
+    three = _report(routes=routes, settings={"players": 3, "bots": ["a", "b"]})
+    assert "rarely-claimed-routes" not in _codes(three)
+    four = _report(routes=routes, settings={"players": 4, "bots": ["a", "b"]})
+    [rare] = [f for f in findings(four) if f["code"] == "rarely-claimed-routes"]
+    assert [r["route"] for r in rare["evidence"]["routes"]] == ["A-B/2"]
+
+
 def test_r6_stalls_name_their_cause_and_the_matching_advice() -> None:
     stalls = {"count": 290, "causes": {"track": 290, "cards": 120}, "seeds": []}
     routes = [{"route": f"R{i}", "claimed": 150, "rate": 0.5} for i in range(40)]
@@ -168,6 +190,10 @@ def test_r6_a_map_whose_games_stall_opens_its_report_with_the_cause(stalling_run
     assert all("track" in game["causes"] for game in stalls["seeds"])
     first = report["findings"][0]
     assert first["code"] == "stalls" and "TTR451" in first["suggestion"]
+    by_order = report["win_rate"]["by_turn_order"]
+    assert list(by_order) == ["1", "2", "3", "4"]
+    assert round(sum(r["wins"] for r in by_order.values()), 6) == report["games"]
+    assert by_order["1"]["wins"] == report["win_rate"]["first_player"]["wins"]
     page = (stalling_run / "report.html").read_text()
     assert page.index("<h2>Findings</h2>") < page.index("<h2>Win rate by bot</h2>")
     assert "least claimed route" in page and "ticket-completion-vs-value.png" in page

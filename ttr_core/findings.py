@@ -94,31 +94,38 @@ def _pct(value: float) -> str:
 
 
 def _seat_advantage(report: Mapping[str, Any]) -> Iterator[Finding]:
-    """A seat whose win-rate interval excludes the fair share (1 / players)."""
+    """A place at the table whose win-rate interval excludes the fair share
+    (1 / players): by turn order (1 = the first player, chosen at random, R4) and by
+    seat number."""
     win = report.get("win_rate", {})
     fair = win.get("fair_share")
     if not fair:
         return
-    seats = win.get("by_seat", {})
-    for seat, rate in seats.items():
-        low, high = _interval(rate["wins"], rate["games"], len(seats))
-        if low <= fair <= high:
-            continue
-        gap = rate["rate"] - fair
-        more = "more" if gap > 0 else "less"
-        yield _finding(
-            "seat-advantage",
-            "high" if abs(gap) >= HIGH_GAP else "medium",
-            f"seat {seat} wins {_pct(rate['rate'])} of games ({_pct(low)}–{_pct(high)}), "
-            f"{more} than the fair {_pct(fair)}",
-            {"seat": int(seat), "rate": rate["rate"], "ci95": [low, high], "fair_share": fair},
-            "seat order matters: look at the short, cheap routes the first seats claim "
-            "before anyone else can (compare the least and most claimed routes), or "
-            "lengthen them"
-            if gap > 0
-            else "later seats lose the contested routes: add parallel tracks on the busiest "
-            "connections",
-        )
+    for group, label in (("by_turn_order", "player {} in turn order"), ("by_seat", "seat {}")):
+        places = win.get(group, {})
+        for place, rate in places.items():
+            low, high = _interval(rate["wins"], rate["games"], len(places))
+            if low <= fair <= high:
+                continue
+            gap = rate["rate"] - fair
+            more = "more" if gap > 0 else "less"
+            yield _finding(
+                "seat-advantage",
+                "high" if abs(gap) >= HIGH_GAP else "medium",
+                f"{label.format(place)} wins {_pct(rate['rate'])} of games "
+                f"({_pct(low)}–{_pct(high)}), {more} than the fair {_pct(fair)}",
+                {
+                    group.removeprefix("by_"): int(place),
+                    "rate": rate["rate"],
+                    "ci95": [low, high],
+                    "fair_share": fair,
+                },
+                "moving early pays: look for short, cheap routes that complete many "
+                "tickets (the most claimed routes) and double or lengthen them"
+                if gap > 0
+                else "this place loses the contested routes: add parallel tracks on the "
+                "busiest connections",
+            )
 
 
 def _stalls(report: Mapping[str, Any]) -> Iterator[Finding]:
@@ -173,8 +180,25 @@ def _dominant_style(report: Mapping[str, Any]) -> Iterator[Finding]:
                 f"above the fair {_pct(fair)}",
                 {"bot": name, "rate": rate["rate"], "ci95": [low, high], "fair_share": fair},
                 f"the map rewards the {name} style: compare its score parts with the others' "
-                "(routes, tickets, longest path) and weaken what it lives on",
+                "(routes, tickets, longest path) and weaken what it lives on; a style that "
+                "wins as often on the published boards is a stronger bot, not a map problem",
             )
+
+
+def _claimable_routes(report: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The report's routes; with 2 or 3 players (R11: the other track of a double
+    closes once one is claimed) the tracks of a double count as one route, claimed
+    when either track is, so a closed second track is not "never claimed"."""
+    routes = report.get("routes", [])
+    if report.get("settings", {}).get("players", 4) > 3:
+        return list(routes)
+    merged: dict[str, dict[str, Any]] = {}
+    for route in routes:
+        name = route["route"].split("/")[0]
+        entry = merged.setdefault(name, {"route": name, "claimed": 0})
+        entry["claimed"] += route["claimed"]
+    games = max(report.get("games", 0), 1)
+    return [{**r, "rate": round(r["claimed"] / games, 6)} for r in merged.values()]
 
 
 def _routes(report: Mapping[str, Any]) -> Iterator[Finding]:
@@ -183,7 +207,7 @@ def _routes(report: Mapping[str, Any]) -> Iterator[Finding]:
     if not games:
         return
     rare, common = [], []
-    routes = report.get("routes", [])
+    routes = _claimable_routes(report)
     for route in routes:
         low, high = _interval(route["claimed"], games, len(routes))
         if high < RARE_ROUTE:

@@ -318,6 +318,8 @@ class Tally:
     wins_seat: list[float] = field(default_factory=list)
     outright_seat: list[int] = field(default_factory=list)
     wins_first_player: float = 0.0
+    #: Wins by turn order: index 0 is the first player (R4), 1 the next seat, …
+    wins_order: list[float] = field(default_factory=list)
     totals_bot: dict[str, list[int]] = field(default_factory=dict)
     totals_seat: list[list[int]] = field(default_factory=list)
     parts_bot: dict[str, dict[str, list[int]]] = field(default_factory=dict)
@@ -346,6 +348,7 @@ class Tally:
         m = self.game_map
         self.wins_seat = [0.0] * self.players
         self.outright_seat = [0] * self.players
+        self.wins_order = [0.0] * self.players
         self.totals_seat = [[] for _ in range(self.players)]
         self.parts_seat = [{} for _ in range(self.players)]
         self.bonus_seat = [0] * self.players
@@ -371,6 +374,7 @@ class Tally:
                 if len(winners) == 1:
                     self.outright_bot[name] += 1
                     self.outright_seat[seat] += 1
+                self.wins_order[(seat - game.first_player) % self.players] += share
                 if seat == game.first_player:
                     self.wins_first_player += share
             self.totals_bot.setdefault(name, []).append(s.total)
@@ -529,6 +533,10 @@ class Tally:
                     for s in range(self.players)
                 },
                 "first_player": _rate(self.wins_first_player, games),
+                "by_turn_order": {
+                    str(order + 1): _rate(self.wins_order[order], games)
+                    for order in range(self.players)
+                },
                 "fair_share": round(1 / self.players, 6),
             },
             "scores": {
