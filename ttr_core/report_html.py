@@ -386,6 +386,26 @@ def to_html(report: Mapping[str, Any]) -> str:
         _table(rate_head, _rate_rows(win["by_bot"])),
         "<h2>Win rate by seat</h2>",
         _table(rate_head, _rate_rows(win["by_seat"])),
+        *(
+            [
+                "<h2>Win rate by turn order (1 = the first player, R4)</h2>",
+                _table(
+                    ["", "games", "wins", "win rate", "95 % interval"],
+                    [
+                        [
+                            order,
+                            r["games"],
+                            round(r["wins"], 2),
+                            _pct(r["rate"]),
+                            f"{_pct(r['ci95'][0])} – {_pct(r['ci95'][1])}",
+                        ]
+                        for order, r in win["by_turn_order"].items()
+                    ],
+                ),
+            ]
+            if "by_turn_order" in win
+            else []
+        ),
         f"<p>First player wins {_pct(win['first_player']['rate'])} "
         f"({_pct(win['first_player']['ci95'][0])} – {_pct(win['first_player']['ci95'][1])}).</p>",
         "<h2>End of the games</h2>",
