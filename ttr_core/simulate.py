@@ -182,19 +182,20 @@ STALL_CAUSES = ("track", "cards", "tickets")
 
 
 def stall_causes(state: GameState) -> tuple[str, ...]:
-    """What had run out when a game ended with everybody passing."""
+    """What had run out when a game ended with everybody passing, read from a
+    seat's public view (what everyone can see)."""
     from ttr_core.legal import can_claim_route
 
-    board = state.board
-    players = state.num_players
+    view = state.view(0)
+    players = view.num_players
     track = not any(
-        can_claim_route(board, route, seat, state.owner, players, state.wagons[seat])
+        can_claim_route(view.board, route, seat, view.owners, players, view.wagons[seat])
         for seat in range(players)
-        for route in range(board.num_routes)
-        if state.owner[route] == -1
+        for route, owner in enumerate(view.owners)
+        if owner == -1
     )
-    cards = not state.deck and not state.discard and not any(c is not None for c in state.market)
-    tickets = not state.ticket_deck
+    cards = not view.deck_size and not view.discard_size and all(c is None for c in view.market)
+    tickets = not view.ticket_deck_size
     found = dict(zip(STALL_CAUSES, (track, cards, tickets), strict=True))
     return tuple(cause for cause, ran_out in found.items() if ran_out)
 
