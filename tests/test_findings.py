@@ -198,6 +198,7 @@ def test_r6_a_map_whose_games_stall_opens_its_report_with_the_cause(stalling_run
     assert page.index("<h2>Findings</h2>") < page.index("<h2>Win rate by bot</h2>")
     assert "least claimed route" in page and "ticket-completion-vs-value.png" in page
     assert (stalling_run / "ticket-completion-vs-value.png").stat().st_size > 0
+    assert (stalling_run / "score-parts-by-seat.png").stat().st_size > 0
 
 
 def test_heatmap_is_on_an_absolute_scale(stalling_run: Path) -> None:

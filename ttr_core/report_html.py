@@ -27,6 +27,7 @@ PICTURES = {
     "arc": "game-arc.png",
     "tickets": "tickets.png",
     "ticket_fit": "ticket-completion-vs-value.png",
+    "score_parts": "score-parts-by-seat.png",
 }
 #: Every file of a report, in the order they are moved into place (report.json last).
 REPORT_FILES = ("report.html", *PICTURES.values(), "report.json")
@@ -168,7 +169,34 @@ def write_pictures(
     written.append(_arc(report["arc"], out_dir / PICTURES["arc"]))
     written.append(_tickets(report["tickets"]["by_ticket"], out_dir / PICTURES["tickets"]))
     written.append(_ticket_fit(report, out_dir / PICTURES["ticket_fit"]))
+    written.append(_score_parts(report["scores"]["by_seat"], out_dir / PICTURES["score_parts"]))
     return written
+
+
+def _score_parts(by_seat: Mapping[str, Mapping[str, Any]], path: Path) -> Path:
+    """Mean score parts per seat (R15, R16; E1's stations): bars side by side, so a
+    seat that lives on one part stands out."""
+    from ttr_maps.preview import new_figure, save_figure
+
+    seats = list(by_seat)
+    parts = list(dict.fromkeys(p for d in by_seat.values() for p in d.get("parts", {})))
+    figure = new_figure((8.0, 4.5))
+    ax = figure.add_subplot()
+    width = 0.8 / max(len(parts), 1)
+    for k, part in enumerate(parts):
+        means = [by_seat[s].get("parts", {}).get(part, {}).get("mean", 0) for s in seats]
+        ax.bar([i + k * width for i in range(len(seats))], means, width, label=part)
+    ax.set_xticks([i + width * (len(parts) - 1) / 2 for i in range(len(seats))], seats)
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.set_xlabel("seat")
+    ax.set_ylabel("mean points")
+    ax.set_title("Score parts by seat")
+    low, high = ax.get_ylim()
+    ax.set_ylim(low, high + 0.2 * (high - low))  # room for the legend above the bars
+    ax.legend(fontsize=8, loc="upper center", ncol=len(parts) or 1)
+    ax.grid(axis="y", alpha=0.3)
+    figure.tight_layout()
+    return save_figure(figure, path)
 
 
 def _ticket_fit(report: Mapping[str, Any], path: Path) -> Path:
@@ -418,6 +446,7 @@ def to_html(report: Mapping[str, Any]) -> str:
         _score_table("seat", scores["by_seat"]),
         f'<img src="{PICTURES["scores_by_bot"]}" alt="scores by bot">',
         f'<img src="{PICTURES["scores_by_seat"]}" alt="scores by seat">',
+        f'<img src="{PICTURES["score_parts"]}" alt="score parts by seat">',
         "<h2>Longest path bonus (R16)</h2>",
         _table(
             ["bot", "bonuses"], [[k, v] for k, v in report["longest_path_bonus"]["by_bot"].items()]
