@@ -277,3 +277,17 @@ def test_r3_a_color_with_more_than_three_spaces_per_card_names_its_longest_route
         "red routes cover 41 spaces, 3.4 per red card (R3: 12 cards); recolor at least 5"
         " of these spaces to other colors or gray, starting with the longest, C0–C1"
     )
+
+
+def test_garbage_entries_are_reported_and_the_rest_still_checked() -> None:
+    text = (
+        "format: 1\nid: t\nname: T\ncoordinates: plane\n"
+        "cities: {A: {x: 0, y: 0}, B: {x: 1, y: 0}, C: 5, D: {x: nope, y: 1}}\n"
+        "routes:\n  - nonsense\n  - {between: [A, B], length: 1, color: red}\n"
+        "  - {between: [B, C], length: 1, color: red}\n  - [1, 2]\n"
+        "tickets:\n  - {between: [A, C], value: 2}\n  - 7\n  - {between: [A, Q], value: 1}\n"
+    )
+    problems = _problems(text)
+    assert [c for c, _ in problems].count("TTR002") == 4
+    assert ("TTR102", "city 'D' has no route") in problems  # checked past the errors
+    assert any(c == "TTR301" and "'Q'" in m for c, m in problems)

@@ -54,7 +54,8 @@ def city_without_route(ctx: CheckContext) -> Iterator[Finding]:
     # Routes left out for schema errors, or naming a misspelt city, still show
     # which cities the designer meant to join: no "no route" advice for those.
     for entry in ctx.left_out_routes:
-        between = ctx.document.data["routes"][entry].get("between")
+        written = ctx.document.data["routes"][entry]
+        between = written.get("between") if isinstance(written, dict) else None
         if isinstance(between, list):
             touched.update(name for name in between if isinstance(name, str))
     known = ctx.known_cities
