@@ -55,17 +55,24 @@ def test_a_fair_report_has_no_finding() -> None:
     assert summary_lines([]) == ["findings: none significant"]
 
 
-def test_seat_advantage_needs_an_interval_that_excludes_the_fair_share() -> None:
+def test_r4_turn_order_advantage_needs_an_interval_that_excludes_the_fair_share() -> None:
     win = _report()["win_rate"]
-    win["by_seat"]["0"] = _rate(313, 1000)  # Iran's 31.3 % at 1,000 games
+    win["by_turn_order"] = {str(o + 1): _rate(229, 1000) for o in range(4)}
+    win["by_turn_order"]["1"] = _rate(313, 1000)  # Iran's 31.3 % at 1,000 games
     [found] = findings(_report(win_rate=win))
     assert found["code"] == "seat-advantage" and found["severity"] == "high"
-    assert found["evidence"]["seat"] == 0
     low, high = found["evidence"]["ci95"]
     assert 0.25 < low < 0.313 < high
-    # The same rate over 100 games is not significant: no finding.
-    win["by_seat"] = {str(s): _rate(25, 100) for s in range(4)}
-    win["by_seat"]["0"] = _rate(31.3, 100)
+    # The same rates over 100 games are not significant: no finding.
+    win["by_turn_order"] = {str(o + 1): _rate(22.9, 100) for o in range(4)}
+    win["by_turn_order"]["1"] = _rate(31.3, 100)
+    assert findings(_report(win_rate=win)) == []
+
+
+def test_seat_numbers_alone_are_not_judged() -> None:
+    # The first player is random (R4): a seat number's rate only reflects the bots.
+    win = _report()["win_rate"]
+    win["by_seat"]["0"] = _rate(400, 1000)
     assert findings(_report(win_rate=win)) == []
 
 

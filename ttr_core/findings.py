@@ -11,10 +11,10 @@ false. The evidence's `ci95` is that (possibly widened) interval.
 
 >>> report = {"games": 400, "settings": {"players": 4, "bots": ["greedy"]},
 ...     "win_rate": {"fair_share": 0.25, "by_bot": {},
-...         "by_seat": {"0": {"games": 400, "wins": 140, "rate": 0.35},
-...                     "1": {"games": 400, "wins": 90, "rate": 0.225},
-...                     "2": {"games": 400, "wins": 90, "rate": 0.225},
-...                     "3": {"games": 400, "wins": 80, "rate": 0.2}}}}
+...         "by_turn_order": {"1": {"games": 400, "wins": 140, "rate": 0.35},
+...                           "2": {"games": 400, "wins": 90, "rate": 0.225},
+...                           "3": {"games": 400, "wins": 90, "rate": 0.225},
+...                           "4": {"games": 400, "wins": 80, "rate": 0.2}}}}
 >>> [(f["code"], f["severity"]) for f in findings(report)]
 [('seat-advantage', 'high')]
 """
@@ -94,14 +94,18 @@ def _pct(value: float) -> str:
 
 
 def _seat_advantage(report: Mapping[str, Any]) -> Iterator[Finding]:
-    """A place at the table whose win-rate interval excludes the fair share
-    (1 / players): by turn order (1 = the first player, chosen at random, R4) and by
-    seat number."""
+    """A place in the turn order (1 = the first player, chosen at random, R4) whose
+    win-rate interval excludes the fair share (1 / players).
+
+    Seat *numbers* are not judged: the first player is random, so a seat number means
+    nothing on the board; its win rate only reflects which bots sit next to which in
+    the rotation (with 4 bots at 3 seats, seat 1 always follows the bot listed before
+    its own)."""
     win = report.get("win_rate", {})
     fair = win.get("fair_share")
     if not fair:
         return
-    for group, label in (("by_turn_order", "player {} in turn order"), ("by_seat", "seat {}")):
+    for group, label in (("by_turn_order", "player {} in turn order"),):
         places = win.get(group, {})
         for place, rate in places.items():
             low, high = _interval(rate["wins"], rate["games"], len(places))
