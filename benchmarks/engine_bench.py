@@ -1,10 +1,13 @@
 """Engine benchmark: complete random-bot games per second, and the longest-path
 function (R16) on end-game networks.
 
-    .venv/bin/python benchmarks/engine_bench.py [--games 300] [--map north_america]
+    .venv/bin/python benchmarks/engine_bench.py [--games 300] [--map north_america] [--views]
 
-Rates are per CPU second of this one process (time.process_time), so that other
-work on the machine does not distort them; wall-clock rates are printed too.
+Random bots play through the game loop's playout path (`ttr_core.loop.run`: the
+bot gets `legal_actions(seat)`, no view is built); `--views` also measures the
+same games with a view built for every decision (what bots that read the table
+cost). Rates are per CPU second of this one process (time.process_time), so that
+other work on the machine does not distort them; wall-clock rates are printed too.
 """
 
 from __future__ import annotations
@@ -15,15 +18,19 @@ import time
 from ttr_core.bots.random_bot import RandomBot
 from ttr_core.game import bot_seed, play_game
 from ttr_core.longest_path import longest_trail
+from ttr_core.loop import run
+from ttr_core.state import GameState
 from ttr_maps import load_map
 
 
-def games_per_second(game_map, players: int, games: int) -> tuple[float, float, list]:
+def games_per_second(
+    game_map, players: int, games: int, playout: bool = True
+) -> tuple[float, float, list]:
     finished = []
     cpu, wall = time.process_time(), time.perf_counter()
     for seed in range(games):
         bots = [RandomBot(bot_seed(seed, seat)) for seat in range(players)]
-        finished.append(play_game(game_map, bots, seed))
+        finished.append(run(GameState(game_map, players, seed), bots, playout=playout))
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     return games / cpu, games / wall, finished
 
@@ -32,6 +39,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--map", default="north_america")
+    parser.add_argument("--views", action="store_true", help="also time games with views")
     args = parser.parse_args()
     game_map = load_map(args.map)
     networks = []
@@ -43,6 +51,9 @@ def main() -> None:
             f"{args.map}, {players} players, random bots: {per_cpu:.0f} games/s "
             f"({per_wall:.0f} wall-clock), {actions:.0f} actions per game"
         )
+        if args.views:
+            per_cpu, per_wall, _ = games_per_second(game_map, players, args.games, False)
+            print(f"  with a view for every decision: {per_cpu:.0f} games/s")
         board = finished[0].board
         for state in finished:
             for seat in range(players):

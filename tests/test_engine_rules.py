@@ -399,7 +399,7 @@ def test_r12_fewer_than_three_tickets_left():
     left = list(state.ticket_deck)
     play(state, "tickets")
     assert state.decision_for(state.current).offered == tuple(left)
-    assert {str(a) for a in state.legal_actions()} == {"keep 0", "keep 1", "keep 0,1", "resign"}
+    assert {str(a) for a in state.legal_actions()} == {"keep 0", "keep 1", "keep 0,1"}
 
 
 def test_d4_drawing_tickets_is_impossible_when_the_ticket_deck_is_empty():
@@ -443,7 +443,8 @@ def _stall(state: GameState) -> None:
 def test_r6_all_active_players_passing_in_a_row_ends_the_game():
     state = started(tiny_map(), 3)
     _stall(state)
-    assert state.legal_actions() == [Pass(), Resign()]
+    assert state.legal_actions() == [Pass()]
+    assert state.legal_actions(include_resign=True) == [Pass(), Resign()]
     play(state, "pass")
     play(state, "pass")
     assert not state.is_over
@@ -647,3 +648,20 @@ def test_illegal_and_invalid_actions_leave_the_state_unchanged():
     with pytest.raises(InvalidAction):
         state.apply(KeepTickets((0,)), seat=7)
     assert snapshot(state) == before
+
+
+# ------------------------------------------------------------ action notation
+@pytest.mark.parametrize(
+    "text",
+    [
+        "claim Atlanta-Miami with red:²",  # superscript two
+        "claim Atlanta-Miami with loco:٣",  # Arabic-Indic three
+        "keep ١",  # Arabic-Indic one
+        "keep 0,١",
+        "draw market ٢",
+        "remove ３",  # fullwidth three
+    ],
+)
+def test_notation_counts_are_ascii_digits_only(text):
+    with pytest.raises(InvalidAction):
+        parse_action(text)

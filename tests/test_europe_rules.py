@@ -9,7 +9,7 @@ from engine_positions import TINY, assert_cards_conserved, give_hand, stack_deck
 from test_engine_playouts import check_invariants, playout
 from test_engine_rules import assert_illegal, play
 
-from ttr_core.actions import BuildStation, GiveUpTunnel, KeepTickets, Payment, PayTunnel
+from ttr_core.actions import BuildStation, GiveUpTunnel, KeepTickets, Payment, PayTunnel, Remove
 from ttr_core.bots.random_bot import RandomBot
 from ttr_core.cards import CARD_INDEX, LOCO
 from ttr_core.game import bot_seed, play_game
@@ -213,7 +213,7 @@ def test_e2_each_matching_card_or_locomotive_costs_one_more():
     assert decision.extra == 2
     assert state.view(1 - seat).tunnel.revealed == decision.revealed  # public
     listed = {str(a) for a in state.legal_actions(seat)}
-    assert listed == {"pay pink:1 loco:1", "pay loco:2", "give up", "resign"}
+    assert listed == {"pay pink:1 loco:1", "pay loco:2", "give up"}
     assert_illegal(state, "pay pink:2", "E2")  # holds only one more pink
     assert_cards_conserved(state)
     play(state, "pay pink:1 loco:1")
@@ -229,7 +229,7 @@ def test_e2_giving_up_takes_the_cards_back_and_ends_the_turn():
     give_hand(state, seat, yellow=4)
     stack_deck(state, ["yellow", "yellow", "white"])
     play(state, "claim A-C with yellow:4")
-    assert [str(a) for a in state.legal_actions(seat)] == ["give up", "resign"]
+    assert [str(a) for a in state.legal_actions(seat)] == ["give up"]
     play(state, "give up")
     assert state.hands[seat][CARD_INDEX["yellow"]] == 4
     assert state.owner[state.board.route_index["A-C"]] == -1
@@ -246,7 +246,7 @@ def test_e2_locomotives_only_payment_counts_only_locomotives():
     play(state, "claim B-C with loco:3")
     decision = state.decision_for(seat)
     assert decision.extra == 1  # only the locomotive counts
-    assert [str(a) for a in state.legal_actions(seat)] == ["pay loco:1", "give up", "resign"]
+    assert [str(a) for a in state.legal_actions(seat)] == ["pay loco:1", "give up"]
     assert_illegal(state, "pay red:1", "E2")
     play(state, "pay loco:1")
     assert state.hands[seat][LOCO] == 1
@@ -350,3 +350,87 @@ def test_r6_e1_no_pass_while_a_station_can_still_be_built():
         "station B with red:1",
     ]
     assert_illegal(state, "pass", "R6")
+
+
+# ------------------------------------------------- E1 tie-breaks between choices
+def test_e1_among_equal_ticket_points_the_choice_completing_more_tickets_wins():
+    game_map = Map.from_data(
+        {
+            **EUROPE_TINY,
+            "tickets": [
+                {"between": ["A", "C"], "value": 9},
+                {"between": ["B", "E"], "value": 4},
+                {"between": ["A", "E"], "value": 5},
+            ],
+        }
+    )
+    state = GameState(game_map, 2, seed=1)
+    for seat in range(2):
+        decision = state.decision_for(seat)
+        if decision is not None:
+            state.apply(KeepTickets(tuple(range(len(decision.offered)))), seat)
+    board = state.board
+    for route, seat in (("A-B/1", 0), ("B-C", 1), ("B-E", 1)):
+        state._take_route(seat, board.route_index[route])
+    state.station_owner[state.map.city_index["B"]] = 0
+    state.tickets[0] = [0, 1, 2]
+    state._finish("final round")
+    seat = state.result().seats[0]
+    # Borrowing B-C completes A-C (9); borrowing B-E completes B-E and A-E (4 + 5):
+    # both give 0 ticket points, and R17 ranks on completed tickets next.
+    assert seat.station_routes == ("B-E",)
+    assert [t.completed for t in seat.tickets] == [False, True, True]
+
+
+def test_e1_among_equally_good_choices_the_one_borrowing_fewer_routes_wins():
+    state = europe_game()
+    board = state.board
+    for route in ("A-B/1", "B-C", "A-C"):
+        state._take_route(1, board.route_index[route])
+    for city in ("A", "B"):
+        state.station_owner[state.map.city_index[city]] = 0
+    state.tickets[0] = [0]  # A-C: borrowed A-C alone, or A-B/1 and B-C together
+    state._finish("final round")
+    seat = state.result().seats[0]
+    assert seat.station_routes == ("A-C",)
+    assert seat.tickets[0].completed
+
+
+# --------------------------------------- E2, R12, D5: a game ending mid-decision
+def test_e2_d5_game_ending_during_a_tunnel_payment_discards_the_turned_cards():
+    state = europe_game(3)
+    seat = state.current
+    give_hand(state, seat, pink=4)
+    stack_deck(state, ["pink", "red", "red"])
+    play(state, "claim B-C with pink:3")
+    assert state.decision_for(seat) is not None  # the tunnel asks for one more card
+    others = [s for s in range(3) if s != seat]
+    state.apply(Remove(others[0]))
+    state.apply(Remove(others[1]))  # one player left: the game ends (D5)
+    assert state.is_over and not state.pending
+    assert_cards_conserved(state)  # the 3 turned-up cards are in the discards
+
+
+def test_r12_d5_game_ending_during_a_ticket_choice_returns_the_offered_tickets():
+    state = europe_game(3)
+    seat = state.current
+    total = len(state.map.tickets)
+    play(state, "tickets")
+    assert len(state.decision_for(seat).offered) == 3
+    for other in (s for s in range(3) if s != seat):
+        state.apply(Remove(other))
+    assert state.is_over
+    held = sum(len(t) for t in state.tickets)
+    assert held + len(state.ticket_deck) + len(state.out_of_game_tickets) == total
+
+
+def test_r4_e4_game_ending_during_setup_returns_every_offered_and_held_ticket():
+    state = GameState(europe_map(), 3, seed=2)
+    state.apply(KeepTickets((0, 1)), 0)  # its returns are held until setup ends (R4)
+    state.apply(Remove(1))
+    state.apply(Remove(2))
+    assert state.is_over
+    held = sum(len(t) for t in state.tickets)
+    assert held + len(state.ticket_deck) + len(state.out_of_game_tickets) == len(state.map.tickets)
+    # E4: long tickets returned or never dealt leave the game, never the regular deck.
+    assert not LONG & set(state.ticket_deck)

@@ -68,3 +68,9 @@ def test_a_map_id_finds_the_bundled_map_even_beside_a_folder_of_that_name(
     assert resolve_map_argument("iran") == bundled_map_path("iran")
     (tmp_path / "mine.yaml").write_text("format: 1\n")
     assert resolve_map_argument("mine.yaml") == Path("mine.yaml")
+
+
+def test_wheel_holds_the_web_tables_page(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for name in ("index.html", "app.js", "style.css"):
+        assert f"ttr_core/serve/static/{name}" in names

@@ -179,9 +179,8 @@ runner = CliRunner()
 @pytest.fixture(scope="module")
 def played_record(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("records") / "game.json"
-    result = runner.invoke(
-        app, ["play", "north_america", "--players", "3", "--seed", "4", "--record", str(path)]
-    )
+    args = ["play", "north_america", "--players", "3", "--bots", "random", "--seed", "4"]
+    result = runner.invoke(app, [*args, "--record", str(path)])
     assert result.exit_code == 0, result.output
     return path
 
@@ -233,3 +232,49 @@ def test_cli_verify_refuses_a_result_with_a_missing_field(played_record, tmp_pat
     result = runner.invoke(app, ["replay", str(broken), "--verify"])
     assert result.exit_code == 1
     assert isinstance(result.exception, SystemExit)
+
+
+def test_cli_verify_names_the_field_a_schema_breaking_result_breaks(played_record, tmp_path):
+    record = json.loads(played_record.read_text(encoding="utf-8"))
+    record["result"]["seats"][1]["rank"] = 9
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps(record), encoding="utf-8")
+    result = runner.invoke(app, ["replay", str(broken), "--verify"])
+    assert result.exit_code == 1
+    assert "result/seats/1/rank: 9 is greater than the maximum of 5" in result.stderr
+    assert all(len(line) < 300 for line in result.stderr.splitlines())  # no whole result
+
+
+def test_record_stores_the_rule_set_and_replay_uses_it(played_record, tmp_path):
+    record = json.loads(played_record.read_text(encoding="utf-8"))
+    assert record["rule_set"]["name"] == "base" and record["rule_set"]["wagons"] == 45
+    path = tmp_path / "short.json"
+    args = ["play", "north_america", "--bots", "random", "--set", "wagons=12", "--seed", "4"]
+    result = runner.invoke(app, [*args, "--record", str(path)])
+    assert result.exit_code == 0, result.output
+    short = json.loads(path.read_text(encoding="utf-8"))
+    assert short["rule_set"]["wagons"] == 12
+    assert schema_errors(short) == []
+    assert all(s["wagons_left"] <= 12 for s in short["result"]["seats"])
+    # Replay starts from the stored rule set, not from the map's 45 wagons.
+    result = runner.invoke(app, ["replay", str(path), "--verify"])
+    assert result.exit_code == 0, result.output
+
+
+def test_a_record_without_a_rule_set_replays_with_the_map_rules(played_record, tmp_path):
+    record = json.loads(played_record.read_text(encoding="utf-8"))
+    del record["rule_set"]  # as written before records held the rule set
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(record), encoding="utf-8")
+    result = runner.invoke(app, ["replay", str(old), "--verify"])
+    assert result.exit_code == 0, result.output
+
+
+def test_a_record_with_an_unknown_rule_field_is_refused_with_its_name(played_record, tmp_path):
+    record = json.loads(played_record.read_text(encoding="utf-8"))
+    record["rule_set"]["wagon"] = 3
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(record), encoding="utf-8")
+    result = runner.invoke(app, ["replay", str(bad), "--verify"])
+    assert result.exit_code == 1
+    assert "unknown rule field 'wagon'" in result.stderr

@@ -32,6 +32,11 @@ from ttr_core.errors import InvalidAction
 from ttr_maps.model import CARD_COLORS
 
 
+def _is_number(text: str) -> bool:
+    """A count in the notation: ASCII digits only (`str.isdigit` also accepts `²`)."""
+    return text.isascii() and text.isdigit()
+
+
 class Action:
     """Base of every action. `str(action)` is its notation; `parse_action` reads it."""
 
@@ -82,7 +87,7 @@ class Payment:
             raise InvalidAction("a payment needs cards, e.g. 'red:3 loco:1'")
         for token in tokens:
             name, _, count_text = token.partition(":")
-            if name not in CARD_NAMES or not count_text.isdigit():
+            if name not in CARD_NAMES or not _is_number(count_text):
                 raise InvalidAction(
                     f"cannot read payment {token!r}: write colour:count, e.g. red:3 or loco:1"
                 )
@@ -206,10 +211,11 @@ _SIMPLE: dict[str, Action] = {
     "resign": Resign(),
     "give up": GiveUpTunnel(),
 }
-_MARKET = re.compile(r"draw market (\d+)")
+# Only ASCII digits are numbers in the notation: `²` or `١` are not read as 2 or 1.
+_MARKET = re.compile(r"draw market ([0-9]+)")
 _CLAIM = re.compile(r"claim (\S+) with (.+)")
-_KEEP = re.compile(r"keep ([\d,\s]+)")
-_REMOVE = re.compile(r"remove (\d+)")
+_KEEP = re.compile(r"keep ([0-9,\s]+)")
+_REMOVE = re.compile(r"remove ([0-9]+)")
 _STATION = re.compile(r"station (\S+) with (.+)")
 _PAY = re.compile(r"pay (.+)")
 

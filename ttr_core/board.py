@@ -58,6 +58,18 @@ class Board:
         return tuple((c, n, f, tuple(rs)) for (c, n, f), rs in sorted(groups.items()))
 
     @cached_property
+    def shape_blocks(self) -> tuple[tuple[int, int, int], ...]:
+        """(colour index, first, end) of each colour's run of groups in
+        `routes_by_shape`: within a run, lengths never decrease."""
+        blocks: list[tuple[int, int, int]] = []
+        for index, (color, _, _, _) in enumerate(self.routes_by_shape):
+            if blocks and blocks[-1][0] == color:
+                blocks[-1] = (color, blocks[-1][1], index + 1)
+            else:
+                blocks.append((color, index, index + 1))
+        return tuple(blocks)
+
+    @cached_property
     def route_group(self) -> tuple[int, ...]:
         """Per route: the index of its group in `routes_by_shape`."""
         group = [0] * self.num_routes
@@ -71,12 +83,24 @@ class Board:
         """E1: station_options[city][cost] is a payment table like `claim_options`
         for building a station in `city` with `cost` cards (1, 2 or 3)."""
         return tuple(
-            tuple(
-                _payment_table(lambda p, name=city.name: BuildStation(name, p), cost, GRAY_INDEX)
-                for cost in range(4)
-            )
+            tuple(self.station_payments(cost)[city.index] for cost in range(4))
             for city in self.map.cities
         )
+
+    @cached_property
+    def _station_tables(self) -> dict[int, tuple[tuple[tuple[Action, ...], ...], ...]]:
+        return {}
+
+    def station_payments(self, cost: int) -> tuple[tuple[tuple[Action, ...], ...], ...]:
+        """E1: per city, the payment table for a station of `cost` cards (any cost a
+        rule set asks for), made on first use."""
+        tables = self._station_tables.get(cost)
+        if tables is None:
+            tables = self._station_tables[cost] = tuple(
+                _payment_table(lambda p, name=city.name: BuildStation(name, p), cost, GRAY_INDEX)
+                for city in self.map.cities
+            )
+        return tables
 
     @property
     def num_routes(self) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ttr_core.actions import Payment
+from ttr_core.enums import DecisionKind
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,7 +21,7 @@ class ChooseTickets:
     minimum: int
     setup: bool = False
 
-    kind = "choose_tickets"
+    kind = DecisionKind.CHOOSE_TICKETS
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,7 +30,7 @@ class SecondCard:
 
     seat: int
 
-    kind = "second_card"
+    kind = DecisionKind.SECOND_CARD
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +45,7 @@ class TunnelPayment:
     revealed: tuple[int, ...]
     extra: int
 
-    kind = "tunnel_payment"
+    kind = DecisionKind.TUNNEL_PAYMENT
 
 
 Decision = ChooseTickets | SecondCard | TunnelPayment

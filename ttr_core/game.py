@@ -1,10 +1,12 @@
-"""Playing whole games with bots."""
+"""Playing whole games with bots (through the one game loop, `ttr_core.loop`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from ttr_core.bots import Bot
+from ttr_core.loop import StepHook, run
+from ttr_core.rules import RuleSet
 from ttr_core.state import GameState
 from ttr_maps.model import Map
 
@@ -14,16 +16,18 @@ def bot_seed(game_seed: int, seat: int) -> int:
     return (game_seed * 1_000_003 + seat * 7_919 + 17) % (2**63)
 
 
-def play_game(game_map: Map, bots: Sequence[Bot], seed: int, rules: str | None = None) -> GameState:
+def play_game(
+    game_map: Map,
+    bots: Sequence[Bot],
+    seed: int,
+    rules: str | RuleSet | None = None,
+    on_step: StepHook | None = None,
+) -> GameState:
     """Play a game to its end with one bot per seat; return the finished state.
 
-    Each bot sees only its own `PlayerView`. The rules guarantee an end: every turn
-    spends wagons, removes tickets for good, or moves cards into hands, which only
-    claims can empty again; and when nothing is possible everyone passes (R6).
+    Each bot sees only its own `PlayerView` (or, on the playout path, only its
+    legal actions). The rules guarantee an end: every turn spends wagons, removes
+    tickets for good, or moves cards into hands, which only claims can empty again;
+    and when nothing is possible everyone passes (R6).
     """
-    state = GameState(game_map, len(bots), seed, rules)
-    while not state.is_over:
-        seat = state.to_move
-        assert seat is not None
-        state.apply(bots[seat].act(state.view(seat)), seat)
-    return state
+    return run(GameState(game_map, len(bots), seed, rules), bots, on_step)

@@ -3,12 +3,15 @@ so that what a bot sees as legal is exactly what the engine will accept.
 
 The order is stable: draw deck, draw market 0-4, claims (routes grouped by colour,
 length and ferry, then by payment colour and locomotive count, locomotives-only
-last), stations (europe rules), tickets, pass, resign. docs/rules.md spells it out.
+last), stations (E1), tickets, pass; `resign` only on request (it is always legal,
+D5, but a list that offers it invites a random player to leave).
+docs/rules.md spells it out.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import combinations
 
 from ttr_core.actions import (
@@ -24,28 +27,85 @@ from ttr_core.actions import (
     Resign,
 )
 from ttr_core.board import GRAY_INDEX, Board
-from ttr_core.cards import CARD_INDEX, LOCO, MARKET_SIZE
+from ttr_core.cards import CARD_INDEX, LOCO
+from ttr_core.decisions import ChooseTickets, Decision, TunnelPayment
+from ttr_core.enums import Phase
+from ttr_core.rules import BASE, EUROPE, MARKET_SIZE_MAX, RuleSet
 
 DRAW_DECK = DrawDeck()
-DRAW_MARKET = tuple(DrawMarket(slot) for slot in range(MARKET_SIZE))
+DRAW_MARKET = tuple(DrawMarket(slot) for slot in range(MARKET_SIZE_MAX))
 DRAW_TICKETS = DrawTickets()
 PASS = Pass()
 RESIGN = Resign()
 GIVE_UP = GiveUpTunnel()
-#: E1: stations each player has.
-STATIONS_PER_PLAYER = 3
+#: E1: stations each player has with the europe rules (`RuleSet.stations`).
+STATIONS_PER_PLAYER = EUROPE.stations
 
 
-def keep_choices(offered: int, minimum: int) -> list[KeepTickets]:
+def legal_actions(
+    rules: RuleSet,
+    board: Board,
+    phase: str,
+    my_turn: bool,
+    decision: Decision | None,
+    hand: Sequence[int],
+    market: Sequence[int | None],
+    can_draw_deck: bool,
+    ticket_deck_size: int,
+    open_groups: OpenGroups,
+    wagons: int,
+    stations_left: int,
+    station_owners: Sequence[int],
+    include_resign: bool = False,
+) -> list[Action]:
+    """Every action an active seat may take now: the one dispatcher behind
+    `GameState.legal_actions` and `PlayerView.legal_actions`, so both give the
+    same list from the same facts. `resign` (D5) closes the list on request."""
+    if decision is not None:
+        if isinstance(decision, ChooseTickets):
+            actions: list[Action] = list(keep_choices(len(decision.offered), decision.minimum))
+        elif isinstance(decision, TunnelPayment):
+            actions = tunnel_actions(hand, decision.payment, decision.extra)
+        else:
+            actions = second_card_actions(market, can_draw_deck)
+    elif phase == Phase.PLAYING and my_turn:
+        actions = turn_actions(
+            board,
+            hand,
+            open_groups,
+            wagons,
+            market,
+            can_draw_deck,
+            ticket_deck_size,
+            rules,
+            stations_left,
+            station_owners,
+        )
+    else:
+        actions = []
+    if include_resign:
+        actions.append(RESIGN)
+    return actions
+
+
+@lru_cache(maxsize=64)
+def keep_choices(offered: int, minimum: int) -> tuple[KeepTickets, ...]:
     """R4/R12: every way to keep at least `minimum` of `offered` tickets, smallest first."""
-    return [
+    return tuple(
         KeepTickets(indices)
         for size in range(min(minimum, offered), offered + 1)
         for indices in combinations(range(offered), size)
-    ]
+    )
 
 
-def is_open_to(board: Board, route: int, seat: int, owner: Sequence[int], num_players: int) -> bool:
+def is_open_to(
+    board: Board,
+    route: int,
+    seat: int,
+    owner: Sequence[int],
+    num_players: int,
+    double_routes_from: int = BASE.double_routes_from,
+) -> bool:
     """Whether `route` is still free (R9) and not closed to `seat` by a parallel
     track (R11)."""
     if owner[route] != -1:
@@ -53,27 +113,39 @@ def is_open_to(board: Board, route: int, seat: int, owner: Sequence[int], num_pl
     for sibling in board.route_siblings[route]:
         holder = owner[sibling]
         # R11: never both tracks; with 2-3 players the other track closes once one is taken.
-        if holder == seat or (holder != -1 and num_players <= 3):
+        if holder == seat or (holder != -1 and num_players < double_routes_from):
             return False
     return True
 
 
 def can_claim_route(
-    board: Board, route: int, seat: int, owner: Sequence[int], num_players: int, wagons: int
+    board: Board,
+    route: int,
+    seat: int,
+    owner: Sequence[int],
+    num_players: int,
+    wagons: int,
+    double_routes_from: int = BASE.double_routes_from,
 ) -> bool:
     """Whether `seat` may claim `route` apart from paying for it: open to it (R9,
     R11) and enough wagons (R9)."""
     return board.route_length[route] <= wagons and is_open_to(
-        board, route, seat, owner, num_players
+        board, route, seat, owner, num_players, double_routes_from
     )
 
 
-#: Routes open to one seat, grouped by shape: (colour, length, ferry, routes).
-OpenGroups = tuple[tuple[int, int, int, tuple[int, ...]], ...]
+#: Routes open to one seat with one shape: (colour, length, ferry, routes).
+OpenGroup = tuple[int, int, int, tuple[int, ...]]
+#: Routes open to one seat, grouped by shape, in the order of `board.routes_by_shape`.
+OpenGroups = Sequence[OpenGroup]
 
 
 def open_route_groups(
-    board: Board, seat: int, owner: Sequence[int], num_players: int
+    board: Board,
+    seat: int,
+    owner: Sequence[int],
+    num_players: int,
+    double_routes_from: int = BASE.double_routes_from,
 ) -> OpenGroups:
     """The routes open to `seat` (R9, R11), grouped by (colour, length, ferry) in the
     order of `board.routes_by_shape` (a group may be empty): how a hand can pay
@@ -83,21 +155,14 @@ def open_route_groups(
             color,
             length,
             ferry,
-            tuple(r for r, _ in routes if is_open_to(board, r, seat, owner, num_players)),
+            tuple(
+                r
+                for r, _ in routes
+                if is_open_to(board, r, seat, owner, num_players, double_routes_from)
+            ),
         )
         for color, length, ferry, routes in board.routes_by_shape
     )
-
-
-def close_routes(board: Board, groups: OpenGroups, closed: Sequence[int]) -> OpenGroups:
-    """`groups` without the `closed` routes (after a claim), touching only their groups."""
-    changed = list(groups)
-    for route in closed:
-        index = board.route_group[route]
-        color, length, ferry, routes = changed[index]
-        if route in routes:
-            changed[index] = (color, length, ferry, tuple(r for r in routes if r != route))
-    return tuple(changed)
 
 
 def payment_shapes(
@@ -130,37 +195,44 @@ def turn_actions(
     market: Sequence[int | None],
     can_draw_deck: bool,
     ticket_deck_size: int,
-    europe: bool = False,
+    rules: RuleSet = BASE,
     stations_left: int = 0,
     station_owners: Sequence[int] = (),
 ) -> list[Action]:
     """The actions that start a turn (R6), for the player whose turn it is.
 
-    With the `europe` rule set, ferries need locomotives (E3) and stations can be
-    built (E1)."""
+    With `rules.ferries`, ferries need locomotives (E3); with `rules.stations`,
+    stations can be built (E1)."""
     actions: list[Action] = []
     if can_draw_deck:  # R7, D3
         actions.append(DRAW_DECK)
-    for slot, card in enumerate(market):
-        if card is not None:
-            actions.append(DRAW_MARKET[slot])
+    if None not in market:
+        actions.extend(DRAW_MARKET[: len(market)])
+    else:
+        actions.extend(DRAW_MARKET[slot] for slot, card in enumerate(market) if card is not None)
     # This runs once per turn of every game. The open routes come grouped by shape
     # (see `open_route_groups`): whether and how a hand can pay depends on the group.
+    # Groups of one colour come shortest first, so the first one too long for the
+    # wagons or for the cards held ends that colour (R9).
     locos = hand[LOCO]
-    most_of_one_color = max(hand[:LOCO])
+    ferries = rules.ferries
     claim_options = board.claim_options
-    for color, length, ferry, routes in open_groups:
-        if not routes or length > wagons:  # R9
-            continue
-        if (most_of_one_color if color == GRAY_INDEX else hand[color]) + locos < length:
-            continue
-        shapes = payment_shapes(length, color, hand, ferry if europe else 0)
-        for route in routes:
-            options = claim_options[route]
-            for c, low, high in shapes:
-                actions.extend(options[c][low : high + 1])
-    if europe and stations_left > 0:
-        actions.extend(station_actions(board, hand, stations_left, station_owners))
+    for color, first, end in board.shape_blocks:
+        have = (max(hand[:LOCO]) if color == GRAY_INDEX else hand[color]) + locos
+        limit = wagons if wagons < have else have
+        for index in range(first, end):
+            _, length, ferry, routes = open_groups[index]
+            if length > limit:
+                break
+            if not routes:
+                continue
+            shapes = payment_shapes(length, color, hand, ferry if ferries else 0)
+            for route in routes:
+                options = claim_options[route]
+                for c, low, high in shapes:
+                    actions.extend(options[c][low : high + 1])
+    if stations_left > 0:
+        actions.extend(station_actions(board, hand, stations_left, station_owners, rules))
     if ticket_deck_size > 0:  # R12, D4
         actions.append(DRAW_TICKETS)
     if not actions:  # R6: pass only when nothing else is possible
@@ -168,22 +240,25 @@ def turn_actions(
     return actions
 
 
-def station_cost(stations_left: int) -> int:
-    """E1: the first station costs 1 card, the second 2, the third 3."""
-    return STATIONS_PER_PLAYER + 1 - stations_left
+def station_cost(stations_left: int, rules: RuleSet = EUROPE) -> int:
+    """E1: the first station costs 1 card, the second 2, the third 3 (`rules.station_costs`)."""
+    return rules.station_cost(stations_left)
 
 
 def station_actions(
-    board: Board, hand: Sequence[int], stations_left: int, station_owners: Sequence[int]
+    board: Board,
+    hand: Sequence[int],
+    stations_left: int,
+    station_owners: Sequence[int],
+    rules: RuleSet = EUROPE,
 ) -> list[Action]:
     """E1: a station in any city without one, paid with cards of one colour."""
-    cost = station_cost(stations_left)
+    cost = station_cost(stations_left, rules)
     shapes = payment_shapes(cost, GRAY_INDEX, hand)
     actions: list[Action] = []
     if shapes:
-        for city, options in enumerate(board.station_options):
+        for city, table in enumerate(board.station_payments(cost)):
             if station_owners[city] == -1:
-                table = options[cost]
                 for c, low, high in shapes:
                     actions.extend(table[c][low : high + 1])
     return actions

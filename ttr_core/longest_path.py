@@ -12,69 +12,102 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+#: Per city: (neighbour, bit of the route, route length) for each of its routes.
+Adjacency = dict[int, list[tuple[int, int, int]]]
+
 
 def longest_trail(routes: Iterable[tuple[int, int, int]]) -> int:
     """The length of the longest trail through `(city_a, city_b, length)` routes."""
-    edges = list(routes)
-    adjacency: dict[int, list[tuple[int, int, int]]] = {}
-    for index, (a, b, length) in enumerate(edges):
-        adjacency.setdefault(a, []).append((b, 1 << index, length))
-        adjacency.setdefault(b, []).append((a, 1 << index, length))
+    adjacency: Adjacency = {}
+    bit = 1
+    for a, b, length in routes:
+        if a in adjacency:
+            adjacency[a].append((b, bit, length))
+        else:
+            adjacency[a] = [(b, bit, length)]
+        if b in adjacency:
+            adjacency[b].append((a, bit, length))
+        else:
+            adjacency[b] = [(a, bit, length)]
+        bit <<= 1
     best = 0
-    for component, total in _components(adjacency, edges):
+    for total, routes_in, cities, far in _components(adjacency):
         if total <= best:
-            continue
-        found = _longest_in_component(adjacency, component, total)
-        best = max(best, found)
+            break  # longest networks first: no other one can beat `best`
+        if routes_in == 1:
+            found = total
+        elif routes_in == len(cities) - 1:  # a tree: one path between any two cities
+            found = _farthest(adjacency, far)[1]
+        else:
+            found = _longest_in_component(adjacency, cities, total)
+        if found > best:
+            best = found
     return best
 
 
-def _components(
-    adjacency: dict[int, list[tuple[int, int, int]]], edges: list[tuple[int, int, int]]
-) -> list[tuple[list[int], int]]:
-    """Connected networks with their total length, longest first."""
+def _components(adjacency: Adjacency) -> list[tuple[int, int, list[int], int]]:
+    """Connected networks as (total length, routes, cities, the city farthest from
+    the first one if the network is a tree), longest first, in one pass over the
+    cities (each route is seen from both ends, so halved)."""
     seen: set[int] = set()
     found = []
     for start in adjacency:
         if start in seen:
             continue
-        stack, cities = [start], []
         seen.add(start)
+        stack = [(start, 0)]
+        cities, twice, ends, far, far_length = [], 0, 0, start, 0
         while stack:
-            city = stack.pop()
+            city, distance = stack.pop()
             cities.append(city)
-            for neighbour, _, _ in adjacency[city]:
+            if distance > far_length:
+                far, far_length = city, distance
+            links = adjacency[city]
+            ends += len(links)
+            for neighbour, _, length in links:
+                twice += length
                 if neighbour not in seen:
                     seen.add(neighbour)
-                    stack.append(neighbour)
-        members = set(cities)
-        total = sum(length for a, _, length in edges if a in members)
-        found.append((cities, total))
-    return sorted(found, key=lambda item: -item[1])
+                    stack.append((neighbour, distance + length))
+        found.append((twice // 2, ends // 2, cities, far))
+    found.sort(reverse=True)  # longest first (ties in any order)
+    return found
 
 
-def _longest_in_component(
-    adjacency: dict[int, list[tuple[int, int, int]]], cities: list[int], total: int
-) -> int:
-    best = 0
+def _farthest(adjacency: Adjacency, start: int) -> tuple[int, int]:
+    """In a tree: the city farthest from `start`, and its distance. (From the city
+    farthest from anywhere, that distance is the tree's longest path.)"""
+    far, far_length = start, 0
+    stack = [(start, -1, 0)]
+    while stack:
+        city, came_from, length = stack.pop()
+        if length > far_length:
+            far, far_length = city, length
+        for neighbour, _, route_length in adjacency[city]:
+            if neighbour != came_from:
+                stack.append((neighbour, city, length + route_length))
+    return far, far_length
 
-    def extend(city: int, used: int, length: int) -> None:
-        nonlocal best
-        if length > best:
-            best = length
-        for neighbour, bit, route_length in adjacency[city]:
-            if not used & bit:
-                extend(neighbour, used | bit, length + route_length)
-                if best == total:  # every route is used: nothing can be longer
-                    return
 
-    # A longest trail that is not closed ends at cities of odd degree, so those are
-    # the only starts needed; a network without any has an Euler circuit (all of it).
-    odd = [c for c in cities if len(adjacency[c]) % 2 == 1]
-    if not odd:
+def _longest_in_component(adjacency: Adjacency, cities: list[int], total: int) -> int:
+    # A longest trail that is not closed ends at cities of odd degree (at an even
+    # one an unused route would extend it), so those are the only starts needed. A
+    # network with no or two such cities has an Euler circuit or path: all of it.
+    odd = [c for c in cities if len(adjacency[c]) & 1]
+    if len(odd) <= 2:
         return total
-    for start in odd:
-        extend(start, 0, 0)
-        if best == total:
-            break
+
+    best = 0
+    for start in odd:  # depth first over (city, routes used, length so far)
+        stack = [(start, 0, 0)]
+        pop, push = stack.pop, stack.append
+        while stack:
+            city, used, length = pop()
+            if length > best:
+                best = length
+                if best == total:  # every route is used: nothing can be longer
+                    return best
+            for neighbour, bit, route_length in adjacency[city]:
+                if not used & bit:
+                    push((neighbour, used | bit, length + route_length))
     return best

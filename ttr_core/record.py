@@ -1,7 +1,8 @@
 """Game records: a game as JSON, enough to replay it exactly.
 
     {"format": "ttr-game-record", "version": 1, "map": "north_america",
-     "map_fingerprint": "…", "rules": "base", "seed": 7, "players": 4,
+     "map_fingerprint": "…", "rules": "base", "rule_set": {"name": "base", …},
+     "seed": 7, "players": 4,
      "seats": [{"seat": 0, "player": "random"}, …],
      "actions": [{"seat": 2, "action": "keep 0,1"}, …, {"seat": null, "action": "remove 3"}],
      "result": {"end_reason": "final round", "seats": [ … ]}}
@@ -22,11 +23,14 @@ from ttr_core.actions import Action, parse_action
 from ttr_core.cards import CARD_NAMES
 from ttr_core.errors import IllegalAction, InvalidAction
 from ttr_core.result import GameResult
+from ttr_core.rules import RuleSet, RuleSetError
 from ttr_core.state import GameState
 from ttr_maps.model import Map
 
 RECORD_FORMAT = "ttr-game-record"
 RECORD_VERSION = 1
+#: Longest schema message shown (a message may quote a whole value).
+MESSAGE_LIMIT = 200
 
 
 class RecordError(ValueError):
@@ -54,6 +58,7 @@ def record_of(state: GameState, players: Sequence[str]) -> dict[str, Any]:
         "map": state.map.id,
         "map_fingerprint": map_fingerprint(state.map),
         "rules": state.rules,
+        "rule_set": state.rule_set.to_dict(),
         "seed": state.seed,
         "players": state.num_players,
         "seats": [{"seat": i, "player": name} for i, name in enumerate(players)],
@@ -76,7 +81,9 @@ def dump_record(record: Mapping[str, Any]) -> str:
     """Records as text: one field per line, one action per line, UTF-8, stable."""
     lines = []
     for key, value in record.items():
-        if isinstance(value, list) and key in ("seats", "actions"):
+        if key == "rule_set":
+            text = _compact(value)
+        elif isinstance(value, list) and key in ("seats", "actions"):
             items = ",\n".join(f"  {_compact(item)}" for item in value)
             text = f"[\n{items}\n ]" if value else "[]"
         else:
@@ -117,18 +124,25 @@ def read_record(path: str | Path) -> dict[str, Any]:
 
 
 def first_schema_problem(record: Any) -> str | None:
-    """The first way `record` breaks the game-record schema, or None."""
+    """The first way `record` breaks the game-record schema, or None: the deepest
+    field that breaks it and why (`result/seats/1/rank: 9 is greater than the
+    maximum of 5`), never a whole value that fails as a unit."""
     from jsonschema import Draft202012Validator
-    from jsonschema.exceptions import relevance
+    from jsonschema.exceptions import best_match
 
     from ttr_maps.bundled import schema_path
 
     schema = json.loads(schema_path("game-record").read_text(encoding="utf-8"))
-    errors = sorted(Draft202012Validator(schema).iter_errors(record), key=relevance)
-    if not errors:
+    error = best_match(Draft202012Validator(schema).iter_errors(record))
+    if error is None:
         return None
-    where = "/".join(str(p) for p in errors[0].absolute_path) or "the record"
-    return f"{where}: {errors[0].message}"
+    while error.context:  # "not valid under any of the given schemas": say which part
+        error = best_match(error.context) or error.context[0]
+    where = "/".join(str(p) for p in error.absolute_path) or "the record"
+    message = error.message
+    if len(message) > MESSAGE_LIMIT:
+        message = message[:MESSAGE_LIMIT] + "…"
+    return f"{where}: {message}"
 
 
 def iter_replay(
@@ -155,7 +169,11 @@ def _start(record: Mapping[str, Any], game_map: Map) -> GameState:
     if fingerprint is not None and fingerprint != map_fingerprint(game_map):
         raise RecordError(f"the map {game_map.id!r} differs from the one the game was played on")
     try:
-        return GameState(game_map, record["players"], record["seed"], record.get("rules"))
+        stored = record.get("rule_set")
+        rules = RuleSet.from_dict(stored) if stored is not None else record.get("rules")
+        return GameState(game_map, record["players"], record["seed"], rules)
+    except RuleSetError as error:
+        raise RecordError(f"rule_set: {error}") from None
     except (ValueError, KeyError, TypeError) as error:
         raise RecordError(f"cannot start the game: {error}") from None
 

@@ -49,12 +49,35 @@ def prepare_report_folder(out_dir: Path) -> Path:
     _check_targets(out_dir)
     target = out_dir.absolute()
     folder = target if target.is_dir() else target.parent
+    prefix = f".{target.name}."
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp"))
+        _remove_abandoned_staging(folder, prefix)
+        staging_name = f"{prefix}{os.getpid()}."
+        staging = Path(tempfile.mkdtemp(dir=folder, prefix=staging_name, suffix=".tmp"))
     except OSError as error:
         raise ReportFolderError(f"cannot write in {folder}: {error.strerror or error}") from None
     return staging
+
+
+def _remove_abandoned_staging(folder: Path, prefix: str) -> None:
+    """Remove staging folders left by runs that were killed (SIGKILL, power loss):
+    their name carries the process id, and that process is gone. A run still going
+    keeps its folder."""
+    for candidate in folder.glob(f"{prefix}*.tmp"):
+        pid_text = candidate.name[len(prefix) :].split(".", 1)[0]
+        if candidate.is_dir() and pid_text.isdecimal() and not _is_running(int(pid_text)):
+            shutil.rmtree(candidate, ignore_errors=True)
+
+
+def _is_running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True  # someone else's process (or a pid we cannot ask about)
+    return True
 
 
 def _check_targets(out_dir: Path, record_names: list[str] | None = None) -> None:

@@ -9,16 +9,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
+from ttr_core.enums import Status
 from ttr_core.longest_path import longest_trail
-from ttr_core.stations import best_station_routes, ticket_points_with
+from ttr_core.points import signed_ticket_points
+from ttr_core.rules import BASE
+from ttr_core.stations import best_station_routes, tickets_completed_by
 
 if TYPE_CHECKING:
     from ttr_core.state import GameState
 
-#: R16: bonus for the longest continuous path.
-LONGEST_PATH_BONUS = 10
-#: E1: points for each station not built.
-UNBUILT_STATION_POINTS = 4
+#: R16: the base rules' bonus for the longest continuous path (see `RuleSet`).
+LONGEST_PATH_BONUS = BASE.longest_path_bonus
+#: E1: the base rules' points for each station not built (see `RuleSet`).
+UNBUILT_STATION_POINTS = BASE.station_points
 
 
 @dataclass(frozen=True)
@@ -96,7 +99,7 @@ class GameResult:
 
 def ticket_points(outcomes: Sequence[TicketOutcome]) -> int:
     """R15: plus every completed ticket, minus every incomplete one."""
-    return sum(t.value if t.completed else -t.value for t in outcomes)
+    return signed_ticket_points([t.value for t in outcomes], [t.completed for t in outcomes])
 
 
 def rank_seats(keys: Sequence[tuple[bool, tuple[int, ...]]]) -> list[int]:
@@ -118,8 +121,7 @@ def rank_seats(keys: Sequence[tuple[bool, tuple[int, ...]]]) -> list[int]:
 
 def score_game(state: GameState) -> GameResult:
     """R15-R17 for a finished game."""
-    from ttr_core.state import ACTIVE
-
+    rules = state.rule_set
     board = state.board
     game_map = state.map
     seats = range(state.num_players)
@@ -130,7 +132,7 @@ def score_game(state: GameState) -> GameResult:
         )
         for seat in seats
     ]
-    active = [state.status[seat] == ACTIVE for seat in seats]
+    active = [state.status[seat] == Status.ACTIVE for seat in seats]
     # R16, D5: only active players can hold the bonus; a path needs a route.
     best = max((longest[s] for s in seats if active[s]), default=0)
     stations: list[list[int]] = [[] for _ in seats]
@@ -138,11 +140,11 @@ def score_game(state: GameState) -> GameResult:
     completion: list[tuple[bool, ...]] = []
     for seat in seats:
         held = state.tickets[seat]
-        if state.europe:  # E1: stations lend routes of other players for tickets
-            stations[seat] = [c for c, s in enumerate(state.station_owner) if s == seat]
+        stations[seat] = [c for c, s in enumerate(state.station_owner) if s == seat]
+        if stations[seat]:  # E1: stations lend routes of other players for tickets
             choice = best_station_routes(board, state.owner, seat, stations[seat], held)
             borrowed[seat] = [r for r in choice if r is not None]
-            _, done = ticket_points_with(board, owned[seat] + borrowed[seat], held)
+            done = tickets_completed_by(board, owned[seat] + borrowed[seat], held)
         else:
             done = tuple(state.is_ticket_complete(seat, t) for t in held)
         completion.append(done)
@@ -164,12 +166,12 @@ def score_game(state: GameState) -> GameResult:
         score = {
             "routes": state.route_points[seat],
             "tickets": ticket_points(outcomes[seat]),
-            "longest_path_bonus": LONGEST_PATH_BONUS
+            "longest_path_bonus": rules.longest_path_bonus
             if active[seat] and best > 0 and longest[seat] == best
             else 0,
         }
-        if state.europe:
-            score["stations"] = UNBUILT_STATION_POINTS * state.stations_left[seat]  # E1
+        if rules.stations:
+            score["stations"] = rules.station_points * state.stations_left[seat]  # E1
         scores.append(score)
     totals = [sum(score.values()) for score in scores]
     completed = [sum(1 for t in outcomes[seat] if t.completed) for seat in seats]

@@ -24,13 +24,18 @@ import math
 import shlex
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ttr_core.actions import GiveUpTunnel, PayTunnel
 from ttr_core.bots import make_bot
 from ttr_core.game import bot_seed
+from ttr_core.loop import run
+from ttr_core.rules import RuleSet
 from ttr_core.state import END_ALL_PASSED, GameState
 from ttr_maps.model import Map
+
+if TYPE_CHECKING:
+    from ttr_core.executors import Executor
 
 #: z for a 95 % confidence interval.
 Z95 = 1.959963984540054
@@ -107,6 +112,12 @@ class GameSummary:
 _MAPS: dict[str, Map] = {}
 
 
+def install_map(map_argument: str, game_map: Map) -> None:
+    """Make `game_map` the map that `map_argument` names in this process (workers
+    receive maps by content, not by path: `ttr_core.executors.MapPayload`)."""
+    _MAPS[map_argument] = game_map
+
+
 def _load(map_argument: str) -> Map:
     """A map by id or path, loaded once per process."""
     game_map = _MAPS.get(map_argument)
@@ -118,22 +129,24 @@ def _load(map_argument: str) -> Map:
 
 
 def play_summarised(
-    map_argument: str, names: Sequence[str], seed: int, index: int = 0, record: bool = False
+    map_argument: str,
+    names: Sequence[str],
+    seed: int,
+    index: int = 0,
+    record: bool = False,
+    rules: RuleSet | None = None,
 ) -> GameSummary:
-    """Play one bot game and summarise it."""
+    """Play one bot game (with `rules`, default the map's) and summarise it."""
     game_map = _load(map_argument)
     bots = [make_bot(name, bot_seed(seed, seat)) for seat, name in enumerate(names)]
-    state = GameState(game_map, len(bots), seed)
     arc: list[tuple[float, float]] = []
     players = len(bots)
-    turns = 0
-    while not state.is_over:
-        seat = state.to_move
-        assert seat is not None
-        state.apply(bots[seat].act(state.view(seat)), seat)
-        if state.turns != turns:
-            turns = state.turns
+
+    def after_turns(state: GameState, seat: int, action: object) -> None:
+        if state.turns != len(arc):  # a turn ended: one point of the arc per turn
             arc.append((sum(state.route_points) / players, sum(state.wagons) / players))
+
+    state = run(GameState(game_map, players, seed, rules), bots, after_turns)
     result = state.result()
     tunnels = _tunnel_counts(state)
     seats = tuple(
@@ -223,15 +236,6 @@ def play_command(map_argument: str, names: Sequence[str], seed: int) -> str:
     return shlex.join(parts)
 
 
-def _play_chunk(
-    map_argument: str, bots: tuple[str, ...], players: int, seed: int, indices: range, record: bool
-) -> list[GameSummary]:
-    return [
-        play_summarised(map_argument, seat_names(bots, players, i), game_seed(seed, i), i, record)
-        for i in indices
-    ]
-
-
 def iter_games(
     map_argument: str,
     games: int,
@@ -240,29 +244,22 @@ def iter_games(
     seed: int,
     jobs: int = 1,
     records: bool = False,
+    rules: RuleSet | None = None,
+    executor: Executor | None = None,
 ) -> Iterator[GameSummary]:
-    """Play the games of a run and yield their summaries in game order."""
-    bot_names = tuple(bots)
-    if jobs <= 1:
-        for i in range(games):
-            yield from _play_chunk(map_argument, bot_names, players, seed, range(i, i + 1), records)
-        return
-    from concurrent.futures import ProcessPoolExecutor
+    """Play the games of a run and yield their summaries in game order.
 
-    size = max(1, min(100, games // (jobs * 8)))
-    chunks = [range(start, min(start + size, games)) for start in range(0, games, size)]
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [
-            pool.submit(_play_chunk, map_argument, bot_names, players, seed, chunk, records)
-            for chunk in chunks
-        ]
-        try:
-            for future in futures:  # in game order, whatever finishes first
-                yield from future.result()
-        except BaseException:
-            for future in futures:
-                future.cancel()
-            raise
+    `executor` says where (`ttr_core.executors`); by default this process when
+    `jobs` is 1, else `jobs` local worker processes."""
+    from ttr_core.executors import EXECUTORS, MapPayload, Work, batch_size, iter_batches
+
+    if executor is None:
+        executor = EXECUTORS["local"](jobs, None)
+    work = Work(map_argument, tuple(bots), players, seed, records, rules)
+    payload = MapPayload.from_map(map_argument, _load(map_argument))
+    batches = iter_batches(games, batch_size(games, max(1, jobs)))
+    for summaries in executor.run(work, payload, batches):
+        yield from summaries
 
 
 # ---------------------------------------------------------------- the report
@@ -610,14 +607,19 @@ def simulate(
     jobs: int = 1,
     records: bool = False,
     on_game: Callable[[GameSummary], None] | None = None,
+    rules: RuleSet | None = None,
+    executor: Executor | None = None,
 ) -> Simulation:
-    """Play `games` games and sum them up into a report (a JSON-ready dict)."""
+    """Play `games` games (with `rules`, default the map's) and sum them up into a
+    report (a JSON-ready dict)."""
     game_map = _load(map_argument)
     for name in bots:
         make_bot(name, 0)  # unknown names fail here, before any process starts
     tally = Tally(game_map, players)
     kept: list[tuple[int, str]] = []
-    for game in iter_games(map_argument, games, players, bots, seed, jobs, records):
+    for game in iter_games(
+        map_argument, games, players, bots, seed, jobs, records, rules, executor
+    ):
         tally.add(game)
         if game.record is not None:
             kept.append((game.seed, game.record))

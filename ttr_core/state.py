@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Any
 
 from ttr_core.actions import (
     Action,
@@ -32,90 +33,94 @@ from ttr_core.actions import (
     Resign,
 )
 from ttr_core.board import GRAY_INDEX, board_for
-from ttr_core.cards import CARD_INDEX, CARD_KINDS, LOCO, MARKET_LOCO_LIMIT, MARKET_SIZE, full_deck
+from ttr_core.cards import CARD_INDEX, CARD_KINDS, LOCO, CardPiles
+from ttr_core.connectivity import Connectivity
 from ttr_core.decisions import ChooseTickets, Decision, SecondCard, TunnelPayment
+from ttr_core.enums import EndReason, Phase, Status
 from ttr_core.errors import IllegalAction, InvalidAction
 from ttr_core.legal import (
-    RESIGN,
-    STATIONS_PER_PLAYER,
+    OpenGroup,
     OpenGroups,
-    close_routes,
     is_open_to,
-    keep_choices,
+    legal_actions,
     open_route_groups,
-    second_card_actions,
-    station_cost,
     tunnel_actions,
     turn_actions,
 )
+from ttr_core.result import GameResult, score_game
+from ttr_core.rules import BASE, RuleSet, rules_for
 from ttr_core.view import PlayerView, TicketView, public_text, view_of
-from ttr_maps.model import ROUTE_POINTS, RULE_SETS, Map
+from ttr_maps.model import Map
 
-if TYPE_CHECKING:
-    from ttr_core.result import GameResult
+# The base rules' numbers under their old names; a game reads its `rule_set`.
+MIN_PLAYERS, MAX_PLAYERS = BASE.min_players, BASE.max_players
+STARTING_CARDS = BASE.starting_cards
+STARTING_TICKETS = BASE.setup_tickets
+STARTING_KEEP = BASE.setup_keep
+TICKETS_DRAWN = BASE.tickets_drawn
+TICKETS_KEEP = BASE.tickets_keep
+FINAL_ROUND_WAGONS = BASE.final_round_wagons
+TUNNEL_REVEAL = BASE.tunnel_reveal
 
-MIN_PLAYERS, MAX_PLAYERS = 2, 5
-#: R4: cards and tickets dealt to each player at setup, and tickets kept at least.
-STARTING_CARDS = 4
-STARTING_TICKETS = 3
-STARTING_KEEP = 2
-#: R12: tickets drawn during the game, and kept at least.
-TICKETS_DRAWN = 3
-TICKETS_KEEP = 1
-#: R14: the final round begins when a player ends a turn with this many wagons or fewer.
-FINAL_ROUND_WAGONS = 2
-#: E2: cards turned up when claiming a tunnel.
-TUNNEL_REVEAL = 3
-
-ACTIVE, RESIGNED, REMOVED = "active", "resigned", "removed"
-SETUP, PLAYING, OVER = "setup", "playing", "over"
-END_FINAL_ROUND, END_ALL_PASSED, END_ONE_LEFT = "final round", "all passed", "one player left"
+# The old names of the enum values (`ttr_core.enums`), kept for existing code.
+ACTIVE, RESIGNED, REMOVED = Status.ACTIVE, Status.RESIGNED, Status.REMOVED
+SETUP, PLAYING, OVER = Phase.SETUP, Phase.PLAYING, Phase.OVER
+END_FINAL_ROUND, END_ALL_PASSED, END_ONE_LEFT = (
+    EndReason.FINAL_ROUND,
+    EndReason.ALL_PASSED,
+    EndReason.ONE_LEFT,
+)
 
 
 class GameState:
-    """A game of Ticket to Ride in progress on one map, for 2-5 seats (R1)."""
+    """A game of Ticket to Ride in progress on one map, for 2-5 seats (R1).
 
-    def __init__(self, game_map: Map, players: int, seed: int, rules: str | None = None) -> None:
-        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise ValueError(f"R1: a game has 2 to 5 players, not {players}")
+    `rules` is a rule-set name ("base", "europe": the named set with the map's
+    `settings`), a `RuleSet` (used as given), or None for the map's own rules.
+    """
+
+    def __init__(
+        self, game_map: Map, players: int, seed: int, rules: str | RuleSet | None = None
+    ) -> None:
+        self.rule_set: RuleSet = rules_for(game_map, rules)
+        rule_set = self.rule_set
+        if not rule_set.min_players <= players <= rule_set.max_players:
+            raise ValueError(
+                f"R1: a game has {rule_set.min_players} to {rule_set.max_players} players, "
+                f"not {players}"
+            )
         self.map = game_map
         self.board = board_for(game_map)
         self.num_players = players
         self.seed = seed
-        self.rules = rules or game_map.rules
-        if self.rules not in RULE_SETS:
-            raise ValueError(f"unknown rule set {self.rules!r}; known: {', '.join(RULE_SETS)}")
-        #: The `europe` rule set (E1-E5): stations, tunnels, ferries, long tickets.
-        self.europe = self.rules == "europe"
+        #: The rule set's name ("base" or "europe"); `rule_set` holds its values.
+        self.rules: str = rule_set.name
         self.rng = random.Random(seed)  # the one random source of the game
 
-        self.deck: list[int] = full_deck()  # the top card is the last one
-        self.rng.shuffle(self.deck)
-        self.discard: list[int] = []
-        # E4: with the europe rules, long tickets form a deck of their own.
-        is_long = self.board.ticket_long if self.europe else (False,) * len(game_map.tickets)
-        order = [t for t in range(len(game_map.tickets)) if not is_long[t]]
+        self.cards = CardPiles(self.rng, rule_set.market_size, rule_set.market_locomotive_limit)
+        # E4: long tickets may form a deck of their own.
+        is_long = self.board.ticket_long if rule_set.long_tickets else None
+        order = [t for t in range(len(game_map.tickets)) if not (is_long and is_long[t])]
         self.rng.shuffle(order)
         self.ticket_deck: deque[int] = deque(order)  # the top ticket is on the left
-        long_order = [t for t in range(len(game_map.tickets)) if is_long[t]]
+        long_order = [t for t in range(len(game_map.tickets)) if is_long and is_long[t]]
         self.rng.shuffle(long_order)
         self.long_ticket_deck: list[int] = long_order
         #: E4: long tickets not dealt, or returned at setup, leave the game.
         self.out_of_game_tickets: list[int] = []
         #: E1: per city the seat whose station stands there (-1: none); stations left.
         self.station_owner: list[int] = [-1] * self.board.num_cities
-        self.stations_left: list[int] = [STATIONS_PER_PLAYER if self.europe else 0] * players
+        self.stations_left: list[int] = [rule_set.stations] * players
 
         self.hands: list[list[int]] = [[0] * CARD_KINDS for _ in range(players)]
         self.tickets: list[list[int]] = [[] for _ in range(players)]
-        self.wagons: list[int] = [game_map.wagons] * players
+        self.wagons: list[int] = [rule_set.wagons] * players
         self.route_points: list[int] = [0] * players
-        self.status: list[str] = [ACTIVE] * players
+        self.status: list[Status] = [ACTIVE] * players
         self.owner: list[int] = [-1] * self.board.num_routes
-        # One union-find forest per player over city indices (R13, incremental).
-        self._parent: list[list[int]] = [list(range(self.board.num_cities)) for _ in range(players)]
+        #: Per seat, the cities its own routes join (R13), kept up to date.
+        self.networks = [Connectivity(self.board.num_cities) for _ in range(players)]
 
-        self.market: list[int | None] = [None] * MARKET_SIZE
         self.pending: list[Decision] = []
         self._setup_returns: dict[int, list[int]] = {}
         #: Per seat, its tickets with their completion, rebuilt only when they change.
@@ -123,33 +128,80 @@ class GameState:
         #: What every view shares and what changes only with claims, stations and
         #: resignations (see `public_snapshot`); None when out of date.
         self._snapshot: tuple | None = None
-        #: Per seat, the routes open to it (see `open_groups`); None when out of date.
-        self._open_groups: list[OpenGroups | None] = [None] * players
+        #: Per seat, the routes open to it (see `open_groups`), made on first use and
+        #: then kept up to date by claims (a list, changed in place).
+        self._open_groups: list[list[OpenGroup] | None] = [None] * players
+        #: Per seat, a snapshot of its open routes for views; None after a claim.
+        self._open_snapshots: list[OpenGroups | None] = [None] * players
         self.passed: set[int] = set()
         self.final_queue: list[int] | None = None
-        self.end_reason: str | None = None
+        self.end_reason: EndReason | None = None
         self.history: list[tuple[int | None, Action]] = []
+        self._public_log: list[tuple[int | None, str]] = []  # see `public_log`
         #: E2: cards turned up by tunnel claims, by position in `history`.
         self.tunnel_reveals: dict[int, tuple[int, ...]] = {}
-        #: What everyone saw of each action (see `ttr_core.view.public_text`).
-        self.public_log: list[tuple[int | None, str]] = []
         self.turns = 0
         self._setup()
+
+    # The card piles under their old names (tests and tools set them directly).
+    @property
+    def deck(self) -> list[int]:
+        return self.cards.deck
+
+    @deck.setter
+    def deck(self, cards: list[int]) -> None:
+        self.cards.deck = cards
+
+    @property
+    def discard(self) -> list[int]:
+        return self.cards.discard
+
+    @discard.setter
+    def discard(self, cards: list[int]) -> None:
+        self.cards.discard = cards
+
+    @property
+    def market(self) -> list[int | None]:
+        return self.cards.market
+
+    @market.setter
+    def market(self, cards: list[int | None]) -> None:
+        self.cards.market = cards
+
+    @property
+    def europe(self) -> bool:
+        """Whether the rule set is `europe` (rules read `rule_set`'s fields instead)."""
+        return self.rules == "europe"
+
+    @property
+    def public_log(self) -> list[tuple[int | None, str]]:
+        """What everyone saw of each action (see `ttr_core.view.public_text`): made
+        from `history` when first asked for, one entry per action, and kept."""
+        log = self._public_log
+        history = self.history
+        for index in range(len(log), len(history)):
+            seat, action = history[index]
+            log.append((seat, public_text(action)))
+        return log
 
     # ----------------------------------------------------------------- setup (R4)
     def _setup(self) -> None:
         """R4: deal 4 cards and 3 tickets to everyone, turn up the market, pick the
         first player at random. Everyone then chooses tickets at the same time."""
+        rule_set = self.rule_set
         for seat in range(self.num_players):
-            for _ in range(STARTING_CARDS):
+            for _ in range(rule_set.starting_cards):
                 self.hands[seat][self._draw_card()] += 1  # type: ignore[index]
         self._refill_market()
         for seat in range(self.num_players):
-            offered = self._deal_tickets(STARTING_TICKETS)
-            if self.long_ticket_deck:  # E4: one long ticket besides the regular ones
-                offered += (self.long_ticket_deck.pop(),)
+            offered = self._deal_tickets(rule_set.setup_tickets)
+            if rule_set.long_tickets:  # E4: long tickets besides the regular ones
+                long_deck = self.long_ticket_deck
+                count = min(rule_set.setup_long_tickets, len(long_deck))
+                offered += tuple(long_deck.pop() for _ in range(count))
             if offered:  # a map with too few tickets may leave a seat without any
-                self.pending.append(ChooseTickets(seat, offered, STARTING_KEEP, setup=True))
+                minimum = rule_set.setup_keep
+                self.pending.append(ChooseTickets(seat, offered, minimum, setup=True))
         self.out_of_game_tickets.extend(self.long_ticket_deck)
         self.long_ticket_deck.clear()
         self.first_player = self.rng.randrange(self.num_players)
@@ -163,62 +215,27 @@ class GameState:
 
     # ------------------------------------------------------------- cards (R7, R8)
     def _draw_card(self) -> int | None:
-        """R8: the top card of the deck; an empty deck is first replaced by the
-        shuffled discards. None when both are empty (D3)."""
-        if not self.deck:
-            if not self.discard:
-                return None
-            self._reshuffle_discards()
-        card = self.deck.pop()
-        if not self.deck and self.discard:
-            self._reshuffle_discards()  # the deck ran out: a new one at once
-        return card
-
-    def _reshuffle_discards(self) -> None:
-        self.deck, self.discard = self.discard, []
-        self.rng.shuffle(self.deck)
+        """R8: the top card of the deck (see `CardPiles.draw`); None when none is left (D3)."""
+        return self.cards.draw()
 
     def _discard(self, cards: list[int] | tuple[int, ...]) -> None:
-        """Cards to the discard pile. A market left with empty slots (deck and
-        discards had run out) is refilled as soon as cards come back (R7, R8)."""
-        self.discard.extend(cards)
-        if None in self.market:
-            self._refill_market()
+        """Cards to the discard pile, refilling an emptied market (R7, R8)."""
+        self.cards.throw(cards)
 
     def can_draw_from_deck(self) -> bool:
-        return bool(self.deck or self.discard)
+        return self.cards.can_draw()
 
     def _refill_market(self) -> None:
         """R7: fill every empty face-up slot from the deck, then apply R8."""
-        market = self.market
-        for slot in range(MARKET_SIZE):
-            if market[slot] is None:
-                market[slot] = self._draw_card()
-        self._reset_market_while_needed()
-
-    def _reset_market_while_needed(self) -> None:
-        """R8/D2: while three or more locomotives lie face up, discard all five and
-        turn up five new cards, unless no reset can help (deck and discards hold
-        fewer than three non-locomotive cards), so it never loops forever."""
-        market = self.market
-        while market.count(LOCO) >= MARKET_LOCO_LIMIT and self._market_reset_can_help():
-            self.discard.extend(card for card in market if card is not None)
-            for slot in range(MARKET_SIZE):
-                market[slot] = self._draw_card()
-
-    def _market_reset_can_help(self) -> bool:
-        non_locos = sum(1 for c in self.deck if c != LOCO) + sum(
-            1 for c in self.discard if c != LOCO
-        )
-        return non_locos >= MARKET_LOCO_LIMIT
+        self.cards.refill_market()
 
     def clone(self) -> GameState:
-        """An independent copy (the map and board are shared: they never change)."""
+        """An independent copy (the map, board and rule set are shared: they never change)."""
         twin = object.__new__(GameState)
         twin.__dict__.update(self.__dict__)
         twin.rng = random.Random()
         twin.rng.setstate(self.rng.getstate())
-        twin.deck, twin.discard = self.deck[:], self.discard[:]
+        twin.cards = self.cards.copy(twin.rng)
         twin.ticket_deck = deque(self.ticket_deck)
         twin.long_ticket_deck = self.long_ticket_deck[:]
         twin.out_of_game_tickets = self.out_of_game_tickets[:]
@@ -227,15 +244,15 @@ class GameState:
         twin.tickets = [tickets[:] for tickets in self.tickets]
         twin.wagons, twin.route_points = self.wagons[:], self.route_points[:]
         twin.status, twin.owner = self.status[:], self.owner[:]
-        twin._parent = [parent[:] for parent in self._parent]
-        twin.market, twin.pending = self.market[:], self.pending[:]
+        twin.networks = [network.copy() for network in self.networks]
+        twin.pending = self.pending[:]
         twin._setup_returns = {seat: t[:] for seat, t in self._setup_returns.items()}
         twin._ticket_views = self._ticket_views[:]
-        twin._snapshot = self._snapshot
-        twin._open_groups = self._open_groups[:]
+        twin._open_groups = [None if g is None else g[:] for g in self._open_groups]
+        twin._open_snapshots = self._open_snapshots[:]
         twin.passed = set(self.passed)
         twin.final_queue = None if self.final_queue is None else self.final_queue[:]
-        twin.history, twin.public_log = self.history[:], self.public_log[:]
+        twin.history, twin._public_log = self.history[:], self._public_log[:]
         twin.tunnel_reveals = dict(self.tunnel_reveals)
         return twin
 
@@ -266,7 +283,7 @@ class GameState:
     def is_ticket_complete(self, seat: int, ticket: int) -> bool:
         """R13: joined by a continuous chain of the seat's own routes."""
         board = self.board
-        return self._find(seat, board.ticket_a[ticket]) == self._find(seat, board.ticket_b[ticket])
+        return self.networks[seat].connected(board.ticket_a[ticket], board.ticket_b[ticket])
 
     def ticket_views(self, seat: int) -> tuple:
         """The seat's tickets as `TicketView`s with their completion (R13)."""
@@ -290,70 +307,91 @@ class GameState:
                 tuple(self.wagons),
                 tuple(self.route_points),
                 tuple(self.status),
-                tuple(self.station_owner) if self.europe else (),
-                tuple(self.stations_left) if self.europe else (),
+                tuple(self.station_owner) if self.rule_set.stations else (),
+                tuple(self.stations_left) if self.rule_set.stations else (),
             )
         return snapshot
 
     def open_groups(self, seat: int) -> OpenGroups:
-        """The routes open to `seat` (R9, R11), grouped by shape; rebuilt after claims."""
+        """The routes open to `seat` (R9, R11), grouped by shape (a snapshot)."""
+        snapshot = self._open_snapshots[seat]
+        if snapshot is None:
+            snapshot = self._open_snapshots[seat] = tuple(self._open_list(seat))
+        return snapshot
+
+    def _open_list(self, seat: int) -> list[OpenGroup]:
         groups = self._open_groups[seat]
         if groups is None:
-            groups = open_route_groups(self.board, seat, self.owner, self.num_players)
-            self._open_groups[seat] = groups
+            groups = self._open_groups[seat] = list(
+                open_route_groups(
+                    self.board, seat, self.owner, self.num_players, self.rule_set.double_routes_from
+                )
+            )
         return groups
 
     def _close_route(self, claimer: int, route: int) -> None:
         """A claimed route is closed to everyone (R9), and its parallel tracks to the
         claimer, or to everyone with 2-3 players (R11)."""
-        siblings = self.board.route_siblings[route]
+        board = self.board
+        siblings = board.route_siblings[route]
+        few_players = self.num_players < self.rule_set.double_routes_from
+        self._open_snapshots = [None] * self.num_players
         for seat, groups in enumerate(self._open_groups):
-            if groups is not None:
-                closes_siblings = seat == claimer or self.num_players <= 3
-                closed = (route, *siblings) if closes_siblings else (route,)
-                self._open_groups[seat] = close_routes(self.board, groups, closed)
+            if groups is None:
+                continue
+            for closed in (route, *siblings) if seat == claimer or few_players else (route,):
+                index = board.route_group[closed]
+                color, length, ferry, routes = groups[index]
+                if closed in routes:
+                    groups[index] = (color, length, ferry, tuple(r for r in routes if r != closed))
 
     def claimed_routes(self, seat: int) -> list[int]:
         return [r for r, holder in enumerate(self.owner) if holder == seat]
 
-    def legal_actions(self, seat: int | None = None) -> list[Action]:
-        """Every action `seat` may take now, in a stable order (see `ttr_core.legal`).
-
-        An active seat may always resign (D5), so `resign` closes every list.
-        """
+    def legal_actions(self, seat: int | None = None, include_resign: bool = False) -> list[Action]:
+        """Every action `seat` (default: the seat to move) may take now, in a stable
+        order (see `ttr_core.legal`). An active seat may always resign (D5); `resign`
+        closes the list only with `include_resign`."""
         seat = self.to_move if seat is None else seat
         if seat is None or self.phase == OVER or self.status[seat] != ACTIVE:
             return []
-        decision = self.decision_for(seat)
-        if decision is not None:
-            actions = self._decision_actions(decision)
-        elif self.phase == PLAYING and seat == self.current:
-            actions = self._turn_actions(seat)
-        else:
-            actions = []
-        actions.append(RESIGN)
-        return actions
+        if (
+            not self.pending
+            and seat == self.current
+            and self.phase == PLAYING
+            and not include_resign
+        ):
+            return self._turn_actions(seat)  # the common case, straight to its list
+        return legal_actions(
+            self.rule_set,
+            self.board,
+            self.phase,
+            seat == self.current,
+            self.decision_for(seat) if self.pending else None,
+            self.hands[seat],
+            self.cards.market,
+            self.cards.can_draw(),
+            len(self.ticket_deck),
+            self._open_list(seat),
+            self.wagons[seat],
+            self.stations_left[seat],
+            self.station_owner,
+            include_resign,
+        )
 
     def _turn_actions(self, seat: int) -> list[Action]:
         return turn_actions(
             self.board,
             self.hands[seat],
-            self.open_groups(seat),
+            self._open_list(seat),
             self.wagons[seat],
-            self.market,
-            self.can_draw_from_deck(),
+            self.cards.market,
+            self.cards.can_draw(),
             len(self.ticket_deck),
-            self.europe,
+            self.rule_set,
             self.stations_left[seat],
             self.station_owner,
         )
-
-    def _decision_actions(self, decision: Decision) -> list[Action]:
-        if isinstance(decision, ChooseTickets):
-            return list(keep_choices(len(decision.offered), decision.minimum))
-        if isinstance(decision, TunnelPayment):
-            return tunnel_actions(self.hands[decision.seat], decision.payment, decision.extra)
-        return second_card_actions(self.market, self.can_draw_from_deck())
 
     def view(self, seat: int) -> PlayerView:
         """What `seat` may see (R5, D6)."""
@@ -382,28 +420,20 @@ class GameState:
             self._retire(seat, RESIGNED)
             self._log(seat, action)
             return
-        decision = self.decision_for(seat)
+        decision = self.decision_for(seat) if self.pending else None
         if decision is not None:
             self._apply_decision(seat, decision, action)
         elif self.phase != PLAYING or seat != self.current:
             raise IllegalAction("R6", f"it is not seat {seat}'s turn")
-        elif isinstance(action, DrawDeck | DrawMarket):
-            self._draw_first_card(seat, action)
-        elif isinstance(action, Claim):
-            self._claim(seat, action)
-        elif isinstance(action, DrawTickets):
-            self._draw_tickets(seat)
-        elif isinstance(action, Pass):
-            self._pass(seat)
-        elif isinstance(action, BuildStation):
-            self._build_station(seat, action)
         else:
-            raise IllegalAction("R6", f"'{action}' is not a turn action")
-        self._log(seat, action)
+            start_turn = _TURN_ACTIONS.get(type(action))
+            if start_turn is None:
+                raise IllegalAction("R6", f"'{action}' is not a turn action")
+            start_turn(self, seat, action)
+        self.history.append((seat, action))
 
     def _log(self, seat: int | None, action: Action) -> None:
         self.history.append((seat, action))
-        self.public_log.append((seat, public_text(action)))
 
     def _check_seat(self, seat: int) -> None:
         if not 0 <= seat < self.num_players:
@@ -414,7 +444,7 @@ class GameState:
     # ------------------------------------------------------------ decisions
     def _apply_decision(self, seat: int, decision: Decision, action: Action) -> None:
         if isinstance(decision, TunnelPayment):
-            if not isinstance(action, PayTunnel | GiveUpTunnel):
+            if not isinstance(action, (PayTunnel, GiveUpTunnel)):
                 raise IllegalAction("E2", "pay the tunnel's extra cards or give up first")
             self._resolve_tunnel(seat, decision, action)
         elif isinstance(decision, ChooseTickets):
@@ -423,7 +453,7 @@ class GameState:
                 raise IllegalAction(rule, "choose which tickets to keep first ('keep 0,1')")
             self._keep_tickets(seat, decision, action)
         else:
-            if not isinstance(action, DrawDeck | DrawMarket):
+            if not isinstance(action, (DrawDeck, DrawMarket)):
                 raise IllegalAction("R7", "take your second card ('draw deck' or 'draw market N')")
             self._draw_second_card(seat, action)
 
@@ -448,35 +478,39 @@ class GameState:
             self._setup_returns[seat] = returned
             self._finish_setup_if_done()
         else:
-            self.ticket_deck.extend(returned)
+            self._return_tickets(returned)
             self._end_turn(seat)
 
     def _finish_setup_if_done(self) -> None:
         if self.phase != SETUP or self.pending:
             return
-        is_long = self.board.ticket_long
         for seat in sorted(self._setup_returns):
-            for ticket in self._setup_returns[seat]:
-                if self.europe and is_long[ticket]:
-                    self.out_of_game_tickets.append(ticket)  # E4
-                else:
-                    self.ticket_deck.append(ticket)
+            self._return_tickets(self._setup_returns[seat])
         self._setup_returns.clear()
         self.phase = PLAYING
         if self.status[self.current] != ACTIVE:
             self.current = self._next_active_after(self.current)
 
+    def _return_tickets(self, tickets: list[int] | tuple[int, ...]) -> None:
+        """R4/R12: returned tickets go under the ticket deck in order; E4: returned
+        long tickets leave the game."""
+        is_long = self.board.ticket_long if self.rule_set.long_tickets else None
+        for ticket in tickets:
+            if is_long and is_long[ticket]:
+                self.out_of_game_tickets.append(ticket)
+            else:
+                self.ticket_deck.append(ticket)
+
     # ------------------------------------------------------------ drawing (R7)
     def _take_market_card(self, seat: int, slot: int) -> int:
-        card = self.market[slot]
-        self.hands[seat][card] += 1  # type: ignore[index]
-        self.market[slot] = self._draw_card()  # R7: replaced at once
-        self._reset_market_while_needed()  # R8
-        return card  # type: ignore[return-value]
+        card = self.cards.take(slot)  # R7: replaced at once, then R8
+        self.hands[seat][card] += 1
+        return card
 
     def _check_market_slot(self, action: DrawMarket) -> int:
-        if not 0 <= action.slot < MARKET_SIZE:
-            raise InvalidAction(f"market slots are 0 to {MARKET_SIZE - 1}")
+        size = len(self.cards.market)
+        if not 0 <= action.slot < size:
+            raise InvalidAction(f"market slots are 0 to {size - 1}")
         card = self.market[action.slot]
         if card is None:
             raise IllegalAction("D3", f"market slot {action.slot} is empty")
@@ -500,9 +534,7 @@ class GameState:
 
     def _second_card_exists(self) -> bool:
         """D3: the deck (or discards) or a face-up card other than a locomotive."""
-        if self.deck or self.discard:
-            return True
-        return any(card is not None and card != LOCO for card in self.market)
+        return self.cards.second_card_exists()
 
     def _draw_second_card(self, seat: int, action: DrawDeck | DrawMarket) -> None:
         """R7: the second card; a face-up locomotive may not be taken."""
@@ -533,7 +565,9 @@ class GameState:
             raise IllegalAction(
                 "R9", f"{action.route} needs {length} wagons; you have {self.wagons[seat]}"
             )
-        if not is_open_to(board, route, seat, self.owner, self.num_players):
+        if not is_open_to(
+            board, route, seat, self.owner, self.num_players, self.rule_set.double_routes_from
+        ):
             if any(self.owner[s] == seat for s in board.route_siblings[route]):
                 raise IllegalAction("R11", f"you already own the other track of {action.route}")
             raise IllegalAction(
@@ -558,12 +592,12 @@ class GameState:
                 )
         self._check_hand_holds(seat, payment, "R9")
         ferry = self.board.route_ferry[route]
-        if self.europe and payment.locos < ferry:
+        if self.rule_set.ferries and payment.locos < ferry:
             raise IllegalAction("E3", f"the ferry {name} needs at least {ferry} locomotives")
 
     def _claim(self, seat: int, action: Claim) -> None:
         route = self.check_claim(seat, action)
-        if self.europe and self.board.route_tunnel[route]:
+        if self.rule_set.tunnels and self.board.route_tunnel[route]:
             self._dig_tunnel(seat, route, action.payment)
             return
         self._pay(seat, action.payment)
@@ -576,7 +610,7 @@ class GameState:
         asks for one more card (only locomotives count when only locomotives were
         laid). With nothing to add the tunnel is claimed at once."""
         revealed = []
-        for _ in range(TUNNEL_REVEAL):
+        for _ in range(self.rule_set.tunnel_reveal):
             card = self._draw_card()
             if card is not None:
                 revealed.append(card)
@@ -611,7 +645,7 @@ class GameState:
     # ---------------------------------------------------- europe: stations (E1)
     def _build_station(self, seat: int, action: BuildStation) -> None:
         """E1: a station in a city without one, for 1, 2, then 3 cards of one colour."""
-        if not self.europe:
+        if not self.rule_set.stations:
             raise IllegalAction("E1", "stations belong to the europe rule set")
         city = self.map.city_index.get(action.city)
         if city is None:
@@ -620,7 +654,7 @@ class GameState:
             raise IllegalAction("E1", "you have built all your stations")
         if self.station_owner[city] != -1:
             raise IllegalAction("E1", f"{action.city} already has a station")
-        cost = station_cost(self.stations_left[seat])
+        cost = self.rule_set.station_cost(self.stations_left[seat])
         payment = action.payment
         if payment.total != cost:
             raise IllegalAction("E1", f"this station costs {cost} card(s), not {payment.total}")
@@ -656,21 +690,26 @@ class GameState:
         length = self.board.route_length[route]
         self.owner[route] = seat
         self.wagons[seat] -= length
-        self.route_points[seat] += ROUTE_POINTS[length]
-        self._union(seat, self.board.route_a[route], self.board.route_b[route])
-        self._ticket_views[seat] = None
+        self.route_points[seat] += self.rule_set.route_score(length)
+        network = self.networks[seat]
+        network.join(self.board.route_a[route], self.board.route_b[route])
+        views = self._ticket_views[seat]
+        if views is not None and any(
+            not view.completed and self.is_ticket_complete(seat, view.index) for view in views
+        ):
+            self._ticket_views[seat] = None  # R13: the claim completed a ticket
         self._snapshot = None
         self._close_route(seat, route)
 
     # ------------------------------------------------------------ tickets (R12)
-    def _draw_tickets(self, seat: int) -> None:
+    def _draw_tickets(self, seat: int, action: DrawTickets | None = None) -> None:
         if not self.ticket_deck:
             raise IllegalAction("D4", "the ticket deck is empty")
-        offered = self._deal_tickets(TICKETS_DRAWN)
-        self.pending.append(ChooseTickets(seat, offered, TICKETS_KEEP))
+        offered = self._deal_tickets(self.rule_set.tickets_drawn)
+        self.pending.append(ChooseTickets(seat, offered, self.rule_set.tickets_keep))
 
     # ------------------------------------------------------------- passing (R6)
-    def _pass(self, seat: int) -> None:
+    def _pass(self, seat: int, action: Pass | None = None) -> None:
         possible = self._turn_actions(seat)
         if possible and not isinstance(possible[0], Pass):
             raise IllegalAction(
@@ -696,7 +735,7 @@ class GameState:
             if not self.final_queue:
                 self._finish(END_FINAL_ROUND)  # R14
                 return
-        elif self.wagons[seat] <= FINAL_ROUND_WAGONS:
+        elif self.wagons[seat] <= self.rule_set.final_round_wagons:
             self._start_final_round(seat)
         self._pass_turn_on(seat)
 
@@ -738,10 +777,7 @@ class GameState:
         decision = self.decision_for(seat)
         if decision is not None:
             self.pending.remove(decision)
-            if isinstance(decision, ChooseTickets):
-                self.ticket_deck.extend(decision.offered)
-            elif isinstance(decision, TunnelPayment):
-                self._discard(decision.revealed)
+            self._settle_abandoned(decision)
         self.passed.discard(seat)
         was_current = self.phase == PLAYING and seat == self.current
         if self.final_queue is not None and seat in self.final_queue:
@@ -762,30 +798,40 @@ class GameState:
             self._pass_turn_on(seat)
 
     # --------------------------------------------------------------- the end
-    def _finish(self, reason: str) -> None:
+    def _settle_abandoned(self, decision: Decision) -> None:
+        """D5, E2, R12: a decision nobody will answer gives back what it held: offered
+        tickets under the ticket deck (long ones leave the game, E4), turned-up
+        tunnel cards to the discard pile."""
+        if isinstance(decision, ChooseTickets):
+            self._return_tickets(decision.offered)
+        elif isinstance(decision, TunnelPayment):
+            self._discard(decision.revealed)
+
+    def _finish(self, reason: EndReason) -> None:
+        """The game ends; decisions still pending are abandoned (their cards and
+        tickets go back, see `_settle_abandoned`), held setup returns too (R4)."""
         self.phase = OVER
         self.end_reason = reason
+        for decision in self.pending:
+            self._settle_abandoned(decision)
         self.pending.clear()
+        for seat in sorted(self._setup_returns):
+            self._return_tickets(self._setup_returns[seat])
+        self._setup_returns.clear()
 
     def result(self) -> GameResult:
         """The final result (R15-R17). Only for a finished game."""
-        from ttr_core.result import score_game
-
         if self.phase != OVER:
             raise IllegalAction("R6", "the game is not over")
         return score_game(self)
 
-    # ------------------------------------------------------------ union-find
-    def _find(self, seat: int, city: int) -> int:
-        parent = self._parent[seat]
-        root = city
-        while parent[root] != root:
-            root = parent[root]
-        while parent[city] != root:
-            parent[city], city = root, parent[city]
-        return root
 
-    def _union(self, seat: int, a: int, b: int) -> None:
-        ra, rb = self._find(seat, a), self._find(seat, b)
-        if ra != rb:
-            self._parent[seat][ra] = rb
+#: The actions that start a turn (R6), by type: what `apply` does with each.
+_TURN_ACTIONS: dict[type, Callable[[GameState, int, Any], None]] = {
+    DrawDeck: GameState._draw_first_card,
+    DrawMarket: GameState._draw_first_card,
+    Claim: GameState._claim,
+    DrawTickets: GameState._draw_tickets,
+    Pass: GameState._pass,
+    BuildStation: GameState._build_station,
+}

@@ -1,5 +1,5 @@
-"""E1: at the end of a `europe` game, each station lets its owner use one route
-of another player into its city, to complete tickets. The engine tries every
+"""E1: at the end of a game with stations, each station lets its owner use one
+route of another player into its city, to complete tickets. The engine tries every
 choice (each station: one of those routes, or none) and keeps the best one.
 
 Stations never count for the longest path (R16): only for tickets.
@@ -11,30 +11,26 @@ from collections.abc import Sequence
 from itertools import product
 
 from ttr_core.board import Board
+from ttr_core.connectivity import Connectivity
+from ttr_core.points import signed_ticket_points
+
+
+def tickets_completed_by(
+    board: Board, routes: Sequence[int], tickets: Sequence[int]
+) -> tuple[bool, ...]:
+    """R13: which of `tickets` the `routes` complete."""
+    joined = Connectivity.of_routes(
+        board.num_cities, ((board.route_a[r], board.route_b[r]) for r in routes)
+    )
+    return tuple(joined.connected(board.ticket_a[t], board.ticket_b[t]) for t in tickets)
 
 
 def ticket_points_with(
     board: Board, routes: Sequence[int], tickets: Sequence[int]
 ) -> tuple[int, tuple[bool, ...]]:
     """R15 ticket points of `tickets` when `routes` join cities, and which are complete."""
-    parent = list(range(board.num_cities))
-
-    def find(city: int) -> int:
-        while parent[city] != city:
-            parent[city] = parent[parent[city]]
-            city = parent[city]
-        return city
-
-    for route in routes:
-        a, b = find(board.route_a[route]), find(board.route_b[route])
-        if a != b:
-            parent[a] = b
-    completed = tuple(find(board.ticket_a[t]) == find(board.ticket_b[t]) for t in tickets)
-    points = sum(
-        board.ticket_value[t] if done else -board.ticket_value[t]
-        for t, done in zip(tickets, completed, strict=True)
-    )
-    return points, completed
+    completed = tickets_completed_by(board, routes, tickets)
+    return signed_ticket_points([board.ticket_value[t] for t in tickets], completed), completed
 
 
 def best_station_routes(
@@ -44,9 +40,11 @@ def best_station_routes(
     station_cities: Sequence[int],
     tickets: Sequence[int],
 ) -> tuple[int | None, ...]:
-    """For each of `seat`'s stations, the borrowed route (index) that gives the most
-    ticket points, or None. Among equally good choices, the first found: fewer
-    borrowed routes, then lower route indices."""
+    """For each of `seat`'s stations, the borrowed route (index) or None: the choice
+    with the most ticket points (R15); among those, the one completing the most
+    tickets (R17 breaks ties on completed tickets); then the fewest borrowed routes;
+    then the first in the search order (each station's routes by route index, the
+    first station's choice varying slowest)."""
     own = [r for r, holder in enumerate(owner) if holder == seat]
     candidates = []
     for city in station_cities:
@@ -57,12 +55,14 @@ def best_station_routes(
         ]
         candidates.append([None, *touching])
     best_choice: tuple[int | None, ...] = tuple(None for _ in station_cities)
-    best_points, _ = ticket_points_with(board, own, tickets)
+    points, done = ticket_points_with(board, own, tickets)
+    best_key = (points, sum(done), 0)
     for choice in product(*candidates):
         borrowed = [r for r in choice if r is not None]
         if not borrowed:
             continue
-        points, _ = ticket_points_with(board, own + borrowed, tickets)
-        if points > best_points:
-            best_points, best_choice = points, choice
+        points, done = ticket_points_with(board, own + borrowed, tickets)
+        key = (points, sum(done), -len(borrowed))
+        if key > best_key:
+            best_key, best_choice = key, choice
     return best_choice

@@ -1,49 +1,60 @@
 """Playing in the terminal: people and bots at one table (hot-seat).
 
-A person's turn shows what their `PlayerView` shows (hand by colour, the market,
-tickets and whether they are complete, every seat's points, wagons and cards, what
-the others did since) and a numbered list of legal actions. A line of input is a
-number from that list, an action in notation (`draw market 2`, `claim
-Denver-Omaha with red:4`), `help`, `resign` (leave the game, D5) or `quit` (stop
-playing; the game is left unfinished). Input that is not legal changes nothing:
-the message says why (the rule, for an illegal action) and the question is asked
-again. The end of the input stream ends the session like `quit`, and so does
-Ctrl-C (`Session.interrupted`).
+A person is a seat like a bot (`Person.act(view) -> Action`), so the game runs
+through the one game loop (`ttr_core.game.play_out`). Inside `act` the person sees
+one screen, redrawn (`ttr_core.table.screen`), and types commands
+(`ttr_core.table.commands`): `deck`, `m 3`, `claim dallas little rock`, `routes`,
+`help`, … A command that cannot be read or is not legal changes nothing; the
+message says why (the rule, for an illegal action) and the person types again.
 
-With the europe rules the screen also shows the stations (E1: who has one where,
-how many are left and what the next one costs), a tunnel waiting for its extra
-cards (E2) and which tickets are long (E4).
+When stdin is a terminal, lines are read with readline (history, Tab completes
+commands and city names) and the screen is cleared and redrawn; otherwise lines
+are read one by one, without prompts, and each screen is printed once. `quit`
+and the end of the input stop the game (`StopGame`), Ctrl-C too
+(KeyboardInterrupt): the session returns the game so far, to be saved.
 
-Input is read line by line from any text stream, so a test can play a whole game.
+With several people at one terminal, a "pass to seat N" screen hides the
+previous person's hand until the next one presses Enter.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import TextIO
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
 
-from ttr_core.actions import Action, Claim, Resign, parse_action
+from ttr_core.actions import Action, DrawDeck, Resign
 from ttr_core.bots import Bot
 from ttr_core.cards import CARD_NAMES
 from ttr_core.errors import IllegalAction, InvalidAction
-from ttr_core.legal import station_cost
+from ttr_core.loop import StopGame, new_game, run
+from ttr_core.rules import RuleSet
 from ttr_core.state import GameState
+from ttr_core.table.commands import (
+    MAX_DIGITS,
+    ChoosePayment,
+    CommandError,
+    Look,
+    Play,
+    completions,
+    find_city,
+    is_number,
+    parse_command,
+)
+from ttr_core.table.journal import Event, Journal, Observed
+from ttr_core.table.progress import action_kinds, claimable_routes
+from ttr_core.table.screen import Screen, render_screen, seat_name
+from ttr_core.table.texts import COMMANDS_HELP, printable
 from ttr_core.view import PlayerView
-from ttr_maps.model import Map, Ticket
+from ttr_maps.model import Map
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 HUMAN = "human"
-
-HELP = """\
-Type the number of an action from the list, or the action itself:
-  draw deck | draw market N | claim ROUTE with COLOUR:N [loco:N] | tickets | keep I,J
-With the europe rules also:
-  station CITY with COLOUR:N [loco:N]   build a station (E1; `_` for spaces in CITY)
-  pay COLOUR:N [loco:N] | give up        settle a tunnel's extra cards (E2)
-Other commands:
-  help     this text
-  resign   leave the game (your routes stay on the board, D5)
-  quit     stop playing now (the game is left unfinished)"""
 
 
 @dataclass
@@ -57,101 +68,64 @@ class Session:
     interrupted: bool = False
 
 
-def seat_label(seat: int, names: Sequence[str]) -> str:
-    return f"seat {seat} ({names[seat]})"
+@dataclass
+class Terminal:
+    """Where the table reads and writes. `interactive`: a person at a terminal
+    (clear and redraw, prompts); otherwise lines come from a script."""
+
+    console: Console
+    read_line: Callable[[str], str]
+    interactive: bool
+
+    def size(self) -> tuple[int, int]:
+        width, height = self.console.size
+        return width, height
+
+    def show(self, lines: Sequence[object], clear: bool = True) -> None:
+        if self.interactive and clear:
+            self.console.clear()
+        for line in lines:
+            self.console.print(line, soft_wrap=True, highlight=False, markup=False)
+
+    def ask(self, prompt: str) -> str:
+        """One line; EOFError at the end of the input. No prompt for a script."""
+        return self.read_line(prompt if self.interactive else "")
 
 
-def describe_view(view: PlayerView, names: Sequence[str], since: int) -> list[str]:
-    """What a person needs to decide: the lines shown before their action list.
-    `since` is how many log entries of the view are new to them."""
-    board = view.board
-    lines = [f"=== {seat_label(view.seat, names)}: your move ==="]
-    new = view.log[-since:] if since else ()
-    for seat, text in new:
-        if seat != view.seat:
-            who = "host" if seat is None else seat_label(seat, names)
-            lines.append(f"  {who}: {text}")
-    hand = view.hand_by_color()
-    lines.append("hand:   " + (", ".join(f"{c} {n}" for c, n in hand.items()) or "no cards"))
-    market = [CARD_NAMES[c] if c is not None else "-" for c in view.market]
-    lines.append(
-        "market: "
-        + "  ".join(f"[{i}] {name}" for i, name in enumerate(market))
-        + f"   (deck {view.deck_size}, discards {view.discard_size})"
-    )
-    if view.tickets:
-        lines.append("tickets:")
-        for ticket in view.tickets:
-            mark = "done" if ticket.completed else "open"
-            lines.append(f"  [{mark}] {ticket.ticket}{_long(ticket.ticket)}")
-    if view.offered:
-        lines.append(f"offered tickets (keep at least {view.keep_at_least}):")
-        for position, index in enumerate(view.offered):
-            ticket = board.map.tickets[index]
-            lines.append(f"  {position}: {ticket}{_long(ticket)}")
-    lines += station_lines(view, names)
-    lines += tunnel_lines(view, names)
-    lines.append("seats:")
-    for seat in range(view.num_players):
-        status = "" if view.status[seat] == "active" else f" [{view.status[seat]}]"
-        lines.append(
-            f"  {seat_label(seat, names)}: {view.route_points[seat]} route points, "
-            f"{view.wagons[seat]} wagons, {view.card_counts[seat]} cards, "
-            f"{view.ticket_counts[seat]} tickets{status}"
-        )
-    if view.final_round:
-        lines.append("** final round: this is your last turn **")
-    return lines
+def stdin_terminal(console: Console, game_map: Map) -> Terminal:
+    """The terminal of `ttr play`: readline with history and Tab completion when
+    stdin is a terminal, else plain lines from stdin."""
+    if sys.stdin.isatty():
+        _set_up_readline(game_map)
+        return Terminal(console, input, True)
+
+    def read_line(prompt: str) -> str:
+        line = sys.stdin.readline()
+        if not line:
+            raise EOFError
+        return line.rstrip("\r\n")
+
+    return Terminal(console, read_line, False)
 
 
-def _long(ticket: Ticket) -> str:
-    return "  [long]" if ticket.long else ""  # E4
+def _set_up_readline(game_map: Map) -> None:
+    try:
+        import readline
+    except ImportError:  # a Python without readline: plain input() still works
+        return
+    offers: list[str] = []
 
+    def complete(text: str, state: int) -> str | None:
+        if state == 0:
+            buffer = readline.get_line_buffer()[: readline.get_endidx()]
+            offers[:] = completions(buffer, game_map)
+            if len(offers) == 1:  # a whole word: go on typing the next one
+                offers[0] += " "
+        return offers[state] if state < len(offers) else None
 
-def station_lines(view: PlayerView, names: Sequence[str]) -> list[str]:
-    """E1: my stations left and the cost of the next one, and every station built."""
-    if view.rules != "europe" or not view.stations_left:
-        return []
-    left = view.stations_left[view.seat]
-    cost = f"the next costs {station_cost(left)} card(s) of one colour" if left else "none"
-    lines = [f"stations: you have {left} left ({cost}); each one not built scores 4"]
-    cities = view.map.cities
-    built = [(cities[c].name, seat) for c, seat in enumerate(view.station_owners) if seat >= 0]
-    for seat in range(view.num_players):
-        mine = [name for name, owner in built if owner == seat]
-        if mine:
-            lines.append(f"  {seat_label(seat, names)} has stations in {', '.join(mine)}")
-    return lines
-
-
-def tunnel_lines(view: PlayerView, names: Sequence[str]) -> list[str]:
-    """E2: a tunnel claim waiting for its extra cards."""
-    tunnel = view.tunnel
-    if tunnel is None:
-        return []
-    who = "your" if tunnel.seat == view.seat else f"{seat_label(tunnel.seat, names)}'s"
-    revealed = ", ".join(CARD_NAMES[card] for card in tunnel.revealed) or "nothing"
-    return [
-        f"tunnel: {who} claim of {tunnel.route}: cards laid {tunnel.payment}; "
-        f"turned up {revealed}; {tunnel.extra} more card(s) needed "
-        f"({tunnel.payment.color or 'loco'} or loco): `pay …` or `give up`"
-    ]
-
-
-def action_lines(actions: Sequence[Action]) -> list[str]:
-    return [f"  {number:>3}) {action}" for number, action in enumerate(actions, start=1)]
-
-
-def read_choice(text: str, actions: Sequence[Action]) -> Action:
-    """A typed line as an action: a number from the list or an action's notation.
-    Raises InvalidAction when it is neither."""
-    stripped = text.strip()
-    if stripped.isdecimal():  # not isdigit: int() refuses digits like '²'
-        number = int(stripped)
-        if not 1 <= number <= len(actions):
-            raise InvalidAction(f"choose a number from 1 to {len(actions)}")
-        return actions[number - 1]
-    return parse_action(stripped)
+    readline.set_completer_delims(" ")
+    readline.set_completer(complete)
+    readline.parse_and_bind("tab: complete")
 
 
 def play_at_table(
@@ -159,91 +133,297 @@ def play_at_table(
     players: Sequence[Bot | None],
     names: Sequence[str],
     seed: int,
-    lines: Iterator[str],
-    write: Callable[[str], None],
+    terminal: Terminal,
+    picture: Path | None = None,
+    welcome: Sequence[str] = (),
+    rules: str | RuleSet | None = None,
 ) -> Session:
-    """Play one game: `None` in `players` is a person reading from `lines`.
-
-    Every person sees only their own view; the bots act as in `play_game`.
-    """
-    state = GameState(game_map, len(players), seed)
-    seen = [0] * len(players)  # public log entries each person has seen
+    """Play one game: `None` in `players` is a person at `terminal`. Every seat,
+    person or bot, sees only its own view and plays through the one game loop."""
+    state = new_game(game_map, len(players), seed, rules)
+    journal = Journal()
+    table = Table(
+        terminal,
+        names,
+        journal,
+        lambda seat, action: why_not(state, seat, action),
+        picture,
+        sum(1 for p in players if p is None),
+        welcome=list(welcome),
+    )
+    seats = [
+        Observed(Person(seat, table) if player is None else player, journal)
+        for seat, player in enumerate(players)
+    ]
     try:
-        while not state.is_over:
-            seat = state.to_move
-            assert seat is not None
-            bot = players[seat]
-            if bot is not None:
-                state.apply(bot.act(state.view(seat)), seat)
-                continue
-            if not _human_turn(state, seat, names, seen, lines, write):
-                return Session(state, stopped=True)
+        run(state, seats)
     except KeyboardInterrupt:  # Ctrl-C: stop like `quit`, keeping the game so far
-        write("interrupted: the game stops here, unfinished")
+        terminal.show(
+            [*_end_of_prompt(terminal), "interrupted: the game stops here, unfinished"], clear=False
+        )
         return Session(state, stopped=True, interrupted=True)
+    if not state.is_over:  # a person stopped: `StopGame` ended the loop's run
+        stop = f"{table.stopped}: the game stops here, unfinished"
+        terminal.show([*_end_of_prompt(terminal), stop], clear=False)
+        return Session(state, stopped=True)
     return Session(state)
 
 
-def _human_turn(
-    state: GameState,
-    seat: int,
-    names: Sequence[str],
-    seen: list[int],
-    lines: Iterator[str],
-    write: Callable[[str], None],
-) -> bool:
-    """Ask one person for one action until a legal one is applied. False when
-    they quit or the input ended."""
-    view = state.view(seat)
-    since = min(len(state.public_log) - seen[seat], len(view.log))
-    for line in describe_view(view, names, since):
-        write(line)
-    seen[seat] = len(state.public_log)
-    actions = view.legal_actions()
-    for line in action_lines(actions):
-        write(line)
-    while True:
-        write(f"seat {seat}> ")
+def _end_of_prompt(terminal: Terminal) -> list[str]:
+    """An empty line to end a prompt left open by Ctrl-C or Ctrl-D at a terminal."""
+    return [""] if terminal.interactive else []
+
+
+def why_not(state: GameState, seat: int, action: Action) -> str:
+    """The engine's reason (with its rule) why `seat` may not play `action` now,
+    found on a copy of the game: the game itself never changes."""
+    try:
+        state.clone().apply(action, seat)
+    except (IllegalAction, InvalidAction) as error:
+        return str(error)
+    return f"'{action}' is not possible now"
+
+
+@dataclass
+class Table:
+    """What the people at one table share: the terminal, the journal of the game,
+    who saw what, and the board picture."""
+
+    terminal: Terminal
+    names: Sequence[str]
+    journal: Journal
+    #: Explains why an action is not legal for a seat (the rule), from the game.
+    judge: Callable[[int, Action], str]
+    #: `--picture`: the board picture refreshed on every person's turn.
+    picture: Path | None = None
+    people: int = 1
+    #: Per seat, the length of the journal when its last turn began.
+    seen: dict[int, int] = field(default_factory=dict)
+    #: The seat whose screen is shown now (hot-seat hides it from the next).
+    showing: int | None = None
+    #: Why a person stopped the game ("quit", "input ended"), if one did.
+    stopped: str = ""
+    #: Shown under the first screen: who sits where.
+    welcome: list[str] = field(default_factory=list)
+    _drawn: tuple | None = None
+
+
+class Person:
+    """A seat played by a person at the table."""
+
+    def __init__(self, seat: int, table: Table) -> None:
+        self.seat = seat
+        self.table = table
+        self.name = table.names[seat]
+        self._last: tuple[Action, tuple[int, ...]] | None = None
+        self._events: list[Event] = []
+        #: What was new when my turn began (shown until the turn ends).
+        self._turn_start: list[Event] = []
+
+    def act(self, view: PlayerView) -> Action:
+        table = self.table
+        terminal = table.terminal
+        if table.people > 1 and table.showing != self.seat:
+            self._pass_screen()
+        table.showing = self.seat
+        # `seen`: where the journal stood when my last turn began. A turn goes
+        # on after a first card, a tunnel's cards or drawing tickets.
+        table.journal.settle_tunnel(view)
+        new = table.journal.since(table.seen.get(self.seat, 0), view)
+        goes_on = view.decision in ("second_card", "tunnel_payment") or (
+            view.decision == "choose_tickets" and view.phase == "playing"
+        )
+        if goes_on:
+            events = [*self._turn_start, *new]
+        else:
+            events = self._turn_start = new
+            table.seen[self.seat] = len(table.journal.events)
+        message = [*table.welcome, *self._news(view)]
+        table.welcome = []
+        if table.picture is not None:
+            message += self._refresh_picture(view, table.picture)
+        self._events = events
+        listing: list[str] | None = None
+        redraw = True
+        while True:
+            if listing is not None:
+                terminal.show(_fit_listing(listing, terminal.size()[1]))
+            elif redraw or terminal.interactive:
+                self._show_table(view, message)
+            else:  # a script sees the table once, then only the answers
+                terminal.show(message, clear=False)
+            try:
+                line = terminal.ask(f"seat {self.seat} {seat_name(table.names, self.seat)}> ")
+            except EOFError:
+                self._stop("input ended")
+            action, message, listing = self._answer(line, view)
+            redraw = not line.strip()
+            if action is not None:
+                self._last = (action, view.hand)
+                return action
+
+    # ---------------------------------------------------------------- parts
+
+    def _stop(self, reason: str) -> NoReturn:
+        """Stop the game unfinished: the game loop ends where it is."""
+        self.table.stopped = reason
+        raise StopGame(reason)
+
+    def _show_table(self, view: PlayerView, message: list[str]) -> None:
+        width, height = self.table.terminal.size()
+        screen = Screen(self.table.names, self._events, message)
+        self.table.terminal.show(render_screen(view, screen, width, height))
+
+    def _pass_screen(self) -> None:
+        terminal = self.table.terminal
+        name = seat_name(self.table.names, self.seat)
+        terminal.show([f"Pass the terminal to seat {self.seat} ({name}) and press Enter."])
         try:
-            text = next(lines)
-        except StopIteration:
-            write("input ended: the game stops here, unfinished")
-            return False
-        command = text.strip().lower()
-        if not command:
-            continue
-        if command in ("help", "?"):
-            write(HELP)
-            continue
-        if command in ("quit", "exit"):
-            write("quit: the game stops here, unfinished")
-            return False
+            terminal.ask("")
+        except EOFError:
+            self._stop("input ended")
+
+    def _news(self, view: PlayerView) -> list[str]:
+        """What my last action brought that the screen does not say: the card
+        drawn blind from the deck."""
+        if self._last is None or not isinstance(self._last[0], DrawDeck):
+            return []
+        before = self._last[1]
+        drawn = [
+            CARD_NAMES[card]
+            for card, (old, new) in enumerate(zip(before, view.hand, strict=True))
+            for _ in range(new - old)
+        ]
+        return [f"from the deck you drew {', '.join(drawn)}"] if drawn else []
+
+    def _refresh_picture(self, view: PlayerView, path: Path) -> list[str]:
+        """`--picture`: draw the board again when it changed."""
+        drawn = (view.owners, view.station_owners, self.seat, view.tickets)
+        if self.table._drawn == drawn:
+            return []
+        self.table._drawn = drawn
+        return self._write_picture(view, path)
+
+    def _write_picture(self, view: PlayerView, path: Path) -> list[str]:
+        from ttr_core.table.picture import draw_board
+        from ttr_maps.preview import PreviewError
+
+        mine = {c for t in view.tickets for c in (t.ticket.a, t.ticket.b)}
+        # Hot-seat: a shared picture does not show one person's tickets.
+        shown = mine if self.table.people == 1 or path != self.table.picture else set()
         try:
-            action = read_choice(text, actions)
-            state.apply(action, seat)
-        except (InvalidAction, IllegalAction) as error:
-            write(f"not possible: {error}. Nothing changed; try again ('help' lists commands).")
-            continue
-        seen[seat] = len(state.public_log)
+            draw_board(
+                view.map,
+                view.owners,
+                view.station_owners,
+                self.table.names,
+                path,
+                f"{view.map.name}: the board at seat {self.seat}'s turn",
+                shown,
+            )
+        except PreviewError as error:
+            return [f"the picture could not be written: {error}"]
+        return [f"board picture: {path}"]
+
+    def _answer(
+        self, line: str, view: PlayerView
+    ) -> tuple[Action | None, list[str], list[str] | None]:
+        """What `line` asks for: an action to play, or None with a message to show
+        under the table, or a listing to show instead of it."""
+        try:
+            command = parse_command(line, view)
+        except CommandError as error:
+            return None, [f"{error} (nothing changed)"], None
+        if isinstance(command, Look):
+            return self._look(command, view)
+        if isinstance(command, ChoosePayment):
+            chosen = self._choose(command, view)
+            if chosen is None:
+                return None, ["no payment chosen (nothing changed)"], None
+            command = Play(chosen)
+        action, message = self._check(command.action, view)
+        return action, message, None
+
+    def _check(self, action: Action, view: PlayerView) -> tuple[Action | None, list[str]]:
+        """The action if it is legal now; else the rule that forbids it."""
         if isinstance(action, Resign):
-            write(f"{seat_label(seat, names)} resigns")
-        elif isinstance(action, Claim):
-            write(f"you claimed {action.route}")
-        return True
+            if self._confirm("Resign? Your routes stay, you leave the game (D5). [y/N] "):
+                return action, []
+            return None, ["you stay in the game"]
+        if action in view.legal_actions():
+            return action, []
+        return None, [f"not possible: {self.table.judge(self.seat, action)} (nothing changed)"]
+
+    def _confirm(self, question: str) -> bool:
+        terminal = self.table.terminal
+        if not terminal.interactive:
+            terminal.show([question.strip()], clear=False)
+        try:
+            return terminal.ask(question).strip().casefold() in ("y", "yes")
+        except EOFError:
+            self._stop("input ended")
+
+    def _choose(self, question: ChoosePayment, view: PlayerView) -> Action | None:
+        """Ask which payment (under the table); None when the answer is not one."""
+        lines = [question.question]
+        lines += [f"  {n}  {label}" for n, label in enumerate(question.labels, start=1)]
+        terminal = self.table.terminal
+        if terminal.interactive:
+            self._show_table(view, lines)
+        else:
+            terminal.show(lines, clear=False)
+        try:
+            answer = terminal.ask(f"number 1-{len(question.options)} (Enter cancels)> ").strip()
+        except EOFError:
+            self._stop("input ended")
+        if (
+            is_number(answer)
+            and len(answer) <= MAX_DIGITS
+            and 1 <= int(answer) <= len(question.options)
+        ):
+            return question.options[int(answer) - 1]
+        return None
+
+    def _look(self, command: Look, view: PlayerView) -> tuple[None, list[str], list[str] | None]:
+        """Answer a command that looks and changes nothing: a message, or a listing."""
+        if command.kind == "redraw":
+            return None, [], None
+        if command.kind == "quit":
+            if self._confirm("Stop the game here? It is saved unfinished with --record. [y/N] "):
+                self._stop("quit")
+            return None, ["the game goes on"], None
+        if command.kind == "map":
+            path = self.table.picture or Path(tempfile.gettempdir()) / (
+                f"ttr-{view.map.id}-seat{self.seat}.png"
+            )
+            return None, self._write_picture(view, path), None
+        if command.kind == "help":
+            return None, [], COMMANDS_HELP.splitlines()
+        if command.kind == "kinds":
+            return None, [], ["What you may do now:", *action_kinds(view)]
+        try:
+            return None, [], self._routes(command.argument, view)
+        except CommandError as error:
+            return None, [str(error)], None
+
+    def _routes(self, argument: str, view: PlayerView) -> list[str]:
+        city = find_city(argument.split(), view.map) if argument.strip() else None
+        offers = claimable_routes(view, city)
+        where = f" touching {printable(city)}" if city else ""
+        if not offers:
+            if view.decision is not None or view.to_move != view.seat:
+                return ["claims start a turn; finish what you are doing first"]
+            return [f"no route{where} you can claim and pay for now"]
+        return [f"You can claim {len(offers)} route(s){where} (* on a ticket's path):"] + [
+            " " + o.line(view) for o in offers
+        ]
 
 
-def iter_lines(stream: TextIO) -> Iterator[str]:
-    """Lines of a text stream without their line ends, read one at a time."""
-    for line in stream:
-        yield line.rstrip("\r\n")
-
-
-def state_summary(state: GameState) -> str:
-    """One line: points and wagons of every seat, and the phase."""
-    seats = "  ".join(
-        f"s{seat}: {state.route_points[seat]}p {state.wagons[seat]}w"
-        + ("" if state.status[seat] == "active" else f" ({state.status[seat]})")
-        for seat in range(state.num_players)
-    )
-    phase = state.phase + (" (final round)" if state.final_queue is not None else "")
-    return f"{seats}  | {phase}"
+def _fit_listing(listing: list[str], height: int) -> list[str]:
+    """A listing cut to fit above the prompt, saying how to see the rest."""
+    room = max(height - 2, 3)
+    lines = [printable(line) for line in listing]
+    if len(lines) > room:
+        more = len(lines) - room + 1
+        lines = [*lines[: room - 1], f"  … {more} more: name a city (`routes denver`)"]
+    return [*lines, "(Enter: back to the table)"]

@@ -12,15 +12,10 @@ from typing import TYPE_CHECKING, NamedTuple
 from ttr_core.actions import Action, KeepTickets, Payment
 from ttr_core.board import Board
 from ttr_core.cards import CARD_NAMES
-from ttr_core.decisions import ChooseTickets, SecondCard, TunnelPayment
-from ttr_core.legal import (
-    RESIGN,
-    OpenGroups,
-    keep_choices,
-    second_card_actions,
-    tunnel_actions,
-    turn_actions,
-)
+from ttr_core.decisions import ChooseTickets, Decision, SecondCard, TunnelPayment
+from ttr_core.enums import DecisionKind, Phase, Status
+from ttr_core.legal import OpenGroups, legal_actions
+from ttr_core.rules import BASE, RuleSet
 from ttr_maps.model import Map, Ticket
 
 if TYPE_CHECKING:
@@ -55,9 +50,10 @@ class PlayerView(NamedTuple):
 
     seat: int
     board: Board
+    #: The rule set's name ("base" or "europe"); `rule_set` holds its values.
     rules: str
     num_players: int
-    phase: str
+    phase: Phase
     #: The seat whose turn it is (during setup: the first seat still choosing).
     to_move: int | None
     #: Face-up cards by slot, as card indices (see `ttr_core.cards`); None if empty.
@@ -68,8 +64,9 @@ class PlayerView(NamedTuple):
     #: My cards: nine counts indexed by card (8 colours, then locomotives).
     hand: tuple[int, ...]
     tickets: tuple[TicketView, ...]
-    #: My pending decision: "choose_tickets", "second_card", "tunnel_payment" or None.
-    decision: str | None
+    #: My pending decision (a `DecisionKind`: "choose_tickets", "second_card",
+    #: "tunnel_payment") or None.
+    decision: DecisionKind | None
     #: Tickets offered to me (indices into the map's tickets) while I choose.
     offered: tuple[int, ...]
     keep_at_least: int
@@ -80,7 +77,7 @@ class PlayerView(NamedTuple):
     ticket_counts: tuple[int, ...]
     #: Route points each seat has scored so far (R10), as shown on the board.
     route_points: tuple[int, ...]
-    status: tuple[str, ...]
+    status: tuple[Status, ...]
     final_round: bool
     #: Public log: (seat, what everyone saw), oldest first.
     log: tuple[tuple[int | None, str], ...]
@@ -93,6 +90,8 @@ class PlayerView(NamedTuple):
     #: The routes still open to me (R9, R11), grouped by shape: derived from
     #: `owners`, kept here because it changes only when a route is claimed.
     open_groups: OpenGroups = ()
+    #: Every number and switch of the rules this game is played with.
+    rule_set: RuleSet = BASE
 
     @property
     def map(self) -> Map:
@@ -101,34 +100,44 @@ class PlayerView(NamedTuple):
     def hand_by_color(self) -> dict[str, int]:
         return {name: count for name, count in zip(CARD_NAMES, self.hand, strict=True) if count}
 
-    def legal_actions(self) -> list[Action]:
-        """The same list as `GameState.legal_actions(seat)`, from what I can see."""
-        if self.phase == "over" or self.status[self.seat] != "active":
+    def pending_decision(self) -> Decision | None:
+        """My pending decision as the engine holds it, made from `decision`,
+        `offered`, `keep_at_least` and `tunnel`."""
+        kind = self.decision
+        if kind is None:
+            return None
+        if kind == DecisionKind.CHOOSE_TICKETS:
+            return ChooseTickets(self.seat, self.offered, self.keep_at_least)
+        if kind == DecisionKind.SECOND_CARD:
+            return SecondCard(self.seat)
+        tunnel = self.tunnel
+        if kind == DecisionKind.TUNNEL_PAYMENT and tunnel is not None:
+            route = self.board.route_index[tunnel.route]
+            return TunnelPayment(self.seat, route, tunnel.payment, tunnel.revealed, tunnel.extra)
+        return None
+
+    def legal_actions(self, include_resign: bool = False) -> list[Action]:
+        """The same list as `GameState.legal_actions(seat)`, from what I can see
+        (the same dispatcher, `ttr_core.legal.legal_actions`)."""
+        seat = self.seat
+        if self.phase == Phase.OVER or self.status[seat] != Status.ACTIVE:
             return []
-        can_draw_deck = self.deck_size + self.discard_size > 0
-        if self.decision == ChooseTickets.kind:
-            actions: list[Action] = list(keep_choices(len(self.offered), self.keep_at_least))
-        elif self.decision == SecondCard.kind:
-            actions = second_card_actions(self.market, can_draw_deck)
-        elif self.decision == TunnelPayment.kind and self.tunnel is not None:
-            actions = tunnel_actions(self.hand, self.tunnel.payment, self.tunnel.extra)
-        elif self.phase == "playing" and self.to_move == self.seat:
-            actions = turn_actions(
-                self.board,
-                self.hand,
-                self.open_groups,
-                self.wagons[self.seat],
-                self.market,
-                can_draw_deck,
-                self.ticket_deck_size,
-                self.rules == "europe",
-                self.stations_left[self.seat] if self.stations_left else 0,
-                self.station_owners,
-            )
-        else:
-            actions = []
-        actions.append(RESIGN)
-        return actions
+        return legal_actions(
+            self.rule_set,
+            self.board,
+            self.phase,
+            self.to_move == seat,
+            self.pending_decision(),
+            self.hand,
+            self.market,
+            self.deck_size + self.discard_size > 0,
+            self.ticket_deck_size,
+            self.open_groups,
+            self.wagons[seat],
+            self.stations_left[seat] if self.stations_left else 0,
+            self.station_owners,
+            include_resign,
+        )
 
 
 def public_text(action: Action) -> str:
@@ -146,7 +155,7 @@ def view_of(state: GameState, seat: int) -> PlayerView:
     the view is filled by position, in field order.
     """
     decision = state.decision_for(seat) if state.pending else None
-    in_setup = state.phase == "setup"
+    in_setup = state.phase == Phase.SETUP
     offered: tuple[int, ...] = ()
     keep_at_least = 0
     if isinstance(decision, ChooseTickets):
@@ -190,6 +199,7 @@ def view_of(state: GameState, seat: int) -> PlayerView:
         stations_left,
         _tunnel_view(state) if state.pending else None,
         state.open_groups(seat),
+        state.rule_set,
     )
 
 

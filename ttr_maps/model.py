@@ -148,6 +148,9 @@ class Map:
     routes: tuple[Route, ...]
     tickets: tuple[Ticket, ...]
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    #: The `settings` block as written (rule-set fields the map changes, see
+    #: `ttr_core.rules`); `wagons` is also read into `wagons`.
+    settings: Mapping[str, Any] = field(default_factory=dict, compare=False)
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> Map:
@@ -216,6 +219,7 @@ class Map:
             cities=cities,
             routes=tuple(routes),
             tickets=tickets,
+            settings=dict(settings),
         )
 
     # Lookups are derived once per map; the map itself never changes.

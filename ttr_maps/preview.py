@@ -7,8 +7,9 @@ Two levels, so a report can reuse the drawing:
 - `draw_map(ax, game_map, ...)` draws into an existing matplotlib `Axes`, e.g. one
   panel of a bigger figure of game results.
 
-Cities sit at `ttr_maps.geometry.projected_positions`, the same projection the
-crossing check uses, so what a designer sees is what the validator judged. Each
+Everything is drawn where `ttr_maps.board.board_geometry` puts it (this module
+computes no positions of its own), the same geometry the browser table, the print
+PDF and the checks use, so what a designer sees is what the validator judged. Each
 route is a track of `length` cars in its colour; parallel tracks run side by side.
 Tunnels have dashed, hatched cars; on a ferry the first N cars carry a locomotive
 dot (E2, E3).
@@ -27,15 +28,15 @@ never touches pyplot or the global backend (figures get their own Agg canvas).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ttr_maps.board import board_geometry
 from ttr_maps.files import OutputPathError, atomic_target, check_output_path
-from ttr_maps.geometry import Point, projected_positions
+from ttr_maps.geometry import Point
 from ttr_maps.model import GRAY, ROUTE_COLORS, Map, Route
 
 if TYPE_CHECKING:
@@ -319,7 +320,7 @@ def render_map(
 
 def default_size(game_map: Map) -> tuple[float, float]:
     """A figure size in inches: 14 wide, as tall as the map's shape asks (6 to 12)."""
-    positions = list(projected_positions(game_map).values())
+    positions = list(board_geometry(game_map).positions.values())
     if len(positions) < 2:
         return (14.0, 9.0)
     xs, ys = [p[0] for p in positions], [p[1] for p in positions]
@@ -372,20 +373,18 @@ def draw_map(
 
     if route_owner_colors is not None and route_heat is not None:
         raise ValueError("draw_map: give route_owner_colors or route_heat, not both")
-    positions = projected_positions(game_map)
-    space = _space_length(game_map, positions)
-    car_width = 0.3 * space
+    board = board_geometry(game_map)
+    positions = board.positions
     ax.set_axis_off()
     ax.set_aspect("equal", adjustable="box")
 
     norm = Normalize(0.0, 1.0)
     cmap = _colormap(HEAT_CMAP)
-    all_cars: dict[str, tuple[tuple[Point, ...], ...]] = {}
-    for route, cars in _iter_route_cars(game_map, positions, space, car_width):
-        all_cars[route.id] = cars
+    for shape in board.routes.values():
+        route = game_map.route_by_id[shape.id]
         face, edge, alpha = _car_style(route, route_owner_colors, route_heat, cmap, norm)
         collection = PatchCollection(
-            [Polygon(corners, closed=True) for corners in cars],
+            [Polygon(car.corners, closed=True) for car in shape.cars],
             facecolors=[to_rgba(face, alpha)],
             edgecolors=[to_rgba(edge, min(1.0, alpha + 0.3))],
             linewidths=0.9 if route.tunnel else 0.6,
@@ -395,8 +394,8 @@ def draw_map(
         )
         collection.set_gid(f"route:{route.id}")
         ax.add_collection(collection)
-        if route.ferry:
-            centres = [_centre(corners) for corners in cars[: route.ferry]]
+        if shape.locomotives:
+            centres = [car.centre for car in shape.cars if car.is_locomotive_space]
             ferry_marks = ax.scatter(
                 [c[0] for c in centres],
                 [c[1] for c in centres],
@@ -418,7 +417,7 @@ def draw_map(
         x, y = positions[city]
         mark = ax.scatter([x], [y], s=140, marker="^", c=colour, edgecolors=CAR_EDGE, zorder=6)
         mark.set_gid(f"marker:{city}")
-    _set_limits(ax, positions, space)
+    _set_limits(ax, positions, board.space)
 
     heat_mappable = None
     if route_heat is not None or city_heat is not None:
@@ -451,6 +450,7 @@ def draw_map(
             frameon=False,
             handlelength=2.2,
         )
+    all_cars = board.route_cars()
     if label_cities:
         with _reporting_missing_glyphs():
             _place_labels(ax, game_map, positions, all_cars)
@@ -461,72 +461,6 @@ def _colormap(name: str) -> Any:
     from matplotlib import colormaps
 
     return colormaps[name]
-
-
-def _space_length(game_map: Map, positions: Mapping[str, Point]) -> float:
-    """The typical length of one wagon space in plot units: the median, over routes,
-    of the distance between its cities divided by its length."""
-    ratios = sorted(
-        math.dist(positions[r.a], positions[r.b]) / r.length
-        for r in game_map.routes
-        if r.a in positions and r.b in positions and r.a != r.b
-    )
-    ratios = [r for r in ratios if r > 0]
-    if ratios:
-        return ratios[len(ratios) // 2]
-    xs = [p[0] for p in positions.values()] or [0.0]
-    return max(max(xs) - min(xs), 1.0) / 10
-
-
-def _iter_route_cars(
-    game_map: Map, positions: Mapping[str, Point], space: float, car_width: float
-) -> Any:
-    """Yield (route, car corner tuples) for every drawable route.
-
-    Cars fill the segment between the two city dots with small gaps; parallel tracks
-    are shifted sideways so they run side by side. Where cities sit closer than the
-    route's length suggests (a crowded part of a geographic map), cars get thinner
-    so that they stay longer than wide.
-    """
-    for pair_routes in game_map.parallel_routes.values():
-        first = pair_routes[0]
-        if first.a == first.b or first.a not in positions or first.b not in positions:
-            continue
-        # Orient by sorted names, so tracks written in either direction line up.
-        a, b = sorted((first.a, first.b))
-        (ax_, ay), (bx, by) = positions[a], positions[b]
-        distance = math.hypot(bx - ax_, by - ay)
-        ux, uy = ((bx - ax_) / distance, (by - ay) / distance) if distance else (1.0, 0.0)
-        nx_, ny = -uy, ux
-        margin = min(0.4 * space, distance * 0.22)
-        usable = max(distance - 2 * margin, 0.0)
-        count = len(pair_routes)
-        longest = max(r.length for r in pair_routes)
-        width = min(car_width, 0.6 * usable / longest) if usable else car_width
-        for slot, route in enumerate(sorted(pair_routes, key=lambda r: r.track or 0)):
-            shift = (slot - (count - 1) / 2) * width * 1.35
-            pitch = usable / route.length
-            car_length = pitch * 0.84
-            half_w = width / 2
-            cars = []
-            for k in range(route.length):
-                start = margin + k * pitch + (pitch - car_length) / 2
-                end = start + car_length
-                cx0, cy0 = ax_ + ux * start + nx_ * shift, ay + uy * start + ny * shift
-                cx1, cy1 = ax_ + ux * end + nx_ * shift, ay + uy * end + ny * shift
-                cars.append(
-                    (
-                        (cx0 + nx_ * half_w, cy0 + ny * half_w),
-                        (cx1 + nx_ * half_w, cy1 + ny * half_w),
-                        (cx1 - nx_ * half_w, cy1 - ny * half_w),
-                        (cx0 - nx_ * half_w, cy0 - ny * half_w),
-                    )
-                )
-            yield route, tuple(cars)
-
-
-def _centre(corners: Sequence[Point]) -> Point:
-    return (sum(c[0] for c in corners) / len(corners), sum(c[1] for c in corners) / len(corners))
 
 
 def _car_style(

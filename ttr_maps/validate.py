@@ -19,7 +19,6 @@ A code there that is unknown, or an error's, is itself reported (TTR051).
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,11 +28,14 @@ from ttr_maps.document import DataPath, DocumentError, MapDocument, Position, re
 from ttr_maps.model import Map
 from ttr_maps.problem import Level, Problem
 
+# `iter_disabled_codes` lived here and may still be imported from here; the checks
+# import it from `ttr_maps.suppress`, so the checks and this pipeline (which runs
+# them) do not import each other.
+from ttr_maps.suppress import disabled_codes, iter_disabled_codes  # noqa: F401
+
 UNREADABLE = "TTR000"
 YAML_SYNTAX_ERROR = "TTR001"
 MAP_SUFFIXES = (".yaml", ".yml")
-
-_DISABLE = re.compile(r"^[ \t]*#[ \t]*ttr:[ \t]*disable[ \t]*=(.*)$", re.M)
 
 
 @dataclass
@@ -70,30 +72,6 @@ class InvalidMapError(Exception):
         self.report = report
         lines = [str(p) for p in report.errors]
         super().__init__("\n".join(lines) or f"{report.path}: invalid map")
-
-
-def iter_disabled_codes(text: str) -> Iterator[tuple[str, Position]]:
-    """Each code named by a `# ttr: disable=CODE,CODE` comment line, upper-cased,
-    with where it is written (TTR051 reports the ones that silence nothing).
-
-    >>> text = "a: 1\\n# ttr: disable=TTR252, x\\n"
-    >>> [(code, p.line, p.column) for code, p in iter_disabled_codes(text)]
-    [('TTR252', 2, 16), ('X', 2, 24)]
-    """
-    for match in _DISABLE.finditer(text):
-        line = text.count("\n", 0, match.start()) + 1
-        for item in re.finditer(r"[^,\s][^,]*", match.group(1)):
-            column = match.start(1) + item.start() - match.start() + 1
-            yield item.group().strip().upper(), Position(line, column)
-
-
-def disabled_codes(text: str) -> frozenset[str]:
-    """Codes silenced by `# ttr: disable=CODE,CODE` comment lines.
-
-    >>> sorted(disabled_codes("id: x\\n# ttr: disable=TTR252, TTR253\\n"))
-    ['TTR252', 'TTR253']
-    """
-    return frozenset(code for code, _ in iter_disabled_codes(text))
 
 
 def validate_document(document: MapDocument) -> FileReport:

@@ -51,8 +51,8 @@ from ttr_core.bots.styles import (
 )
 from ttr_core.cards import CARD_INDEX, CARDS_PER_COLOR, DECK_SIZE, LOCO, LOCOMOTIVES
 from ttr_core.decisions import SecondCard
+from ttr_core.enums import Phase, Status
 from ttr_core.view import PlayerView
-from ttr_maps.model import ROUTE_POINTS
 
 ONE_STEP = Style("one-step", ticket_budget=0.6, more_tickets_wagons=16)
 
@@ -80,7 +80,7 @@ class OneStepBot(PlanningBot):
 
     def choose(self, view: PlayerView) -> Action | None:
         if view.decision == SecondCard.kind or (
-            view.decision is None and view.phase == "playing" and view.to_move == view.seat
+            view.decision is None and view.phase == Phase.PLAYING and view.to_move == view.seat
         ):
             return self.best_action(view)
         return super().choose(view)
@@ -135,7 +135,7 @@ class OneStepBot(PlanningBot):
         best: Action | None = None
         best_value = -float(INF)
         route_index = board.route_index
-        europe = view.rules == "europe"
+        tunnels = view.rule_set.tunnels
         for action in view.legal_actions():
             if isinstance(action, Claim):
                 assert claim_gain is not None  # no claims on a second card (R7)
@@ -147,7 +147,7 @@ class OneStepBot(PlanningBot):
                 score -= loco_spend * payment.locos
                 if payment.color is not None:
                     score -= spend[CARD_INDEX[payment.color]][payment.colored]
-                if europe and board.route_tunnel[route]:
+                if tunnels and board.route_tunnel[route]:
                     score *= tunnel_odds(hand, payment)  # E2: else the turn is lost
             elif isinstance(action, DrawMarket):
                 card = view.market[action.slot]
@@ -192,6 +192,7 @@ class OneStepBot(PlanningBot):
         wagon_value = SPARE_WAGON * time_to_use(view)
         gains: dict[int, float] = {}
         lengths, route_a, route_b = board.route_length, board.route_a, board.route_b
+        route_score = view.rule_set.route_score
 
         def claim_gain(route: int) -> float:
             gain = gains.get(route)
@@ -202,7 +203,7 @@ class OneStepBot(PlanningBot):
                 gains[route] = -INF
                 return -INF
             a, b = route_a[route], route_b[route]
-            gain = float(ROUTE_POINTS[length])
+            gain = float(route_score(length))
             for per_wagon, from_a, from_b, city_b in reach:
                 now = from_a[city_b]
                 after = min(from_a[a] + from_b[b], from_a[b] + from_b[a])
@@ -257,6 +258,6 @@ def time_to_use(view: PlayerView) -> float:
     if view.final_round:
         return 0.0
     fewest = min(
-        w for w, status in zip(view.wagons, view.status, strict=True) if status == "active"
+        w for w, status in zip(view.wagons, view.status, strict=True) if status == Status.ACTIVE
     )
     return min(1.0, max(fewest - 2, 0) / max(view.wagons[view.seat], 1))

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
-from ttr_core.actions import Action, Resign
+from ttr_core.actions import Action
 from ttr_core.view import PlayerView
 
 
 class RandomBot:
-    """Picks uniformly among the legal actions of its view, except `resign`
-    (a bot that resigns at random would end most games early)."""
+    """Picks uniformly among the legal actions (which never list `resign`, D5).
+
+    It needs nothing but that list, so it plays the game loop's playout path
+    (`pick`): the loop hands it `state.legal_actions(seat)` without building a
+    view, and the choice is the same as from the view's list.
+    """
 
     name = "random"
 
@@ -18,7 +23,8 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def act(self, view: PlayerView) -> Action:
-        actions = view.legal_actions()
-        if len(actions) > 1 and isinstance(actions[-1], Resign):
-            actions.pop()
+        return self.pick(view.legal_actions())
+
+    def pick(self, actions: Sequence[Action]) -> Action:
+        """One of `actions`, uniformly (the playout path of `ttr_core.loop`)."""
         return actions[self.rng.randrange(len(actions))]

@@ -47,9 +47,10 @@ from ttr_core.bots.planning import (
     tunnel_odds,
 )
 from ttr_core.decisions import ChooseTickets, SecondCard, TunnelPayment
+from ttr_core.enums import Phase
 from ttr_core.legal import DRAW_TICKETS, GIVE_UP, PASS, can_claim_route
+from ttr_core.rules import BASE
 from ttr_core.view import PlayerView
-from ttr_maps.model import ROUTE_POINTS
 
 
 @dataclass(frozen=True)
@@ -97,7 +98,7 @@ class PlanningBot:
     # ------------------------------------------------------------------ entry
     def act(self, view: PlayerView) -> Action:
         action = self.choose(view)
-        if action is None or (view.rules != "base" and action not in view.legal_actions()):
+        if action is None or (view.rule_set != BASE and action not in view.legal_actions()):
             # Another rule set may change what is legal: trust only its own list then.
             return fallback_action(view)
         return action
@@ -116,7 +117,7 @@ class PlanningBot:
             return draw_for_needs(
                 view.market, view.hand, needs, gray, second=True, can_draw_deck=can_draw(view)
             )
-        if view.decision is not None or view.phase != "playing" or view.to_move != view.seat:
+        if view.decision is not None or view.phase != Phase.PLAYING or view.to_move != view.seat:
             return None
         return self.turn(view)
 
@@ -200,7 +201,7 @@ class PlanningBot:
         route = board.route_index[tunnel.route]
         if (
             view.final_round
-            or ROUTE_POINTS[board.route_length[route]] >= 2 * tunnel.extra
+            or view.rule_set.route_score(board.route_length[route]) >= 2 * tunnel.extra
             or route in self.targets(view, self.plan(view))
         ):
             return payments[0]  # listed with the most cards of the colour first
@@ -308,19 +309,19 @@ def my_stations(view: PlayerView) -> tuple[int, ...]:
 
 
 def ferry_locos(view: PlayerView, route: int) -> int:
-    """E3: locomotives a claim of `route` needs (0 outside the `europe` rule set)."""
-    return view.board.route_ferry[route] if view.rules == "europe" else 0
+    """E3: locomotives a claim of `route` needs (0 when the rules have no ferries)."""
+    return view.board.route_ferry[route] if view.rule_set.ferries else 0
 
 
 def tunnel_reserve(view: PlayerView) -> int:
-    """E2: extra cards to collect for a tunnel (none outside the `europe` rule set)."""
-    return TUNNEL_RESERVE if view.rules == "europe" else 0
+    """E2: extra cards to collect for a tunnel (none when the rules have no tunnels)."""
+    return TUNNEL_RESERVE if view.rule_set.tunnels else 0
 
 
 def is_worth_digging(view: PlayerView, route: int, claim: Claim) -> bool:
     """E2: whether to claim `route` now: not a tunnel, the final round (nothing to
     lose), or a hand likely to cover the extra cards."""
-    if view.rules != "europe" or not view.board.route_tunnel[route] or view.final_round:
+    if not view.rule_set.tunnels or not view.board.route_tunnel[route] or view.final_round:
         return True
     return tunnel_odds(view.hand, claim.payment) >= TUNNEL_ODDS
 

@@ -11,6 +11,7 @@ from ttr_core.cli.app import EXIT_USAGE
 
 if TYPE_CHECKING:
     from ttr_core.result import GameResult
+    from ttr_core.rules import RuleSet
     from ttr_maps.model import Map
 
 
@@ -25,10 +26,45 @@ MapPaths = Annotated[
 ]
 
 
+#: The --set option of `ttr play` and `ttr simulate`: rule-set changes.
+RuleChanges = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--set",
+        metavar="FIELD=VALUE",
+        help="Change a rule-set field for this game or run, e.g. --set wagons=40 "
+        "(repeatable; fields and defaults: docs/rules.md, Rule-set fields).",
+        show_default=False,
+    ),
+]
+
+
+def rules_with_changes(game_map: Map, changes: list[str] | None) -> RuleSet:
+    """The map's rule set (with its settings) and the --set changes, or exit 2
+    naming the bad field and the allowed ones."""
+    from ttr_core.rules import RuleSetError, parse_overrides, rules_for
+
+    try:
+        return rules_for(game_map).with_overrides(parse_overrides(changes or []))
+    except RuleSetError as error:
+        raise fail(f"--set: {error}") from None
+
+
 def fail(message: str, code: int = EXIT_USAGE) -> typer.Exit:
     """Print `message` to stderr and return the Exit to raise."""
     typer.echo(f"error: {message}", err=True)
     return typer.Exit(code)
+
+
+def stop_on_sigterm() -> None:
+    """Let SIGTERM end the command like Ctrl-C does (SystemExit 143), so its
+    clean-up runs: workers stopped, staging folders removed."""
+    import signal
+
+    def _exit(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, _exit)
 
 
 def load_map_argument(argument: str) -> Map:

@@ -10,39 +10,59 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, app
-from ttr_core.cli.common import fail, load_map_argument, standings_table
+from ttr_core.cli.common import (
+    RuleChanges,
+    fail,
+    load_map_argument,
+    rules_with_changes,
+    standings_table,
+)
 
 if TYPE_CHECKING:
     from ttr_core.state import GameState
 
-#: Colours of seats 0-4 in pictures of a finished game.
-SEAT_COLORS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd")
 #: The bots `--bots` accepts (`ttr_core.bots.bot_factories`), for help texts.
 BOT_NAMES = "random, greedy, route-focus, destination-hungry, one-step, long-route"
+#: Who sits with a person when `--bots` is not given, in seat order after them.
+DEFAULT_OPPONENTS = ("greedy", "one-step", "route-focus", "long-route")
+#: Seats when neither `--players` nor several `--bots` say how many.
+DEFAULT_PLAYERS = 3
 #: Exit status after Ctrl-C (128 + SIGINT), as shells report it.
 EXIT_INTERRUPTED = 130
 
-#: The --players option of `ttr play` and `ttr simulate` (R1: 2 to 5 players).
+#: The --players option of `ttr simulate` (R1: 2 to 5 players); `ttr play`'s has
+#: a default that depends on --bots.
 PLAYERS_OPTION = Annotated[
     int, typer.Option("--players", "-p", min=2, max=5, help="Players (2-5, R1).")
 ]
 
 HELP = (
-    "Play a game and print the final standings.\n\n"
-    "Seats named `human` (in --bots, or with --human N) are played at this terminal: "
-    "each turn lists the legal actions; type a number or an action, `help`, `resign` "
-    "or `quit`. Ctrl-D and `quit` stop the game unfinished (exit 1), Ctrl-C too "
-    "(exit 130); --record then saves the unfinished game. See docs/play-testing.md."
+    "Play a game at this terminal and print the final standings.\n\n"
+    "`ttr play MAP` seats you (seat 0) against two bots (greedy, one-step). Seats named "
+    "`human` (in --bots, or with --human N) are people; several people share the "
+    "terminal (hot-seat). Each turn shows one screen; type commands such as `deck`, "
+    "`m 3`, `claim dallas little rock`, `tickets`, `routes`, `map` or `help`. "
+    "Ctrl-D and `quit` stop the game unfinished (exit 1), Ctrl-C too (exit 130); "
+    "--record then saves the unfinished game. See docs/play-testing.md."
 )
 
 
-def seat_bots(spec: str, players: int, humans: list[int] | None = None) -> list[str]:
-    """`random` for every seat, or one name per seat: `random,greedy,random`; a
-    name may be `human`. `humans` lists seats that are people whatever `spec` says."""
+def seat_bots(spec: str | None, players: int | None, humans: list[int] | None = None) -> list[str]:
+    """The player of every seat. `spec`: one name for every seat (`random`) or one
+    per seat (`random,greedy,human`); None seats a person against bots (seat 0,
+    or the `humans` seats, the others from `DEFAULT_OPPONENTS`). `humans` lists
+    seats that are people whatever `spec` says. `players` defaults to the number of
+    names in `spec`, else `DEFAULT_PLAYERS`."""
     from ttr_core.terminal import HUMAN
 
-    names = [n.strip() for n in spec.split(",") if n.strip()]
-    if len(names) == 1:
+    names = [n.strip() for n in (spec or "").split(",") if n.strip()]
+    if players is None:
+        players = len(names) if len(names) > 1 else DEFAULT_PLAYERS
+    if spec is None:
+        seats = humans or [0]
+        opponents = iter(DEFAULT_OPPONENTS * players)
+        names = [HUMAN if seat in seats else next(opponents) for seat in range(players)]
+    elif len(names) == 1:
         names *= players
     if len(names) != players:
         raise fail(f"--bots names {len(names)} players for {players} seats")
@@ -51,6 +71,16 @@ def seat_bots(spec: str, players: int, humans: list[int] | None = None) -> list[
             raise fail(f"--human {seat}: seats are 0 to {players - 1}")
         names[seat] = HUMAN
     return names
+
+
+def welcome_lines(names: list[str]) -> list[str]:
+    """Who sits where, said once at the start."""
+    from ttr_core.terminal import HUMAN
+
+    seats = ", ".join(f"{seat} {name}" for seat, name in enumerate(names))
+    people = [seat for seat, name in enumerate(names) if name == HUMAN]
+    who = f"you are seat {people[0]}" if len(people) == 1 else f"people at seats {people}"
+    return [f"Seats: {seats}; {who}. `help` lists the commands."]
 
 
 def check_output_file(path: Path, option: str) -> None:
@@ -72,30 +102,18 @@ def check_output_file(path: Path, option: str) -> None:
 
 
 def write_picture(state: GameState, names: list[str], path: Path) -> None:
-    """The map with every claimed route in its owner's colour and, with the europe
-    rules, every station as a triangle in its owner's colour (E1). The legend lists
-    the seats in seat order. Raises `PreviewError`."""
-    from ttr_maps.preview import render_map
+    """The board at the end: every claimed route in its owner's colour and, with
+    the europe rules, every station in its owner's colour (E1). Raises
+    `PreviewError`."""
+    from ttr_core.table.picture import draw_board
 
-    game_map = state.map
-    owners = {
-        state.board.route_name(route): SEAT_COLORS[seat]
-        for seat in range(state.num_players)
-        for route in state.claimed_routes(seat)
-    }
-    labels = {SEAT_COLORS[seat]: f"seat {seat}: {name}" for seat, name in enumerate(names)}
-    stations = {
-        game_map.cities[city].name: SEAT_COLORS[seat]
-        for city, seat in enumerate(state.station_owner)
-        if seat >= 0
-    }
-    render_map(
-        game_map,
+    draw_board(
+        state.map,
+        state.owner,
+        state.station_owner,
+        names,
         path,
-        title=f"{game_map.name}: seed {state.seed}",
-        route_owner_colors=owners,
-        owner_names=labels,
-        city_markers=stations,
+        f"{state.map.name}: seed {state.seed}",
     )
 
 
@@ -104,14 +122,26 @@ def play(
     map_argument: Annotated[
         str, typer.Argument(metavar="MAP", help="Bundled map id or YAML file.")
     ],
-    players: PLAYERS_OPTION = 2,
+    players: Annotated[
+        int | None,
+        typer.Option(
+            "--players",
+            "-p",
+            min=2,
+            max=5,
+            help="Players (2-5, R1). Default: as many as --bots names, else 3.",
+            show_default=False,
+        ),
+    ] = None,
     bots: Annotated[
-        str,
+        str | None,
         typer.Option(
             help="Player for every seat, or one per seat: 'human,greedy,long-route'. "
-            f"Bots: {BOT_NAMES}."
+            f"Bots: {BOT_NAMES}. Default: you at seat 0, then "
+            f"{', '.join(DEFAULT_OPPONENTS[:2])}, ….",
+            show_default=False,
         ),
-    ] = "random",
+    ] = None,
     human: Annotated[
         list[int] | None,
         typer.Option(
@@ -125,17 +155,19 @@ def play(
     ] = None,
     picture: Annotated[
         Path | None,
-        typer.Option(help="At the end, draw the map with who claimed what (.png/.svg/.pdf)."),
+        typer.Option(
+            help="Draw the board with who claimed what (.png/.svg/.pdf) on every "
+            "person's turn and at the end: keep it open in an image viewer."
+        ),
     ] = None,
+    changes: RuleChanges = None,
 ) -> None:
-    import sys
-
     from rich.console import Console
 
     from ttr_core.bots import make_bot
     from ttr_core.game import bot_seed, play_game
     from ttr_core.record import record_of, write_record
-    from ttr_core.terminal import HUMAN, iter_lines, play_at_table
+    from ttr_core.terminal import HUMAN, play_at_table, stdin_terminal
     from ttr_maps.preview import PreviewError
 
     if picture is not None:
@@ -149,6 +181,7 @@ def play(
         if path is not None:
             check_output_file(path, option)
     game_map = load_map_argument(map_argument)
+    rules = rules_with_changes(game_map, changes)
     names = seat_bots(bots, players, human)
     try:
         seat_players = [
@@ -157,16 +190,24 @@ def play(
         ]
     except ValueError as error:
         raise fail(f"{error} (or 'human')") from None
+    console = Console(highlight=False)
     stopped = interrupted = False
     if any(p is None for p in seat_players):
         session = play_at_table(
-            game_map, seat_players, names, seed, iter_lines(sys.stdin), typer.echo
+            game_map,
+            seat_players,
+            names,
+            seed,
+            stdin_terminal(console, game_map),
+            picture,
+            welcome_lines(names),
+            rules,
         )
         state, stopped, interrupted = session.state, session.stopped, session.interrupted
     else:
-        state = play_game(game_map, seat_players, seed)  # type: ignore[arg-type]
+        state = play_game(game_map, seat_players, seed, rules)  # type: ignore[arg-type]
     if state.is_over:
-        Console().print(standings_table(state.result(), names))
+        console.print(standings_table(state.result(), names))
     problems = []
     if record is not None:
         try:

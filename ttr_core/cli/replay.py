@@ -76,7 +76,6 @@ def print_steps(record: Mapping[str, Any], game_map: Map) -> GameState:
     at the end. Raises `RecordError`."""
     from ttr_core.record import iter_replay
     from ttr_core.record import replay as replay_record
-    from ttr_core.terminal import state_summary
 
     state = None
     for number, seat, action, state in iter_replay(record, game_map):
@@ -89,3 +88,14 @@ def print_steps(record: Mapping[str, Any], game_map: Map) -> GameState:
         state = replay_record(record, game_map)
         typer.echo(f"start: {state_summary(state)}; seat {state.first_player} plays first")
     return state
+
+
+def state_summary(state: GameState) -> str:
+    """One line: points and wagons of every seat, and the phase."""
+    seats = "  ".join(
+        f"s{seat}: {state.route_points[seat]}p {state.wagons[seat]}w"
+        + ("" if state.status[seat] == "active" else f" ({state.status[seat]})")
+        for seat in range(state.num_players)
+    )
+    phase = state.phase + (" (final round)" if state.final_queue is not None else "")
+    return f"{seats}  | {phase}"

@@ -4,21 +4,36 @@ from __future__ import annotations
 
 import os
 import shutil
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, app
-from ttr_core.cli.common import fail, load_map_argument
+from ttr_core.cli.common import (
+    RuleChanges,
+    fail,
+    load_map_argument,
+    rules_with_changes,
+    stop_on_sigterm,
+)
 from ttr_core.cli.play import BOT_NAMES, PLAYERS_OPTION
+from ttr_core.executors import EXECUTORS
+
+#: `--executor` choices, derived from the executor registry.
+ExecutorName = StrEnum("ExecutorName", {name: name for name in EXECUTORS})  # type: ignore[misc]
+DEFAULT_EXECUTOR = ExecutorName("local")
 
 HELP = (
     "Play many bot games and write report.json, pictures and report.html to --out.\n\n"
     "Game i uses a seed derived from (--seed, i); seat s of game i is played by bot "
     "(s + i) mod the number of bots. The report is the same for any --jobs. The files "
     "are written into a temporary folder and moved into --out at the end, "
-    "so a failure leaves --out as it was. See docs/play-testing.md for how to read it."
+    "so a failure leaves --out as it was. See docs/play-testing.md for how to read it.\n\n"
+    "--executor ray plays the games on Ray workers (a local instance, or a cluster with "
+    "--address; pip install 'ttr[cluster]'); see docs/cluster.md. The report is the same "
+    "whichever executor and however many workers play it."
 )
 
 
@@ -40,20 +55,51 @@ def simulate(
     seed: Annotated[int, typer.Option(help="Seed of the run: same seed, same report.")] = 0,
     jobs: Annotated[
         int | None,
-        typer.Option("--jobs", "-j", min=1, help="Processes (default: all cores)."),
+        typer.Option(
+            "--jobs",
+            "-j",
+            min=1,
+            help="Workers: local processes (default: all cores), or Ray actors "
+            "(default: the cluster's CPUs).",
+        ),
+    ] = None,
+    executor: Annotated[
+        ExecutorName,
+        typer.Option(
+            help="Where the games are played: local (this machine's processes, --jobs) or "
+            "ray (Ray workers).",
+        ),
+    ] = DEFAULT_EXECUTOR,
+    address: Annotated[
+        str | None,
+        typer.Option(
+            help="With --executor ray: 'auto' (the cluster this machine is part of) or "
+            "'ray://HOST:PORT'. Default: start a local Ray instance for this run.",
+        ),
     ] = None,
     records: Annotated[
         bool, typer.Option("--records", help="Also write every game record to OUT/records/.")
     ] = False,
+    changes: RuleChanges = None,
 ) -> None:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     from ttr_core.bots import bot_factories
+    from ttr_core.executors import SimulationError, import_ray
     from ttr_core.report_html import ReportFolderError, prepare_report_folder, write_report
     from ttr_core.simulate import simulate as run
     from ttr_maps.preview import PreviewError
 
-    workers = jobs if jobs is not None else (os.cpu_count() or 1)
+    stop_on_sigterm()
+    if executor == "local":
+        workers: int | None = jobs if jobs is not None else (os.cpu_count() or 1)
+        workers = min(workers, games)
+    else:
+        workers = jobs
+        if address is None and workers is None:
+            workers = os.cpu_count() or 1
+    if address is not None and executor != "ray":
+        raise fail("--address is for --executor ray")
     names = [n.strip() for n in bots.split(",") if n.strip()]
     known = bot_factories()
     unknown = [n for n in names if n not in known]
@@ -62,7 +108,13 @@ def simulate(
             f"unknown bot {', '.join(unknown) or repr(bots)}; "
             f"known bots: {', '.join(sorted(known))}"
         )
+    if executor == "ray":
+        try:
+            import_ray()
+        except SimulationError as error:
+            raise fail(str(error)) from None
     game_map = load_map_argument(map_argument)
+    rules = rules_with_changes(game_map, changes)
     try:  # a folder that cannot take the report fails now, not after the games
         staging = prepare_report_folder(out)
     except ReportFolderError as error:
@@ -82,9 +134,11 @@ def simulate(
                 players,
                 names,
                 seed,
-                min(workers, games),
+                workers or 1,
                 records,
                 on_game=lambda _: progress.advance(task),
+                executor=EXECUTORS[executor.value](workers, address),
+                rules=rules,
             )
         try:
             write_report(
@@ -93,6 +147,10 @@ def simulate(
         except (OSError, PreviewError, ReportFolderError) as error:
             message = getattr(error, "strerror", None) or error
             raise fail(f"cannot write the report to {out}: {message}", EXIT_FAILED) from None
+    except SimulationError as error:
+        raise fail(str(error), EXIT_FAILED) from None
+    except KeyboardInterrupt:
+        raise fail("interrupted: the games were stopped and no report was written", 130) from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)  # gone already unless something failed
     from ttr_core.findings import summary_lines

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from ttr_maps.checks import REGISTRY, Finding, check, rule
 from ttr_maps.document import MapDocument
 from ttr_maps.problem import Level
-from ttr_maps.validate import iter_disabled_codes
+from ttr_maps.suppress import iter_disabled_codes
 
 rule(
     "TTR000",

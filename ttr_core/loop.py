@@ -1,0 +1,73 @@
+"""The one game loop: `ttr play`, `ttr simulate`, the terminal and bots' playouts
+all drive a game through `run`.
+
+A *player* is anything with `act(view) -> Action` (the bot protocol,
+`ttr_core.bots.Bot`). A player that needs nothing but the list of legal actions
+may also have `pick(actions) -> Action`: the loop then hands it
+`state.legal_actions(seat)` without building a view (the *playout path*; the list
+is the one the view would give, entry for entry, so the game is the same). A
+person at a table is a player too: its `act` asks them, and may raise `StopGame`
+to leave the game unfinished.
+
+>>> from ttr_core.bots.random_bot import RandomBot
+>>> from ttr_maps import load_map
+>>> state = new_game(load_map("north_america"), players=2, seed=3)
+>>> run(state, [RandomBot(1), RandomBot(2)]).is_over
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ttr_core.actions import Action
+from ttr_core.enums import Phase
+from ttr_core.rules import RuleSet
+from ttr_core.state import GameState
+from ttr_maps.model import Map
+
+#: Called after every applied action with (state, seat, action).
+StepHook = Callable[[GameState, int, Action], None]
+
+
+class StopGame(Exception):
+    """Raised by a player's `act` to stop the game where it is (a person quit)."""
+
+
+def new_game(
+    game_map: Map, players: int, seed: int, rules: str | RuleSet | None = None
+) -> GameState:
+    """A game dealt on `game_map` (the same as `GameState(...)`)."""
+    return GameState(game_map, players, seed, rules)
+
+
+def run(
+    state: GameState,
+    players: Sequence[Any],
+    on_step: StepHook | None = None,
+    playout: bool = True,
+) -> GameState:
+    """Play `state` on until it is over (or a player raises `StopGame`), asking
+    `players[seat]` whenever `seat` is to move; return the state.
+
+    With `playout` (the default), players that have `pick` get the legal actions
+    instead of a view. `on_step(state, seat, action)` runs after every action.
+    An illegal action from a player raises `IllegalAction` with the state as it was.
+    """
+    pickers = [getattr(p, "pick", None) if playout else None for p in players]
+    try:
+        while state.phase != Phase.OVER:
+            seat = state.to_move
+            assert seat is not None  # a game that is not over always has a seat to move
+            pick = pickers[seat]
+            if pick is not None:
+                action = pick(state.legal_actions(seat))
+            else:
+                action = players[seat].act(state.view(seat))
+            state.apply(action, seat)
+            if on_step is not None:
+                on_step(state, seat, action)
+    except StopGame:
+        pass
+    return state

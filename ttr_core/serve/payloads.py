@@ -1,0 +1,212 @@
+"""What the page receives, as JSON-ready dicts.
+
+A seat's page is built from `view_payload(view)`, which reads nothing but that seat's
+`PlayerView` (R5, D6), and from public facts of the table (who sits where, the pace).
+Only when the game is over does the result (everyone's tickets) join them.
+
+>>> from ttr_maps import load_map
+>>> from ttr_core.state import GameState
+>>> view = GameState(load_map("north_america"), 2, seed=1).view(0)
+>>> payload = view_payload(view)
+>>> payload["decision"], len(payload["offered"]), sum(payload["hand"].values())
+('choose_tickets', 3, 4)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ttr_core.actions import (
+    Action,
+    BuildStation,
+    Claim,
+    DrawDeck,
+    DrawMarket,
+    DrawTickets,
+    GiveUpTunnel,
+    KeepTickets,
+    Pass,
+    Payment,
+    PayTunnel,
+)
+from ttr_core.cards import CARD_NAMES
+from ttr_core.view import PlayerView
+from ttr_maps.model import Map, Ticket
+
+if TYPE_CHECKING:
+    from ttr_core.serve.tables import Table
+    from ttr_core.state import GameState
+
+
+def card_name(card: int | None) -> str | None:
+    return None if card is None else CARD_NAMES[card]
+
+
+def ticket_payload(index: int, ticket: Ticket) -> dict[str, Any]:
+    return {
+        "index": index,
+        "a": ticket.a,
+        "b": ticket.b,
+        "value": ticket.value,
+        "long": ticket.long,
+    }
+
+
+def payment_payload(payment: Payment) -> dict[str, Any]:
+    return {
+        "text": str(payment),
+        "color": payment.color,
+        "colored": payment.colored,
+        "locos": payment.locos,
+    }
+
+
+def legal_payload(actions: Iterable[Action]) -> dict[str, Any]:
+    """The actions a seat may take, grouped the way the page offers them: each with
+    its notation (what the page sends back) and, for payments, the cards it lays.
+    Resigning (D5) is always possible for an active seat and is not listed."""
+    legal: dict[str, Any] = {
+        "draw_deck": None,
+        "market": {},
+        "tickets": None,
+        "pass": None,
+        "keep": [],
+        "claims": {},
+        "stations": {},
+        "tunnel": [],
+        "give_up": None,
+    }
+    for action in actions:
+        text = str(action)
+        if isinstance(action, DrawDeck):
+            legal["draw_deck"] = text
+        elif isinstance(action, DrawMarket):
+            legal["market"][str(action.slot)] = text
+        elif isinstance(action, DrawTickets):
+            legal["tickets"] = text
+        elif isinstance(action, Pass):
+            legal["pass"] = text
+        elif isinstance(action, KeepTickets):
+            legal["keep"].append(list(action.indices))
+        elif isinstance(action, Claim):
+            option = {"action": text, **payment_payload(action.payment)}
+            legal["claims"].setdefault(action.route, []).append(option)
+        elif isinstance(action, BuildStation):
+            option = {"action": text, **payment_payload(action.payment)}
+            legal["stations"].setdefault(action.city, []).append(option)
+        elif isinstance(action, PayTunnel):
+            legal["tunnel"].append({"action": text, **payment_payload(action.payment)})
+        elif isinstance(action, GiveUpTunnel):
+            legal["give_up"] = text
+    return legal
+
+
+def view_payload(view: PlayerView) -> dict[str, Any]:
+    """Everything a seat's page shows of the game, read from its view alone."""
+    game_map = view.map
+    cities = game_map.cities
+    tunnel = view.tunnel
+    return {
+        "seat": view.seat,
+        "rules": view.rules,
+        "num_players": view.num_players,
+        "phase": str(view.phase),
+        "to_move": view.to_move,
+        "market": [card_name(card) for card in view.market],
+        "deck_size": view.deck_size,
+        "discard_size": view.discard_size,
+        "ticket_deck_size": view.ticket_deck_size,
+        "hand": dict(zip(CARD_NAMES, view.hand, strict=True)),
+        "tickets": [
+            {**ticket_payload(t.index, t.ticket), "completed": t.completed} for t in view.tickets
+        ],
+        "decision": view.decision,
+        "offered": [
+            {**ticket_payload(index, game_map.tickets[index]), "position": position}
+            for position, index in enumerate(view.offered)
+        ],
+        "keep_at_least": view.keep_at_least,
+        "owners": {
+            game_map.routes[route].id: seat for route, seat in enumerate(view.owners) if seat >= 0
+        },
+        "wagons": list(view.wagons),
+        "card_counts": list(view.card_counts),
+        "ticket_counts": list(view.ticket_counts),
+        "route_points": list(view.route_points),
+        "status": [str(s) for s in view.status],
+        "final_round": view.final_round,
+        "log": [{"seat": seat, "text": text} for seat, text in view.log],
+        "station_owners": {
+            cities[city].name: seat for city, seat in enumerate(view.station_owners) if seat >= 0
+        },
+        "stations_left": list(view.stations_left),
+        "tunnel": None
+        if tunnel is None
+        else {
+            "seat": tunnel.seat,
+            "route": tunnel.route,
+            "payment": payment_payload(tunnel.payment),
+            "revealed": [CARD_NAMES[card] for card in tunnel.revealed],
+            "extra": tunnel.extra,
+        },
+        "legal": legal_payload(view.legal_actions()),
+    }
+
+
+def table_payload(table: Table, seat: int) -> dict[str, Any]:
+    """A seat's page: the table's public facts, the seat's view, and the result once
+    the game is over."""
+    state = table.state
+    return {
+        "game": table.id,
+        "map": table.map_key,
+        "map_name": state.map.name,
+        "players": table.players,
+        "pace": table.pace,
+        "revision": table.revision,
+        "view": view_payload(state.view(seat)),
+        "result": table.result(),
+    }
+
+
+def replay_payload(
+    record: Mapping[str, Any], game_map: Map, steps: Iterable[tuple]
+) -> dict[str, Any]:
+    """The frames of a replay, one per step of `ttr_core.record.iter_replay`: who did
+    what, the routes and stations it changed (by index, with the new owner), and
+    every seat's route points and wagons after it. A record holds the whole game, so
+    a replay shows everything."""
+    frames = []
+    state: GameState | None = None
+    owners: list[int] = [-1] * len(game_map.routes)
+    stations: list[int] = [-1] * len(game_map.cities)
+    for number, seat, action, state in steps:
+        frames.append(
+            {
+                "number": number,
+                "seat": seat,
+                "action": str(action),
+                "owners": _changes(owners, state.owner),
+                "stations": _changes(stations, state.station_owner),
+                "route_points": list(state.route_points),
+                "wagons": list(state.wagons),
+            }
+        )
+    players = [seat.get("player", f"seat {i}") for i, seat in enumerate(record.get("seats", []))]
+    return {
+        "map": record["map"],
+        "seed": record["seed"],
+        "players": players,
+        "frames": frames,
+        "result": state.result().to_dict() if state is not None and state.is_over else None,
+    }
+
+
+def _changes(known: list[int], now: Sequence[int]) -> dict[str, int]:
+    """Entries of `now` that differ from `known` (by index), and update `known`."""
+    changed = {}
+    for index, value in enumerate(now):
+        if known[index] != value:
+            changed[str(index)] = known[index] = value
+    return changed

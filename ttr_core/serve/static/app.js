@@ -1,0 +1,690 @@
+// The ttr web table: lobby, table and replay viewer in one page, no build step.
+// Everything the page knows of a game comes from the server's JSON for this seat;
+// every move is an action in the engine's notation, sent back to the server.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const SEAT_COLORS = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd"];
+const POLL_MS = 300;
+
+// ---------------------------------------------------------------- helpers
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (value !== null && value !== undefined && value !== false) node.setAttribute(key, value);
+  }
+  for (const child of children) if (child !== null && child !== undefined) node.append(child);
+  return node;
+}
+
+async function api(method, path, body, token) {
+  const headers = {};
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers["X-Seat-Token"] = token;
+  const response = await fetch(path, {
+    method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (response.status === 204) return null;
+  const data = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
+  if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
+  return data;
+}
+
+function cityName(token) { return token.replace(/_/g, " "); }
+
+function routeLabel(routeId) {
+  const [pair, track] = routeId.split("/");
+  const cities = pair.split("-").map(cityName).join(" – ");
+  return track ? `${cities} (track ${track})` : cities;
+}
+
+function card(name, count, extra = "") {
+  const label = name === "loco" ? "loco" : name;
+  return el("span", { class: `card card-${name} ${extra}`, title: label },
+    el("span", { class: "card-name", text: label }),
+    count === undefined ? null : el("b", { text: String(count) }));
+}
+
+function paymentChips(option) {
+  const box = el("span", { class: "chips" });
+  if (option.color && option.colored) box.append(card(option.color, option.colored, "small"));
+  if (option.locos) box.append(card("loco", option.locos, "small"));
+  return box;
+}
+
+function seatName(players, seat) {
+  if (seat === null || seat === undefined) return "host";
+  return `seat ${seat} (${players[seat]})`;
+}
+
+function prettyAction(text) {
+  let match;
+  if ((match = text.match(/^claim (\S+) with (.+)$/))) return `claims ${routeLabel(match[1])} with ${match[2]}`;
+  if ((match = text.match(/^station (\S+) with (.+)$/))) return `builds a station in ${cityName(match[1])} with ${match[2]}`;
+  if ((match = text.match(/^draw market (\d)$/))) return `takes face-up card ${Number(match[1]) + 1}`;
+  if (text === "draw deck") return "draws from the deck";
+  if (text === "tickets") return "draws tickets";
+  if ((match = text.match(/^pay (.+)$/))) return `pays the tunnel's extra ${match[1]}`;
+  if (text === "give up") return "gives up the tunnel";
+  return text;
+}
+
+// ---------------------------------------------------------------- dialog
+
+const dialog = {
+  open(title, body, buttons, { modal = false } = {}) {
+    const box = $("dialog");
+    if (box.open) box.close();
+    $("dialog-title").textContent = title;
+    $("dialog-body").replaceChildren(...[].concat(body));
+    $("dialog-buttons").replaceChildren(...buttons.map(([label, handler, cls]) =>
+      el("button", { type: "button", class: cls || "", text: label, onclick: handler })));
+    box.dataset.kind = title;
+    if (modal) box.showModal(); else box.show();
+  },
+  close() { if ($("dialog").open) $("dialog").close(); delete $("dialog").dataset.key; },
+  // Close a dialog the person opened; a pending choice (tickets, tunnel) comes back.
+  dismiss() { dialog.close(); if (table.data && table.game) table.renderDecision(table.data); },
+  key(value) {
+    if (value !== undefined) $("dialog").dataset.key = value;
+    return $("dialog").open ? $("dialog").dataset.key : undefined;
+  },
+};
+
+// ---------------------------------------------------------------- board
+
+const board = {
+  async load(container, mapKey) {
+    if (container.dataset.map === mapKey) return;
+    const response = await fetch(`/api/maps/${encodeURIComponent(mapKey)}/board.svg`);
+    container.innerHTML = await response.text(); // our server's SVG, names escaped there
+    container.dataset.map = mapKey;
+  },
+  routes(container) { return container.querySelectorAll("g.route"); },
+  route(container, id) {
+    for (const node of board.routes(container)) if (node.dataset.route === id) return node;
+    return null;
+  },
+  city(container, name) {
+    for (const node of container.querySelectorAll("g.city")) if (node.dataset.city === name) return node;
+    return null;
+  },
+  paintOwners(container, ownerOf) {
+    for (const node of board.routes(container)) {
+      const owner = ownerOf(node);
+      node.classList.toggle("claimed", owner !== undefined && owner >= 0);
+      for (const polygon of node.querySelectorAll("polygon.car")) {
+        polygon.style.fill = owner !== undefined && owner >= 0 ? SEAT_COLORS[owner] : "";
+      }
+      if (owner !== undefined && owner >= 0) node.dataset.owner = owner; else delete node.dataset.owner;
+    }
+  },
+  paintStations(container, stationOf) {
+    for (const node of container.querySelectorAll("g.city")) {
+      node.querySelector(".station")?.remove();
+      const owner = stationOf(node.dataset.city);
+      if (owner === undefined || owner < 0) continue;
+      const dot = node.querySelector("circle");
+      const x = Number(dot.getAttribute("cx")), y = Number(dot.getAttribute("cy"));
+      const r = Number(dot.getAttribute("r")) * 2.2;
+      const mark = document.createElementNS("http://www.w3.org/2000/svg", "polygon");
+      mark.setAttribute("class", "station");
+      mark.setAttribute("points", `${x},${y - r} ${x + r * 0.9},${y + r * 0.6} ${x - r * 0.9},${y + r * 0.6}`);
+      mark.style.fill = SEAT_COLORS[owner];
+      node.append(mark);
+    }
+  },
+};
+
+// ---------------------------------------------------------------- table
+
+const table = {
+  game: null, token: null, data: null, timer: null, owners: {}, busy: false,
+
+  async open(game, token) {
+    this.stop();
+    Object.assign(this, { game, token, data: null, owners: {} });
+    dialog.close();
+    show("table");
+    await this.refresh(true);
+  },
+
+  stop() { clearTimeout(this.timer); this.timer = null; this.game = null; },
+
+  schedule() {
+    clearTimeout(this.timer);
+    if (this.game) this.timer = setTimeout(() => this.refresh(false), POLL_MS);
+  },
+
+  async refresh(full) {
+    const game = this.game;
+    try {
+      const since = full || !this.data ? "" : `?since=${this.data.revision}`;
+      const data = await api("GET", `/api/games/${game}${since}`, undefined, this.token);
+      if (game !== this.game) return;
+      if (data) await this.render(data);
+    } catch (error) {
+      if (game !== this.game) return;
+      $("status").textContent = error.message;
+      if (/no such game|token/.test(error.message)) { this.stop(); return; }
+    }
+    this.schedule();
+  },
+
+  async send(action) {
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      const data = await api("POST", `/api/games/${this.game}/actions`, { action }, this.token);
+      dialog.close();
+      await this.render(data);
+    } catch (error) {
+      flash(error.message);
+    } finally {
+      this.busy = false;
+    }
+  },
+
+  async render(data) {
+    const previous = this.data;
+    this.data = data;
+    const view = data.view;
+    await board.load($("board"), data.map);
+    $("title").textContent = `${data.map_name} · seat ${view.seat} · game ${data.game}`;
+    $("pace-box").hidden = false;
+    $("pace").value = data.pace;
+    this.renderBoard(view, previous);
+    this.renderTurn(data);
+    this.renderScores(data);
+    this.renderCards(view);
+    this.renderTickets(view);
+    this.renderLog(data);
+    this.renderDecision(data);
+    $("pass").hidden = !view.legal.pass;
+    $("resign").hidden = view.phase === "over" || view.status[view.seat] !== "active"; // D5: any moment
+    $("show-result").hidden = !data.result;
+    if (data.result && !(previous && previous.result)) showResult(data);
+  },
+
+  renderBoard(view, previous) {
+    const container = $("board");
+    container.classList.toggle("networks", view.phase === "over");
+    board.paintOwners(container, (node) => view.owners[node.dataset.route]);
+    board.paintStations(container, (city) => view.station_owners[city]);
+    const fresh = previous ? Object.keys(view.owners).filter((id) => !(id in previous.view.owners)) : [];
+    for (const id of fresh) {
+      const node = board.route(container, id);
+      if (!node) continue;
+      node.classList.remove("fresh");
+      void node.getBoundingClientRect(); // restart the animation
+      node.classList.add("fresh");
+    }
+    for (const node of board.routes(container)) {
+      node.classList.toggle("claimable", node.dataset.route in view.legal.claims);
+      node.classList.toggle("pending", Boolean(view.tunnel) && node.dataset.route === view.tunnel.route);
+    }
+    for (const node of container.querySelectorAll("g.city")) {
+      node.classList.toggle("station-site", node.dataset.city in view.legal.stations);
+    }
+  },
+
+  renderTurn(data) {
+    const view = data.view;
+    let text;
+    if (view.phase === "over") text = "The game is over.";
+    else if (view.decision === "choose_tickets") text = "Choose the tickets you keep.";
+    else if (view.decision === "second_card") text = "Take a second card: the deck or a face-up card (not a locomotive).";
+    else if (view.decision === "tunnel_payment") text = "Your tunnel needs more cards.";
+    else if (view.phase === "setup") text = "Waiting for the others to choose their tickets…";
+    else if (view.to_move === view.seat) text = "Your turn: draw cards, claim a route, draw tickets" + (view.rules === "europe" ? " or build a station." : ".");
+    else text = `Waiting for ${seatName(data.players, view.to_move)}…`;
+    if (view.final_round && view.phase !== "over") text += " Final round!";
+    const mine = view.phase !== "over" && (view.decision || (view.phase === "playing" && view.to_move === view.seat));
+    $("turn").textContent = text;
+    $("turn").classList.toggle("mine", Boolean(mine));
+    $("status").textContent = "";
+  },
+
+  renderScores(data) {
+    const view = data.view;
+    const europe = view.rules === "europe";
+    const head = el("tr", {}, el("th", { text: "" }), el("th", { text: "player" }),
+      el("th", { text: "pts", title: "route points so far" }), el("th", { text: "wagons" }),
+      el("th", { text: "cards" }), el("th", { text: "tickets" }),
+      europe ? el("th", { text: "stations", title: "stations left" }) : null);
+    const rows = data.players.map((player, seat) => el("tr", {
+      class: [seat === view.seat ? "me" : "", seat === view.to_move && view.phase === "playing" ? "to-move" : "",
+        view.status[seat] !== "active" ? "gone" : ""].join(" "),
+    },
+      el("td", {}, el("span", { class: "swatch", style: `background:${SEAT_COLORS[seat]}` })),
+      el("td", { text: `${seat}: ${player}${view.status[seat] !== "active" ? ` – ${view.status[seat]}` : ""}`, title: seat === view.seat ? "you" : "" }),
+      el("td", { text: String(view.route_points[seat]) }),
+      el("td", { text: String(view.wagons[seat]) }),
+      el("td", { text: String(view.card_counts[seat]) }),
+      el("td", { text: String(view.ticket_counts[seat]) }),
+      europe ? el("td", { text: String(view.stations_left[seat]) }) : null));
+    $("scores").replaceChildren(head, ...rows);
+  },
+
+  renderCards(view) {
+    const legal = view.legal;
+    $("market").replaceChildren(...view.market.map((name, slot) => {
+      const action = legal.market[String(slot)];
+      const button = el("button", {
+        type: "button", class: `slot ${action ? "can" : ""}`, "data-slot": slot,
+        disabled: !action, title: action ? `take this ${name}` : "",
+        onclick: () => action && this.send(action),
+      }, name ? card(name) : el("span", { class: "card empty", text: "—" }));
+      return button;
+    }));
+    $("deck").disabled = !legal.draw_deck;
+    $("deck").classList.toggle("can", Boolean(legal.draw_deck));
+    $("deck-size").textContent = ` ${view.deck_size}`;
+    $("ticket-deck").disabled = !legal.tickets;
+    $("ticket-deck").classList.toggle("can", Boolean(legal.tickets));
+    $("ticket-size").textContent = ` ${view.ticket_deck_size}`;
+    $("pile-info").textContent = `discards ${view.discard_size}`;
+    const held = Object.entries(view.hand).filter(([, count]) => count > 0);
+    $("hand").replaceChildren(...(held.length ? held.map(([name, count]) => card(name, count))
+      : [el("span", { class: "muted", text: "no cards" })]));
+  },
+
+  renderTickets(view) {
+    $("tickets").replaceChildren(...(view.tickets.length ? view.tickets.map((ticket) => el("li", {
+      class: `ticket ${ticket.completed ? "done" : ""}`,
+      onmouseenter: () => highlightTicket(view, ticket), onmouseleave: () => highlightTicket(view, null),
+    },
+      el("span", { class: "ticket-cities", text: `${ticket.a} – ${ticket.b}` }),
+      el("span", { class: "ticket-value", text: `${ticket.value}${ticket.long ? " long" : ""}` }),
+      el("span", { class: "ticket-state", text: ticket.completed ? "✓ done" : "open" })))
+      : [el("li", { class: "muted", text: "none yet" })]));
+    if (view.rules === "europe") {
+      const left = view.stations_left[view.seat];
+      const option = Object.values(view.legal.stations)[0]?.[0];
+      const cost = option ? ` The next costs ${option.colored + option.locos} card(s) of one colour: click a city to build it.` : "";
+      $("stations").hidden = false;
+      $("stations").textContent = `Stations: ${left} left; each one not built scores at the end (E1).${left ? cost : ""}`;
+    } else {
+      $("stations").hidden = true;
+    }
+  },
+
+  renderLog(data) {
+    const entries = data.view.log.slice().reverse();
+    $("log").replaceChildren(...entries.map((entry) => el("li", {},
+      el("span", { class: "swatch", style: entry.seat === null ? "" : `background:${SEAT_COLORS[entry.seat]}` }),
+      el("span", { text: `${seatName(data.players, entry.seat)} ${prettyAction(entry.text)}` }))));
+  },
+
+  renderDecision(data) {
+    const view = data.view;
+    const key = `${view.decision}:${data.revision}`;
+    if (view.decision === "choose_tickets") {
+      if (dialog.key() !== undefined && dialog.key().startsWith("choose_tickets")) return;
+      ticketDialog(view);
+      dialog.key(key);
+    } else if (view.decision === "tunnel_payment" && view.tunnel && view.tunnel.seat === view.seat) {
+      if (dialog.key() !== undefined && dialog.key().startsWith("tunnel_payment")) return;
+      tunnelDialog(view);
+      dialog.key(key);
+    } else if (dialog.key() && /^(choose_tickets|tunnel_payment)/.test(dialog.key())) {
+      dialog.close();
+    }
+  },
+
+  clickRoute(node) {
+    const view = this.data && this.data.view;
+    if (!view) return;
+    const options = view.legal.claims[node.dataset.route];
+    if (!options) {
+      const why = view.owners[node.dataset.route] !== undefined ? "this route is taken"
+        : view.decision ? "finish your current choice first"
+        : view.to_move !== view.seat || view.phase !== "playing" ? "it is not your turn"
+        : "you cannot claim this route now (cards, wagons or a double route, R9/R11)";
+      flash(why);
+      return;
+    }
+    if (options.length === 1) { this.send(options[0].action); return; }
+    paymentDialog(`Claim ${routeLabel(node.dataset.route)}`, `Pay ${node.dataset.length} card(s):`, options);
+  },
+
+  clickCity(node) {
+    const view = this.data && this.data.view;
+    if (!view || view.rules !== "europe") return;
+    const options = view.legal.stations[node.dataset.city];
+    if (!options) { flash(view.station_owners[node.dataset.city] !== undefined ? "this city has a station" : "you cannot build a station here now (E1)"); return; }
+    paymentDialog(`Build a station in ${node.dataset.city}?`,
+      "A station lets you use one route of another player at this city for your tickets (E1).", options);
+  },
+};
+
+function highlightTicket(view, ticket) {
+  const container = $("board");
+  for (const node of container.querySelectorAll(".ticket-end, .progress")) node.classList.remove("ticket-end", "progress");
+  if (!ticket) return;
+  for (const name of [ticket.a, ticket.b]) board.city(container, name)?.classList.add("ticket-end");
+  // My progress: my routes reachable from either city of the ticket (R13).
+  const mine = [...board.routes(container)].filter((node) => view.owners[node.dataset.route] === view.seat);
+  const reached = new Set([ticket.a, ticket.b]);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const node of mine) {
+      if (node.classList.contains("progress")) continue;
+      if (reached.has(node.dataset.a) || reached.has(node.dataset.b)) {
+        node.classList.add("progress");
+        reached.add(node.dataset.a); reached.add(node.dataset.b);
+        grew = true;
+      }
+    }
+  }
+}
+
+function paymentDialog(title, text, options) {
+  dialog.open(title, [
+    el("p", { text }),
+    el("div", { class: "options" }, ...options.map((option) => el("button", {
+      type: "button", class: "option", "data-action": option.action,
+      onclick: () => table.send(option.action),
+    }, paymentChips(option), el("span", { text: option.text })))),
+  ], [["Cancel", () => dialog.dismiss()]]);
+}
+
+function ticketDialog(view) {
+  const chosen = new Set(view.offered.map((t) => t.position));
+  const keep = el("button", { type: "button", class: "primary", text: "Keep these tickets" });
+  const note = el("p", { text: `Keep at least ${view.keep_at_least}.` });
+  const update = () => { keep.disabled = chosen.size < view.keep_at_least; };
+  const rows = view.offered.map((ticket) => {
+    const box = el("input", { type: "checkbox", checked: true, "data-position": ticket.position });
+    box.addEventListener("change", () => { if (box.checked) chosen.add(ticket.position); else chosen.delete(ticket.position); update(); });
+    return el("label", {
+      class: "offer", onmouseenter: () => highlightTicket(view, ticket), onmouseleave: () => highlightTicket(view, null),
+    }, box, el("span", { class: "ticket-cities", text: `${ticket.a} – ${ticket.b}` }),
+      el("span", { class: "ticket-value", text: `${ticket.value}${ticket.long ? " long" : ""}` }));
+  });
+  keep.addEventListener("click", () => table.send(`keep ${[...chosen].sort((a, b) => a - b).join(",")}`));
+  dialog.open("Choose your tickets", [note, el("div", { class: "offers" }, ...rows)], []);
+  $("dialog-buttons").append(keep);
+  update();
+}
+
+function tunnelDialog(view) {
+  const tunnel = view.tunnel;
+  const revealed = el("div", { class: "chips revealed" }, ...tunnel.revealed.map((name) => card(name)));
+  const body = [
+    el("p", { text: `You laid ${tunnel.payment.text} for ${routeLabel(tunnel.route)}. The top three cards of the deck:` }),
+    revealed,
+    el("p", { text: tunnel.extra ? `They ask for ${tunnel.extra} more card(s) of your colour or locomotives (E2).` : "Nothing more to pay." }),
+    el("div", { class: "options" }, ...view.legal.tunnel.map((option) => el("button", {
+      type: "button", class: "option", "data-action": option.action, onclick: () => table.send(option.action),
+    }, paymentChips(option), el("span", { text: `pay ${option.text}` })))),
+  ];
+  dialog.open("Tunnel", body, [["Give up the tunnel", () => table.send(view.legal.give_up)]]);
+}
+
+function resultTable(result, players) {
+  const stations = result.seats.some((s) => "stations" in s.score);
+  const head = el("tr", {}, ...["rank", "player", "routes", "tickets", "longest path", ...(stations ? ["stations"] : []), "total"]
+    .map((text) => el("th", { text })));
+  const rows = [...result.seats].sort((a, b) => a.rank - b.rank || a.seat - b.seat).map((seat) => {
+    const done = seat.tickets.filter((t) => t.completed).length;
+    return el("tr", {},
+      el("td", { text: String(seat.rank) }),
+      el("td", {}, el("span", { class: "swatch", style: `background:${SEAT_COLORS[seat.seat]}` }),
+        document.createTextNode(` ${seat.seat}: ${players[seat.seat]}${seat.status === "active" ? "" : ` (${seat.status})`}`)),
+      el("td", { text: String(seat.score.routes) }),
+      el("td", { text: `${seat.score.tickets} (${done}/${seat.tickets.length})` }),
+      el("td", { text: `${seat.longest_path}${seat.score.longest_path_bonus ? ` +${seat.score.longest_path_bonus}` : ""}` }),
+      stations ? el("td", { text: String(seat.score.stations ?? 0) }) : null,
+      el("td", { class: "total", text: String(seat.total) }));
+  });
+  return el("table", { class: "scores result" }, head, ...rows);
+}
+
+function showResult(data) {
+  const result = data.result;
+  const tickets = el("details", {}, el("summary", { text: "Every seat's tickets" }),
+    ...result.seats.map((seat) => el("p", {},
+      el("b", { text: `${seat.seat}: ${data.players[seat.seat]} ` }),
+      document.createTextNode(seat.tickets.map((t) => `${t.a}–${t.b} ${t.completed ? "+" : "−"}${t.value}`).join(", ") || "no tickets"))));
+  dialog.open(`Game over (${result.end_reason})`, [
+    resultTable(result, data.players),
+    el("p", { class: "muted", text: "The board shows every seat's network in its colour." }),
+    tickets,
+  ], [["Download the game record", downloadRecord, "primary"], ["Close", () => dialog.dismiss()]]);
+}
+
+async function downloadRecord() {
+  const response = await fetch(`/api/games/${table.game}/record`, { headers: { "X-Seat-Token": table.token } });
+  if (!response.ok) { flash((await response.json()).error); return; }
+  const name = (response.headers.get("Content-Disposition") || "").match(/filename="([^"]+)"/)?.[1] || "ttr-game.json";
+  const url = URL.createObjectURL(await response.blob());
+  const link = el("a", { href: url, download: name });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+function flash(message) {
+  const status = $("status");
+  status.textContent = message;
+  status.classList.add("flash");
+  setTimeout(() => status.classList.remove("flash"), 1500);
+}
+
+// ---------------------------------------------------------------- tooltips
+
+function wireBoard(container, describe, onRoute, onCity) {
+  const tip = container.parentElement.querySelector(".tooltip");
+  container.addEventListener("mousemove", (event) => {
+    const route = event.target.closest?.("g.route");
+    const city = event.target.closest?.("g.city");
+    const text = route ? describe.route(route) : city ? describe.city(city) : null;
+    if (!text) { tip.hidden = true; return; }
+    tip.textContent = text;
+    tip.hidden = false;
+    const box = container.parentElement.getBoundingClientRect();
+    tip.style.left = `${event.clientX - box.left + 14}px`;
+    tip.style.top = `${event.clientY - box.top + 14}px`;
+  });
+  container.addEventListener("mouseleave", () => { tip.hidden = true; });
+  container.addEventListener("click", (event) => {
+    const route = event.target.closest?.("g.route");
+    if (route && onRoute) { onRoute(route); return; }
+    const city = event.target.closest?.("g.city");
+    if (city && onCity) onCity(city);
+  });
+}
+
+function describeRoute(node, players) {
+  const parts = [`${node.dataset.a} – ${node.dataset.b}`, `${node.dataset.length} × ${node.dataset.color}`];
+  if (node.classList.contains("tunnel")) parts.push("tunnel");
+  if (Number(node.dataset.ferry)) parts.push(`ferry: ${node.dataset.ferry} locomotive(s)`);
+  const owner = node.dataset.owner;
+  parts.push(owner === undefined ? "open" : `owner: ${seatName(players, Number(owner))}`);
+  return parts.join(" · ");
+}
+
+// ---------------------------------------------------------------- lobby
+
+const lobby = {
+  setup: null,
+  async open() {
+    table.stop();
+    dialog.close();
+    show("lobby");
+    $("title").textContent = "";
+    $("pace-box").hidden = true;
+    if (this.setup) return;
+    this.setup = await api("GET", "/api/setup");
+    $("map").replaceChildren(...this.setup.maps.map((m) => el("option", {
+      value: m.key, text: `${m.name} (${m.key}${m.file ? ", file" : ""}; ${m.rules} rules)`,
+    })));
+    const defaultMap = this.setup.maps.find((m) => m.file) || this.setup.maps.find((m) => m.key === "north_america");
+    if (defaultMap) $("map").value = defaultMap.key;
+    for (const select of [$("lobby-pace"), $("pace")]) {
+      select.replaceChildren(...this.setup.paces.map((p) => el("option", { value: p, text: p })));
+      select.value = this.setup.default_pace;
+    }
+    this.addSeat("human");
+    this.addSeat("greedy");
+  },
+  addSeat(player) {
+    const list = $("seats");
+    if (list.children.length >= 5) return;
+    const select = el("select", { class: "seat-player", "aria-label": `seat ${list.children.length}` },
+      ...this.setup.players.map((p) => el("option", { value: p, text: p === "human" ? "human (a person)" : `bot: ${p}` })));
+    select.value = player;
+    list.append(el("li", {}, select));
+  },
+  async start(event) {
+    event.preventDefault();
+    $("lobby-error").textContent = "";
+    const seedText = $("seed").value.trim();
+    const body = {
+      map: $("map").value,
+      players: [...document.querySelectorAll(".seat-player")].map((s) => s.value),
+      seed: seedText === "" ? null : Number(seedText),
+      pace: $("lobby-pace").value,
+    };
+    if (seedText !== "" && !/^\d+$/.test(seedText)) { $("lobby-error").textContent = "The seed is a whole number."; return; }
+    try {
+      const created = await api("POST", "/api/games", body);
+      const base = `${location.origin}${location.pathname}`;
+      $("join-list").replaceChildren(...created.seats.filter((s) => s.token).map((seat) => {
+        const link = `${base}#play/${created.game}/${seat.token}`;
+        return el("li", {},
+          el("b", { text: `Seat ${seat.seat}` }),
+          el("input", { class: "join-link", readonly: true, value: link, onfocus: (e) => e.target.select() }),
+          el("a", { class: "button primary", href: link, text: `Take seat ${seat.seat}` }));
+      }));
+      $("joins").hidden = false;
+      $("seed").placeholder = `random (last: ${created.seed})`;
+    } catch (error) {
+      $("lobby-error").textContent = error.message;
+    }
+  },
+};
+
+// ---------------------------------------------------------------- replay
+
+const replay = {
+  data: null, step: 0, timer: null,
+  open() { table.stop(); dialog.close(); show("replay"); $("title").textContent = "Replay"; $("pace-box").hidden = true; },
+  async load(file) {
+    $("replay-error").textContent = "";
+    try {
+      const text = await file.text();
+      let record;
+      try { record = JSON.parse(text); } catch { throw new Error(`${file.name} is not JSON`); }
+      this.data = await api("POST", "/api/replays", record);
+    } catch (error) {
+      $("replay-error").textContent = error.message;
+      return;
+    }
+    await board.load($("replay-board"), this.data.map);
+    $("title").textContent = `Replay: ${this.data.map}, seed ${this.data.seed}`;
+    $("replay-controls").hidden = false;
+    $("replay-slider").max = String(this.data.frames.length);
+    this.go(0);
+  },
+  go(step) {
+    const data = this.data;
+    this.step = Math.max(0, Math.min(step, data.frames.length));
+    const owners = {}, stations = {};
+    for (const frame of data.frames.slice(0, this.step)) {
+      Object.assign(owners, frame.owners);
+      Object.assign(stations, frame.stations);
+    }
+    const container = $("replay-board");
+    board.paintOwners(container, (node) => owners[node.dataset.index]);
+    const cityIndex = new Map([...container.querySelectorAll("g.city")].map((node, i) => [node.dataset.city, i]));
+    board.paintStations(container, (city) => stations[cityIndex.get(city)]);
+    $("replay-slider").value = String(this.step);
+    const frame = data.frames[this.step - 1];
+    $("replay-step").textContent = frame
+      ? `${this.step} / ${data.frames.length}: ${seatName(data.players, frame.seat)} ${prettyAction(frame.action)}`
+      : `0 / ${data.frames.length}: the game as dealt`;
+    const points = frame ? frame.route_points : data.players.map(() => 0);
+    const wagons = frame ? frame.wagons : null;
+    if (this.step === data.frames.length && data.result) {
+      $("replay-scores").replaceChildren(...resultTable(data.result, data.players).children);
+    } else {
+      $("replay-scores").replaceChildren(
+        el("tr", {}, el("th", { text: "" }), el("th", { text: "player" }), el("th", { text: "points" }), el("th", { text: "wagons" })),
+        ...data.players.map((player, seat) => el("tr", {},
+          el("td", {}, el("span", { class: "swatch", style: `background:${SEAT_COLORS[seat]}` })),
+          el("td", { text: `${seat}: ${player}` }), el("td", { text: String(points[seat]) }),
+          el("td", { text: wagons ? String(wagons[seat]) : "" }))));
+    }
+  },
+  play() {
+    if (this.timer) { clearInterval(this.timer); this.timer = null; $("replay-play").textContent = "Play"; return; }
+    $("replay-play").textContent = "Pause";
+    this.timer = setInterval(() => {
+      if (this.step >= this.data.frames.length) { this.play(); return; }
+      this.go(this.step + 1);
+    }, 400);
+  },
+};
+
+// ---------------------------------------------------------------- routing
+
+function show(screen) {
+  for (const id of ["lobby", "table", "replay"]) $(id).hidden = id !== screen;
+  if (screen !== "replay" && replay.timer) replay.play();
+}
+
+function route() {
+  const hash = location.hash.replace(/^#/, "");
+  const play = hash.match(/^play\/([\w-]+)\/([\w-]+)$/);
+  if (play) table.open(play[1], play[2]);
+  else if (hash === "replay") replay.open();
+  else lobby.open();
+}
+
+window.addEventListener("DOMContentLoaded", () => {
+  $("new-game").addEventListener("submit", (e) => lobby.start(e));
+  $("add-seat").addEventListener("click", () => lobby.addSeat("greedy"));
+  $("remove-seat").addEventListener("click", () => {
+    const list = $("seats");
+    if (list.children.length > 2) list.lastElementChild.remove();
+  });
+  $("deck").addEventListener("click", () => table.data?.view.legal.draw_deck && table.send(table.data.view.legal.draw_deck));
+  $("ticket-deck").addEventListener("click", () => table.data?.view.legal.tickets && table.send(table.data.view.legal.tickets));
+  $("pass").addEventListener("click", () => table.send("pass"));
+  $("resign").addEventListener("click", () => dialog.open("Resign?",
+    el("p", { text: "You leave the game: you take no more turns and get no longest-path bonus; your routes stay on the board (D5)." }),
+    [["Resign", () => table.send("resign"), "danger"], ["Keep playing", () => dialog.dismiss()]]));
+  $("show-result").addEventListener("click", () => table.data?.result && showResult(table.data));
+  $("pace").addEventListener("change", async () => {
+    try { await table.render(await api("POST", `/api/games/${table.game}/pace`, { pace: $("pace").value }, table.token)); }
+    catch (error) { flash(error.message); }
+  });
+  wireBoard($("board"), {
+    route: (node) => describeRoute(node, table.data ? table.data.players : []),
+    city: (node) => {
+      const owner = table.data?.view.station_owners[node.dataset.city];
+      return owner === undefined ? node.dataset.city : `${node.dataset.city} · station of ${seatName(table.data.players, owner)}`;
+    },
+  }, (node) => table.clickRoute(node), (node) => table.clickCity(node));
+  wireBoard($("replay-board"), {
+    route: (node) => describeRoute(node, replay.data ? replay.data.players : []),
+    city: (node) => node.dataset.city,
+  });
+  $("record-file").addEventListener("change", (e) => e.target.files[0] && replay.load(e.target.files[0]));
+  $("replay-start").addEventListener("click", () => replay.go(0));
+  $("replay-back").addEventListener("click", () => replay.go(replay.step - 1));
+  $("replay-next").addEventListener("click", () => replay.go(replay.step + 1));
+  $("replay-end").addEventListener("click", () => replay.go(replay.data.frames.length));
+  $("replay-play").addEventListener("click", () => replay.play());
+  $("replay-slider").addEventListener("input", (e) => replay.go(Number(e.target.value)));
+  window.addEventListener("hashchange", route);
+  route();
+});
