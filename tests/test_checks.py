@@ -39,7 +39,8 @@ def test_bad_map_produces_exactly_its_declared_problems(path: Path) -> None:
 
 def test_corpus_covers_every_code_that_a_file_can_show() -> None:
     covered = {code for path in BAD.glob("*.yaml") for code, _, _ in _expected(path)}
-    assert set(REGISTRY) - {"TTR000"} <= covered
+    # TTR004 and TTR010 need files too big to keep: tests/test_hostile.py makes them.
+    assert set(REGISTRY) - {"TTR000", "TTR004", "TTR010"} <= covered
 
 
 def test_every_check_has_a_stable_code_a_summary_and_examples() -> None:

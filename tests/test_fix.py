@@ -97,7 +97,7 @@ def test_crlf_line_endings_and_other_bytes_are_kept(tmp_path: Path) -> None:
 
 
 def test_changes_are_reported_only_after_the_write_succeeds(tmp_path: Path, monkeypatch) -> None:
-    def refuse(path: Path, text: str) -> None:
+    def refuse(path: Path, text: str, **_: object) -> None:
         raise PermissionError(13, "Permission denied", str(path))
 
     monkeypatch.setattr("ttr_maps.fix.write_text_atomically", refuse)

@@ -105,14 +105,7 @@ def write_record(record: Mapping[str, Any], path: str | Path) -> None:
 def read_record(path: str | Path) -> dict[str, Any]:
     """Read a record file and check it against `schemas/game-record.schema.json`.
     Raises `RecordError` saying what is wrong and where."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise RecordError(f"{path}: cannot read: {error}") from None
-    try:
-        record = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise RecordError(f"{path}:{error.lineno}:{error.colno}: not JSON: {error.msg}") from None
+    record = _parse_json(path, _read_text(path))
     if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
         raise RecordError(f"{path}: not a ttr game record (format is not {RECORD_FORMAT!r})")
     if record.get("version") != RECORD_VERSION:
@@ -121,6 +114,68 @@ def read_record(path: str | Path) -> dict[str, Any]:
     if problem:
         raise RecordError(f"{path}: {problem}")
     return record
+
+
+def _read_text(path: str | Path) -> str:
+    """A record file's text: a regular file of at most `MAX_RECORD_BYTES`, UTF-8."""
+    from ttr_maps.files import read_regular_file
+    from ttr_maps.limits import MAX_RECORD_BYTES
+
+    try:
+        return read_regular_file(path, MAX_RECORD_BYTES).decode("utf-8")
+    except OSError as error:
+        raise RecordError(f"{path}: cannot read: {error}") from None
+    except UnicodeDecodeError as error:
+        raise RecordError(
+            f"{path}: not UTF-8 text ({error.reason} at byte {error.start})"
+        ) from None
+
+
+def _parse_json(path: str | Path, text: str) -> Any:
+    """JSON within the record limits: numbers of at most `MAX_NUMBER_CHARS`
+    characters, no NaN or Infinity, nesting at most `MAX_RECORD_DEPTH` deep."""
+    from ttr_maps.limits import MAX_NUMBER_CHARS, MAX_RECORD_DEPTH
+
+    def number(kind: type) -> Any:
+        def parse(written: str) -> Any:
+            if len(written) > MAX_NUMBER_CHARS:
+                raise ValueError(f"a number of {len(written):,} characters")
+            return kind(written)
+
+        return parse
+
+    def refuse_constant(written: str) -> Any:
+        raise ValueError(f"{written} is not a number JSON allows")
+
+    try:
+        record = json.loads(
+            text,
+            parse_int=number(int),
+            parse_float=number(float),
+            parse_constant=refuse_constant,
+        )
+    except json.JSONDecodeError as error:
+        raise RecordError(f"{path}:{error.lineno}:{error.colno}: not JSON: {error.msg}") from None
+    except ValueError as error:
+        raise RecordError(f"{path}: not a ttr game record: {error}") from None
+    except RecursionError:
+        raise RecordError(f"{path}: nested more than {MAX_RECORD_DEPTH} deep") from None
+    if _depth(record) > MAX_RECORD_DEPTH:
+        raise RecordError(f"{path}: nested more than {MAX_RECORD_DEPTH} deep")
+    return record
+
+
+def _depth(value: Any) -> int:
+    """How deep arrays and objects nest in `value` (without recursion)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, depth)
+            stack.extend(
+                (child, depth + 1) for child in (item.values() if isinstance(item, dict) else item)
+            )
+    return deepest
 
 
 def first_schema_problem(record: Any) -> str | None:

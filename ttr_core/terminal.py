@@ -30,6 +30,7 @@ from ttr_core.actions import Action, DrawDeck, Resign
 from ttr_core.bots import Bot
 from ttr_core.cards import CARD_NAMES
 from ttr_core.errors import IllegalAction, InvalidAction
+from ttr_core.input_lines import iter_bounded_lines
 from ttr_core.loop import StopGame, new_game, run
 from ttr_core.rules import RuleSet
 from ttr_core.state import GameState
@@ -95,15 +96,16 @@ class Terminal:
 def stdin_terminal(console: Console, game_map: Map) -> Terminal:
     """The terminal of `ttr play`: readline with history and Tab completion when
     stdin is a terminal, else plain lines from stdin."""
-    if sys.stdin.isatty():
+    if sys.stdin is not None and sys.stdin.isatty():
         _set_up_readline(game_map)
         return Terminal(console, input, True)
+    lines = iter_bounded_lines(sys.stdin)  # a pipe may send anything: bounded lines
 
     def read_line(prompt: str) -> str:
-        line = sys.stdin.readline()
-        if not line:
+        line = next(lines, None)
+        if line is None:
             raise EOFError
-        return line.rstrip("\r\n")
+        return line
 
     return Terminal(console, read_line, False)
 

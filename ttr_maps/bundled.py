@@ -43,7 +43,10 @@ def resolve_map_argument(argument: str) -> Path:
     An existing file wins over an id of the same name (a folder does not).
     """
     candidate = Path(argument)
-    if candidate.is_file():
+    try:
+        if candidate.is_file():
+            return candidate
+        bundled = bundled_map_path(argument)
+    except (OSError, ValueError):  # a name too long, or with a NUL byte: the reader says so
         return candidate
-    bundled = bundled_map_path(argument)
     return bundled if bundled is not None else candidate

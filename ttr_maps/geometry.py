@@ -49,7 +49,8 @@ def great_circle_km(a: Point, b: Point) -> float:
         math.sin((lat2 - lat1) / 2) ** 2
         + math.cos(lat1) * math.cos(lat2) * math.sin((lon2 - lon1) / 2) ** 2
     )
-    return 2 * EARTH_RADIUS_KM * math.asin(min(1.0, math.sqrt(h)))
+    # Written so that NaN stays NaN (`min(1.0, nan)` is 1.0: half the Earth).
+    return 2 * EARTH_RADIUS_KM * math.asin(1.0 if h > 1.0 else math.sqrt(h))
 
 
 def city_distance(game_map: Map, a: str, b: str) -> float:

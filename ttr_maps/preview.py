@@ -38,6 +38,7 @@ from ttr_maps.board import board_geometry
 from ttr_maps.files import OutputPathError, atomic_target, check_output_path
 from ttr_maps.geometry import Point
 from ttr_maps.model import GRAY, ROUTE_COLORS, Map, Route
+from ttr_maps.text import for_matplotlib
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -291,7 +292,15 @@ def render_map(
 
     `title` defaults to the map's name; `size` (inches) to one that fits the map's
     shape with room for the legend. See `draw_map` for the other options.
+    A map of more than `limits.MAX_PREVIEW_CITIES` cities is refused (PreviewError).
     """
+    from ttr_maps.limits import MAX_PREVIEW_CITIES
+
+    if len(game_map.cities) > MAX_PREVIEW_CITIES:
+        raise PreviewError(
+            f"{game_map.id}: {len(game_map.cities):,} cities; previews are drawn for maps of "
+            f"at most {MAX_PREVIEW_CITIES:,} (a board that big is unreadable on one page)"
+        )
     check_figure_path(path)  # fail on a bad extension or folder before drawing
     figure = new_figure(size or default_size(game_map), dpi or DEFAULT_DPI)
     # Fixed margins (no tight layout afterwards), so labels are placed on the final layout.
@@ -299,7 +308,8 @@ def render_map(
     figure.subplots_adjust(left=0.01, right=0.83, bottom=0.07 if has_colorbar else 0.02, top=0.93)
     ax = figure.add_subplot()
     figure.suptitle(
-        title if title is not None else game_map.name, fontproperties=font_properties(15, "bold")
+        for_matplotlib(title if title is not None else game_map.name),
+        fontproperties=font_properties(15, "bold"),
     )
     with _reporting_missing_glyphs():
         draw_map(
@@ -377,6 +387,9 @@ def draw_map(
     positions = board.positions
     ax.set_axis_off()
     ax.set_aspect("equal", adjustable="box")
+    # The limits are set once, by _set_limits: autoscaling after each of thousands
+    # of routes and cities would make drawing a big map quadratic.
+    ax.set_autoscale_on(False)
 
     norm = Normalize(0.0, 1.0)
     cmap = _colormap(HEAT_CMAP)
@@ -573,7 +586,7 @@ def _legend_handles(
     if owners is not None:
         # Named owners in the order given (seat order), then any other colour used.
         for colour in dict.fromkeys([*(owner_names or {}), *owners.values()]):
-            label = (owner_names or {}).get(colour, str(colour))
+            label = for_matplotlib((owner_names or {}).get(colour, str(colour)))
             handles.append(Patch(facecolor=colour, edgecolor=CAR_EDGE, label=label))
         handles.append(
             Patch(facecolor=CAR_FILL[GRAY], edgecolor=CAR_EDGE, alpha=0.3, label="unclaimed")
@@ -732,7 +745,7 @@ def _place_labels(
         labels = np.array(placed).reshape(-1, 4)
         for dx, dy, ha, va in _LABEL_CANDIDATES:
             text = ax.annotate(
-                city.name,
+                for_matplotlib(city.name),
                 xy=positions[city.name],
                 xytext=(dx, dy),
                 textcoords="offset points",

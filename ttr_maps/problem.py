@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from ttr_maps.document import Position
+from ttr_maps.text import for_terminal
 
 
 class Level(StrEnum):
@@ -30,8 +31,9 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
+        """One line for a terminal or a text report (control characters escaped)."""
         where = f"{self.path}:{self.position.line}:{self.position.column}"
-        return f"{where}: {self.level.value} {self.code} {self.message}"
+        return for_terminal(f"{where}: {self.level.value} {self.code} {self.message}")
 
     @property
     def sort_key(self) -> tuple[str, Position, str]:

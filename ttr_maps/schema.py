@@ -129,7 +129,7 @@ def _to_problem(document: MapDocument, error: Any) -> tuple[DataPath, Problem]:
         document.position(path, key=on_key),
         Level.ERROR,
         code,
-        f"{where}: {error.message}{_hint(document, error, path)}",
+        f"{where}: {_shortened(error)}{_hint(document, error, path)}",
     )
     return path, problem
 
@@ -160,6 +160,20 @@ def _swapped_hint(data: Any, city_path: DataPath) -> str:
     if numbers and abs(lon) <= 90 and abs(lat) <= 180:
         return f"; latitude and longitude look swapped: did you mean lat: {lon}, lon: {lat}?"
     return ""
+
+
+def _shortened(error: Any) -> str:
+    """The error's message with the offending value cut to a glimpse: a whole
+    file read as one string (`--map /etc/passwd`) must not be printed back."""
+    import reprlib
+
+    full = repr(error.instance)
+    if len(full) <= 80:
+        return str(error.message)
+    glimpse = reprlib.Repr()  # Python 3.11 takes no keyword arguments here
+    glimpse.maxlevel, glimpse.maxdict, glimpse.maxlist = 2, 3, 3
+    glimpse.maxstring = glimpse.maxother = 40
+    return str(error.message).replace(full, glimpse.repr(error.instance))
 
 
 def _code_of(error: Any) -> str:

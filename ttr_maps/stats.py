@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ttr_maps.model import ROUTE_COLORS, Map
+from ttr_maps.text import for_matplotlib, for_rich
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -163,13 +164,21 @@ def map_stats(game_map: Map) -> MapStats:
             sorted(c.name for c in game_map.cities if c.name not in ticket_cities)
         ),
         ticket_value_histogram=dict(sorted(Counter(t.value for t in game_map.tickets).items())),
-        unreachable_tickets=tuple(
-            f"{t.a}:{t.b}"
-            for t in game_map.tickets
-            if t.a not in graph or t.b not in graph or not nx.has_path(graph, t.a, t.b)
-        ),
+        unreachable_tickets=_unreachable_tickets(game_map, graph),
         players=player_loads(game_map),
         ticket_bonuses=tuple((f"{t.a}:{t.b}", t.bonus) for t in game_map.tickets if t.bonus),
+    )
+
+
+def _unreachable_tickets(game_map: Map, graph: nx.Graph) -> tuple[str, ...]:
+    """Tickets whose cities no routes join, as "A:B" (one pass over the components)."""
+    import networkx as nx
+
+    group = {city: i for i, part in enumerate(nx.connected_components(graph)) for city in part}
+    return tuple(
+        f"{t.a}:{t.b}"
+        for t in game_map.tickets
+        if t.a not in group or t.b not in group or group[t.a] != group[t.b]
     )
 
 
@@ -187,57 +196,43 @@ def player_loads(game_map: Map) -> tuple[PlayerLoad, ...]:
     return tuple(loads)
 
 
-def _path_counts(graph: nx.Graph, source: str) -> tuple[dict[str, int], dict[str, int]]:
-    """Shortest wagon distances from `source` and how many shortest paths reach each city.
-
-    Route lengths are at least 1, so visiting cities by distance sees every
-    predecessor of a city before the city itself.
-    """
-    import networkx as nx
-
-    distance = nx.single_source_dijkstra_path_length(graph, source, weight="weight")
-    count = {source: 1}
-    for city in sorted(distance, key=distance.__getitem__):
-        if city == source:
-            continue
-        count[city] = sum(
-            count[n]
-            for n in graph[city]
-            if n in distance and distance[n] + graph[city][n]["weight"] == distance[city]
-        )
-    return distance, count
-
-
 def _connection_loads(game_map: Map, graph: nx.Graph) -> tuple[ConnectionLoad, ...]:
-    """Ticket load of every connection, heaviest first (ties split, see module doc)."""
+    """Ticket load of every connection, heaviest first (ties split, see module doc).
+
+    For each ticket, two searches bounded by its distance (`shortest_path_counts`)
+    find the cities on its shortest paths; only their connections are looked at.
+    Linear in the tickets times the size of their neighbourhoods, not in the
+    tickets times the whole map (10,000 cities in seconds).
+    """
+    from ttr_maps.graph import shortest_path_counts
+
+    adjacency = {
+        city: {n: int(data["weight"]) for n, data in graph[city].items()} for city in graph
+    }
     load: dict[frozenset[str], float] = {}
     touched: Counter[frozenset[str]] = Counter()
     unavoidable: Counter[frozenset[str]] = Counter()
-    searches: dict[str, tuple[dict[str, int], dict[str, int]]] = {}
-
-    def search(city: str) -> tuple[dict[str, int], dict[str, int]]:
-        if city not in searches:
-            searches[city] = _path_counts(graph, city)
-        return searches[city]
-
     for ticket in game_map.tickets:
-        if ticket.a not in graph or ticket.b not in graph:
+        a, b = ticket.a, ticket.b
+        if a not in adjacency or b not in adjacency or a == b:
             continue
-        from_a, paths_a = search(ticket.a)
-        from_b, paths_b = search(ticket.b)
-        if ticket.b not in from_a or ticket.a == ticket.b:
+        from_a, paths_a = shortest_path_counts(adjacency, a, target=b)
+        if b not in from_a:
             continue
-        total, all_paths = from_a[ticket.b], paths_a[ticket.b]
-        for u, v, data in graph.edges(data=True):
-            through = 0
-            for x, y in ((u, v), (v, u)):
-                if x in from_a and y in from_b and from_a[x] + data["weight"] + from_b[y] == total:
-                    through += paths_a[x] * paths_b[y]
-            if through:
-                pair = frozenset((u, v))
-                load[pair] = load.get(pair, 0.0) + through / all_paths
-                touched[pair] += 1
-                unavoidable[pair] += through == all_paths
+        from_b, paths_b = shortest_path_counts(adjacency, b, target=a)
+        total, all_paths = from_a[b], paths_a[b]
+        through: dict[frozenset[str], int] = {}
+        for x, to_x in from_a.items():
+            if to_x >= total or to_x + from_b.get(x, total) != total:
+                continue  # x is on no shortest path of this ticket
+            for y, length in adjacency[x].items():
+                if to_x + length + from_b.get(y, total) == total:
+                    pair = frozenset((x, y))
+                    through[pair] = through.get(pair, 0) + paths_a[x] * paths_b[y]
+        for pair, paths in through.items():
+            load[pair] = load.get(pair, 0.0) + paths / all_paths
+            touched[pair] += 1
+            unavoidable[pair] += paths == all_paths
 
     result = []
     for u, v, data in graph.edges(data=True):
@@ -326,7 +321,9 @@ def stats_renderables(stats: MapStats, *, top: int = 12) -> Iterator[Any]:
             t.add_column(name, justify="left" if text_column else "right")
         return t
 
-    counts = table(f"{stats.map_name} ({stats.map_id}, rules {stats.rules})", "count", "value")
+    counts = table(
+        for_rich(f"{stats.map_name} ({stats.map_id}, rules {stats.rules})"), "count", "value"
+    )
     for label, value in (
         ("cities", stats.cities),
         ("route segments", stats.segments),
@@ -378,7 +375,7 @@ def stats_renderables(stats: MapStats, *, top: int = 12) -> Iterator[Any]:
     )
     for c in stats.connection_loads[:top]:
         loads.add_row(
-            f"{c.a} – {c.b}",
+            for_rich(f"{c.a} – {c.b}"),
             str(c.length),
             str(len(c.route_ids)),
             f"{c.ticket_load:.2f}",
@@ -388,15 +385,15 @@ def stats_renderables(stats: MapStats, *, top: int = 12) -> Iterator[Any]:
     yield loads
 
     shape = table("Network", "finding", "cities")
-    shape.add_row("bridges", ", ".join(f"{a} – {b}" for a, b in stats.bridges) or "none")
-    shape.add_row("articulation points", ", ".join(stats.articulation_points) or "none")
-    shape.add_row("cities on no ticket", ", ".join(stats.cities_without_ticket) or "none")
+    bridges = ", ".join(f"{a} – {b}" for a, b in stats.bridges)
+    shape.add_row("bridges", for_rich(bridges) or "none")
+    shape.add_row("articulation points", for_rich(", ".join(stats.articulation_points)) or "none")
+    shape.add_row("cities on no ticket", for_rich(", ".join(stats.cities_without_ticket)) or "none")
     if stats.unreachable_tickets:
-        shape.add_row("unreachable tickets", ", ".join(stats.unreachable_tickets))
+        shape.add_row("unreachable tickets", for_rich(", ".join(stats.unreachable_tickets)))
     if stats.ticket_bonuses:
-        shape.add_row(
-            "tickets with a bonus (D7)", ", ".join(f"{t} +{b}" for t, b in stats.ticket_bonuses)
-        )
+        bonuses = ", ".join(f"{t} +{b}" for t, b in stats.ticket_bonuses)
+        shape.add_row("tickets with a bonus (D7)", for_rich(bonuses))
     yield shape
 
 
@@ -416,7 +413,8 @@ def plot_stats(stats: MapStats, path: str | Path, *, dpi: float = 100) -> Path:
     check_figure_path(path)
     figure = new_figure((12.0, 8.5), dpi)
     figure.suptitle(
-        f"{stats.map_name}: designer metrics", fontproperties=font_properties(14, "bold")
+        for_matplotlib(f"{stats.map_name}: designer metrics"),
+        fontproperties=font_properties(14, "bold"),
     )
     grid = figure.add_gridspec(
         2, 3, hspace=0.45, wspace=0.3, left=0.06, right=0.98, top=0.9, bottom=0.08
@@ -454,7 +452,7 @@ def plot_stats(stats: MapStats, path: str | Path, *, dpi: float = 100) -> Path:
     ax = figure.add_subplot(grid[1, 1])
     busiest = [c for c in stats.connection_loads[:10] if c.ticket_load > 0][::-1]
     ax.barh(
-        [f"{c.a} – {c.b}" for c in busiest],
+        [for_matplotlib(f"{c.a} – {c.b}") for c in busiest],
         [c.ticket_load for c in busiest],
         color="#d7301f",
         edgecolor=CAR_EDGE,

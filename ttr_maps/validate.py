@@ -18,7 +18,9 @@ A code there that is unknown, or an error's, is itself reported (TTR051).
 
 from __future__ import annotations
 
+import errno
 import math
+import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -196,9 +198,9 @@ def validate_file(path: str | Path) -> FileReport:
         document = read_document(path)
     except DocumentError as error:
         position = error.position or Position(1, 1)
-        code = YAML_SYNTAX_ERROR if error.syntax else UNREADABLE
+        code = error.code or (YAML_SYNTAX_ERROR if error.syntax else UNREADABLE)
         message = error.message
-        if Path(path).is_dir() and not _map_files_in(Path(path)):
+        if error.message.startswith("is a folder"):
             message = "no map files (*.yaml, *.yml) found in this folder"
         elif error.syntax and _has_tab_near(Path(path), position.line):
             message += "; the line holds a tab: YAML indents with spaces only"
@@ -225,19 +227,63 @@ def validate_files(paths: Iterable[str | Path]) -> Iterator[FileReport]:
 def iter_map_files(paths: Iterable[str | Path]) -> Iterator[Path]:
     """Expand command-line paths: a folder gives every `*.yaml`/`*.yml` inside it,
     recursively, sorted; anything else is passed on as is (a missing path is then
-    reported by `validate_file`). A folder without map files is passed on too, and
-    reported as unreadable ("no map files found in this folder").
+    reported by `validate_file`).
+
+    Nothing is skipped in silence: a folder without map files, a subfolder that
+    cannot be read, a map-named symlink that leads nowhere and a symlink loop are
+    passed on too, and reported as unreadable (TTR000). Symlinked folders are
+    followed once each (a loop is reported, never walked forever).
     """
     for item in paths:
         path = Path(item)
-        if path.is_dir():
+        if _is_folder(path):
             yield from _map_files_in(path) or [path]
         else:
             yield path
 
 
+def _is_folder(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except (OSError, ValueError):  # a name too long or with a NUL byte: not a folder
+        return False
+
+
 def _map_files_in(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.rglob("*") if p.suffix in MAP_SUFFIXES and p.is_file())
+    """The map files under `folder`, plus the paths that could not be walked."""
+    found: list[Path] = []
+    seen: set[tuple[int, int]] = set()
+    pending = [folder]
+    while pending:
+        current = pending.pop()
+        try:
+            info = current.stat()
+            entries = list(os.scandir(current))
+        except OSError:
+            found.append(current)  # validate_file says why it cannot be read
+            continue
+        if (info.st_dev, info.st_ino) in seen:
+            continue  # reached again through a symlink: walked already
+        seen.add((info.st_dev, info.st_ino))
+        for entry in entries:
+            entry_path = Path(entry.path)
+            try:
+                if entry.is_dir():  # follows symlinks
+                    pending.append(entry_path)
+                    continue
+            except OSError:
+                pass
+            if entry_path.suffix in MAP_SUFFIXES or _is_symlink_loop(entry_path):
+                found.append(entry_path)  # a dangling map link or a loop is reported
+    return sorted(found)
+
+
+def _is_symlink_loop(path: Path) -> bool:
+    try:
+        path.stat()
+    except OSError as error:
+        return error.errno == errno.ELOOP
+    return False
 
 
 def load_map(source: str | Path) -> Map:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from ttr_core.cli.app import app
 
+__all__ = ["app", "main"]
+
 # Importing a command module registers its command on `app`.
 from ttr_core.cli import validate  # noqa: F401  isort: skip
 from ttr_core.cli import fix  # noqa: F401  isort: skip
@@ -20,4 +22,6 @@ from ttr_core.cli import compare  # noqa: F401  isort: skip
 
 def main() -> None:
     """Entry point of the `ttr` console script."""
-    app()
+    from ttr_core.cli.app import run
+
+    run()

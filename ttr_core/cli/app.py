@@ -1,10 +1,77 @@
-"""The typer application that every `ttr` subcommand registers on."""
+"""The typer application that every `ttr` subcommand registers on, and the one
+place where output that cannot be written is reported (`report_write_error`)."""
 
 from __future__ import annotations
 
+import errno
+import functools
+import os
+import sys
+from collections.abc import Callable
+from typing import Any, NoReturn
+
 import typer
 
-app = typer.Typer(
+#: Exit codes shared by all commands.
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+
+
+class _App(typer.Typer):
+    """A Typer whose commands report an `OSError` escaping them (a full disk, a
+    closed pipe, a name too long) as one line and exit 2, instead of a traceback
+    or typer's silent exit 1 on a broken pipe. Commands still handle the errors
+    they can explain better (which file, which option)."""
+
+    def command(self, *args: Any, **kwargs: Any) -> Callable[[Any], Any]:
+        register = super().command(*args, **kwargs)
+
+        def decorator(function: Callable[..., Any]) -> Callable[..., Any]:
+            @functools.wraps(function)
+            def reporting_write_errors(*call_args: Any, **call_kwargs: Any) -> Any:
+                try:
+                    return function(*call_args, **call_kwargs)
+                except OSError as error:
+                    report_write_error(error)
+
+            register(reporting_write_errors)
+            return function
+
+        return decorator
+
+
+def report_write_error(error: OSError) -> NoReturn:
+    """Say in one line what could not be written and why, then exit 2. Standard
+    output is closed for good first, so Python does not fail again at exit."""
+    from ttr_maps.files import describe_os_error
+
+    reason = describe_os_error(error)
+    if error.errno == errno.EPIPE:
+        reason = "the pipe was closed by the program reading it"
+    if error.filename is not None:
+        line = f"ttr: {error.filename}: {reason}"
+    else:
+        line = f"ttr: cannot write to standard output: {reason}"
+    _silence_standard_output()
+    try:
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+    except OSError:
+        pass
+    raise typer.Exit(EXIT_USAGE)
+
+
+def _silence_standard_output() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # no real stdout (a test runner)
+        pass
+
+
+app = _App(
     name="ttr",
     help=(
         "Design, check and play-test Ticket to Ride maps.\n\n"
@@ -16,11 +83,6 @@ app = typer.Typer(
     rich_markup_mode="rich",
     pretty_exceptions_enable=False,
 )
-
-#: Exit codes shared by all commands.
-EXIT_OK = 0
-EXIT_FAILED = 1
-EXIT_USAGE = 2
 
 
 def _show_version(value: bool) -> None:
@@ -38,3 +100,51 @@ def _root(
     ),
 ) -> None:
     """Design, check and play-test Ticket to Ride maps."""
+
+
+def _rich_reports_broken_pipes_here() -> None:
+    """rich exits 1 in silence on a broken pipe; in ttr it raises, so the pipe is
+    reported like every other output error (rich documents this hook)."""
+    from rich.console import Console
+
+    def raise_broken_pipe(_console: Console) -> None:
+        raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
+
+    Console.on_broken_pipe = raise_broken_pipe  # type: ignore[method-assign]
+
+
+def stop_on_signals() -> None:
+    """Make SIGTERM and SIGHUP raise `SystemExit(128 + signal)` in this process, so
+    `finally` blocks run (an atomic write removes its temporary file) and the exit
+    status is the one a shell expects. Forked workers keep the default action."""
+    import signal
+
+    main_process = os.getpid()
+
+    def stop(signum: int, _frame: object) -> None:
+        if os.getpid() != main_process:
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
+        raise SystemExit(128 + signum)
+
+    for signum in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(signum, stop)
+
+
+def run(argv: list[str] | None = None) -> None:
+    """Run the `ttr` command: SIGTERM and SIGHUP unwind like Ctrl-C does (so no
+    temporary file is left behind), and output that fails outside any command
+    (`ttr --help > /dev/full`) is reported like inside one."""
+    stop_on_signals()
+    _rich_reports_broken_pipes_here()
+    try:
+        try:
+            app(args=argv)
+        finally:  # output still buffered fails here, not at interpreter exit
+            sys.stdout.flush()
+    except OSError as error:
+        try:
+            report_write_error(error)
+        except typer.Exit as stop_now:
+            raise SystemExit(stop_now.exit_code) from None

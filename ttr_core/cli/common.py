@@ -90,6 +90,8 @@ def standings_table(result: GameResult, players: list[str]) -> object:
     column each, before the total."""
     from rich.table import Table
 
+    from ttr_maps.text import for_rich
+
     base = ("routes", "tickets", "longest_path_bonus")
     extra = sorted({k for s in result.seats for k in s.score} - set(base))
     table = Table(title=f"Final standings ({result.end_reason})")
@@ -99,6 +101,7 @@ def standings_table(result: GameResult, players: list[str]) -> object:
     for seat in sorted(result.seats, key=lambda s: (s.rank, s.seat)):
         done = seat.completed_tickets
         player = players[seat.seat] + ("" if seat.status == "active" else f" ({seat.status})")
+        player = for_rich(player)  # names come from --bots or a record: text, not markup
         table.add_row(
             str(seat.rank),
             str(seat.seat),

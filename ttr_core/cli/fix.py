@@ -26,7 +26,10 @@ def fix(
 
     Only those numbers change: comments, order and formatting stay byte for byte
     the same, and each file is replaced atomically. A file with other errors
-    (YAML, schema, unknown cities, repeated keys...) is reported and skipped.
+    (YAML, schema, unknown cities, repeated keys...) is reported and skipped, and
+    so is a value written as an alias, or with an anchor or a tag (fix it by
+    hand). A symlinked map is fixed at its target; a file changed on disk while
+    fix worked on it is not replaced.
 
     Exit status: 0 when nothing is left to fix; 1 with --check when something
     would change, or when a file was skipped for other errors; 2 when a path

@@ -19,7 +19,12 @@ from ttr_core.cli.common import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ttr_core.bots import Bot
+    from ttr_core.rules import RuleSet
     from ttr_core.state import GameState
+    from ttr_maps.model import Map
 
 #: The bots `--bots` accepts (`ttr_core.bots.bot_factories`), for help texts.
 BOT_NAMES = "random, greedy, route-focus, destination-hungry, one-step, long-route"
@@ -117,6 +122,23 @@ def write_picture(state: GameState, names: list[str], path: Path) -> None:
     )
 
 
+def play_bots(
+    game_map: Map, bots: Sequence[Bot], seed: int, rules: RuleSet | None
+) -> tuple[GameState, bool]:
+    """A bots-only game through the game loop, keeping the state when Ctrl-C stops
+    it: (state, interrupted). --record then saves the game so far, as the help
+    promises."""
+    from ttr_core.loop import run
+    from ttr_core.state import GameState
+
+    state = GameState(game_map, len(bots), seed, rules)
+    try:
+        run(state, bots)
+    except KeyboardInterrupt:
+        return state, True
+    return state, False
+
+
 @app.command(help=HELP)
 def play(
     map_argument: Annotated[
@@ -165,7 +187,7 @@ def play(
     from rich.console import Console
 
     from ttr_core.bots import make_bot
-    from ttr_core.game import bot_seed, play_game
+    from ttr_core.game import bot_seed
     from ttr_core.record import record_of, write_record
     from ttr_core.terminal import HUMAN, play_at_table, stdin_terminal
     from ttr_maps.preview import PreviewError
@@ -205,7 +227,7 @@ def play(
         )
         state, stopped, interrupted = session.state, session.stopped, session.interrupted
     else:
-        state = play_game(game_map, seat_players, seed, rules)  # type: ignore[arg-type]
+        state, interrupted = play_bots(game_map, seat_players, seed, rules)  # type: ignore[arg-type]
     if state.is_over:
         console.print(standings_table(state.result(), names))
     problems = []

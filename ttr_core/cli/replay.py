@@ -76,13 +76,14 @@ def print_steps(record: Mapping[str, Any], game_map: Map) -> GameState:
     at the end. Raises `RecordError`."""
     from ttr_core.record import iter_replay
     from ttr_core.record import replay as replay_record
+    from ttr_maps.text import for_terminal
 
     state = None
     for number, seat, action, state in iter_replay(record, game_map):
         if number == 1:
             typer.echo(f"start: seat {state.first_player} plays first")
         who = "host" if seat is None else f"seat {seat}"
-        typer.echo(f"{number:>4}. {who}: {action}")
+        typer.echo(for_terminal(f"{number:>4}. {who}: {action}"))  # city names are text
         typer.echo(f"      {state_summary(state)}")
     if state is None:  # no actions: the game as dealt
         state = replay_record(record, game_map)

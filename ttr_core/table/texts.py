@@ -7,10 +7,9 @@ that comes from a map (city and map names) or from a person passes through
 
 from __future__ import annotations
 
-import unicodedata
-
 from ttr_core.actions import Payment
 from ttr_maps.model import GRAY, Map, Route
+from ttr_maps.text import for_terminal
 
 #: The longest piece of a person's input echoed back in a message.
 ECHO_LIMIT = 40
@@ -37,8 +36,9 @@ Leaving:
 
 
 def printable(text: str, limit: int | None = None) -> str:
-    """`text` without control characters (and cut to `limit` characters)."""
-    clean = "".join(" " if unicodedata.category(ch)[0] == "C" else ch for ch in text)
+    """`text` with control characters shown as escapes (`ttr_maps.text`, the one
+    rule for terminals), cut to `limit` characters."""
+    clean = for_terminal(text)
     if limit is not None and len(clean) > limit:
         return clean[: limit - 1] + "…"
     return clean

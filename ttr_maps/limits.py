@@ -1,0 +1,41 @@
+"""The limits on what ttr reads from files, in one place (docs/map-format.md,
+"Limits", lists them with their codes).
+
+A map or a game record may come from anyone (a pull request, a download), so
+reading it must finish quickly and in bounded memory whatever it holds. Each
+limit is far above what a real board needs: the largest published boards have
+under 100 cities, and a record of a 5-player game is a few hundred kilobytes.
+"""
+
+from __future__ import annotations
+
+#: Largest map file read, in bytes (TTR004).
+MAX_MAP_BYTES = 20_000_000
+#: Deepest nesting of lists and mappings in a map (TTR005); a map needs 4.
+MAX_DEPTH = 20
+#: Most values that aliases (`*name`) may add to a map by repeating anchored
+#: values (TTR006). Aliases stay allowed because designers use them to share a
+#: colour list or a settings block; the cap stops "billion laughs" files.
+MAX_ALIAS_VALUES = 10_000
+#: Longest number, in characters (TTR009): a map's numbers are small, and Python
+#: refuses to read integers of more than 4,300 digits anyway.
+MAX_NUMBER_CHARS = 30
+#: Most cities, routes and tickets in one map (TTR010). `ttr stats` and
+#: `ttr preview` stay within 30 s and 1 GB at these sizes (benchmarks/hostile_bench.py).
+MAX_CITIES = 10_000
+MAX_ROUTES = 40_000
+MAX_TICKETS = 10_000
+
+#: Largest game record read, in bytes.
+MAX_RECORD_BYTES = 20_000_000
+#: Deepest nesting of arrays and objects in a record (a record needs 4).
+MAX_RECORD_DEPTH = 20
+
+#: Longest line read at the `ttr play` prompt, in characters: an action is a few
+#: dozen; a longer line is answered as one that cannot be read.
+MAX_PROMPT_LINE_CHARS = 1_000
+
+#: Most cities `ttr preview` (and every picture of a whole board) draws: label
+#: placement grows with the square of the cities, and 1,000 take about 20 s of CPU
+#: (benchmarks/hostile_bench.py). Real boards have under 100.
+MAX_PREVIEW_CITIES = 1_000

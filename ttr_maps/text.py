@@ -1,0 +1,81 @@
+"""Text from users is text: one escaping helper per medium.
+
+Map names, city names and player names come from files anyone can write. Every
+medium that interprets some characters gets them through its helper, so a name is
+shown exactly as written and never runs as markup:
+
+- `for_matplotlib`: `$` starts mathtext (`$\\frac{$` crashes the drawing);
+- `for_rich`: `[...]` is rich markup (`[/]` crashes a table);
+- `for_html`: `<`, `&` and quotes;
+- `for_terminal` (`for_terminal_lines` for several lines): control characters
+  and escape sequences (which can clear the screen or retitle the window) are
+  shown as `\\x1b`-style escapes.
+
+Use the helper at the point where text enters the medium (a label, a table cell,
+an HTML fragment, a line printed), not earlier: the data itself stays as written.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+#: C0 controls (tab and newline included: a name is one line), DEL, C1 controls,
+#: and the Unicode bidirectional overrides that can make text read backwards.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def for_terminal(text: str) -> str:
+    """`text` safe to print: control characters shown as escapes.
+
+    >>> for_terminal("Denver\\x1b[2J")
+    'Denver\\\\x1b[2J'
+    """
+    return _CONTROL.sub(_escaped, text)
+
+
+def for_terminal_lines(text: str) -> str:
+    """Like `for_terminal`, but keeping line breaks: for text of several lines
+    (a help text, a table) that holds names.
+
+    >>> for_terminal_lines("a\\x07\\nb")
+    'a\\\\x07\\nb'
+    """
+    return "\n".join(for_terminal(line) for line in text.split("\n"))
+
+
+def _escaped(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def for_rich(text: str) -> str:
+    """`text` safe in a rich table cell, title or `Console.print`: markup escaped
+    and control characters shown as escapes.
+
+    >>> for_rich("[/] Denver")
+    '\\\\[/] Denver'
+    """
+    from rich.markup import escape
+
+    return escape(for_terminal(text))
+
+
+def for_matplotlib(text: str) -> str:
+    """`text` safe as a matplotlib label or title: every `$` escaped, so no part
+    of it is read as mathtext, and control characters shown as escapes (a font
+    would draw them as boxes).
+
+    >>> for_matplotlib("$\\\\frac{$ City")
+    '\\\\$\\\\frac{\\\\$ City'
+    """
+    return for_terminal(text).replace("$", r"\$")
+
+
+def for_html(text: str) -> str:
+    """`text` safe in HTML content and attribute values.
+
+    >>> for_html('<b>"A&B"</b>')
+    '&lt;b&gt;&quot;A&amp;B&quot;&lt;/b&gt;'
+    """
+    return html.escape(text, quote=True)
