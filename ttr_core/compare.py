@@ -15,12 +15,13 @@ p-value is below 0.05 divided by the number of rates compared in its group
 
 from __future__ import annotations
 
-import html
 import json
 import math
 from collections.abc import Mapping
 from statistics import NormalDist
 from typing import Any
+
+from ttr_maps.text import for_html, for_terminal
 
 ALPHA = 0.05
 
@@ -138,7 +139,7 @@ def to_text(comparison: Mapping[str, Any]) -> str:
     """The significant differences, one line each (then how many rows were compared)."""
     a = comparison["a"].get("map", "A")
     b = comparison["b"].get("map", "B")
-    lines = [f"A: {a}   B: {b}"]
+    lines = [f"A: {for_terminal(str(a))}   B: {for_terminal(str(b))}"]
     if comparison["settings_differ"]:
         lines.append(
             "note: the runs differ in "
@@ -150,7 +151,8 @@ def to_text(comparison: Mapping[str, Any]) -> str:
         lines.append("no significant difference")
     for row in significant:
         lines.append(
-            f"{row['group']}: {row['what']}: A {_value(row['a'])}  B {_value(row['b'])}  "
+            f"{row['group']}: {for_terminal(str(row['what']))}: A {_value(row['a'])}  "
+            f"B {_value(row['b'])}  "
             f"(p = {row['p_value']:.2g})"
         )
     lines.append(f"{len(comparison['rows'])} numbers compared; {comparison['test']}")
@@ -167,15 +169,15 @@ def to_html(comparison: Mapping[str, Any]) -> str:
     def table(rows: list[Mapping[str, Any]]) -> str:
         head = "<tr><th>group</th><th>what</th><th>A</th><th>B</th><th>p</th></tr>"
         body = "".join(
-            f'<tr class="{"sig" if r["significant"] else ""}"><td>{html.escape(r["group"])}'
-            f"</td><td>{html.escape(str(r['what']))}</td><td>{_value(r['a'])}</td>"
+            f'<tr class="{"sig" if r["significant"] else ""}"><td>{for_html(r["group"])}'
+            f"</td><td>{for_html(str(r['what']))}</td><td>{_value(r['a'])}</td>"
             f"<td>{_value(r['b'])}</td><td>{r['p_value']:.2g}</td></tr>"
             for r in rows
         )
         return f"<table>{head}{body}</table>"
 
-    a = html.escape(str(comparison["a"].get("map_name", comparison["a"].get("map", "A"))))
-    b = html.escape(str(comparison["b"].get("map_name", comparison["b"].get("map", "B"))))
+    a = for_html(str(comparison["a"].get("map_name", comparison["a"].get("map", "A"))))
+    b = for_html(str(comparison["b"].get("map_name", comparison["b"].get("map", "B"))))
     style = (
         "body{font-family:sans-serif;max-width:1100px;margin:2em auto}table{border-collapse:"
         "collapse}td,th{border:1px solid #ccc;padding:2px 8px}tr.sig{background:#fde}"
@@ -183,10 +185,10 @@ def to_html(comparison: Mapping[str, Any]) -> str:
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>Comparison: {a} / {b}</title><style>{style}</style></head><body>"
-        f"<h1>A: {a} — B: {b}</h1><p>{html.escape(comparison['test'])}</p>"
+        f"<h1>A: {a} — B: {b}</h1><p>{for_html(comparison['test'])}</p>"
         + (
             "<p><b>Note:</b> the runs differ in "
-            + html.escape(", ".join(comparison["settings_differ"]))
+            + for_html(", ".join(comparison["settings_differ"]))
             + ": seat and bot numbers are not like for like.</p>"
             if comparison["settings_differ"]
             else ""

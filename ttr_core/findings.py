@@ -377,8 +377,10 @@ def summary_lines(found: Sequence[Finding]) -> list[str]:
     """The findings as terminal lines: severity, title, then the suggestion."""
     if not found:
         return ["findings: none significant"]
+    from ttr_maps.text import for_terminal
+
     lines = [f"findings ({len(found)}):"]
-    for f in found:
-        lines.append(f"  [{f['severity']}] {f['title']}")
-        lines.append(f"      try: {f['suggestion']}")
+    for f in found:  # titles name cities: text from the map, shown as text
+        lines.append(f"  [{f['severity']}] {for_terminal(f['title'])}")
+        lines.append(f"      try: {for_terminal(f['suggestion'])}")
     return lines

@@ -227,6 +227,7 @@ def _ticket_fit(report: Mapping[str, Any], path: Path) -> Path:
     fitted line, and the outliers of the `ticket-outliers` finding named."""
     from ttr_core.findings import fit_completion
     from ttr_maps.preview import new_figure, save_figure
+    from ttr_maps.text import for_matplotlib
 
     tickets = [t for t in report["tickets"]["by_ticket"] if t["held"]]
     figure = new_figure((8.0, 4.5))
@@ -248,8 +249,7 @@ def _ticket_fit(report: Mapping[str, Any], path: Path) -> Path:
         [],
     )
     for o in outliers:
-        # City names are data: a "$" must not start matplotlib mathtext.
-        ax.annotate(o["ticket"].replace("$", r"\$"), (o["value"], o["rate"]), fontsize=7)
+        ax.annotate(for_matplotlib(o["ticket"]), (o["value"], o["rate"]), fontsize=7)
     ax.set_ylim(0, 1.05)
     ax.set_xlabel("ticket value")
     ax.set_ylabel("completed when held")
