@@ -22,7 +22,7 @@ from ttr_core.actions import (
     parse_action,
 )
 from ttr_core.bots.random_bot import RandomBot
-from ttr_core.cards import CARD_NAMES
+from ttr_core.cards import CARD_NAMES, DECK_SIZE
 from ttr_core.errors import IllegalAction, InvalidAction
 from ttr_core.game import bot_seed, play_game
 from ttr_core.longest_path import longest_trail
@@ -38,6 +38,8 @@ def north_america():
 
 def check_invariants(state: GameState) -> None:
     assert_cards_conserved(state)  # R3: the 110 cards are all somewhere, once
+    revealed = [c for d in state.pending if hasattr(d, "revealed") for c in d.revealed]
+    assert state.cards.count_all(state.hands, revealed) == DECK_SIZE  # the piles' own count
     for seat in range(state.num_players):
         claimed = sum(state.board.route_length[r] for r in state.claimed_routes(seat))
         assert state.wagons[seat] + claimed == state.map.wagons

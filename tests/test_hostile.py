@@ -215,7 +215,8 @@ def test_names_are_text_in_stats_previews_and_standings(tmp_path: Path) -> None:
     svg = (tmp_path / "map.svg").read_text(encoding="utf-8")
     assert "&lt;script&gt;" in svg and "<script>" not in svg
     record = tmp_path / "game.json"
-    assert_clean(ttr("play", path, "--record", record, "--picture", tmp_path / "p.png"), 0)
+    bots = ("--bots", "random,random")
+    assert_clean(ttr("play", path, *bots, "--record", record, "--picture", tmp_path / "p.png"), 0)
     data = json.loads(record.read_text(encoding="utf-8"))
     data["seats"][0]["player"] = "[/] \x1b[2J"
     data["seats"][1]["player"] = "$\\frac{$"
@@ -320,7 +321,7 @@ def test_replay_map_option_does_not_print_a_non_map_file(tmp_path: Path) -> None
     secret = tmp_path / "notes.txt"
     secret.write_text("password: " + "s3cr3t-" * 40 + "\n", encoding="utf-8")
     record = tmp_path / "game.json"
-    assert_clean(ttr("play", "iran", "--record", record), 0)
+    assert_clean(ttr("play", "iran", "--bots", "random,random", "--record", record), 0)
     result = ttr("replay", record, "--map", secret)
     assert_clean(result, 2)
     assert result.stderr.count("s3cr3t-") < 10
@@ -348,7 +349,9 @@ def test_ctrl_c_in_a_bots_only_game_saves_the_record(tmp_path: Path, monkeypatch
         ttr_core.bots, "make_bot", lambda *a, **k: InterruptedBot(real_make_bot(*a, **k))
     )
     record = tmp_path / "game.json"
-    result = CliRunner().invoke(app, ["play", "iran", "--record", str(record)])
+    result = CliRunner().invoke(
+        app, ["play", "iran", "--bots", "greedy,random", "--record", str(record)]
+    )
     assert result.exit_code == 130, result.output
     data = json.loads(record.read_text(encoding="utf-8"))
     assert len(data["actions"]) >= 29 and data["result"] is None
@@ -444,7 +447,7 @@ def _map_commands(tmp_path: Path) -> Iterator[tuple[str, list[str | Path]]]:
     yield "stats", ["stats"]
     yield "stats json", ["stats", "-f", "json"]
     yield "preview", ["preview", "-o", tmp_path / "out.png"]
-    yield "play", ["play", "--players", "3"]
+    yield "play", ["play", "--bots", "random,random,random"]
     yield "fix", ["fix"]  # last: it may repair the file (tab_in_flow.yaml)
 
 

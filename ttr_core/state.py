@@ -343,7 +343,8 @@ class GameState:
                 index = board.route_group[closed]
                 color, length, ferry, routes = groups[index]
                 if closed in routes:
-                    groups[index] = (color, length, ferry, tuple(r for r in routes if r != closed))
+                    at = routes.index(closed)
+                    groups[index] = (color, length, ferry, routes[:at] + routes[at + 1 :])
 
     def claimed_routes(self, seat: int) -> list[int]:
         return [r for r, holder in enumerate(self.owner) if holder == seat]

@@ -131,6 +131,52 @@ class Ticket:
         return f"{self.a}–{self.b} ({price})"
 
 
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class BoardLayout:
+    """A map's optional board layout (`layout:` in the file): what is drawn, while
+    the cities' own coordinates stay the truth for distances.
+
+    Board units are centimetres, y up. `cities` are board positions; `labels` the
+    centre of each city's label relative to its city; `bends` the points a route
+    passes through between its two cities, keyed by the pair as written (points
+    go from the first city to the second); `size` is (width, height) of the board.
+    """
+
+    cities: Mapping[str, Point]
+    labels: Mapping[str, Point] = field(default_factory=dict)
+    bends: Mapping[tuple[str, str], tuple[Point, ...]] = field(default_factory=dict)
+    size: Point | None = None
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> BoardLayout:
+        cities = data.get("cities", {}) or {}
+        board = data.get("board")
+        return cls(
+            cities={name: (float(c["x"]), float(c["y"])) for name, c in cities.items()},
+            labels={
+                name: (float(c["label"][0]), float(c["label"][1]))
+                for name, c in cities.items()
+                if "label" in c
+            },
+            bends={
+                (b["between"][0], b["between"][1]): tuple(
+                    (float(x), float(y)) for x, y in b["points"]
+                )
+                for b in data.get("bends", []) or []
+            },
+            size=(float(board["width"]), float(board["height"])) if board else None,
+        )
+
+    def bend(self, a: str, b: str) -> tuple[Point, ...]:
+        """The bend points of the route between `a` and `b`, going from `a` to `b`."""
+        if (a, b) in self.bends:
+            return self.bends[(a, b)]
+        return tuple(reversed(self.bends.get((b, a), ())))
+
+
 @dataclass(frozen=True)
 class Map:
     """A whole map: what a designer wrote, as frozen values.
@@ -151,6 +197,8 @@ class Map:
     #: The `settings` block as written (rule-set fields the map changes, see
     #: `ttr_core.rules`); `wagons` is also read into `wagons`.
     settings: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    #: The board layout, if the file has one (`ttr layout --write` makes one).
+    layout: BoardLayout | None = field(default=None, compare=False)
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> Map:
@@ -220,6 +268,7 @@ class Map:
             routes=tuple(routes),
             tickets=tickets,
             settings=dict(settings),
+            layout=BoardLayout.from_data(data["layout"]) if data.get("layout") else None,
         )
 
     # Lookups are derived once per map; the map itself never changes.

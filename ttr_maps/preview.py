@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ttr_maps.board import board_geometry
+from ttr_maps.board import BoardGeometry, board_geometry
 from ttr_maps.files import OutputPathError, atomic_target, check_output_path
 from ttr_maps.geometry import Point
 from ttr_maps.model import GRAY, ROUTE_COLORS, Map, Route
@@ -233,14 +233,22 @@ def save_figure(figure: Figure, path: str | Path, *, dpi: float | None = None) -
     """Write a figure atomically: render into a temporary file next to `path`, then
     rename it over `path`, so readers never see half a file.
 
-    The format comes from the extension (`output_format`).
+    The format comes from the extension (`output_format`). Text stays text in SVG
+    (`<text>` elements) and PDF (embedded TrueType), so it can be selected and
+    edited in Inkscape, except where a halo (path effect) draws it as outlines.
     """
+    import matplotlib
+
     target = Path(path)
     fmt = check_figure_path(target)
     # No creation date in the metadata, so the same map gives the same file.
     metadata: dict[str, Any] = {"Software": "ttr"} if fmt == "png" else {"Date": None}
     try:
-        with atomic_target(target) as temporary, _reporting_missing_glyphs():
+        with (
+            matplotlib.rc_context({"svg.fonttype": "none", "pdf.fonttype": 42}),
+            atomic_target(target) as temporary,
+            _reporting_missing_glyphs(),
+        ):
             figure.savefig(temporary, format=fmt, dpi=dpi or figure.dpi, metadata=metadata)
     except OSError as error:
         raise PreviewError(f"{target}: cannot write ({error.strerror or error})") from None
@@ -359,6 +367,7 @@ def draw_map(
     legend: bool = True,
     colorbar: bool = True,
     label_cities: bool = True,
+    view: tuple[float, float, float, float] | None = None,
 ) -> MapDrawing:
     """Draw a map into `ax`.
 
@@ -374,8 +383,13 @@ def draw_map(
     - `city_markers`: city name -> colour: a triangle on the city (e.g. a station,
       E1, in its owner's colour), listed in the legend as `city_marker_label`.
 
-    Labels are placed last, greedily, among a few spots around each city, avoiding
-    other labels, dots and cars where possible. The legend sits just right of the axes.
+    - `view`: (x0, y0, x1, y1) in board units, the part of the board to show
+      (default: all of it), e.g. one printed tile.
+
+    Labels are placed last: on a laid-out board at their places, in the board's type
+    size scaled to the axes; otherwise greedily among a few spots around each city,
+    avoiding other labels, dots and cars where possible. The legend sits just right
+    of the axes.
     """
     from matplotlib.collections import PatchCollection
     from matplotlib.colors import Normalize, to_rgba
@@ -425,12 +439,16 @@ def draw_map(
         _draw_highlight(ax, highlight_path, positions)
     if show_tickets:
         _draw_tickets(ax, game_map, positions)
-    _draw_cities(ax, game_map, positions, city_heat, cmap, norm)
+    _draw_cities(ax, game_map, board, city_heat, cmap, norm)
     for city, colour in (city_markers or {}).items():
         x, y = positions[city]
         mark = ax.scatter([x], [y], s=140, marker="^", c=colour, edgecolors=CAR_EDGE, zorder=6)
         mark.set_gid(f"marker:{city}")
-    _set_limits(ax, positions, board.space)
+    if view is None:
+        _set_limits(ax, board)
+    else:
+        ax.set_xlim(view[0], view[2])
+        ax.set_ylim(view[1], view[3])
 
     heat_mappable = None
     if route_heat is not None or city_heat is not None:
@@ -466,7 +484,10 @@ def draw_map(
     all_cars = board.route_cars()
     if label_cities:
         with _reporting_missing_glyphs():
-            _place_labels(ax, game_map, positions, all_cars)
+            if board.labels:
+                _draw_board_labels(ax, board)
+            else:
+                _place_labels(ax, game_map, positions, all_cars)
     return MapDrawing(tuple(handles), handler_map, heat_mappable, all_cars)
 
 
@@ -542,27 +563,46 @@ def _draw_tickets(ax: Axes, game_map: Map, positions: Mapping[str, Point]) -> No
 def _draw_cities(
     ax: Axes,
     game_map: Map,
-    positions: Mapping[str, Point],
+    board: BoardGeometry,
     city_heat: Mapping[str, float] | None,
     cmap: Any,
     norm: Any,
 ) -> None:
+    """City dots: on a laid-out board circles of the board's city radius (so they
+    keep their size at any scale, e.g. printed), else markers of a fixed size."""
+    from matplotlib.patches import Circle
+
     for city in game_map.cities:
-        x, y = positions[city.name]
-        size, face = 55.0, CITY_FILL
+        x, y = board.positions[city.name]
+        heat = None
         if city_heat is not None:
             heat = min(1.0, max(0.0, city_heat.get(city.name, 0.0)))
-            size, face = 30.0 + 250.0 * heat, cmap(norm(heat))
-        dot = ax.scatter([x], [y], s=size, c=[face], edgecolors=CAR_EDGE, linewidths=1.4, zorder=5)
+        face = CITY_FILL if heat is None else cmap(norm(heat))
+        if board.laid_out:
+            radius = board.city_radius * (1.0 if heat is None else 0.7 + 0.9 * heat)
+            dot = Circle((x, y), radius, facecolor=face, edgecolor=CAR_EDGE, linewidth=1.2)
+            dot.set_zorder(5)
+            ax.add_patch(dot)
+        else:
+            size = 55.0 if heat is None else 30.0 + 250.0 * heat
+            dot = ax.scatter(
+                [x], [y], s=size, c=[face], edgecolors=CAR_EDGE, linewidths=1.4, zorder=5
+            )
         dot.set_gid(f"city:{city.name}")
 
 
-def _set_limits(ax: Axes, positions: Mapping[str, Point], space: float) -> None:
+def _set_limits(ax: Axes, board: BoardGeometry) -> None:
+    positions = board.positions
     if not positions:
+        return
+    if board.laid_out:  # the board's own frame holds everything, labels included
+        x0, y0, x1, y1 = board.bounds
+        ax.set_xlim(x0 - 0.5, x1 + 0.5)
+        ax.set_ylim(y0 - 0.5, y1 + 0.5)
         return
     xs = [p[0] for p in positions.values()]
     ys = [p[1] for p in positions.values()]
-    pad = 1.1 * space
+    pad = 1.1 * board.space
     # Labels stick out sideways more than up or down.
     ax.set_xlim(min(xs) - 2.2 * pad, max(xs) + 2.2 * pad)
     ax.set_ylim(min(ys) - pad, max(ys) + pad)
@@ -699,6 +739,30 @@ def _double_route_legend() -> tuple[Any, Any]:
             ]
 
     return Patch(label="double route"), DoubleTrackHandler()
+
+
+def _draw_board_labels(ax: Axes, board: BoardGeometry) -> None:
+    """Labels of a laid-out board at their places, at the board's font size scaled
+    to the figure (never below 3 points). No halo: the layout keeps them clear of
+    cars, and a halo would turn PDF and SVG text into outlines."""
+    from ttr_maps.board import LABEL_POINTS
+
+    ax.apply_aspect()
+    (x0, _), (x1, _) = ax.transData.transform([(0.0, 0.0), (1.0, 0.0)])
+    points_per_cm = (x1 - x0) * 72 / ax.figure.dpi
+    size = max(3.0, LABEL_POINTS * points_per_cm / (72 / 2.54))
+    font = font_properties(size)
+    for name, label in board.labels.items():
+        text = ax.text(
+            *label.centre,
+            name,
+            ha="center",
+            va="center",
+            fontproperties=font,
+            color="#111111",
+            zorder=7,
+        )
+        text.set_gid(f"label:{name}")
 
 
 def _place_labels(

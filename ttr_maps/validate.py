@@ -299,3 +299,19 @@ def load_map(source: str | Path) -> Map:
     if report.map is None or report.errors:
         raise InvalidMapError(report)
     return report.map
+
+
+#: Errors in a map's `layout:` section (TTR501-TTR503): a fresh layout replaces it.
+LAYOUT_ERROR_CODES = frozenset({"TTR501", "TTR502", "TTR503"})
+
+
+def map_ignoring_layout(path: str | Path) -> tuple[Map | None, list[Problem]]:
+    """The map in `path` without its board layout, for laying it out afresh: also
+    when the only errors are in the old layout. Otherwise (None, the errors)."""
+    import dataclasses
+
+    report = validate_file(path)
+    blocking = [p for p in report.errors if p.code not in LAYOUT_ERROR_CODES]
+    if report.map is None or blocking:
+        return None, blocking or report.errors
+    return dataclasses.replace(report.map, layout=None), []

@@ -17,6 +17,8 @@ from ttr_core.cli import play  # noqa: F401  isort: skip
 from ttr_core.cli import replay  # noqa: F401  isort: skip
 from ttr_core.cli import simulate  # noqa: F401  isort: skip
 from ttr_core.cli import serve  # noqa: F401  isort: skip
+from ttr_core.cli import layout  # noqa: F401  isort: skip
+from ttr_core.cli import print  # noqa: F401  isort: skip
 from ttr_core.cli import compare  # noqa: F401  isort: skip
 
 

@@ -225,5 +225,13 @@ def checks_at(stage: Stage) -> list[Check]:
 
 def _load_check_modules() -> None:
     # Importing the modules registers their checks.
-    from ttr_maps.checks import cities, design, routes, structure, tickets, topology  # noqa: F401
+    from ttr_maps.checks import (  # noqa: F401
+        cities,
+        design,
+        layout,
+        routes,
+        structure,
+        tickets,
+        topology,
+    )
     from ttr_maps.checks import reader_limits  # noqa: F401  isort: skip

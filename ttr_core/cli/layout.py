@@ -1,0 +1,94 @@
+"""`ttr layout`: compute a board layout (equal cars, nothing overlapping)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, app
+
+
+@app.command()
+def layout(
+    map_argument: Annotated[
+        str, typer.Argument(metavar="MAP", help="A bundled map id or a YAML file.")
+    ],
+    write: Annotated[
+        bool,
+        typer.Option(
+            "--write",
+            help="Store the layout in the map file (its `layout:` section is replaced or "
+            "added; comments and everything else are kept; the file is replaced atomically).",
+        ),
+    ] = False,
+) -> None:
+    """Lay the board out: every car the same size, doubles side by side, no car on
+    another route's car, a city or a label, cities near their geographic places.
+
+    Reports what still overlaps (if anything), how much car sizes differ from the
+    nominal 2.4 x 0.8 cm, how far cities moved from geography and the board size.
+    A map whose only errors are in its old layout (a city added or renamed since)
+    is laid out afresh. Previews, `ttr print` and validate's TTR551 use the stored
+    layout.
+
+    Exit status: 0 when nothing overlaps; 1 when overlaps remain (the layout is
+    still written with --write); 2 when the map cannot be read, has other errors,
+    or the file cannot be written.
+    """
+    from ttr_core.cli.common import fail
+    from ttr_maps.bundled import resolve_map_argument
+    from ttr_maps.files import OutputPathError, check_output_path, write_text_atomically
+    from ttr_maps.layout import LayoutError, compute_layout, with_layout
+    from ttr_maps.validate import map_ignoring_layout
+
+    path = resolve_map_argument(map_argument)
+    game_map, problems = map_ignoring_layout(path)
+    if game_map is None:
+        for problem in problems:
+            typer.echo(str(problem), err=True)
+        raise fail(f"{map_argument}: not a playable map")
+    if write:
+        try:
+            check_output_path(path)
+        except OutputPathError as error:
+            raise fail(str(error)) from None
+    try:
+        result = compute_layout(game_map)
+    except LayoutError as error:
+        raise fail(str(error)) from None
+
+    width, height = result.layout.size or (0.0, 0.0)
+    far_name, far = result.max_displacement
+    unit = "km" if game_map.is_geographic else "units"
+    typer.echo(
+        f"{game_map.id}: {len(game_map.cities)} cities, {len(game_map.routes)} routes on a "
+        f"{width:.1f} x {height:.1f} cm board (1 cm = {1 / result.scale:.3g} {unit}), "
+        f"{len(result.layout.bends)} bent route(s)"
+    )
+    typer.echo(
+        f"  car size spread: {100 * result.car_size_spread:.2f} % of the nominal car "
+        "(target: within 2 %)"
+    )
+    typer.echo(
+        f"  cities moved from geography: mean {result.mean_displacement:.1f} cm, "
+        f"most {far_name} {far:.1f} cm"
+    )
+    if result.overlaps:
+        typer.echo(f"  overlaps: {len(result.overlaps)}")
+        for overlap in result.overlaps:
+            typer.echo(f"    {overlap.kind}: {overlap.first} / {overlap.second}")
+    else:
+        typer.echo("  overlaps: none")
+    if write:
+        try:
+            text = path.read_text(encoding="utf-8")
+            write_text_atomically(path, with_layout(text, result.layout))
+        except (OSError, UnicodeDecodeError) as error:
+            raise fail(
+                f"{path}: cannot write: {getattr(error, 'strerror', None) or error}"
+            ) from None
+        typer.echo(f"written to {path}")
+    else:
+        typer.echo("not written (add --write to store it in the map file)")
+    raise typer.Exit(EXIT_FAILED if result.overlaps else EXIT_OK)
