@@ -235,6 +235,7 @@ def test_r6_stalls_name_the_game_its_bots_and_a_command_to_play_it_again() -> No
             "index": 4,
             "bots": ["greedy"],
             "command": "ttr play x --players 1 --bots greedy --seed 104",
+            "causes": [],
         }
     ]
 

@@ -177,6 +177,7 @@ def test_json_keys_are_stable():
         "cities_without_ticket",
         "ticket_value_histogram",
         "unreachable_tickets",
+        "ticket_bonuses",
         "players",
     ]
     assert data["counts"]["ferry_locomotives"] == 1

@@ -34,7 +34,8 @@ class Board:
     #: Per route: indices of the other tracks between the same two cities (R11).
     route_siblings: tuple[tuple[int, ...], ...]
     route_index: dict[str, int]
-    #: Per ticket: the two city indices and value; long tickets (E4) flagged.
+    #: Per ticket: the two city indices and points (value + bonus, D7); long
+    #: tickets (E4) flagged.
     ticket_a: tuple[int, ...]
     ticket_b: tuple[int, ...]
     ticket_value: tuple[int, ...]
@@ -165,7 +166,7 @@ def _build(game_map: Map) -> Board:
         route_index={r.id: r.index for r in routes},
         ticket_a=tuple(city[t.a] for t in game_map.tickets),
         ticket_b=tuple(city[t.b] for t in game_map.tickets),
-        ticket_value=tuple(t.value for t in game_map.tickets),
+        ticket_value=tuple(t.points for t in game_map.tickets),  # D7: with any bonus
         ticket_long=tuple(t.long for t in game_map.tickets),
         claim_options=tuple(
             claim_table(r.id, r.length, c) for r, c in zip(routes, colors, strict=True)

@@ -26,6 +26,8 @@ PICTURES = {
     "scores_by_bot": "scores-by-bot.png",
     "arc": "game-arc.png",
     "tickets": "tickets.png",
+    "ticket_fit": "ticket-completion-vs-value.png",
+    "score_parts": "score-parts-by-seat.png",
 }
 #: Every file of a report, in the order they are moved into place (report.json last).
 REPORT_FILES = ("report.html", *PICTURES.values(), "report.json")
@@ -167,10 +169,10 @@ def write_pictures(
     from ttr_maps.preview import render_map
 
     games = max(report["games"], 1)
-    most = max((r["claimed"] for r in report["routes"]), default=0) or 1
-    route_heat = {r["route"]: r["claimed"] / most for r in report["routes"]}
-    top_city = max(report["cities"].values(), default=0) or 1
-    city_heat = {name: rate / top_city for name, rate in report["cities"].items()}
+    # Absolute scale: the share of games (routes) or of seat-games (cities), so two
+    # reports' heatmaps compare at a glance.
+    route_heat = {r["route"]: r["claimed"] / games for r in report["routes"]}
+    city_heat = dict(report["cities"])
     written = [
         render_map(
             game_map,
@@ -178,7 +180,7 @@ def write_pictures(
             title=f"{game_map.name}: routes and cities claimed in {games} games",
             route_heat=route_heat,
             city_heat=city_heat,
-            heat_label=f"claimed (1 = {most} games)",
+            heat_label="share of games claimed (0 to 1)",
         )
     ]
     written.append(
@@ -189,7 +191,72 @@ def write_pictures(
     )
     written.append(_arc(report["arc"], out_dir / PICTURES["arc"]))
     written.append(_tickets(report["tickets"]["by_ticket"], out_dir / PICTURES["tickets"]))
+    written.append(_ticket_fit(report, out_dir / PICTURES["ticket_fit"]))
+    written.append(_score_parts(report["scores"]["by_seat"], out_dir / PICTURES["score_parts"]))
     return written
+
+
+def _score_parts(by_seat: Mapping[str, Mapping[str, Any]], path: Path) -> Path:
+    """Mean score parts per seat (R15, R16; E1's stations): bars side by side, so a
+    seat that lives on one part stands out."""
+    from ttr_maps.preview import new_figure, save_figure
+
+    seats = list(by_seat)
+    parts = list(dict.fromkeys(p for d in by_seat.values() for p in d.get("parts", {})))
+    figure = new_figure((8.0, 4.5))
+    ax = figure.add_subplot()
+    width = 0.8 / max(len(parts), 1)
+    for k, part in enumerate(parts):
+        means = [by_seat[s].get("parts", {}).get(part, {}).get("mean", 0) for s in seats]
+        ax.bar([i + k * width for i in range(len(seats))], means, width, label=part)
+    ax.set_xticks([i + width * (len(parts) - 1) / 2 for i in range(len(seats))], seats)
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.set_xlabel("seat")
+    ax.set_ylabel("mean points")
+    ax.set_title("Score parts by seat")
+    low, high = ax.get_ylim()
+    ax.set_ylim(low, high + 0.2 * (high - low))  # room for the legend above the bars
+    ax.legend(fontsize=8, loc="upper center", ncol=len(parts) or 1)
+    ax.grid(axis="y", alpha=0.3)
+    figure.tight_layout()
+    return save_figure(figure, path)
+
+
+def _ticket_fit(report: Mapping[str, Any], path: Path) -> Path:
+    """Completion rate against value, one dot per ticket (size: times held), the
+    fitted line, and the outliers of the `ticket-outliers` finding named."""
+    from ttr_core.findings import fit_completion
+    from ttr_maps.preview import new_figure, save_figure
+    from ttr_maps.text import for_matplotlib
+
+    tickets = [t for t in report["tickets"]["by_ticket"] if t["held"]]
+    figure = new_figure((8.0, 4.5))
+    ax = figure.add_subplot()
+    ax.scatter(
+        [t["value"] for t in tickets],
+        [t["rate"] for t in tickets],
+        s=[10 + 40 * t["held"] / max(x["held"] for x in tickets) for t in tickets] or None,
+        alpha=0.6,
+        color="#4c72b0",
+    )
+    fit = fit_completion(tickets)
+    if fit is not None and tickets:
+        values = [min(t["value"] for t in tickets), max(t["value"] for t in tickets)]
+        ax.plot(values, [fit[0] + fit[1] * v for v in values], color="#dd8452", label="fit")
+        ax.legend()
+    outliers = next(
+        (f["evidence"]["tickets"] for f in report["findings"] if f["code"] == "ticket-outliers"),
+        [],
+    )
+    for o in outliers:
+        ax.annotate(for_matplotlib(o["ticket"]), (o["value"], o["rate"]), fontsize=7)
+    ax.set_ylim(0, 1.05)
+    ax.set_xlabel("ticket value")
+    ax.set_ylabel("completed when held")
+    ax.set_title("Ticket completion against value (dot size: times held)")
+    ax.grid(alpha=0.3)
+    figure.tight_layout()
+    return save_figure(figure, path)
 
 
 def _boxplot(groups: Mapping[str, list[int]], title: str, path: Path) -> Path:
@@ -296,7 +363,9 @@ def _score_table(label: str, groups: Mapping[str, Mapping[str, Any]]) -> str:
 
 
 def _stalls(stalls: Mapping[str, Any]) -> str:
-    text = f"<p>Stalls (all passed): {stalls['count']}.</p>"
+    causes = ", ".join(f"{c}: {n}" for c, n in stalls.get("causes", {}).items())
+    text = f"<p>Stalls (all passed): {stalls['count']}"
+    text += f" (ran out of {html.escape(causes)}).</p>" if causes else ".</p>"
     if not stalls["seeds"]:
         return text
     shown = stalls["seeds"][:20]
@@ -331,6 +400,21 @@ def _europe(europe: Mapping[str, Any] | None) -> list[str]:
     return ["<h2>Stations (E1) and tunnels (E2)</h2>", _table(head, rows)]
 
 
+def _findings(found: list[Mapping[str, Any]]) -> list[str]:
+    """The findings, first on the page: severity, what, the evidence, what to try."""
+    if not found:
+        return ["<h2>Findings</h2>", "<p>No significant finding.</p>"]
+    items = "".join(
+        f'<li class="{html.escape(f["severity"])}"><b>[{html.escape(f["severity"])}]</b> '
+        f"{html.escape(f['title'])}<br><i>Try:</i> {html.escape(f['suggestion'])}"
+        f"<details><summary>evidence</summary><pre>"
+        f"{html.escape(json.dumps(f['evidence'], indent=1, ensure_ascii=False)[:4000])}"
+        f"</pre></details></li>"
+        for f in found
+    )
+    return ["<h2>Findings</h2>", f'<ul class="findings">{items}</ul>']
+
+
 def to_html(report: Mapping[str, Any]) -> str:
     """One self-contained page; pictures are referenced relatively."""
     s = report["settings"]
@@ -348,10 +432,31 @@ def to_html(report: Mapping[str, Any]) -> str:
         f"{html.escape(', '.join(s['bots']))}, seed {s['seed']}. "
         f"Fair share of wins: {_pct(win['fair_share'])}. "
         f"Shared first places count 1/k of a win each.</p>",
+        *_findings(report.get("findings", [])),
         "<h2>Win rate by bot</h2>",
         _table(rate_head, _rate_rows(win["by_bot"])),
         "<h2>Win rate by seat</h2>",
         _table(rate_head, _rate_rows(win["by_seat"])),
+        *(
+            [
+                "<h2>Win rate by turn order (1 = the first player, R4)</h2>",
+                _table(
+                    ["", "games", "wins", "win rate", "95 % interval"],
+                    [
+                        [
+                            order,
+                            r["games"],
+                            round(r["wins"], 2),
+                            _pct(r["rate"]),
+                            f"{_pct(r['ci95'][0])} – {_pct(r['ci95'][1])}",
+                        ]
+                        for order, r in win["by_turn_order"].items()
+                    ],
+                ),
+            ]
+            if "by_turn_order" in win
+            else []
+        ),
         f"<p>First player wins {_pct(win['first_player']['rate'])} "
         f"({_pct(win['first_player']['ci95'][0])} – {_pct(win['first_player']['ci95'][1])}).</p>",
         "<h2>End of the games</h2>",
@@ -364,6 +469,7 @@ def to_html(report: Mapping[str, Any]) -> str:
         _score_table("seat", scores["by_seat"]),
         f'<img src="{PICTURES["scores_by_bot"]}" alt="scores by bot">',
         f'<img src="{PICTURES["scores_by_seat"]}" alt="scores by seat">',
+        f'<img src="{PICTURES["score_parts"]}" alt="score parts by seat">',
         "<h2>Longest path bonus (R16)</h2>",
         _table(
             ["bot", "bonuses"], [[k, v] for k, v in report["longest_path_bonus"]["by_bot"].items()]
@@ -373,6 +479,10 @@ def to_html(report: Mapping[str, Any]) -> str:
         _table(
             ["most claimed route", "claimed in games"],
             [[r["route"], _pct(r["rate"])] for r in routes[:10]],
+        ),
+        _table(
+            ["least claimed route", "claimed in games"],
+            [[r["route"], _pct(r["rate"])] for r in routes[::-1][:10]],
         ),
         "<p>Never claimed: "
         + (html.escape(", ".join(report["unclaimed_routes"])) or "none")
@@ -393,6 +503,7 @@ def to_html(report: Mapping[str, Any]) -> str:
             [[t["ticket"], t["value"], t["held"], _pct(t["rate"])] for t in hard],
         ),
         f'<img src="{PICTURES["tickets"]}" alt="ticket completion">',
+        f'<img src="{PICTURES["ticket_fit"]}" alt="ticket completion against value">',
         '<p>All numbers: <a href="report.json">report.json</a>.</p>',
     ]
     style = (
@@ -400,6 +511,7 @@ def to_html(report: Mapping[str, Any]) -> str:
         "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;"
         "padding:2px 8px;text-align:right}td:first-child{text-align:left}"
         "img{max-width:49%}img.wide{max-width:100%}"
+        "li.high{color:#a00}li.medium{color:#a60}ul.findings li{margin:.4em 0}"
     )
     body = "\n".join(parts)
     return (

@@ -153,7 +153,7 @@ def score_game(state: GameState) -> GameResult:
             TicketOutcome(
                 game_map.tickets[t].a,
                 game_map.tickets[t].b,
-                game_map.tickets[t].value,
+                game_map.tickets[t].points,  # R15 with D7: value + the designer's bonus
                 done,
                 game_map.tickets[t].long,
             )

@@ -104,6 +104,9 @@ class GameSummary:
     record: str | None = field(default=None, repr=False)
     #: The MAP argument the game was played on (for a command that replays it).
     map_argument: str = ""
+    #: For a game that ended with everybody passing (R6): what had run out, a
+    #: subset of STALL_CAUSES ("track", "cards", "tickets"); empty otherwise.
+    stall_causes: tuple[str, ...] = ()
 
 
 _MAPS: dict[str, Map] = {}
@@ -182,7 +185,32 @@ def play_summarised(
         tuple(arc),
         text,
         map_argument,
+        stall_causes(state) if state.end_reason == END_ALL_PASSED else (),
     )
+
+
+#: What can run out and make every player pass (R6): no route anyone may still
+#: claim with the wagons left (R9, R11), no train card to draw (D3), no ticket (D4).
+STALL_CAUSES = ("track", "cards", "tickets")
+
+
+def stall_causes(state: GameState) -> tuple[str, ...]:
+    """What had run out when a game ended with everybody passing, read from a
+    seat's public view (what everyone can see)."""
+    from ttr_core.legal import can_claim_route
+
+    view = state.view(0)
+    players = view.num_players
+    track = not any(
+        can_claim_route(view.board, route, seat, view.owners, players, view.wagons[seat])
+        for seat in range(players)
+        for route, owner in enumerate(view.owners)
+        if owner == -1
+    )
+    cards = not view.deck_size and not view.discard_size and all(c is None for c in view.market)
+    tickets = not view.ticket_deck_size
+    found = dict(zip(STALL_CAUSES, (track, cards, tickets), strict=True))
+    return tuple(cause for cause, ran_out in found.items() if ran_out)
 
 
 def _tunnel_counts(state: GameState) -> list[tuple[int, int, int]]:
@@ -300,6 +328,8 @@ class Tally:
     wins_seat: list[float] = field(default_factory=list)
     outright_seat: list[int] = field(default_factory=list)
     wins_first_player: float = 0.0
+    #: Wins by turn order: index 0 is the first player (R4), 1 the next seat, …
+    wins_order: list[float] = field(default_factory=list)
     totals_bot: dict[str, list[int]] = field(default_factory=dict)
     totals_seat: list[list[int]] = field(default_factory=list)
     parts_bot: dict[str, dict[str, list[int]]] = field(default_factory=dict)
@@ -314,6 +344,8 @@ class Tally:
     turns: list[int] = field(default_factory=list)
     end_reasons: dict[str, int] = field(default_factory=dict)
     stalls: list[dict[str, Any]] = field(default_factory=list)
+    #: Stalled games per cause (a game may count under several).
+    stall_causes: dict[str, int] = field(default_factory=dict)
     wagons_left: list[int] = field(default_factory=list)
     #: Per turn, over the games still running then: [points, wagons, games].
     arc_sums: list[list[float]] = field(default_factory=list)
@@ -328,6 +360,7 @@ class Tally:
         m = self.game_map
         self.wins_seat = [0.0] * self.players
         self.outright_seat = [0] * self.players
+        self.wins_order = [0.0] * self.players
         self.totals_seat = [[] for _ in range(self.players)]
         self.parts_seat = [{} for _ in range(self.players)]
         self.bonus_seat = [0] * self.players
@@ -353,6 +386,7 @@ class Tally:
                 if len(winners) == 1:
                     self.outright_bot[name] += 1
                     self.outright_seat[seat] += 1
+                self.wins_order[(seat - game.first_player) % self.players] += share
                 if seat == game.first_player:
                     self.wins_first_player += share
             self.totals_bot.setdefault(name, []).append(s.total)
@@ -395,8 +429,11 @@ class Tally:
                     "command": play_command(
                         game.map_argument, game.names, game.seed, self.rule_changes
                     ),
+                    "causes": list(game.stall_causes),
                 }
             )
+            for cause in game.stall_causes or ("none ran out",):
+                self.stall_causes[cause] = self.stall_causes.get(cause, 0) + 1
         for turn, (points, wagons) in enumerate(game.arc):
             if turn == len(self.arc_sums):
                 self.arc_sums.append([0.0, 0.0, 0])
@@ -480,9 +517,10 @@ class Tally:
             c.name: round(self.city_claims[i] / (games * self.players), 6) if games else 0.0
             for i, c in enumerate(m.cities)
         }
-        return {
+        report = {
             "format": "ttr-simulation-report",
             "version": 1,
+            "findings": [],
             "settings": settings,
             "games": games,
             "decisions": {
@@ -509,6 +547,10 @@ class Tally:
                     for s in range(self.players)
                 },
                 "first_player": _rate(self.wins_first_player, games),
+                "by_turn_order": {
+                    str(order + 1): _rate(self.wins_order[order], games)
+                    for order in range(self.players)
+                },
                 "fair_share": round(1 / self.players, 6),
             },
             "scores": {
@@ -549,10 +591,18 @@ class Tally:
             "turns": _distribution(self.turns),
             "wagons_left": _distribution(self.wagons_left),
             "end_reasons": dict(sorted(self.end_reasons.items())),
-            "stalls": {"count": len(self.stalls), "seeds": self.stalls},
+            "stalls": {
+                "count": len(self.stalls),
+                "causes": dict(sorted(self.stall_causes.items())),
+                "seeds": self.stalls,
+            },
             "arc": self.arc(),
             **({"europe": self.europe_report(names)} if m.rules == "europe" else {}),
         }
+        from ttr_core.findings import findings
+
+        report["findings"] = findings(report)  # first in the file, computed from the rest
+        return report
 
 
 @dataclass(frozen=True)

@@ -175,6 +175,43 @@ def shortest_paths_from(
     return ShortestPaths(source, settled, previous, complete=True)
 
 
+def distances_within(
+    adjacency: dict[str, dict[str, int]],
+    source: str,
+    limit: float,
+    without: frozenset[str] | None = None,
+    target: str | None = None,
+) -> dict[str, int]:
+    """Shortest wagon distances from `source` to every city at most `limit` away,
+    optionally with one connection (the pair of cities `without`) taken out — what
+    an opponent's claim of that route does to a ticket (TTR353). With a `target`,
+    the search stops once the target is settled.
+
+    >>> adjacency = {"A": {"B": 1, "C": 5}, "B": {"A": 1, "C": 1}, "C": {"A": 5, "B": 1}}
+    >>> distances_within(adjacency, "A", 10)
+    {'A': 0, 'B': 1, 'C': 2}
+    >>> distances_within(adjacency, "A", 10, without=frozenset({"B", "C"}))
+    {'A': 0, 'B': 1, 'C': 5}
+    """
+    settled: dict[str, int] = {}
+    queue = [(0, source)]
+    while queue:
+        dist, city = heapq.heappop(queue)
+        if city in settled:
+            continue
+        settled[city] = dist
+        if city == target:
+            break
+        for neighbour, length in adjacency[city].items():
+            candidate = dist + length
+            if candidate > limit or neighbour in settled:
+                continue
+            if without is not None and city in without and neighbour in without:
+                continue
+            heapq.heappush(queue, (candidate, neighbour))
+    return settled
+
+
 def shortest_path_counts(
     adjacency: Mapping[str, Mapping[str, int]], source: str, target: str | None = None
 ) -> tuple[dict[str, int], dict[str, int]]:

@@ -101,20 +101,34 @@ class Route:
 
 @dataclass(frozen=True, slots=True)
 class Ticket:
-    """A destination ticket. `entry` is its position in the map's `tickets` list."""
+    """A destination ticket. `entry` is its position in the map's `tickets` list.
+
+    `value` is the shortest wagon distance (R2); `bonus` is a designer's extra price
+    on top of it (D7), scored with it: `points` is what the ticket wins or loses.
+
+    >>> str(Ticket("Denver", "El Paso", 4, bonus=2)), Ticket("Denver", "El Paso", 4, bonus=2).points
+    ('Denver–El Paso (4+2)', 6)
+    """
 
     a: str
     b: str
     value: int
     long: bool = False
     entry: int = 0
+    bonus: int = 0
 
     @property
     def cities(self) -> tuple[str, str]:
         return (self.a, self.b)
 
+    @property
+    def points(self) -> int:
+        """R15 with D7: the points a completed ticket scores (an incomplete one loses them)."""
+        return self.value + self.bonus
+
     def __str__(self) -> str:
-        return f"{self.a}–{self.b} ({self.value})"
+        price = f"{self.value}+{self.bonus}" if self.bonus else f"{self.value}"
+        return f"{self.a}–{self.b} ({price})"
 
 
 Point = tuple[float, float]
@@ -239,6 +253,7 @@ class Map:
                 value=int(t["value"]),
                 long=bool(t.get("long", False)),
                 entry=i,
+                bonus=int(t.get("bonus", 0)),
             )
             for i, t in enumerate(data.get("tickets", []))
         )

@@ -176,15 +176,14 @@ def parse_ticket(game_map: Map, text: str) -> tuple[str, str]:
     >>> parse_ticket(m, "Oslo : Bergen")
     ('Oslo', 'Bergen')
     """
-    import difflib
+    from ttr_maps.suggest import did_you_mean
 
     parts = [p.strip() for p in text.split(":")]
     if len(parts) != 2 or not all(parts):
         raise PreviewError(f"ticket {text!r}: expected two cities as 'CITY:CITY'")
     for name in parts:
         if name not in game_map.city_index:
-            close = difflib.get_close_matches(name, game_map.city_index, n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
+            hint = did_you_mean(name, game_map.city_index)
             raise PreviewError(f"ticket {text!r}: unknown city {name!r} on {game_map.id}{hint}")
     if parts[0] == parts[1]:  # as TTR302 says of a ticket in a map file
         raise PreviewError(f"ticket {text!r} joins {parts[0]} to itself; name two different cities")

@@ -15,7 +15,7 @@ from functools import cache
 from typing import Any
 
 from ttr_maps.bundled import schema_path
-from ttr_maps.document import MapDocument
+from ttr_maps.document import DataPath, MapDocument
 from ttr_maps.problem import Level, Problem
 
 SCHEMA_ERROR = "TTR002"
@@ -79,7 +79,13 @@ def _passes_fast_check(data: Any) -> bool:
 
 
 def iter_schema_problems(document: MapDocument) -> Iterator[Problem]:
-    """Yield one problem per schema error, most specific error first.
+    """Yield one problem per schema error, most specific error first."""
+    for _, problem in iter_schema_errors(document):
+        yield problem
+
+
+def iter_schema_errors(document: MapDocument) -> Iterator[tuple[DataPath, Problem]]:
+    """Each schema error as (the document path it is about, its problem).
 
     A document the fast check accepts has no errors to explain; only a document
     with errors goes through jsonschema, which says what and where.
@@ -104,7 +110,7 @@ def _most_specific(error: Any) -> Any:
     return best_match(e for e in error.context if len(e.absolute_path) == deepest)
 
 
-def _to_problem(document: MapDocument, error: Any) -> Problem:
+def _to_problem(document: MapDocument, error: Any) -> tuple[DataPath, Problem]:
     path = tuple(error.absolute_path)
     code = _code_of(error)
     on_key = error.validator in ("additionalProperties", "propertyNames")
@@ -118,13 +124,42 @@ def _to_problem(document: MapDocument, error: Any) -> Problem:
         if extra:
             path = (*path, extra[0])
     where = "/".join(str(p) for p in error.absolute_path) or "the document"
-    return Problem(
+    problem = Problem(
         document.path,
         document.position(path, key=on_key),
         Level.ERROR,
         code,
-        f"{where}: {_shortened(error)}",
+        f"{where}: {_shortened(error)}{_hint(document, error, path)}",
     )
+    return path, problem
+
+
+def _hint(document: MapDocument, error: Any, path: DataPath) -> str:
+    """What the designer probably meant: a close key or colour, swapped coordinates."""
+    from ttr_maps.suggest import did_you_mean
+
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    if error.validator == "additionalProperties" and path:
+        return did_you_mean(path[-1], schema.get("properties", {}))
+    if error.validator == "enum":
+        return did_you_mean(error.instance, [str(v) for v in schema.get("enum", [])])
+    if path[:1] == ("cities",) and path[-1:] in (("lat",), ("lon",)):
+        return _swapped_hint(document.data, path[:-1])
+    return ""
+
+
+def _swapped_hint(data: Any, city_path: DataPath) -> str:
+    """A hint when a city's lat and lon are valid the other way round."""
+    city: Any = data
+    for key in city_path:
+        city = city.get(key) if isinstance(city, dict) else None
+    if not isinstance(city, dict):
+        return ""
+    lat, lon = city.get("lat"), city.get("lon")
+    numbers = all(isinstance(v, int | float) and not isinstance(v, bool) for v in (lat, lon))
+    if numbers and abs(lon) <= 90 and abs(lat) <= 180:
+        return f"; latitude and longitude look swapped: did you mean lat: {lon}, lon: {lat}?"
+    return ""
 
 
 def _shortened(error: Any) -> str:

@@ -112,6 +112,8 @@ class MapStats:
     ticket_value_histogram: Mapping[int, int]
     unreachable_tickets: tuple[str, ...]
     players: tuple[PlayerLoad, ...]
+    #: D7: tickets priced above their value, as ("A:B", bonus).
+    ticket_bonuses: tuple[tuple[str, int], ...] = ()
 
     def color(self, name: str) -> ColorUse:
         """The use of one colour, e.g. `stats.color("gray").spaces`."""
@@ -163,7 +165,8 @@ def map_stats(game_map: Map) -> MapStats:
         ),
         ticket_value_histogram=dict(sorted(Counter(t.value for t in game_map.tickets).items())),
         unreachable_tickets=_unreachable_tickets(game_map, graph),
-        players=_player_loads(game_map),
+        players=player_loads(game_map),
+        ticket_bonuses=tuple((f"{t.a}:{t.b}", t.bonus) for t in game_map.tickets if t.bonus),
     )
 
 
@@ -179,7 +182,8 @@ def _unreachable_tickets(game_map: Map, graph: nx.Graph) -> tuple[str, ...]:
     )
 
 
-def _player_loads(game_map: Map) -> tuple[PlayerLoad, ...]:
+def player_loads(game_map: Map) -> tuple[PlayerLoad, ...]:
+    """Spaces against wagons for every player count (R1, R4, R11); TTR451 reads it."""
     spaces = game_map.total_spaces
     # R11: in a 2- or 3-player game a double route gives one claimable track.
     single_track = sum(group[0].length for group in game_map.parallel_routes.values())
@@ -288,6 +292,7 @@ def stats_to_dict(stats: MapStats) -> dict[str, Any]:
         "cities_without_ticket": list(stats.cities_without_ticket),
         "ticket_value_histogram": {str(k): v for k, v in stats.ticket_value_histogram.items()},
         "unreachable_tickets": list(stats.unreachable_tickets),
+        "ticket_bonuses": dict(stats.ticket_bonuses),
         "players": [
             {
                 "players": p.players,
@@ -386,6 +391,9 @@ def stats_renderables(stats: MapStats, *, top: int = 12) -> Iterator[Any]:
     shape.add_row("cities on no ticket", for_rich(", ".join(stats.cities_without_ticket)) or "none")
     if stats.unreachable_tickets:
         shape.add_row("unreachable tickets", for_rich(", ".join(stats.unreachable_tickets)))
+    if stats.ticket_bonuses:
+        bonuses = ", ".join(f"{t} +{b}" for t, b in stats.ticket_bonuses)
+        shape.add_row("tickets with a bonus (D7)", for_rich(bonuses))
     yield shape
 
 

@@ -2,8 +2,12 @@
 
 The pipeline is: read the YAML (positions kept) -> document checks (repeated keys,
 always) -> JSON Schema -> build the `Map` -> every registered map check. Map checks
-run only on schema-valid documents, since they rely on the structure the schema
-guarantees.
+rely on the structure the schema guarantees, so when the schema fails they run on
+what can be checked (`checkable_data`): route and ticket entries with schema errors
+are left out (tickets whose value depends on a left-out route are then reported
+as "could not be checked", TTR351), cities with bad coordinates are kept without a
+position. Only errors at the top of the document (no `id`, `cities` not a mapping…)
+stop the map checks. The report's `map` is set only for a schema-valid file.
 
 A file may silence warnings (never errors) with a comment line anywhere in it:
 
@@ -15,12 +19,14 @@ A code there that is unknown, or an error's, is itself reported (TTR051).
 from __future__ import annotations
 
 import errno
+import math
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from ttr_maps.document import DocumentError, MapDocument, Position, read_document
+from ttr_maps.document import DataPath, DocumentError, MapDocument, Position, read_document
 from ttr_maps.model import Map
 from ttr_maps.problem import Level, Problem
 
@@ -73,18 +79,29 @@ class InvalidMapError(Exception):
 def validate_document(document: MapDocument) -> FileReport:
     """Validate a parsed document: document checks, the schema, then map checks."""
     from ttr_maps.checks import CheckContext, checks_at
-    from ttr_maps.schema import iter_schema_problems
+    from ttr_maps.schema import iter_schema_errors
 
     report = FileReport(document.path, document=document)
     for check in checks_at("document"):
         report.problems.extend(check.run(document))
-    schema_problems = list(iter_schema_problems(document))
-    report.problems.extend(schema_problems)
-    if not schema_problems:
-        report.map = Map.from_data(document.data)
-        context = CheckContext(report.map, document)
+    schema_errors = list(iter_schema_errors(document))
+    report.problems.extend(problem for _, problem in schema_errors)
+    checkable = checkable_data(document.data, [path for path, _ in schema_errors])
+    game_map = _map_of(checkable) if checkable is not None else None
+    if checkable is not None and game_map is not None:
+        if not schema_errors:
+            report.map = game_map
+        context = CheckContext(
+            game_map,
+            document,
+            left_out_routes=checkable.left_out_routes,
+            unplaced_cities=checkable.unplaced_cities,
+        )
         for check in checks_at("map"):
             report.problems.extend(check.run(context))
+        if not report.errors:
+            for check in checks_at("design"):
+                report.problems.extend(check.run(context))
     silenced = disabled_codes(document.text)
     if silenced:
         report.problems = [
@@ -92,6 +109,86 @@ def validate_document(document: MapDocument) -> FileReport:
         ]
     report.problems.sort(key=lambda p: p.sort_key)
     return report
+
+
+#: Top-level keys whose schema errors leave the rest of the map checkable.
+_HARMLESS_TOP_KEYS = frozenset({"description"})
+_SECTIONS = ("cities", "routes", "tickets")
+
+
+@dataclass(frozen=True)
+class CheckableData:
+    """The part of a document that map checks can read (see `checkable_data`)."""
+
+    data: dict[str, Any]
+    #: Indices of the route and ticket entries left out, in the original lists.
+    route_entries: tuple[int, ...]
+    ticket_entries: tuple[int, ...]
+    #: Route entries left out (index), and cities kept without a position.
+    left_out_routes: tuple[int, ...] = ()
+    unplaced_cities: frozenset[str] = frozenset()
+
+
+def checkable_data(data: Any, error_paths: Iterable[DataPath]) -> CheckableData | None:
+    """The document without the entries the schema rejected, or None when an error
+    sits at the top (a missing `id`, `routes` not a list…) and nothing can be
+    checked. With no errors, the data as it is.
+
+    >>> data = {"format": 1, "id": "t", "name": "T", "coordinates": "plane",
+    ...         "cities": {"A": {"x": 0, "y": 0}, "B": {"x": "far", "y": 0}},
+    ...         "routes": [{"between": ["A", "B"], "length": 9, "color": "red"},
+    ...                    {"between": ["A", "B"], "length": 2, "color": "red"}],
+    ...         "tickets": []}
+    >>> found = checkable_data(data, [("routes", 0, "length"), ("cities", "B", "x")])
+    >>> found.left_out_routes, sorted(found.unplaced_cities), len(found.data["routes"])
+    ((0,), ['B'], 1)
+    >>> checkable_data(data, [()]) is None
+    True
+    """
+    from ttr_maps.schema import map_schema
+
+    top_keys = map_schema()["properties"]
+    bad: dict[str, set[Any]] = {section: set() for section in _SECTIONS}
+    for path in error_paths:
+        if len(path) >= 2 and path[0] in _SECTIONS:
+            bad[str(path[0])].add(path[1])
+        elif len(path) == 1 and (path[0] in _HARMLESS_TOP_KEYS or path[0] not in top_keys):
+            continue  # an unknown top-level key, or free text
+        else:
+            return None
+    if not isinstance(data, dict) or not all(
+        isinstance(data.get(key), kind)
+        for key, kind in (("cities", dict), ("routes", list), ("tickets", list))
+    ):
+        return None
+    keys = ("x", "y") if data.get("coordinates") == "plane" else ("lat", "lon")
+    cities = {
+        name: ({keys[0]: math.nan, keys[1]: math.nan} if name in bad["cities"] else spec)
+        for name, spec in data["cities"].items()
+        if isinstance(name, str)
+    }
+    routes = [r for i, r in enumerate(data["routes"]) if i not in bad["routes"]]
+    tickets = [t for i, t in enumerate(data["tickets"]) if i not in bad["tickets"]]
+    return CheckableData(
+        {**data, "cities": cities, "routes": routes, "tickets": tickets},
+        route_entries=tuple(i for i in range(len(data["routes"])) if i not in bad["routes"]),
+        ticket_entries=tuple(i for i in range(len(data["tickets"])) if i not in bad["tickets"]),
+        left_out_routes=tuple(sorted(i for i in bad["routes"] if isinstance(i, int))),
+        unplaced_cities=frozenset(name for name in bad["cities"] if isinstance(name, str)),
+    )
+
+
+def _map_of(checkable: CheckableData) -> Map | None:
+    """The map of the checkable data, its entries numbered as in the file."""
+    from dataclasses import replace
+
+    try:
+        game_map = Map.from_data(checkable.data)
+    except (KeyError, TypeError, ValueError):  # a shape the schema errors did not isolate
+        return None
+    routes = tuple(replace(r, entry=checkable.route_entries[r.entry]) for r in game_map.routes)
+    tickets = tuple(replace(t, entry=checkable.ticket_entries[t.entry]) for t in game_map.tickets)
+    return replace(game_map, routes=routes, tickets=tickets)
 
 
 def validate_file(path: str | Path) -> FileReport:
@@ -105,9 +202,20 @@ def validate_file(path: str | Path) -> FileReport:
         message = error.message
         if error.message.startswith("is a folder"):
             message = "no map files (*.yaml, *.yml) found in this folder"
+        elif error.syntax and _has_tab_near(Path(path), position.line):
+            message += "; the line holds a tab: YAML indents with spaces only"
         problem = Problem(str(path), position, Level.ERROR, code, message)
         return FileReport(str(path), [problem])
     return validate_document(document)
+
+
+def _has_tab_near(path: Path, line: int) -> bool:
+    """Whether the line of a syntax error, or the one before it, holds a tab."""
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return False
+    return any("\t" in text for text in lines[max(line - 2, 0) : line])
 
 
 def validate_files(paths: Iterable[str | Path]) -> Iterator[FileReport]:

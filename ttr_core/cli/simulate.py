@@ -153,7 +153,11 @@ def simulate(
         raise fail("interrupted: the games were stopped and no report was written", 130) from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)  # gone already unless something failed
+    from ttr_core.findings import summary_lines
+
     report = result.report
+    for line in summary_lines(report["findings"]):
+        typer.echo(line)
     for name, rate in report["win_rate"]["by_bot"].items():
         low, high = rate["ci95"]
         typer.echo(

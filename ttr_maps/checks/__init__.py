@@ -17,6 +17,9 @@ Checks run at one of two stages:
   schema-valid files, so they can rely on the structure the schema guarantees.
   They must tolerate what other checks report: a route to an unknown city or a
   route from a city to itself must never make a later check fail.
+- `design` checks (`checks/design.py`) receive a `CheckContext` too, but run only
+  on a map without errors: their numbers (spaces, tickets, paths) would be wrong
+  advice on a broken map.
 
 Codes enforced by the reader or by the JSON Schema itself (TTR001, TTR002, TTR203,
 TTR204) are registered with `rule`, so reports, `ttr validate --list-checks` and
@@ -35,7 +38,7 @@ from ttr_maps.graph import ShortestPaths, shortest_paths_from, wagon_adjacency
 from ttr_maps.model import Map, Ticket
 from ttr_maps.problem import Level, Problem
 
-Stage = Literal["reader", "schema", "document", "map"]
+Stage = Literal["reader", "schema", "document", "map", "design"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +62,31 @@ class CheckContext:
 
     map: Map
     document: MapDocument
+    #: Route entries the schema rejected, left out of `map` (their index in the file).
+    left_out_routes: tuple[int, ...] = ()
+    #: Cities whose coordinates the schema rejected: kept, without a position.
+    unplaced_cities: frozenset[str] = frozenset()
+
+    @cached_property
+    def graph_gaps(self) -> tuple[str, ...]:
+        """What is missing from the route graph because of errors, one phrase each
+        ("route Denver–Omahaa on line 11 names an unknown city"). Shortest distances
+        are then upper bounds only: a distance longer than a ticket's value proves
+        nothing (TTR351), a shorter one still proves the value wrong."""
+        known = self.known_cities
+        gaps = [
+            f"route entry on line {self.document.position(('routes', entry)).line} "
+            "has schema errors"
+            for entry in self.left_out_routes
+        ]
+        seen: set[int] = set()
+        for route in self.map.routes:
+            if route.entry in seen or (route.a in known and route.b in known):
+                continue
+            seen.add(route.entry)
+            line = self.document.position(("routes", route.entry)).line
+            gaps.append(f"route {route.a}–{route.b} on line {line} names an unknown city")
+        return tuple(gaps)
 
     @cached_property
     def known_cities(self) -> frozenset[str]:
@@ -166,7 +194,7 @@ def _register(entry: Check) -> None:
 
 
 def check(
-    code: str, level: Level, summary: str, *, stage: Literal["document", "map"] = "map"
+    code: str, level: Level, summary: str, *, stage: Literal["document", "map", "design"] = "map"
 ) -> Callable[[CheckFunction], CheckFunction]:
     """Register a check function under a stable code."""
 
@@ -197,5 +225,13 @@ def checks_at(stage: Stage) -> list[Check]:
 
 def _load_check_modules() -> None:
     # Importing the modules registers their checks.
-    from ttr_maps.checks import cities, layout, routes, structure, tickets, topology  # noqa: F401
+    from ttr_maps.checks import (  # noqa: F401
+        cities,
+        design,
+        layout,
+        routes,
+        structure,
+        tickets,
+        topology,
+    )
     from ttr_maps.checks import reader_limits  # noqa: F401  isort: skip

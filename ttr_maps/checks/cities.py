@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from ttr_maps.checks import CheckContext, Finding, check
 from ttr_maps.document import MapDocument
 from ttr_maps.problem import Level
+from ttr_maps.suggest import suggest
 
 
 @check("TTR101", Level.ERROR, "a city name is declared twice", stage="document")
@@ -50,6 +51,15 @@ def city_without_route(ctx: CheckContext) -> Iterator[Finding]:
           - {between: [B, C], length: 1, color: blue}
     """
     touched = {name for route in ctx.map.routes for name in route.cities}
+    # Routes left out for schema errors, or naming a misspelt city, still show
+    # which cities the designer meant to join: no "no route" advice for those.
+    for entry in ctx.left_out_routes:
+        written = ctx.document.data["routes"][entry]
+        between = written.get("between") if isinstance(written, dict) else None
+        if isinstance(between, list):
+            touched.update(name for name in between if isinstance(name, str))
+    known = ctx.known_cities
+    touched.update(suggest(name, known) for name in list(touched) if name not in known)
     for city in ctx.map.cities:
         if city.name not in touched:
             yield Finding(f"city {city.name!r} has no route", ("cities", city.name), on_key=True)
@@ -75,6 +85,8 @@ def bad_coordinates(ctx: CheckContext) -> Iterator[Finding]:
     """
     keys = ("lat", "lon") if ctx.map.is_geographic else ("x", "y")
     for city in ctx.map.cities:
+        if city.name in ctx.unplaced_cities:  # the schema reported these already
+            continue
         for key, value in zip(keys, city.position, strict=True):
             if not math.isfinite(value):
                 yield Finding(

@@ -12,6 +12,7 @@ from ttr_maps.checks import CheckContext, Finding, check, rule
 from ttr_maps.document import DataPath
 from ttr_maps.model import CARD_COLORS, GRAY, Route
 from ttr_maps.problem import Level
+from ttr_maps.suggest import did_you_mean
 
 rule(
     "TTR203",
@@ -34,9 +35,9 @@ rule(
 rule(
     "TTR204",
     Level.ERROR,
-    "a route has an unknown colour",
-    """R3/R9: a route is one of the 8 card colours or gray (checked by the schema).
-    A double route lists one colour per track.
+    "a route has an unknown color",
+    """R3/R9: a route is one of the 8 card colors or gray (checked by the schema).
+    A double route lists one color per track.
 
     Failing:
 
@@ -52,8 +53,8 @@ rule(
 
 
 def route_path(ctx: CheckContext, route: Route, key: str | None = None) -> DataPath:
-    """The document path of a route's entry, or of one of its keys. For the colour
-    of one track of a double route, the path of that colour in the list."""
+    """The document path of a route's entry, or of one of its keys. For the color
+    of one track of a double route, the path of that color in the list."""
     base: DataPath = ("routes", route.entry)
     if key != "color":
         return base if key is None else (*base, key)
@@ -99,7 +100,7 @@ def route_unknown_city(ctx: CheckContext) -> Iterator[Finding]:
         for side, name in enumerate(route.cities):
             if name not in known:
                 yield Finding(
-                    f"route {_pair(route)} names unknown city {name!r}",
+                    f"route {_pair(route)} names unknown city {name!r}" + did_you_mean(name, known),
                     ("routes", route.entry, "between", side),
                 )
 
@@ -172,9 +173,9 @@ def parallel_lengths_differ(ctx: CheckContext) -> Iterator[Finding]:
                 )
 
 
-@check("TTR207", Level.ERROR, "parallel tracks of the same colour")
+@check("TTR207", Level.ERROR, "parallel tracks of the same color")
 def parallel_same_color(ctx: CheckContext) -> Iterator[Finding]:
-    """The tracks of a double route have different colours, except gray, which
+    """The tracks of a double route have different colors, except gray, which
     may be doubled.
 
     Failing:
@@ -390,23 +391,23 @@ def _candidate_pairs(
     yield from sorted(seen)
 
 
-#: TTR253: a colour is flagged when its wagon spaces differ from the mean over the
-#: 8 card colours by more than this share of the mean, and by at least 3 spaces.
+#: TTR253: a color is flagged when its wagon spaces differ from the mean over the
+#: 8 card colors by more than this share of the mean, and by at least 3 spaces.
 COLOR_TOLERANCE = 0.25
 MIN_COLORED_ROUTES = 24
 
 
-@check("TTR253", Level.WARNING, "card colours have very different numbers of wagon spaces")
+@check("TTR253", Level.WARNING, "card colors have very different numbers of wagon spaces")
 def color_imbalance(ctx: CheckContext) -> Iterator[Finding]:
-    """R3 deals 12 cards of each colour, so every colour should cover about the same
-    number of wagon spaces. A colour whose spaces differ from the mean over the 8
-    card colours by more than 25% (and by 3 spaces or more) is flagged. Gray routes
-    are left out; maps with fewer than 24 coloured routes are not checked. The
+    """R3 deals 12 cards of each color, so every color should cover about the same
+    number of wagon spaces. A color whose spaces differ from the mean over the 8
+    card colors by more than 25% (and by 3 spaces or more) is flagged. Gray routes
+    are left out; maps with fewer than 24 colored routes are not checked. The
     published North America and Europe boards are balanced.
 
-    Failing: 24 red routes of length 3 and no other colour.
+    Failing: 24 red routes of length 3 and no other color.
 
-    Passing: 3 routes of length 3 in each of the 8 colours.
+    Passing: 3 routes of length 3 in each of the 8 colors.
     """
     colored = [r for r in ctx.map.routes if r.color != GRAY]
     if len(colored) < MIN_COLORED_ROUTES:
@@ -420,8 +421,8 @@ def color_imbalance(ctx: CheckContext) -> Iterator[Finding]:
         if abs(gap) > COLOR_TOLERANCE * mean and abs(gap) >= 3:
             more_or_fewer = "more" if gap > 0 else "fewer"
             yield Finding(
-                f"colour {color} covers {spaces[color]} wagon spaces, {abs(gap):.0f} "
-                f"{more_or_fewer} than the mean of {mean:.1f} over the 8 card colours",
+                f"color {color} covers {spaces[color]} wagon spaces, {abs(gap):.0f} "
+                f"{more_or_fewer} than the mean of {mean:.1f} over the 8 card colors",
                 ("routes",),
                 on_key=True,
             )

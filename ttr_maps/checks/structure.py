@@ -48,7 +48,7 @@ rule(
     Failing:
 
         routes:
-          - {between: [Denver, Omaha], length: 4, colour: pink}
+          - {between: [Denver, Omaha], length: 4, color: pink}
 
     Passing:
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from ttr_maps.checks import CheckContext, Finding, check
 from ttr_maps.model import Ticket
 from ttr_maps.problem import Level
+from ttr_maps.suggest import did_you_mean
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,11 +24,22 @@ class WrongValue:
 def iter_wrong_values(ctx: CheckContext) -> Iterator[WrongValue]:
     """R2: tickets whose value differs from the shortest wagon distance, with the
     distance and one shortest path. Tickets with unknown or unreachable cities are
-    left out (TTR301, TTR302, TTR305 report them). `ttr fix` uses this too."""
+    left out (TTR301, TTR302, TTR305 report them), and so are tickets that a gap in
+    the route graph may explain (TTR351). `ttr fix` uses this too."""
     for ticket in ctx.routable_tickets:
         shortest = ctx.wagon_distance(ticket.a, ticket.b)
-        if shortest is not None and shortest != ticket.value:
+        if shortest is not None and shortest != ticket.value and not _is_unsure(ctx, ticket):
             yield WrongValue(ticket, shortest, ctx.shortest_path(ticket.a, ticket.b))
+
+
+def _is_unsure(ctx: CheckContext, ticket: Ticket) -> bool:
+    """Whether the broken part of the route graph could change this ticket's verdict:
+    a missing route can only shorten distances, so a distance found longer than the
+    value (or none at all) may be the gap's doing; a shorter one is wrong anyway."""
+    if not ctx.graph_gaps:
+        return False
+    shortest = ctx.wagon_distance(ticket.a, ticket.b)
+    return shortest is None or shortest > ticket.value
 
 
 @check("TTR301", Level.ERROR, "a ticket names an unknown city")
@@ -49,7 +61,8 @@ def ticket_unknown_city(ctx: CheckContext) -> Iterator[Finding]:
         for side, name in enumerate(ticket.cities):
             if name not in known:
                 yield Finding(
-                    f"ticket {ticket.a}–{ticket.b} names unknown city {name!r}",
+                    f"ticket {ticket.a}–{ticket.b} names unknown city {name!r}"
+                    + did_you_mean(name, known),
                     ("tickets", ticket.entry, "between", side),
                 )
 
@@ -142,8 +155,45 @@ def ticket_unreachable(ctx: CheckContext) -> Iterator[Finding]:
           - {between: [Denver, El Paso], value: 4}
     """
     for ticket in ctx.routable_tickets:
-        if ctx.wagon_distance(ticket.a, ticket.b) is None:
+        if ctx.wagon_distance(ticket.a, ticket.b) is None and not _is_unsure(ctx, ticket):
             yield Finding(
                 f"no chain of routes joins {ticket.a} and {ticket.b}",
                 ("tickets", ticket.entry, "between"),
             )
+
+
+@check("TTR351", Level.WARNING, "a ticket's value could not be checked: the route graph has errors")
+def ticket_value_unchecked(ctx: CheckContext) -> Iterator[Finding]:
+    """R2 needs the whole route graph. While a route names an unknown city or a
+    route entry has schema errors, a ticket whose shortest distance comes out longer
+    than its value (or that no chain joins) may be right: the broken route may be
+    the missing shortcut. Such tickets are not reported as wrong (no TTR304 or
+    TTR305, so nobody "fixes" a correct value); this says they were not checked.
+
+    Failing (Omahaa is a typo; Denver–Omaha is 4 wagons once it is fixed):
+
+        cities: {Denver: {x: 0, y: 0}, Omaha: {x: 4, y: 0}, Wichita: {x: 3, y: -2}}
+        routes:
+          - {between: [Denver, Omahaa], length: 4, color: red}
+          - {between: [Denver, Wichita], length: 3, color: red}
+          - {between: [Wichita, Omaha], length: 3, color: red}
+        tickets:
+          - {between: [Denver, Omaha], value: 4}
+
+    Passing: the same map with `between: [Denver, Omaha]`.
+    """
+    for ticket in ctx.routable_tickets:
+        if not _is_unsure(ctx, ticket):
+            continue
+        shortest = ctx.wagon_distance(ticket.a, ticket.b)
+        found = (
+            "no chain of routes joins them"
+            if shortest is None
+            else f"the shortest distance found is {shortest} wagons"
+        )
+        yield Finding(
+            f"ticket {ticket.a}–{ticket.b} (value {ticket.value}) could not be checked: "
+            f"{found}, but the route graph is incomplete ({'; '.join(ctx.graph_gaps[:3])}"
+            f"{' …' if len(ctx.graph_gaps) > 3 else ''}); fix the routes first",
+            ("tickets", ticket.entry, "value"),
+        )

@@ -1,0 +1,317 @@
+"""Design warnings: what makes games stall or play badly, before anyone plays.
+
+Each warning gives the numbers behind it and what to change. The thresholds are
+set so that the published North America and Europe boards raise none of them
+(except TTR151, whose six ticketless cities the North America file silences on
+purpose), and are named constants here.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterator
+
+from ttr_maps.checks import CheckContext, Finding, check
+from ttr_maps.checks.routes import route_path
+from ttr_maps.graph import distances_within
+from ttr_maps.model import CARD_COLORS, GRAY, Route, Ticket
+from ttr_maps.problem import Level
+
+#: R3: train cards of each colour (the engine's copy is `ttr_core.cards`).
+CARDS_PER_COLOR = 12
+#: R1: the player counts a map is played with.
+PLAYER_COUNTS = (2, 3, 4, 5)
+#: R4 (and E4 for long tickets) and R12: tickets dealt at setup and per draw.
+TICKETS_DEALT = 3
+TICKETS_DRAWN = 3
+
+#: TTR451: claimable spaces should exceed the wagons in play by this factor. The
+#: published boards have at least 1.33 (Europe, 5 players); below 1 the board
+#: cannot hold the wagons and games stall before anyone runs out (R14).
+TRACK_MARGIN = 1.25
+#: The fewest wagons `settings.wagons` allows (the schema's minimum).
+MIN_WAGONS = 3
+#: TTR254: a card colour's spaces per card of that colour, and the longest route of
+#: one card colour (the published boards: at most 28 / 12 = 2.3, and 6).
+MAX_SPACES_PER_CARD = 3.0
+MAX_COLORED_LENGTH = 6
+#: TTR254: the share of gray spaces (published boards: 30 % to 41 %).
+MAX_GRAY_SHARE = 0.5
+#: TTR353: a ticket is fragile when one route lies on every shortest path and
+#: without it the ticket costs more than this many times its distance (or is cut).
+FRAGILE_FACTOR = 2.0
+
+
+def _line(ctx: CheckContext, route: Route) -> int:
+    return ctx.document.position(("routes", route.entry)).line
+
+
+@check("TTR151", Level.WARNING, "no ticket touches a city", stage="design")
+def city_without_ticket(ctx: CheckContext) -> Iterator[Finding]:
+    """A city that no ticket names is never a goal: players pass through it or
+    ignore it. Fine for a few junctions; name it on a ticket if it should matter.
+
+    Failing (nobody needs to go to C):
+
+        cities: {A: {x: 0, y: 0}, B: {x: 1, y: 0}, C: {x: 2, y: 0}}
+        routes:
+          - {between: [A, B], length: 1, color: red}
+          - {between: [B, C], length: 1, color: blue}
+        tickets:
+          - {between: [A, B], value: 1}
+
+    Passing: the same map with a ticket `{between: [A, C], value: 2}`.
+    """
+    named = {name for ticket in ctx.map.tickets for name in ticket.cities}
+    if not ctx.map.tickets:
+        return
+    for city in ctx.map.cities:
+        if city.name not in named:
+            yield Finding(
+                f"no ticket names {city.name}: it is never a goal; add a ticket to or from "
+                f"it, or leave it as a junction",
+                ("cities", city.name),
+                on_key=True,
+            )
+
+
+@check("TTR152", Level.WARNING, "a dead-end city hangs on one single-track route", stage="design")
+def dead_end_city(ctx: CheckContext) -> Iterator[Finding]:
+    """A city with one neighbour joined by a single track: the first player to claim
+    that route shuts everyone else out of the city and its tickets. A double route
+    (Edinburgh–London on Europe) leaves a second way in with 4 or 5 players.
+
+    Failing:
+
+        cities: {A: {x: 0, y: 0}, B: {x: 1, y: 0}, C: {x: 2, y: 0}}
+        routes:
+          - {between: [A, B], length: 1, color: red}
+          - {between: [B, C], length: 1, color: blue}
+          - {between: [A, C], length: 2, color: green}
+          - {between: [C, D], length: 2, color: pink}
+
+    Passing: the same map with `color: [pink, white]` for C–D, or a second route to D.
+    """
+    for name, neighbours in ctx.adjacency.items():
+        if len(neighbours) != 1:
+            continue
+        (other,) = neighbours
+        tracks = ctx.map.parallel_routes[frozenset((name, other))]
+        if len(tracks) == 1:
+            route = tracks[0]
+            yield Finding(
+                f"{name} is a dead end: its only route is {route.a}–{route.b} (line "
+                f"{_line(ctx, route)}), and whoever claims it shuts everyone else out; "
+                f"add a second route to {name} or make this one a double route",
+                ("cities", name),
+                on_key=True,
+            )
+
+
+@check("TTR254", Level.WARNING, "card supply does not meet a color's demand", stage="design")
+def color_supply(ctx: CheckContext) -> Iterator[Finding]:
+    """R3 deals 12 cards of each color and 14 locomotives, whatever the map. A color
+    whose spaces are more than 3 per card, a route of one card color longer than 6
+    (a player must hold that many cards of one color, from 12), or gray covering
+    more than half of the spaces (colors stop mattering) is flagged. The published
+    boards have at most 28 spaces per color, colored routes of at most 6, and 30–41 %
+    gray.
+
+    Failing:
+
+        routes:
+          - {between: [Denver, Omaha], length: 8, color: red}
+
+    Passing:
+
+        routes:
+          - {between: [Denver, Omaha], length: 8, color: gray}
+    """
+    routes = ctx.map.routes
+    total = ctx.map.total_spaces
+    spaces = Counter(route.color for route in routes for _ in range(route.length))
+    for color in CARD_COLORS:
+        per_card = spaces[color] / CARDS_PER_COLOR
+        if per_card > MAX_SPACES_PER_CARD:
+            extra = spaces[color] - math.floor(MAX_SPACES_PER_CARD * CARDS_PER_COLOR)
+            longest = max((r for r in routes if r.color == color), key=lambda r: r.length)
+            yield Finding(
+                f"{color} routes cover {spaces[color]} spaces, {per_card:.1f} per {color} card "
+                f"(R3: {CARDS_PER_COLOR} cards); recolor at least {extra} of these spaces "
+                f"to other colors or gray, starting with the longest, {longest.a}–{longest.b}",
+                route_path(ctx, longest, "color"),
+            )
+    for route in routes:
+        if route.color != GRAY and route.length > MAX_COLORED_LENGTH:
+            yield Finding(
+                f"route {route.a}–{route.b} needs {route.length} {route.color} cards in one "
+                f"hand (of {CARDS_PER_COLOR}, locomotives aside); make it gray or at most "
+                f"{MAX_COLORED_LENGTH} long",
+                route_path(ctx, route, "color"),
+            )
+    if total and spaces[GRAY] / total > MAX_GRAY_SHARE:
+        longest = max((r for r in routes if r.color == GRAY), key=lambda r: r.length)
+        yield Finding(
+            f"gray covers {spaces[GRAY]} of {total} spaces ({100 * spaces[GRAY] / total:.0f} %): "
+            f"card colors hardly matter; color some gray routes, such as {longest.a}–"
+            f"{longest.b} (published boards: 30–41 %)",
+            route_path(ctx, longest, "color"),
+        )
+
+
+@check("TTR352", Level.WARNING, "the ticket deck is too small for the players", stage="design")
+def ticket_deck_size(ctx: CheckContext) -> Iterator[Finding]:
+    """R4 deals 3 tickets to each player (E4: plus 1 long ticket); R12 draws 3 more
+    at a time. The deck should survive setup with 5 players and still let each
+    player draw once; otherwise drawing tickets stops (D4) and games can stall.
+
+    Failing (5 players take 15 tickets at setup, and none is left to draw):
+
+        tickets: 15 tickets
+
+    Passing: 30 tickets (North America).
+    """
+    regular = sum(1 for t in ctx.map.tickets if not t.long)
+    long = sum(1 for t in ctx.map.tickets if t.long)
+    europe = ctx.map.rules == "europe"
+    short = [
+        players
+        for players in PLAYER_COUNTS
+        if regular < (TICKETS_DEALT + TICKETS_DRAWN) * players or (europe and long < players)
+    ]
+    if not short:
+        return
+    players = short[-1]
+    needed = (TICKETS_DEALT + TICKETS_DRAWN) * players
+    supported = [p for p in PLAYER_COUNTS if p not in short]
+    up_to = f"it suits up to {supported[-1]} players" if supported else "it suits no count"
+    text = (
+        f"{regular} regular tickets: {players} players take {TICKETS_DEALT * players} at "
+        f"setup (R4) and need {TICKETS_DRAWN * players} more for one draw each (R12); "
+        f"add at least {max(needed - regular, 0)} tickets ({up_to})"
+    )
+    if europe and long < players:
+        text += f"; {long} long tickets for {players} players (E4): add {players - long}"
+    yield Finding(text, ("tickets",), on_key=True)
+
+
+@check(
+    "TTR353",
+    Level.WARNING,
+    "a fragile ticket: one route lies on every shortest path",
+    stage="design",
+)
+def fragile_ticket(ctx: CheckContext) -> Iterator[Finding]:
+    """A ticket whose every shortest path uses one single-track route, and which
+    costs more than twice its value (or becomes impossible) once an opponent claims
+    that route. One claim then decides the ticket. Add a parallel track or another
+    way round.
+
+    Failing (A–C must use B–C; without it the way round is 7 wagons):
+
+        cities: {A: {x: 0, y: 0}, B: {x: 1, y: 0}, C: {x: 2, y: 0}, D: {x: 1, y: 3}}
+        routes:
+          - {between: [A, B], length: 1, color: red}
+          - {between: [B, C], length: 1, color: blue}
+          - {between: [A, D], length: 3, color: green}
+          - {between: [D, C], length: 4, color: pink}
+        tickets:
+          - {between: [A, C], value: 2}
+
+    Passing: the same map with `color: [blue, white]` for B–C.
+    """
+    adjacency = ctx.adjacency
+    for ticket in ctx.routable_tickets:
+        distance = ctx.wagon_distance(ticket.a, ticket.b)
+        if distance is None or distance != ticket.value:
+            continue  # TTR304/TTR305/TTR351 say what is wrong with it
+        for route in _fragile_routes(ctx, adjacency, ticket, distance):
+            worse = f"the way round is more than {FRAGILE_FACTOR * distance:.0f} wagons"
+            yield Finding(
+                f"ticket {ticket.a}–{ticket.b} ({distance}) depends on route "
+                f"{route.a}–{route.b} (line {_line(ctx, route)}): every shortest path uses "
+                f"it, and once it is claimed {worse}; add a parallel track or another way",
+                ("tickets", ticket.entry),
+            )
+            break  # one route is enough to say the ticket is fragile
+
+
+def _fragile_routes(
+    ctx: CheckContext, adjacency: dict[str, dict[str, int]], ticket: Ticket, distance: int
+) -> Iterator[Route]:
+    """Single-track routes on every shortest path of a ticket whose loss makes it
+    cost more than FRAGILE_FACTOR times its distance.
+
+    A connection lies on every shortest path exactly when no other connection of
+    the shortest paths spans part of the same stretch of distance from `a`."""
+    from_a = distances_within(adjacency, ticket.a, distance)
+    from_b = distances_within(adjacency, ticket.b, distance)
+    spans = []
+    for city, start in from_a.items():
+        for neighbour, length in adjacency[city].items():
+            rest = from_b.get(neighbour)
+            if rest is not None and start + length + rest == distance:
+                spans.append((start, start + length, city, neighbour))
+    spans.sort()
+    reach = -1  # the farthest end of the spans before this one
+    for i, (start, end, city, neighbour) in enumerate(spans):
+        overlapped = reach > start or (i + 1 < len(spans) and spans[i + 1][0] < end)
+        reach = max(reach, end)
+        tracks = ctx.map.parallel_routes[frozenset((city, neighbour))]
+        if overlapped or len(tracks) > 1:
+            continue
+        limit = FRAGILE_FACTOR * distance
+        detour = distances_within(
+            adjacency, ticket.a, limit, without=frozenset((city, neighbour)), target=ticket.b
+        ).get(ticket.b)
+        if detour is None:
+            yield tracks[0]
+
+
+@check("TTR451", Level.WARNING, "too little track for the wagons: games can stall", stage="design")
+def track_for_wagons(ctx: CheckContext) -> Iterator[Finding]:
+    """R14 ends a game when a player is down to 2 wagons. When the claimable spaces
+    are not well above the wagons in play, players run out of routes first and
+    every game ends with everybody passing (R6). R11 counts one track per double
+    route with 2 or 3 players. Flagged below 1.25 spaces per wagon in play for any
+    player count (the published boards: at least 1.33); the message says how many
+    spaces to add, or how many wagons each player may have (`settings.wagons`).
+
+    Failing (4 players bring 180 wagons to 126 spaces):
+
+        settings: {wagons: 45}
+        routes: 126 spaces in all
+
+    Passing: the same map with `settings: {wagons: 25}`.
+    """
+    from ttr_maps.stats import player_loads
+
+    tight = [
+        load
+        for load in player_loads(ctx.map)
+        if load.claimable_spaces < TRACK_MARGIN * load.wagons_in_play
+    ]
+    if not tight:
+        return
+    worst = min(tight, key=lambda load: load.claimable_spaces / max(load.wagons_in_play, 1))
+    add = math.ceil(TRACK_MARGIN * worst.wagons_in_play - worst.claimable_spaces)
+    wagons = math.floor(worst.claimable_spaces / (TRACK_MARGIN * worst.players))
+    counts = ", ".join(
+        f"{load.players} players: {load.wagons_in_play} wagons for {load.claimable_spaces} "
+        "claimable spaces"
+        for load in tight
+    )
+    fewer = (
+        f", or give each player at most {wagons} wagons (settings.wagons)"
+        if wagons >= MIN_WAGONS
+        else ""
+    )
+    path = ("settings", "wagons") if "wagons" in (ctx.document.data.get("settings") or {}) else ()
+    yield Finding(
+        f"too little track for the wagons ({counts}; R11: one track per double route with "
+        f"2–3 players): games can stall before anyone runs out of wagons; add at least "
+        f"{add} spaces of track{fewer}, or do not offer {worst.players} players",
+        path or ("routes",),
+        on_key=not path,
+    )
