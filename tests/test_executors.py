@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from ttr_core import executors, simulate
+from ttr_core import simulate
 from ttr_core.executors import (
     IN_FLIGHT_PER_WORKER,
     GameFailed,
@@ -79,14 +79,14 @@ def test_a_lost_local_worker_is_replaced_and_the_report_unchanged() -> None:
 
 
 def test_a_failing_game_stops_the_run_with_its_seed(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = executors.play_summarised
+    real = simulate.play_summarised
 
     def fails_on_game_3(map_argument, names, seed, index, *rest):  # type: ignore[no-untyped-def]
         if index == 3:
             raise RuntimeError("a bug")
         return real(map_argument, names, seed, index, *rest)
 
-    monkeypatch.setattr(executors, "play_summarised", fails_on_game_3)
+    monkeypatch.setattr(simulate, "play_summarised", fails_on_game_3)
     with pytest.raises(GameFailed) as caught:
         _report(InProcess(), games=6)
     message = str(caught.value)
@@ -182,7 +182,7 @@ def test_a_failing_game_with_set_overrides_replays_with_them(
     def fails(*_: object) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(executors, "play_summarised", fails)
+    monkeypatch.setattr(simulate, "play_summarised", fails)
     with pytest.raises(GameFailed) as caught:
         simulate.simulate(MAP, 2, 2, BOTS, 5, rules=rules, executor=InProcess())
     assert caught.value.command.endswith("--set wagons=20")

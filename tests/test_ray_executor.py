@@ -75,3 +75,14 @@ def test_a_game_that_raises_on_a_ray_worker_names_its_seed(local_ray: None) -> N
     assert caught.value.index == 0
     assert "unknown bot 'no-such-bot'" in str(caught.value)
     assert f"--seed {caught.value.seed}" in str(caught.value)
+
+
+def test_ray_ladder_is_the_local_ladder(local_ray: None, tmp_path: Path) -> None:
+    def ladder(name: str, *options: str) -> str:
+        out = tmp_path / f"{name}.json"
+        arguments = ["ladder", MAP, "--bots", "greedy,random,one-step", "--games", "4"]
+        result = CliRunner().invoke(app, [*arguments, "--json", str(out), *options])
+        assert result.exit_code == 0, result.output
+        return out.read_text(encoding="utf-8")
+
+    assert ladder("ray", "--executor", "ray", "--jobs", "2") == ladder("local", "--jobs", "1")

@@ -324,3 +324,24 @@ def test_r1_players_and_bot_names_are_checked_the_same_way_by_play_and_simulate(
         help_text = runner.invoke(app, [command[0], "--help"], env={"COLUMNS": "250"}).output
         for name in bot_factories():
             assert name in help_text, (command[0], name)
+
+
+def test_counts_give_the_distribution_of_the_values_themselves() -> None:
+    """Tallies keep how often each value was seen, not every value: the report's
+    numbers are those of the plain list."""
+    import statistics
+
+    from ttr_core.simulate import Counts, _distribution
+
+    values = [7, 3, 3, 10, 52, 3, 8, 8, 1, 40, 41]
+    counts = Counts()
+    for value in values:
+        counts.append(value)
+    ordered = sorted(values)
+    summary = _distribution(counts)
+    assert list(counts) == ordered and len(counts) == len(values)
+    assert summary["median"] == statistics.median(values)
+    assert summary["mean"] == round(statistics.mean(values), 3)
+    assert summary["sd"] == round(statistics.stdev(values), 3)
+    assert (summary["min"], summary["max"]) == (1, 52)
+    assert summary["q25"] == statistics.quantiles(values, n=4, method="inclusive")[0]

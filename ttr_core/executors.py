@@ -29,10 +29,11 @@ import signal
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
-from ttr_core.rules import RuleSet
-from ttr_core.simulate import GameSummary, game_seed, play_command, play_summarised, seat_names
+if TYPE_CHECKING:  # the engine is imported where games are played, not by the CLI
+    from ttr_core.rules import RuleSet
+    from ttr_core.simulate import GameSummary
 
 #: Batches submitted ahead, per worker: enough to keep every worker busy while the
 #: driver reads results in order, few enough to keep memory flat.
@@ -131,25 +132,28 @@ class Work:
 
 def play_batch(work: Work, games: range) -> list[GameSummary]:
     """Play games `games` of a run. A game that raises becomes `GameFailed`."""
+    from ttr_core import simulate
+
     summaries = []
     for index in games:
-        names = seat_names(work.bots, work.players, index)
-        seed = game_seed(work.seed, index)
+        names = simulate.seat_names(work.bots, work.players, index)
+        seed = simulate.game_seed(work.seed, index)
         try:
-            summary = play_summarised(
+            summary = simulate.play_summarised(
                 work.map_argument, names, seed, index, work.records, work.rules
             )
         except Exception as error:  # a bug: stop the run with what replays it
-            command = play_command(work.map_argument, names, seed, _changes(work))
+            command = simulate.play_command(work.map_argument, names, seed, _changes(work))
             raise GameFailed(index, seed, command, f"{type(error).__name__}: {error}") from None
         summaries.append(summary)
     return summaries
 
 
 def _changes(work: Work) -> list[str]:
-    from ttr_core.simulate import _load, rule_changes
+    """The run's `--set` overrides, for the command that replays a game."""
+    from ttr_core import simulate
 
-    return rule_changes(_load(work.map_argument), work.rules)
+    return simulate.rule_changes(simulate._load(work.map_argument), work.rules)
 
 
 def batch_size(games: int, workers: int) -> int:
@@ -166,16 +170,26 @@ def iter_batches(games: int, size: int) -> Iterator[range]:
 # ---------------------------------------------------------------- executors
 
 
-class Executor(Protocol):
-    """Plays batches and yields each batch's summaries in the order given."""
+class Executor:
+    """Plays batches and yields each batch's summaries in the order given.
+
+    Also a context manager: `with executor:` around several runs (a ladder's
+    tables) keeps what it starts (a local Ray instance) for all of them."""
 
     def run(
         self, work: Work, payload: MapPayload, batches: Iterator[range]
-    ) -> Iterator[list[GameSummary]]: ...
+    ) -> Iterator[list[GameSummary]]:
+        raise NotImplementedError
+
+    def __enter__(self) -> Executor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
 
 
 @dataclass
-class InProcess:
+class InProcess(Executor):
     """Every game in this process, one after another."""
 
     def run(
@@ -193,7 +207,7 @@ def _start_worker(payload: MapPayload) -> None:
 
 
 @dataclass
-class LocalProcesses:
+class LocalProcesses(Executor):
     """Worker processes on this machine (`--jobs`)."""
 
     workers: int
@@ -256,9 +270,11 @@ def _stop_pool(pool: Any) -> None:
 
 
 def _lost_message(work: Work, batch: range) -> str:
-    names = seat_names(work.bots, work.players, batch.start)
-    seed = game_seed(work.seed, batch.start)
-    command = play_command(work.map_argument, names, seed, _changes(work))
+    from ttr_core import simulate
+
+    names = simulate.seat_names(work.bots, work.players, batch.start)
+    seed = simulate.game_seed(work.seed, batch.start)
+    command = simulate.play_command(work.map_argument, names, seed, _changes(work))
     return (
         f"games {batch.start}-{batch.stop - 1} lost their worker {MAX_RETRIES + 1} times; "
         f"the first replays with: {command}"
@@ -271,7 +287,7 @@ RAY_MISSING = (
 
 
 @dataclass
-class RayCluster:
+class RayCluster(Executor):
     """Ray actors, one per worker, on a local instance or an existing cluster.
 
     `address` is None to start a local instance for this run (or use the one this
@@ -283,23 +299,40 @@ class RayCluster:
     workers: int | None = None
     address: str | None = None
     retries: int = 0
+    #: Whether `__enter__` started or joined Ray (then `__exit__` leaves it).
+    _entered: bool = False
+
+    def __enter__(self) -> RayCluster:
+        self._entered = self._connect()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._entered:
+            import_ray().shutdown()
+            self._entered = False
+
+    def _connect(self) -> bool:
+        """Start or join Ray unless this process already has; True if it did."""
+        ray = import_ray()
+        if ray.is_initialized():
+            return False
+        options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+        if self.address is None:
+            options["num_cpus"] = self.workers or os.cpu_count() or 1
+        else:
+            options["address"] = self.address
+        try:
+            ray.init(**options)
+        except Exception as error:  # ConnectionError, RuntimeError, ...
+            where = self.address or "a local instance"
+            raise SimulationError(f"cannot start or reach Ray ({where}): {error}") from None
+        return True
 
     def run(
         self, work: Work, payload: MapPayload, batches: Iterator[range]
     ) -> Iterator[list[GameSummary]]:
         ray = import_ray()
-        started_here = not ray.is_initialized()
-        if started_here:
-            options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
-            if self.address is None:
-                options["num_cpus"] = self.workers or os.cpu_count() or 1
-            else:
-                options["address"] = self.address
-            try:
-                ray.init(**options)
-            except Exception as error:  # ConnectionError, RuntimeError, ...
-                where = self.address or "a local instance"
-                raise SimulationError(f"cannot start or reach Ray ({where}): {error}") from None
+        started_here = self._connect()
         actors: list[Any] = []
         pending: deque[tuple[range, Any, int, int]] = deque()
         try:

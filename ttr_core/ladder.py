@@ -27,9 +27,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ttr_core.simulate import GameSummary, game_seed, iter_games, wilson_interval
+
+if TYPE_CHECKING:
+    from ttr_core.executors import Executor
 
 #: z for a 95 % confidence interval.
 Z95 = 1.959963984540054
@@ -175,8 +178,11 @@ def run_ladder(
     seed: int = 0,
     jobs: int = 1,
     on_game: Callable[[GameSummary], None] | None = None,
+    executor: Executor | None = None,
 ) -> dict[str, Any]:
-    """Play the round robin and return the ladder report (a JSON-ready dict)."""
+    """Play the round robin and return the ladder report (a JSON-ready dict).
+    Games are played by `executor` (`ttr_core.executors`; default: `jobs` local
+    processes), so the report is the same wherever they run."""
     from ttr_core.bots import check_bot_name
     from ttr_maps.validate import load_map
 
@@ -197,7 +203,10 @@ def run_ladder(
     for number, table in enumerate(tables):
         table_won = dict.fromkeys(table, 0.0)
         table_seed = game_seed(seed, number)
-        for game in iter_games(map_argument, games, players, table, table_seed, jobs):
+        table_games = iter_games(
+            map_argument, games, players, table, table_seed, jobs, executor=executor
+        )
+        for game in table_games:
             results.add(game)
             winners = [s for s in game.seats if s.rank == 1]
             for name, seat in zip(game.names, game.seats, strict=True):

@@ -14,7 +14,7 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -124,7 +124,7 @@ def write_report(
     report: Mapping[str, Any],
     game_map: Map,
     out_dir: Path,
-    totals: Mapping[str, Mapping[str, list[int]]],
+    totals: Mapping[str, Mapping[str, Iterable[int]]],
     records: list[tuple[int, str]] | None = None,
     *,
     staging: Path | None = None,
@@ -164,7 +164,7 @@ def write_pictures(
     report: Mapping[str, Any],
     game_map: Map,
     out_dir: Path,
-    totals: Mapping[str, Mapping[str, list[int]]],
+    totals: Mapping[str, Mapping[str, Iterable[int]]],
 ) -> list[Path]:
     from ttr_maps.preview import render_map
 
@@ -259,13 +259,13 @@ def _ticket_fit(report: Mapping[str, Any], path: Path) -> Path:
     return save_figure(figure, path)
 
 
-def _boxplot(groups: Mapping[str, list[int]], title: str, path: Path) -> Path:
+def _boxplot(groups: Mapping[str, Iterable[int]], title: str, path: Path) -> Path:
     from ttr_maps.preview import new_figure, save_figure
 
     figure = new_figure((8.0, 4.5))
     ax = figure.add_subplot()
     labels = list(groups)
-    ax.boxplot([groups[k] or [0] for k in labels], showmeans=True)
+    ax.boxplot([list(groups[k]) or [0] for k in labels], showmeans=True)
     ax.set_xticks(range(1, len(labels) + 1), labels)
     ax.set_title(title)
     ax.set_ylabel("final score")
@@ -373,8 +373,8 @@ def _stalls(stalls: Mapping[str, Any]) -> str:
         f"<li>game {g['index']} (seed {g['seed']}): <code>{html.escape(g['command'])}</code></li>"
         for g in shown
     )
-    more = len(stalls["seeds"]) - len(shown)
-    tail = f"<p>… and {more} more in report.json.</p>" if more else ""
+    more = stalls["count"] - len(shown)
+    tail = f"<p>… and {more} more (the same seeds rule gives every game).</p>" if more else ""
     return f"{text}<p>Play one again:</p><ul>{items}</ul>{tail}"
 
 

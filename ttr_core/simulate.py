@@ -277,31 +277,89 @@ def iter_games(
 # ---------------------------------------------------------------- the report
 
 
-def _distribution(values: Sequence[float]) -> dict[str, float]:
-    if not values:
+#: Stalled games listed with their replay command in a report (the rest are counted).
+STALL_EXAMPLES = 20
+
+
+class Counts:
+    """Whole numbers seen over the games (scores, turns, wagons left), kept as how
+    often each value was seen: memory grows with the distinct values, not with
+    the games, so a run of 100,000 games tallies in the space of 100.
+
+    >>> counts = Counts()
+    >>> for value in (3, 1, 3, 2):
+    ...     counts.append(value)
+    >>> len(counts), list(counts), counts.value_at(2)
+    (4, [1, 2, 3, 3], 3)
+    """
+
+    __slots__ = ("_counts", "_total")
+
+    def __init__(self) -> None:
+        self._counts: dict[int, int] = {}
+        self._total = 0
+
+    def append(self, value: int) -> None:
+        self._counts[value] = self._counts.get(value, 0) + 1
+        self._total += 1
+
+    def __len__(self) -> int:
+        return self._total
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Counts) and self._counts == other._counts
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        return f"Counts({dict(self.items())})"
+
+    def __iter__(self) -> Iterator[int]:
+        """Every value seen, in increasing order (for pictures)."""
+        for value in sorted(self._counts):
+            yield from [value] * self._counts[value]
+
+    def items(self) -> list[tuple[int, int]]:
+        """(value, how often) in increasing order of value."""
+        return sorted(self._counts.items())
+
+    def value_at(self, index: int) -> int:
+        """The value at `index` of the values in increasing order."""
+        seen = 0
+        for value, count in self.items():
+            seen += count
+            if index < seen:
+                return value
+        raise IndexError(index)
+
+
+def _distribution(values: Counts) -> dict[str, float]:
+    n = len(values)
+    if not n:
         return {"count": 0}
-    ordered = sorted(values)
-    n = len(ordered)
+    pairs = values.items()
 
     def quantile(q: float) -> float:
         position = q * (n - 1)
         low = math.floor(position)
         high = min(low + 1, n - 1)
-        return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
+        at_low, at_high = values.value_at(low), values.value_at(high)
+        return at_low + (at_high - at_low) * (position - low)
 
-    mean = sum(ordered) / n
-    sd = math.sqrt(sum((v - mean) ** 2 for v in ordered) / (n - 1)) if n > 1 else 0.0
+    mean = sum(v * c for v, c in pairs) / n
+    spread = sum(c * (v - mean) ** 2 for v, c in pairs)
+    sd = math.sqrt(spread / (n - 1)) if n > 1 else 0.0
     return {
         "count": n,
         "mean": round(mean, 3),
         "sd": round(sd, 3),
-        "min": ordered[0],
+        "min": pairs[0][0],
         "q10": round(quantile(0.1), 3),
         "q25": round(quantile(0.25), 3),
         "median": round(quantile(0.5), 3),
         "q75": round(quantile(0.75), 3),
         "q90": round(quantile(0.9), 3),
-        "max": ordered[-1],
+        "max": pairs[-1][0],
     }
 
 
@@ -330,10 +388,10 @@ class Tally:
     wins_first_player: float = 0.0
     #: Wins by turn order: index 0 is the first player (R4), 1 the next seat, …
     wins_order: list[float] = field(default_factory=list)
-    totals_bot: dict[str, list[int]] = field(default_factory=dict)
-    totals_seat: list[list[int]] = field(default_factory=list)
-    parts_bot: dict[str, dict[str, list[int]]] = field(default_factory=dict)
-    parts_seat: list[dict[str, list[int]]] = field(default_factory=list)
+    totals_bot: dict[str, Counts] = field(default_factory=dict)
+    totals_seat: list[Counts] = field(default_factory=list)
+    parts_bot: dict[str, dict[str, Counts]] = field(default_factory=dict)
+    parts_seat: list[dict[str, Counts]] = field(default_factory=list)
     bonus_bot: dict[str, int] = field(default_factory=dict)
     bonus_seat: list[int] = field(default_factory=list)
     ticket_held: list[int] = field(default_factory=list)
@@ -341,12 +399,15 @@ class Tally:
     tickets_bot: dict[str, list[int]] = field(default_factory=dict)  # [held, done]
     route_claims: list[int] = field(default_factory=list)
     city_claims: list[int] = field(default_factory=list)
-    turns: list[int] = field(default_factory=list)
+    turns: Counts = field(default_factory=Counts)
     end_reasons: dict[str, int] = field(default_factory=dict)
+    #: Stalled games (R6: everybody passed), and the first STALL_EXAMPLES of them
+    #: with the command that replays each.
+    stall_count: int = 0
     stalls: list[dict[str, Any]] = field(default_factory=list)
     #: Stalled games per cause (a game may count under several).
     stall_causes: dict[str, int] = field(default_factory=dict)
-    wagons_left: list[int] = field(default_factory=list)
+    wagons_left: Counts = field(default_factory=Counts)
     #: Per turn, over the games still running then: [points, wagons, games].
     arc_sums: list[list[float]] = field(default_factory=list)
     #: Per game length: [points, wagons, games] after the last turn, carried forward.
@@ -361,7 +422,7 @@ class Tally:
         self.wins_seat = [0.0] * self.players
         self.outright_seat = [0] * self.players
         self.wins_order = [0.0] * self.players
-        self.totals_seat = [[] for _ in range(self.players)]
+        self.totals_seat = [Counts() for _ in range(self.players)]
         self.parts_seat = [{} for _ in range(self.players)]
         self.bonus_seat = [0] * self.players
         self.ticket_held = [0] * len(m.tickets)
@@ -389,12 +450,12 @@ class Tally:
                 self.wins_order[(seat - game.first_player) % self.players] += share
                 if seat == game.first_player:
                     self.wins_first_player += share
-            self.totals_bot.setdefault(name, []).append(s.total)
+            self.totals_bot.setdefault(name, Counts()).append(s.total)
             self.totals_seat[seat].append(s.total)
             # The parts of the result (with `stations` for europe), so they sum to totals.
             for parts in (self.parts_bot.setdefault(name, {}), self.parts_seat[seat]):
                 for part, points in s.score.items():
-                    parts.setdefault(part, []).append(points)
+                    parts.setdefault(part, Counts()).append(points)
             europe = self.europe_bot.setdefault(name, [0, 0, 0, 0, 0])
             europe[0] += s.stations
             europe[1] += s.borrowed_routes
@@ -421,6 +482,8 @@ class Tally:
         self.turns.append(game.turns)
         self.end_reasons[game.end_reason] = self.end_reasons.get(game.end_reason, 0) + 1
         if game.end_reason == END_ALL_PASSED:
+            self.stall_count += 1
+        if game.end_reason == END_ALL_PASSED and len(self.stalls) < STALL_EXAMPLES:
             self.stalls.append(
                 {
                     "seed": game.seed,
@@ -432,6 +495,7 @@ class Tally:
                     "causes": list(game.stall_causes),
                 }
             )
+        if game.end_reason == END_ALL_PASSED:
             for cause in game.stall_causes or ("none ran out",):
                 self.stall_causes[cause] = self.stall_causes.get(cause, 0) + 1
         for turn, (points, wagons) in enumerate(game.arc):
@@ -592,7 +656,7 @@ class Tally:
             "wagons_left": _distribution(self.wagons_left),
             "end_reasons": dict(sorted(self.end_reasons.items())),
             "stalls": {
-                "count": len(self.stalls),
+                "count": self.stall_count,
                 "causes": dict(sorted(self.stall_causes.items())),
                 "seeds": self.stalls,
             },
@@ -610,8 +674,8 @@ class Simulation:
     report: dict[str, Any]
     #: (seed, record text) per game, when records were asked for.
     records: list[tuple[int, str]]
-    #: Every final score: {"by_seat": {"0": [...]}, "by_bot": {"greedy": [...]}}.
-    totals: dict[str, dict[str, list[int]]]
+    #: Every final score: {"by_seat": {"seat 0": Counts}, "by_bot": {"greedy": Counts}}.
+    totals: dict[str, dict[str, Counts]]
 
 
 def simulate(

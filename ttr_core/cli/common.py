@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import os
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ttr_core.cli.app import EXIT_USAGE
+from ttr_core.executors import EXECUTORS
 
 if TYPE_CHECKING:
+    from ttr_core.executors import Executor
     from ttr_core.result import GameResult
     from ttr_core.rules import RuleSet
     from ttr_maps.model import Map
@@ -48,6 +52,59 @@ def rules_with_changes(game_map: Map, changes: list[str] | None) -> RuleSet:
         return rules_for(game_map).with_overrides(parse_overrides(changes or []))
     except RuleSetError as error:
         raise fail(f"--set: {error}") from None
+
+
+#: `--executor` choices, derived from the executor registry.
+ExecutorName = StrEnum("ExecutorName", {name: name for name in EXECUTORS})  # type: ignore[misc]
+
+#: The options that say where games are played (`ttr simulate`, `ttr ladder`).
+JobsOption = Annotated[
+    int | None,
+    typer.Option(
+        "--jobs",
+        "-j",
+        min=1,
+        help="Workers: local processes (default: all cores), or Ray actors "
+        "(default: the cluster's CPUs).",
+    ),
+]
+ExecutorOption = Annotated[
+    ExecutorName,
+    typer.Option(
+        help="Where the games are played: local (this machine's processes, --jobs) or "
+        "ray (Ray workers; pip install 'ttr[cluster]'; see docs/cluster.md).",
+    ),
+]
+AddressOption = Annotated[
+    str | None,
+    typer.Option(
+        help="With --executor ray: 'auto' (the cluster this machine is part of) or "
+        "'ray://HOST:PORT'. Default: start a local Ray instance for the run.",
+    ),
+]
+DEFAULT_EXECUTOR = ExecutorName("local")
+
+
+def executor_from_options(
+    executor: ExecutorName, jobs: int | None, address: str | None, games: int
+) -> tuple[int, Executor]:
+    """The executor the options ask for, and the worker count to size batches by;
+    exit 2 when they do not fit together or Ray is missing."""
+    from ttr_core.executors import SimulationError, import_ray
+
+    if address is not None and executor != "ray":
+        raise fail("--address is for --executor ray")
+    workers = jobs
+    if executor == "local":
+        workers = min(jobs or os.cpu_count() or 1, games)
+    else:
+        try:
+            import_ray()
+        except SimulationError as error:
+            raise fail(str(error)) from None
+        if address is None and workers is None:
+            workers = os.cpu_count() or 1
+    return workers or 1, EXECUTORS[executor.value](workers, address)
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> typer.Exit:

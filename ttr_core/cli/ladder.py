@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, app
-from ttr_core.cli.common import fail, load_map_argument
+from ttr_core.cli.common import (
+    DEFAULT_EXECUTOR,
+    AddressOption,
+    ExecutorOption,
+    JobsOption,
+    executor_from_options,
+    fail,
+    load_map_argument,
+    stop_on_sigterm,
+)
 from ttr_core.cli.play import BOT_NAMES, PLAYERS_OPTION
 
 HELP = (
@@ -17,7 +25,8 @@ HELP = (
     "plays --games games, seats rotating so every bot sits in every seat equally "
     "often (with --games a multiple of --players). Prints Bradley–Terry ratings on "
     "the Elo scale with 95 % intervals and a head-to-head table; --json and --png "
-    "save them. Games run like `ttr simulate` (same seeds, --jobs processes). See "
+    "save them. Games run like `ttr simulate` (same seeds; --jobs workers, local or "
+    "on Ray with --executor ray: the ladder is the same wherever they run). See "
     "docs/play-testing.md."
 )
 
@@ -37,10 +46,9 @@ def ladder(
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games at every table.")] = 20,
     players: PLAYERS_OPTION = 2,
     seed: Annotated[int, typer.Option(help="Seed of the run: same seed, same ladder.")] = 0,
-    jobs: Annotated[
-        int | None,
-        typer.Option("--jobs", "-j", min=1, help="Processes (default: all cores)."),
-    ] = None,
+    jobs: JobsOption = None,
+    executor: ExecutorOption = DEFAULT_EXECUTOR,
+    address: AddressOption = None,
     json_path: Annotated[
         Path | None, typer.Option("--json", help="Write the ladder as JSON to this file.")
     ] = None,
@@ -55,6 +63,7 @@ def ladder(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
     from rich.table import Table
 
+    from ttr_core.executors import SimulationError
     from ttr_core.ladder import LadderError, ladder_picture, ladder_tables, run_ladder
     from ttr_maps.files import (
         OutputPathError,
@@ -80,8 +89,9 @@ def ladder(
             check_bot_name(name)
     except ValueError as error:
         raise fail(str(error)) from None
+    stop_on_sigterm()
+    workers, where = executor_from_options(executor, jobs, address, games)
     game_map = load_map_argument(map_argument)
-    workers = jobs if jobs is not None else (os.cpu_count() or 1)
     with Progress(
         "[progress.description]{task.description}",
         BarColumn(),
@@ -91,17 +101,23 @@ def ladder(
     ) as progress:
         task = progress.add_task(f"{game_map.id}: ladder", total=games * len(tables))
         try:
-            report = run_ladder(
-                map_argument,
-                names,
-                games,
-                players,
-                seed,
-                min(workers, games),
-                on_game=lambda _: progress.advance(task),
-            )
+            with where:  # one Ray session for every table
+                report = run_ladder(
+                    map_argument,
+                    names,
+                    games,
+                    players,
+                    seed,
+                    workers,
+                    on_game=lambda _: progress.advance(task),
+                    executor=where,
+                )
         except LadderError as error:
             raise fail(str(error)) from None
+        except SimulationError as error:
+            raise fail(str(error), EXIT_FAILED) from None
+        except KeyboardInterrupt:
+            raise fail("interrupted: the games were stopped and nothing was written", 130) from None
     picture = ladder_picture(report) if png_path is not None else None
     try:
         if json_path is not None:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import os
 import shutil
-from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -12,18 +10,18 @@ import typer
 
 from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, app
 from ttr_core.cli.common import (
+    DEFAULT_EXECUTOR,
+    AddressOption,
+    ExecutorOption,
+    JobsOption,
     RuleChanges,
+    executor_from_options,
     fail,
     load_map_argument,
     rules_with_changes,
     stop_on_sigterm,
 )
 from ttr_core.cli.play import BOT_NAMES, PLAYERS_OPTION
-from ttr_core.executors import EXECUTORS
-
-#: `--executor` choices, derived from the executor registry.
-ExecutorName = StrEnum("ExecutorName", {name: name for name in EXECUTORS})  # type: ignore[misc]
-DEFAULT_EXECUTOR = ExecutorName("local")
 
 HELP = (
     "Play many bot games and write report.json, pictures and report.html to --out.\n\n"
@@ -53,30 +51,9 @@ def simulate(
         ),
     ] = "greedy",
     seed: Annotated[int, typer.Option(help="Seed of the run: same seed, same report.")] = 0,
-    jobs: Annotated[
-        int | None,
-        typer.Option(
-            "--jobs",
-            "-j",
-            min=1,
-            help="Workers: local processes (default: all cores), or Ray actors "
-            "(default: the cluster's CPUs).",
-        ),
-    ] = None,
-    executor: Annotated[
-        ExecutorName,
-        typer.Option(
-            help="Where the games are played: local (this machine's processes, --jobs) or "
-            "ray (Ray workers).",
-        ),
-    ] = DEFAULT_EXECUTOR,
-    address: Annotated[
-        str | None,
-        typer.Option(
-            help="With --executor ray: 'auto' (the cluster this machine is part of) or "
-            "'ray://HOST:PORT'. Default: start a local Ray instance for this run.",
-        ),
-    ] = None,
+    jobs: JobsOption = None,
+    executor: ExecutorOption = DEFAULT_EXECUTOR,
+    address: AddressOption = None,
     records: Annotated[
         bool, typer.Option("--records", help="Also write every game record to OUT/records/.")
     ] = False,
@@ -85,21 +62,13 @@ def simulate(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     from ttr_core.bots import bots_help, check_bot_name
-    from ttr_core.executors import SimulationError, import_ray
+    from ttr_core.executors import SimulationError
     from ttr_core.report_html import ReportFolderError, prepare_report_folder, write_report
     from ttr_core.simulate import simulate as run
     from ttr_maps.preview import PreviewError
 
     stop_on_sigterm()
-    if executor == "local":
-        workers: int | None = jobs if jobs is not None else (os.cpu_count() or 1)
-        workers = min(workers, games)
-    else:
-        workers = jobs
-        if address is None and workers is None:
-            workers = os.cpu_count() or 1
-    if address is not None and executor != "ray":
-        raise fail("--address is for --executor ray")
+    workers, where = executor_from_options(executor, jobs, address, games)
     names = [n.strip() for n in bots.split(",") if n.strip()]
     if not names:
         raise fail(f"--bots names no bot ({bots!r}); known bots: {bots_help()}")
@@ -108,11 +77,6 @@ def simulate(
             check_bot_name(name)
     except ValueError as error:
         raise fail(str(error)) from None
-    if executor == "ray":
-        try:
-            import_ray()
-        except SimulationError as error:
-            raise fail(str(error)) from None
     game_map = load_map_argument(map_argument)
     rules = rules_with_changes(game_map, changes)
     try:  # a folder that cannot take the report fails now, not after the games
@@ -134,10 +98,10 @@ def simulate(
                 players,
                 names,
                 seed,
-                workers or 1,
+                workers,
                 records,
                 on_game=lambda _: progress.advance(task),
-                executor=EXECUTORS[executor.value](workers, address),
+                executor=where,
                 rules=rules,
             )
         try:
