@@ -115,6 +115,9 @@ class MapDrawing:
     heat_mappable: ScalarMappable | None = None
     #: Car polygons (corners in data coordinates) by route id.
     cars: Mapping[str, tuple[tuple[Point, ...], ...]] = field(default_factory=dict)
+    #: The boxes city labels were drawn in (empty without labels), and their type size.
+    labels: Mapping[str, LabelBox] = field(default_factory=dict)
+    label_points: float = 0.0
 
 
 # ---------------------------------------------------------------- parsing options
@@ -472,10 +475,15 @@ def draw_map(
             frameon=False,
             handlelength=2.2,
         )
+    labels: Mapping[str, LabelBox] = {}
+    label_points = 0.0
     if label_cities:
+        labels, label_points = preview_labels(ax, game_map, board)
         with _reporting_missing_glyphs():
-            _draw_labels(ax, game_map, board)
-    return MapDrawing(tuple(handles), handler_map, heat_mappable, board.route_cars())
+            _draw_labels(ax, board, labels, label_points)
+    return MapDrawing(
+        tuple(handles), handler_map, heat_mappable, board.route_cars(), labels, label_points
+    )
 
 
 def _colormap(name: str) -> Any:
@@ -759,13 +767,14 @@ def preview_labels(
     return boxes, LABEL_POINTS
 
 
-def _draw_labels(ax: Axes, game_map: Map, board: BoardGeometry) -> None:
-    """City names centred in their boxes (`preview_labels`). On a board drawn from
+def _draw_labels(
+    ax: Axes, board: BoardGeometry, boxes: Mapping[str, LabelBox], size: float
+) -> None:
+    """City names centred in their boxes, at `size` points. On a board drawn from
     geography they get a white halo; a laid-out board's labels are plain text (a
     halo would turn PDF and SVG text into outlines)."""
     from matplotlib.patheffects import withStroke
 
-    boxes, size = preview_labels(ax, game_map, board)
     font = font_properties(size)
     halo = [] if board.laid_out else [withStroke(linewidth=2.6, foreground="white")]
     for name, label in boxes.items():
