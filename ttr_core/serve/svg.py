@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from html import escape
 
-from ttr_maps.board import LabelFont, board_geometry, bounds_of
+from ttr_maps.board import BoardGeometry, LabelBox, LabelFont, board_geometry, bounds_of
 from ttr_maps.geometry import Point
 from ttr_maps.labels import place_labels
 from ttr_maps.model import Map
@@ -64,12 +64,8 @@ def board_svg(game_map: Map) -> str:
     space = board.space
     scale = _Scale(space)
     radius = CITY_RADIUS * space
-    font = LabelFont.sized(LABEL_SIZE * space, char_width=CHAR_WIDTH)
     pad = MARGIN * space
-    # A laid-out board's own bounds hold its printed labels, which the page does not draw.
-    x_min, y_min, x_max, y_max = bounds_of(board.positions, board.routes, {})
-    frame = (x_min - pad, y_min - pad / 2, x_max + pad, y_max + pad / 2)
-    labels = place_labels(game_map, board, font, dot_radius=radius, frame=frame)
+    labels = board_labels(game_map, board)
     x_min, y_min, x_max, y_max = bounds_of(board.positions, board.routes, labels)
     width, height = x_max - x_min + 2 * pad, y_max - y_min + 2 * pad
     view_box = " ".join(
@@ -112,7 +108,24 @@ def board_svg(game_map: Map) -> str:
             f'<g class="city" data-city="{name}">'
             f'<circle cx="{scale.x(x)}" cy="{scale.y(y)}" r="{scale.length(radius)}"/>'
             f'<text x="{scale.x(lx)}" y="{scale.y(ly)}" text-anchor="middle" '
-            f'dominant-baseline="central" font-size="{scale.length(font.em)}">{name}</text></g>'
+            f'dominant-baseline="central" font-size="{scale.length(LABEL_SIZE * space)}">'
+            f"{name}</text></g>"
         )
     parts.append("</g></svg>")
     return "".join(parts)
+
+
+def board_labels(game_map: Map, board: BoardGeometry) -> dict[str, LabelBox]:
+    """The page's label boxes (board units): its type (`LABEL_SIZE`, bold) placed by
+    the one label placement around dots of `CITY_RADIUS`, inside the cars' frame (a
+    laid-out board's own bounds hold its printed labels, which the page does not draw)."""
+    space = board.space
+    pad = MARGIN * space
+    x_min, y_min, x_max, y_max = bounds_of(board.positions, board.routes, {})
+    return place_labels(
+        game_map,
+        board,
+        LabelFont.sized(LABEL_SIZE * space, char_width=CHAR_WIDTH),
+        dot_radius=CITY_RADIUS * space,
+        frame=(x_min - pad, y_min - pad / 2, x_max + pad, y_max + pad / 2),
+    )
