@@ -483,3 +483,56 @@ def test_city_markers_are_drawn_and_named_in_the_legend(tmp_path: Path) -> None:
     svg = out.read_text()
     assert svg.count('id="marker:') == 2
     assert 'id="marker:Denver"' in svg and "station (owner" in svg
+
+
+# ---------------------------------------------------------------- labels of laid-out boards
+
+
+@pytest.mark.parametrize("map_id", bundled_map_ids())
+def test_laid_out_previews_have_readable_labels_covering_no_label_and_no_city(map_id):
+    """Measured on the geometry: the label boxes the preview drew, in board units."""
+    from dataclasses import replace
+
+    from ttr_maps.board import board_geometry, overlaps
+    from ttr_maps.preview import DEFAULT_DPI, LABEL_POINTS, default_size
+
+    game_map = load_map(map_id)
+    board = board_geometry(game_map)
+    assert board.laid_out
+    figure = new_figure(default_size(game_map), DEFAULT_DPI)
+    drawing = draw_map(figure.add_subplot(), game_map)
+    assert drawing.label_points >= LABEL_POINTS >= 8
+    assert set(drawing.labels) == {c.name for c in game_map.cities}
+    drawn = replace(board, labels=drawing.labels)
+    assert overlaps(drawn, frozenset({"label-label", "label-city"})) == []
+    # The whole board in the preview is so small that its own 13 pt type would not read.
+    assert drawing.labels != board.labels
+
+
+def test_label_boxes_hold_the_text_drawn_in_them():
+    """So that measuring the boxes measures what a reader sees."""
+    game_map = load_map("europe")
+    figure = new_figure((14, 9), 72)
+    ax = figure.add_subplot()
+    drawing = draw_map(ax, game_map, legend=False)
+    renderer = figure.canvas.get_renderer()
+    texts = {t.get_gid(): t for t in ax.texts}
+    for name, label in drawing.labels.items():
+        drawn = texts[f"label:{name}"].get_window_extent(renderer)
+        (x0, y0), (x1, y1) = ax.transData.transform([label.box[:2], label.box[2:]])
+        assert x0 - 0.5 <= drawn.x0 and drawn.x1 <= x1 + 0.5, name
+        assert y0 - 0.5 <= drawn.y0 and drawn.y1 <= y1 + 0.5, name
+
+
+def test_a_print_sized_view_of_a_laid_out_board_keeps_the_boards_own_labels():
+    from ttr_maps.board import board_geometry
+
+    game_map = load_map("europe")
+    board = board_geometry(game_map)
+    x0, y0, _, _ = board.bounds
+    view = (x0, y0, x0 + 25, y0 + 18)  # 25 cm drawn 25 cm wide: the board's own 13 pt
+    figure = new_figure((25 / 2.54, 18 / 2.54), 72)
+    ax = figure.add_axes((0, 0, 1, 1))
+    drawing = draw_map(ax, game_map, legend=False, view=view)
+    assert drawing.labels == board.labels
+    assert drawing.label_points == pytest.approx(13, rel=0.01)

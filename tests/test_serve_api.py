@@ -3,6 +3,7 @@ hostile requests, bots' pace, expiry and many games at once."""
 
 from __future__ import annotations
 
+import html
 import json
 import random
 import re
@@ -152,6 +153,30 @@ def test_board_svg_has_every_route_and_city(client: TestClient, map_id: str) -> 
     assert svg.count('<polygon class="car') == cars
     assert svg.count("loco-space") == sum(r.ferry for r in game_map.routes)
     assert len(re.findall(r'class="route tunnel', svg)) == sum(r.tunnel for r in game_map.routes)
+
+
+@pytest.mark.parametrize("map_id", ["north_america", "europe", "iran"])
+def test_board_svg_centres_each_name_in_a_label_box_that_covers_no_label_or_city(
+    client: TestClient, map_id: str
+) -> None:
+    from dataclasses import replace
+
+    from ttr_core.serve.svg import CITY_RADIUS, SPACE_UNITS, board_labels
+    from ttr_maps.board import board_geometry, overlaps
+
+    game_map = load_map(map_id)
+    board = board_geometry(game_map)
+    labels = board_labels(game_map, board)
+    page = replace(board, labels=labels, city_radius=CITY_RADIUS * board.space)
+    assert overlaps(page, frozenset({"label-label", "label-city"})) == []
+    svg = client.get(f"/api/maps/{map_id}/board.svg").text
+    texts = re.findall(r'<text x="([-\d.]+)" y="([-\d.]+)" text-anchor="middle"[^>]*>([^<]*)<', svg)
+    assert len(texts) == len(game_map.cities)
+    units = SPACE_UNITS / board.space
+    for x, y, name in texts:
+        centre = labels[html.unescape(name)].centre
+        assert float(x) == pytest.approx(centre[0] * units, abs=0.1)
+        assert float(y) == pytest.approx(-centre[1] * units, abs=0.1)
 
 
 def test_board_svg_escapes_names_and_refuses_unknown_maps(client: TestClient) -> None:

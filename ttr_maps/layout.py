@@ -20,8 +20,8 @@ anything else, cities as near their geographic places as that allows.
 3. **Repair and label**: a route still crossing or touching another is given a
    bend (one point beside its middle or a third of the way, the place, side and
    distance with the fewest overlaps win); a route whose cities stayed too close
-   bends outwards to fit its cars. Labels then go, busiest city first, to the
-   spot around their city that overlaps least (cars, dots, labels placed before).
+   bends outwards to fit its cars. Labels then go where the one label placement
+   (`ttr_maps.labels`) puts them in the board's own type.
 
 What remains is reported, never hidden: `LayoutResult.overlaps`,
 `car_size_spread` (measured from the drawn cars) and city displacement.
@@ -35,6 +35,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ttr_maps.board import (
+    BOARD_LABEL_FONT,
     CAR_LENGTH,
     CITY_RADIUS,
     LABEL_HEIGHT,
@@ -44,7 +45,6 @@ from ttr_maps.board import (
     band_half_width,
     board_geometry,
     city_clearance,
-    label_size,
     laid_out_tracks,
     overlaps,
     polygons_overlap,
@@ -138,7 +138,7 @@ def compute_layout(game_map: Map) -> LayoutResult:
     bends = _repair_routes(game_map, placed)
     layout = BoardLayout(cities=placed, bends=bends)
     board = board_geometry(game_map, layout)
-    labels = _place_labels(game_map, board)
+    labels = _label_offsets(game_map, board)
     layout = _framed(BoardLayout(cities=placed, labels=labels, bends=bends), game_map)
     board = board_geometry(game_map, layout)
     anchor_shift = np.array(layout.cities[names[0]]) - positions[0]
@@ -423,69 +423,19 @@ def _beside(p: Point, q: Point, along: float, offset: float) -> Point:
     return (x + nx * offset, y + ny * offset)
 
 
-def _label_candidates(name: str, radius: float) -> list[Point]:
-    width, height = label_size(name)
-    gap = radius + 0.1
-    side = gap + width / 2
-    up = gap + height / 2
-    spots = [
-        (0.0, -up),
-        (side, 0.0),
-        (-side, 0.0),
-        (0.0, up),
-        (side * 0.8, -up),
-        (-side * 0.8, -up),
-        (side * 0.8, up),
-        (-side * 0.8, up),
-    ]
-    rings = [
-        [(dx * f, dy * f + (0.3 * f if dy == 0 else 0)) for dx, dy in spots] for f in (1.5, 2.2)
-    ]
-    return spots + rings[0] + rings[1]
+def _label_offsets(game_map: Map, board: BoardGeometry) -> dict[str, Point]:
+    """Each label's offset from its city, in the board's own type, placed by the one
+    label placement (`ttr_maps.labels.place_labels`)."""
+    from ttr_maps.labels import place_labels
 
-
-def _place_labels(game_map: Map, board: BoardGeometry) -> dict[str, Point]:
-    """Label offsets: busiest city first, each at the candidate that overlaps least
-    with cars, city dots and the labels already placed."""
-    from ttr_maps.board import LabelBox
-
-    degree: dict[str, int] = {}
-    for route in game_map.routes:
-        for name in route.cities:
-            degree[name] = degree.get(name, 0) + 1
-    obstacles: list[tuple[Point, ...]] = [c.corners for s in board.routes.values() for c in s.cars]
-    r = board.city_radius
-    for x, y in board.positions.values():
-        obstacles.append(((x - r, y - r), (x + r, y - r), (x + r, y + r), (x - r, y + r)))
-    order = sorted(board.positions, key=lambda n: (-degree.get(n, 0), n))
-    chosen: dict[str, Point] = {}
-    for name in order:
-        x, y = board.positions[name]
-        width, height = label_size(name)
-        best: tuple[float, Point, tuple[Point, ...]] | None = None
-        for rank, (dx, dy) in enumerate(_label_candidates(name, r)):
-            box = LabelBox((x + dx, y + dy), width, height).box
-            polygon = ((box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3]))
-            near = [o for o in obstacles if _boxes_meet(polygon, o)]
-            hits = sum(1 for o in near if polygons_overlap(polygon, o))
-            score = hits + rank * 1e-3
-            if best is None or score < best[0]:
-                best = (score, (dx, dy), polygon)
-            if hits == 0:
-                break
-        assert best is not None
-        chosen[name] = (round(best[1][0], 2), round(best[1][1], 2))
-        obstacles.append(best[2])
-    return chosen
-
-
-def _boxes_meet(p: Sequence[Point], q: Sequence[Point]) -> bool:
-    return not (
-        max(a[0] for a in p) <= min(a[0] for a in q)
-        or max(a[0] for a in q) <= min(a[0] for a in p)
-        or max(a[1] for a in p) <= min(a[1] for a in q)
-        or max(a[1] for a in q) <= min(a[1] for a in p)
-    )
+    boxes = place_labels(game_map, board, BOARD_LABEL_FONT)
+    return {
+        name: (
+            round(box.centre[0] - board.positions[name][0], 2),
+            round(box.centre[1] - board.positions[name][1], 2),
+        )
+        for name, box in boxes.items()
+    }
 
 
 def _framed(layout: BoardLayout, game_map: Map) -> BoardLayout:

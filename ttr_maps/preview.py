@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ttr_maps.board import BoardGeometry, board_geometry
+from ttr_maps.board import BoardGeometry, LabelBox, board_geometry
 from ttr_maps.files import OutputPathError, atomic_target, check_output_path
 from ttr_maps.geometry import Point
 from ttr_maps.model import GRAY, ROUTE_COLORS, Map, Route
@@ -70,19 +70,10 @@ CITY_FILL = "#fdf6e3"
 HIGHLIGHT_COLOR = "#00b4ff"
 TICKET_COLOR = "#7b3294"
 
-#: Where a label may go around its city: offset in points, then alignment.
-_LABEL_CANDIDATES: tuple[tuple[float, float, str, str], ...] = (
-    (7, 0, "left", "center"),
-    (-7, 0, "right", "center"),
-    (0, 7, "center", "bottom"),
-    (0, -7, "center", "top"),
-    (5, 5, "left", "bottom"),
-    (-5, 5, "right", "bottom"),
-    (5, -5, "left", "top"),
-    (-5, -5, "right", "top"),
-    (12, 8, "left", "bottom"),
-    (-12, -8, "right", "top"),
-)
+#: Type size of city labels in previews, in points: the least that reads well.
+LABEL_POINTS = 8.0
+#: Radius of a city marker on a board drawn from geography, in points (edge included).
+_CITY_MARKER_RADIUS = 4.5
 #: Fonts tried in order for each glyph; DejaVu Sans ships with matplotlib.
 _FONT_PREFERENCE = (
     "DejaVu Sans",
@@ -124,6 +115,9 @@ class MapDrawing:
     heat_mappable: ScalarMappable | None = None
     #: Car polygons (corners in data coordinates) by route id.
     cars: Mapping[str, tuple[tuple[Point, ...], ...]] = field(default_factory=dict)
+    #: The boxes city labels were drawn in (empty without labels), and their type size.
+    labels: Mapping[str, LabelBox] = field(default_factory=dict)
+    label_points: float = 0.0
 
 
 # ---------------------------------------------------------------- parsing options
@@ -386,10 +380,9 @@ def draw_map(
     - `view`: (x0, y0, x1, y1) in board units, the part of the board to show
       (default: all of it), e.g. one printed tile.
 
-    Labels are placed last: on a laid-out board at their places, in the board's type
-    size scaled to the axes; otherwise greedily among a few spots around each city,
-    avoiding other labels, dots and cars where possible. The legend sits just right
-    of the axes.
+    Labels come last, at a readable size (`preview_labels`: placed by the one label
+    placement, or a laid-out board's own where its type is big enough at this
+    scale). The legend sits just right of the axes.
     """
     from matplotlib.collections import PatchCollection
     from matplotlib.colors import Normalize, to_rgba
@@ -481,14 +474,15 @@ def draw_map(
             frameon=False,
             handlelength=2.2,
         )
-    all_cars = board.route_cars()
+    labels: Mapping[str, LabelBox] = {}
+    label_points = 0.0
     if label_cities:
+        labels, label_points = preview_labels(ax, game_map, board)
         with _reporting_missing_glyphs():
-            if board.labels:
-                _draw_board_labels(ax, board)
-            else:
-                _place_labels(ax, game_map, positions, all_cars)
-    return MapDrawing(tuple(handles), handler_map, heat_mappable, all_cars)
+            _draw_labels(ax, board, labels, label_points)
+    return MapDrawing(
+        tuple(handles), handler_map, heat_mappable, board.route_cars(), labels, label_points
+    )
 
 
 def _colormap(name: str) -> Any:
@@ -592,20 +586,23 @@ def _draw_cities(
 
 
 def _set_limits(ax: Axes, board: BoardGeometry) -> None:
-    positions = board.positions
-    if not positions:
-        return
-    if board.laid_out:  # the board's own frame holds everything, labels included
+    if board.positions:
+        x0, y0, x1, y1 = board_limits(board)
+        ax.set_xlim(x0, x1)
+        ax.set_ylim(y0, y1)
+
+
+def board_limits(board: BoardGeometry) -> tuple[float, float, float, float]:
+    """(x0, y0, x1, y1): the part of the board a whole preview shows. A laid-out
+    board's frame holds everything, labels included; a board drawn from geography
+    gets room for labels, more sideways than up or down."""
+    if board.laid_out:
         x0, y0, x1, y1 = board.bounds
-        ax.set_xlim(x0 - 0.5, x1 + 0.5)
-        ax.set_ylim(y0 - 0.5, y1 + 0.5)
-        return
-    xs = [p[0] for p in positions.values()]
-    ys = [p[1] for p in positions.values()]
+        return (x0 - 0.5, y0 - 0.5, x1 + 0.5, y1 + 0.5)
+    xs = [p[0] for p in board.positions.values()]
+    ys = [p[1] for p in board.positions.values()]
     pad = 1.1 * board.space
-    # Labels stick out sideways more than up or down.
-    ax.set_xlim(min(xs) - 2.2 * pad, max(xs) + 2.2 * pad)
-    ax.set_ylim(min(ys) - pad, max(ys) + pad)
+    return (min(xs) - 2.2 * pad, min(ys) - pad, max(xs) + 2.2 * pad, max(ys) + pad)
 
 
 def _legend_handles(
@@ -741,121 +738,53 @@ def _double_route_legend() -> tuple[Any, Any]:
     return Patch(label="double route"), DoubleTrackHandler()
 
 
-def _draw_board_labels(ax: Axes, board: BoardGeometry) -> None:
-    """Labels of a laid-out board at their places, at the board's font size scaled
-    to the figure (never below 3 points). No halo: the layout keeps them clear of
-    cars, and a halo would turn PDF and SVG text into outlines."""
-    from ttr_maps.board import LABEL_POINTS
+def preview_labels(
+    ax: Axes, game_map: Map, board: BoardGeometry
+) -> tuple[dict[str, LabelBox], float]:
+    """The label boxes `draw_map` draws into `ax` (its limits set), and their type
+    size in points.
 
-    ax.apply_aspect()
+    A laid-out board whose own type (`board.BOARD_LABEL_FONT`) comes out at
+    `LABEL_POINTS` or more at this scale, e.g. a print tile, keeps its labels where
+    the board has them. Otherwise (a preview of a whole board, any board drawn from
+    geography) the labels are set at `LABEL_POINTS` and placed for that size by the
+    one label placement (`ttr_maps.labels.place_labels`), inside the whole board's
+    limits, so every tile of a print agrees.
+    """
+    from ttr_maps.board import BOARD_LABEL_FONT, LabelFont
+    from ttr_maps.labels import place_labels
+
+    ax.apply_aspect()  # the final axes box, so the scale is final
     (x0, _), (x1, _) = ax.transData.transform([(0.0, 0.0), (1.0, 0.0)])
-    points_per_cm = (x1 - x0) * 72 / ax.figure.dpi
-    size = max(3.0, LABEL_POINTS * points_per_cm / (72 / 2.54))
+    points_per_unit = (x1 - x0) * 72 / ax.figure.dpi
+    board_points = BOARD_LABEL_FONT.em * points_per_unit
+    if board.laid_out and board_points >= LABEL_POINTS:
+        return dict(board.labels), board_points
+    radius = board.city_radius if board.laid_out else _CITY_MARKER_RADIUS / points_per_unit
+    font = LabelFont.sized(LABEL_POINTS / points_per_unit)
+    boxes = place_labels(game_map, board, font, dot_radius=radius, frame=board_limits(board))
+    return boxes, LABEL_POINTS
+
+
+def _draw_labels(
+    ax: Axes, board: BoardGeometry, boxes: Mapping[str, LabelBox], size: float
+) -> None:
+    """City names centred in their boxes, at `size` points. On a board drawn from
+    geography they get a white halo; a laid-out board's labels are plain text (a
+    halo would turn PDF and SVG text into outlines)."""
+    from matplotlib.patheffects import withStroke
+
     font = font_properties(size)
-    for name, label in board.labels.items():
+    halo = [] if board.laid_out else [withStroke(linewidth=2.6, foreground="white")]
+    for name, label in boxes.items():
         text = ax.text(
             *label.centre,
-            name,
+            for_matplotlib(name),
             ha="center",
             va="center",
             fontproperties=font,
             color="#111111",
             zorder=7,
+            path_effects=halo,
         )
         text.set_gid(f"label:{name}")
-
-
-def _place_labels(
-    ax: Axes,
-    game_map: Map,
-    positions: Mapping[str, Point],
-    cars: Mapping[str, tuple[tuple[Point, ...], ...]],
-) -> None:
-    """Greedy label placement: busiest cities first, each at the candidate spot that
-    overlaps least with labels already placed, city dots and cars."""
-    import numpy as np
-    from matplotlib.backends.backend_agg import RendererAgg
-    from matplotlib.patheffects import withStroke
-
-    figure = ax.figure
-    ax.apply_aspect()  # the final axes box, so display coordinates are final
-    renderer = RendererAgg(int(figure.bbox.width), int(figure.bbox.height), figure.dpi)
-    to_display = ax.transData.transform
-    dot_radius = 5 * figure.dpi / 72
-    dots = np.array(
-        [
-            (x - dot_radius, y - dot_radius, x + dot_radius, y + dot_radius)
-            for x, y in to_display(np.array(list(positions.values())).reshape(-1, 2))
-        ]
-    ).reshape(-1, 4)
-    car_boxes = []
-    for route_cars in cars.values():
-        for corners in route_cars:
-            pts = to_display(np.array(corners))
-            car_boxes.append((*pts.min(axis=0), *pts.max(axis=0)))
-    car_array = np.array(car_boxes).reshape(-1, 4)
-    axes_box = ax.get_window_extent(renderer)
-
-    degree: dict[str, int] = {}
-    for route in game_map.routes:
-        for name in route.cities:
-            degree[name] = degree.get(name, 0) + 1
-    order = sorted(game_map.cities, key=lambda c: (-degree.get(c.name, 0), c.index))
-    placed: list[tuple[float, float, float, float]] = []
-    font = font_properties(8)
-    stroke = [withStroke(linewidth=2.6, foreground="white")]
-    for city in order:
-        best: tuple[float, Any, tuple[float, float, float, float]] | None = None
-        labels = np.array(placed).reshape(-1, 4)
-        for dx, dy, ha, va in _LABEL_CANDIDATES:
-            text = ax.annotate(
-                for_matplotlib(city.name),
-                xy=positions[city.name],
-                xytext=(dx, dy),
-                textcoords="offset points",
-                ha=ha,
-                va=va,
-                fontproperties=font,
-                color="#111111",
-                zorder=7,
-                path_effects=stroke,
-                annotation_clip=False,
-            )
-            box = text.get_window_extent(renderer)
-            rect = (box.x0, box.y0, box.x1, box.y1)
-            score = (
-                4 * _overlap(rect, labels)
-                + 3 * _overlap(rect, dots)
-                + 1.5 * _overlap(rect, car_array)
-                + 6 * _outside(rect, axes_box)
-            )
-            if best is None or score < best[0]:
-                if best is not None:
-                    best[1].remove()
-                best = (score, text, rect)
-            else:
-                text.remove()
-            if score == 0:
-                break
-        assert best is not None
-        best[1].set_gid(f"label:{city.name}")
-        placed.append(best[2])
-
-
-def _overlap(rect: tuple[float, float, float, float], boxes: Any) -> float:
-    """Total area shared by `rect` and each of `boxes` (an N x 4 array)."""
-    import numpy as np
-
-    if len(boxes) == 0:
-        return 0.0
-    width = np.minimum(rect[2], boxes[:, 2]) - np.maximum(rect[0], boxes[:, 0])
-    height = np.minimum(rect[3], boxes[:, 3]) - np.maximum(rect[1], boxes[:, 1])
-    return float(np.sum(np.clip(width, 0, None) * np.clip(height, 0, None)))
-
-
-def _outside(rect: tuple[float, float, float, float], box: Any) -> float:
-    """Area of `rect` that lies outside the axes box."""
-    width, height = rect[2] - rect[0], rect[3] - rect[1]
-    inside_w = max(0.0, min(rect[2], box.x1) - max(rect[0], box.x0))
-    inside_h = max(0.0, min(rect[3], box.y1) - max(rect[1], box.y0))
-    return width * height - inside_w * inside_h

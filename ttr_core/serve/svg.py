@@ -1,6 +1,7 @@
 """The board as SVG for the web table, drawn from `ttr_maps.board.board_geometry`,
 the same geometry the matplotlib previews draw: city positions, every car of every
-route, doubles side by side, tunnels, ferry locomotive spaces.
+route, doubles side by side, tunnels, ferry locomotive spaces, and labels placed by
+the same label placement (`ttr_maps.labels`).
 
 Board coordinates have y up; SVG has y down, so every y is negated. Every route is a
 group `<g class="route" data-route="ID">` holding one `<polygon class="car">` per car;
@@ -17,32 +18,20 @@ from __future__ import annotations
 
 from html import escape
 
-from ttr_maps.board import BoardGeometry, board_geometry
+from ttr_maps.board import BoardGeometry, LabelBox, LabelFont, board_geometry, bounds_of
 from ttr_maps.geometry import Point
+from ttr_maps.labels import place_labels
 from ttr_maps.model import Map
 
-#: City dot radius and label size, in wagon spaces.
+#: City dot radius and label type size, in wagon spaces.
 CITY_RADIUS = 0.2
 LABEL_SIZE = 0.42
 #: SVG units per wagon space (the page's CSS sizes strokes in these).
 SPACE_UNITS = 100
 #: Room around the board, in wagon spaces.
 MARGIN = 0.8
-#: Average width of a label character, in font sizes (for placing labels).
+#: Average width of a label character, in font sizes (the page sets them bold).
 CHAR_WIDTH = 0.72
-#: Where a label may go around its city: (dx, dy) in city radii, text anchor; y up.
-_LABEL_SPOTS: tuple[tuple[float, float, str], ...] = (
-    (1.4, -0.5, "start"),
-    (-1.4, -0.5, "end"),
-    (0.0, 1.5, "middle"),
-    (0.0, -3.3, "middle"),
-    (1.1, 1.1, "start"),
-    (-1.1, 1.1, "end"),
-    (1.1, -2.4, "start"),
-    (-1.1, -2.4, "end"),
-)
-
-Box = tuple[float, float, float, float]
 
 
 class _Scale:
@@ -66,12 +55,18 @@ class _Scale:
 
 
 def board_svg(game_map: Map) -> str:
-    """The whole board as one `<svg>` element (no XML prolog: it is inlined in the page)."""
+    """The whole board as one `<svg>` element (no XML prolog: it is inlined in the page).
+
+    Labels are placed by the one label placement (`ttr_maps.labels.place_labels`)
+    for the page's type size, inside the board's frame, and drawn centred in their
+    boxes."""
     board = board_geometry(game_map)
     space = board.space
     scale = _Scale(space)
-    x_min, y_min, x_max, y_max = board.bounds
+    radius = CITY_RADIUS * space
     pad = MARGIN * space
+    labels = board_labels(game_map, board)
+    x_min, y_min, x_max, y_max = bounds_of(board.positions, board.routes, labels)
     width, height = x_max - x_min + 2 * pad, y_max - y_min + 2 * pad
     view_box = " ".join(
         (scale.x(x_min - pad), scale.y(y_max + pad), scale.length(width), scale.length(height))
@@ -105,85 +100,32 @@ def board_svg(game_map: Map) -> str:
                 )
         parts.append("</g>")
     parts.append('</g><g class="cities">')
-    radius, size = CITY_RADIUS * space, LABEL_SIZE * space
-    labels = _place_labels(game_map, board, radius, size)
     for city in game_map.cities:
         x, y = board.positions[city.name]
-        lx, ly, anchor = labels[city.name]
+        lx, ly = labels[city.name].centre
         name = escape(city.name)
         parts.append(
             f'<g class="city" data-city="{name}">'
             f'<circle cx="{scale.x(x)}" cy="{scale.y(y)}" r="{scale.length(radius)}"/>'
-            f'<text x="{scale.x(lx)}" y="{scale.y(ly)}" text-anchor="{anchor}" '
-            f'font-size="{scale.length(size)}">{name}</text></g>'
+            f'<text x="{scale.x(lx)}" y="{scale.y(ly)}" text-anchor="middle" '
+            f'dominant-baseline="central" font-size="{scale.length(LABEL_SIZE * space)}">'
+            f"{name}</text></g>"
         )
     parts.append("</g></svg>")
     return "".join(parts)
 
 
-def _place_labels(
-    game_map: Map, board: BoardGeometry, radius: float, size: float
-) -> dict[str, tuple[float, float, str]]:
-    """Greedy label placement (like the previews'): busiest cities first, each at the
-    spot around it that overlaps least with labels placed before, city dots and cars,
-    and stays inside the board. Returns the text's anchor point (y up) and anchor."""
-    dots = [(x - radius, y - radius, x + radius, y + radius) for x, y in board.positions.values()]
-    cars = [
-        (
-            min(p[0] for p in car.corners),
-            min(p[1] for p in car.corners),
-            max(p[0] for p in car.corners),
-            max(p[1] for p in car.corners),
-        )
-        for shape in board.routes.values()
-        for car in shape.cars
-    ]
-    x_min, y_min, x_max, y_max = board.bounds
-    inside = (x_min - MARGIN * board.space, y_min, x_max + MARGIN * board.space, y_max)
-    degree: dict[str, int] = {}
-    for route in game_map.routes:
-        for name in route.cities:
-            degree[name] = degree.get(name, 0) + 1
-    placed: list[Box] = []
-    spots: dict[str, tuple[float, float, str]] = {}
-    for city in sorted(game_map.cities, key=lambda c: (-degree.get(c.name, 0), c.index)):
-        x, y = board.positions[city.name]
-        width = CHAR_WIDTH * size * len(city.name)
-        best: tuple[float, tuple[float, float, str], Box] | None = None
-        for dx, dy, anchor in _LABEL_SPOTS:
-            lx, ly = x + dx * radius, y + dy * radius
-            left = {"start": lx, "end": lx - width, "middle": lx - width / 2}[anchor]
-            box = (left, ly - 0.2 * size, left + width, ly + 0.8 * size)
-            score = (
-                4 * _overlap(box, placed)
-                + 3 * _overlap(box, dots)
-                + 1.5 * _overlap(box, cars)
-                + 20 * _outside(box, inside)
-            )
-            if best is None or score < best[0]:
-                best = (score, (lx, ly, anchor), box)
-            if score == 0:
-                break
-        assert best is not None
-        spots[city.name] = best[1]
-        placed.append(best[2])
-    return spots
-
-
-def _overlap(box: Box, boxes: list[Box]) -> float:
-    """The area `box` shares with all of `boxes`."""
-    x0, y0, x1, y1 = box
-    total = 0.0
-    for a0, b0, a1, b1 in boxes:
-        w, h = min(x1, a1) - max(x0, a0), min(y1, b1) - max(y0, b0)
-        if w > 0 and h > 0:
-            total += w * h
-    return total
-
-
-def _outside(box: Box, frame: Box) -> float:
-    """The area of `box` outside `frame` (roughly: width out times height)."""
-    x0, y0, x1, y1 = box
-    out = max(0.0, frame[0] - x0) + max(0.0, x1 - frame[2])
-    up = max(0.0, frame[1] - y0) + max(0.0, y1 - frame[3])
-    return out * (y1 - y0) + up * (x1 - x0)
+def board_labels(game_map: Map, board: BoardGeometry) -> dict[str, LabelBox]:
+    """The page's label boxes (board units): its type (`LABEL_SIZE`, bold) placed by
+    the one label placement around dots of `CITY_RADIUS`, inside the cars' frame (a
+    laid-out board's own bounds hold its printed labels, which the page does not draw)."""
+    space = board.space
+    pad = MARGIN * space
+    x_min, y_min, x_max, y_max = bounds_of(board.positions, board.routes, {})
+    return place_labels(
+        game_map,
+        board,
+        LabelFont.sized(LABEL_SIZE * space, char_width=CHAR_WIDTH),
+        dot_radius=CITY_RADIUS * space,
+        frame=(x_min - pad, y_min - pad / 2, x_max + pad, y_max + pad / 2),
+    )
