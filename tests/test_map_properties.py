@@ -4,6 +4,7 @@ random mutations of them never crash the validator."""
 from __future__ import annotations
 
 import heapq
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -78,8 +79,16 @@ def valid_maps(draw: st.DrawFn) -> dict[str, Any]:
 
 
 def _validate(data: Any):
+    """Validate `data` as a file, the way `ttr validate` reads one (limits included)."""
+    import tempfile
+
+    from ttr_maps.validate import validate_file
+
     text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
-    return validate_document(parse_document(text, "random.yaml"))
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "random.yaml"
+        path.write_text(text, encoding="utf-8")
+        return validate_file(path)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

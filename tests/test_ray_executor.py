@@ -73,7 +73,7 @@ def test_a_game_that_raises_on_a_ray_worker_names_its_seed(local_ray: None) -> N
     with pytest.raises(GameFailed) as caught:
         list(RayCluster(workers=2).run(work, payload, iter_batches(4, 2)))
     assert caught.value.index == 0
-    assert "unknown bot 'no-such-bot'" in str(caught.value)
+    assert "unknown bot no-such-bot" in str(caught.value)
     assert f"--seed {caught.value.seed}" in str(caught.value)
 
 

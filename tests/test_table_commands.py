@@ -404,3 +404,8 @@ def test_any_line_is_read_or_refused_with_a_message_never_a_crash(line: str) -> 
             assert str(error)
         else:
             assert isinstance(command, Play | ChoosePayment | Look)
+
+
+def test_the_same_city_twice_is_refused_with_a_message() -> None:
+    with pytest.raises(CommandError, match="two different cities"):
+        parse_command("claim dallas dallas", turn_view(red=2))

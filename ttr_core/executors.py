@@ -202,7 +202,10 @@ class InProcess(Executor):
 def _start_worker(payload: MapPayload) -> None:
     # Ctrl-C goes to the whole process group: the driver handles it and stops
     # the workers, which must not die half-way through a result on their own.
+    # SIGTERM is the driver's way to stop a worker: whatever handler the driver
+    # had (the CLI turns SIGTERM into an exception) must not outlive the fork.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     payload.install()
 
 
@@ -262,11 +265,15 @@ def _stop_pool(pool: Any) -> None:
     terminated (ProcessPoolExecutor has no public way to end running work before
     Python 3.14, so its process table is read directly)."""
     pool.shutdown(wait=False, cancel_futures=True)
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
         if process.is_alive():
             process.terminate()
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
+    for process in processes:
         process.join(timeout=5)
+        if process.is_alive():  # stuck: no way out but SIGKILL
+            process.kill()
+            process.join()
 
 
 def _lost_message(work: Work, batch: range) -> str:

@@ -305,6 +305,8 @@ def find_city_pair(words: Sequence[str], game_map: Map) -> tuple[str, str]:
         query, cities = min(ambiguous, key=lambda item: len(item[1]))
         names = [printable(c) for c in cities[:6]] + (["…"] if len(cities) > 6 else [])
         raise CommandError(f"{echo(query)} could be {quoted_choices(names)}")
+    if not unknown:  # both halves name one and the same city
+        raise CommandError("name two different cities: a route joins two")
     # The unknown half beside a known city, else the shortest unknown half.
     _, query = min(unknown, key=lambda item: (not item[0], len(item[1])))
     raise CommandError(unknown_city_message(query, game_map))
