@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -105,6 +107,23 @@ def executor_from_options(
         if address is None and workers is None:
             workers = os.cpu_count() or 1
     return workers or 1, EXECUTORS[executor.value](workers, address)
+
+
+@contextmanager
+def games_progress(description: str, total: int) -> Iterator[Callable[[object], None]]:
+    """A progress bar over `total` games that disappears when done; yields the
+    `on_game` callback that moves it on."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        transient=True,
+    ) as progress:
+        task = progress.add_task(description, total=total)
+        yield lambda _: progress.advance(task)
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> typer.Exit:

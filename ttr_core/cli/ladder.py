@@ -15,6 +15,7 @@ from ttr_core.cli.common import (
     JobsOption,
     executor_from_options,
     fail,
+    games_progress,
     load_map_argument,
     stop_on_sigterm,
 )
@@ -60,7 +61,6 @@ def ladder(
     import json
 
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
     from rich.table import Table
 
     from ttr_core.executors import SimulationError
@@ -92,14 +92,7 @@ def ladder(
     stop_on_sigterm()
     workers, where = executor_from_options(executor, jobs, address, games)
     game_map = load_map_argument(map_argument)
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        transient=True,
-    ) as progress:
-        task = progress.add_task(f"{game_map.id}: ladder", total=games * len(tables))
+    with games_progress(f"{game_map.id}: ladder", games * len(tables)) as advance:
         try:
             with where:  # one Ray session for every table
                 report = run_ladder(
@@ -109,7 +102,7 @@ def ladder(
                     players,
                     seed,
                     workers,
-                    on_game=lambda _: progress.advance(task),
+                    on_game=advance,
                     executor=where,
                 )
         except LadderError as error:

@@ -17,6 +17,7 @@ from ttr_core.cli.common import (
     RuleChanges,
     executor_from_options,
     fail,
+    games_progress,
     load_map_argument,
     rules_with_changes,
     stop_on_sigterm,
@@ -59,8 +60,6 @@ def simulate(
     ] = False,
     changes: RuleChanges = None,
 ) -> None:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
     from ttr_core.bots import bots_help, check_bot_name
     from ttr_core.executors import SimulationError
     from ttr_core.report_html import ReportFolderError, prepare_report_folder, write_report
@@ -84,14 +83,7 @@ def simulate(
     except ReportFolderError as error:
         raise fail(f"--out: {error}") from None
     try:
-        with Progress(
-            "[progress.description]{task.description}",
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            transient=True,
-        ) as progress:
-            task = progress.add_task(f"{game_map.id}: playing", total=games)
+        with games_progress(f"{game_map.id}: playing", games) as advance:
             result = run(
                 map_argument,
                 games,
@@ -100,7 +92,7 @@ def simulate(
                 seed,
                 workers,
                 records,
-                on_game=lambda _: progress.advance(task),
+                on_game=advance,
                 executor=where,
                 rules=rules,
             )
