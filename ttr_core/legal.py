@@ -240,11 +240,6 @@ def turn_actions(
     return actions
 
 
-def station_cost(stations_left: int, rules: RuleSet = EUROPE) -> int:
-    """E1: the first station costs 1 card, the second 2, the third 3 (`rules.station_costs`)."""
-    return rules.station_cost(stations_left)
-
-
 def station_actions(
     board: Board,
     hand: Sequence[int],
@@ -252,8 +247,9 @@ def station_actions(
     station_owners: Sequence[int],
     rules: RuleSet = EUROPE,
 ) -> list[Action]:
-    """E1: a station in any city without one, paid with cards of one colour."""
-    cost = station_cost(stations_left, rules)
+    """E1: a station in any city without one, paid with cards of one colour
+    (`RuleSet.station_cost`: 1, 2, then 3 cards with the europe rules)."""
+    cost = rules.station_cost(stations_left)
     shapes = payment_shapes(cost, GRAY_INDEX, hand)
     actions: list[Action] = []
     if shapes:

@@ -12,16 +12,10 @@ from typing import TYPE_CHECKING, Any
 from ttr_core.enums import Status
 from ttr_core.longest_path import longest_trail
 from ttr_core.points import signed_ticket_points
-from ttr_core.rules import BASE
 from ttr_core.stations import best_station_routes, tickets_completed_by
 
 if TYPE_CHECKING:
     from ttr_core.state import GameState
-
-#: R16: the base rules' bonus for the longest continuous path (see `RuleSet`).
-LONGEST_PATH_BONUS = BASE.longest_path_bonus
-#: E1: the base rules' points for each station not built (see `RuleSet`).
-UNBUILT_STATION_POINTS = BASE.station_points
 
 
 @dataclass(frozen=True)

@@ -49,7 +49,7 @@ from ttr_core.bots.planning import (
 from ttr_core.decisions import ChooseTickets, SecondCard, TunnelPayment
 from ttr_core.enums import Phase
 from ttr_core.legal import DRAW_TICKETS, GIVE_UP, PASS, can_claim_route
-from ttr_core.rules import BASE
+from ttr_core.rules import BASE, RuleSet
 from ttr_core.view import PlayerView
 
 
@@ -94,14 +94,25 @@ class PlanningBot:
         self._plan: Plan | None = None
         self._plan_key: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
         self._needs: tuple[list[int], int] | None = None
+        self._rules_seen: RuleSet | None = None
+        self._rules_are_base = True
 
     # ------------------------------------------------------------------ entry
     def act(self, view: PlayerView) -> Action:
         action = self.choose(view)
-        if action is None or (view.rule_set != BASE and action not in view.legal_actions()):
+        if action is None or (
+            not self._is_base(view.rule_set) and action not in view.legal_actions()
+        ):
             # Another rule set may change what is legal: trust only its own list then.
             return fallback_action(view)
         return action
+
+    def _is_base(self, rules: RuleSet) -> bool:
+        """Whether `rules` are the base rules; compared once per rule-set value, not
+        field by field on every move (a game keeps one value)."""
+        if rules is not self._rules_seen:
+            self._rules_seen, self._rules_are_base = rules, rules == BASE
+        return self._rules_are_base
 
     def choose(self, view: PlayerView) -> Action | None:
         """The style's choice, or None to let `fallback_action` pick."""
