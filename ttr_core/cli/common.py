@@ -155,7 +155,8 @@ def load_map_argument(argument: str) -> Map:
         report = error.report
         for problem in report.errors:
             typer.echo(str(problem), err=True)
-        hint = f" (bundled maps: {', '.join(bundled_map_ids())})" if not report.document else ""
+        named_a_file = report.document is not None or Path(argument).exists()
+        hint = "" if named_a_file else f" (bundled maps: {', '.join(bundled_map_ids())})"
         raise fail(f"{argument}: not a playable map{hint}") from None
 
 
