@@ -6,6 +6,10 @@ A *player* is anything with `act(view) -> Action` (the bot protocol,
 may also have `pick(actions) -> Action`: the loop then hands it
 `state.legal_actions(seat)` without building a view (the *playout path*; the list
 is the one the view would give, entry for entry, so the game is the same). A
+search bot's playout players, which play a world the bot sampled itself and may
+read it, have `decide(state, seat) -> Action` instead: the loop asks them without
+listing the legal actions (`apply` still checks what they choose). A real seat
+never gets the state (R5). A
 person at a table is a player too: its `act` asks them, and may raise `StopGame`
 to leave the game unfinished.
 
@@ -51,17 +55,22 @@ def run(
     """Play `state` on until it is over (or a player raises `StopGame`), asking
     `players[seat]` whenever `seat` is to move; return the state.
 
-    With `playout` (the default), players that have `pick` get the legal actions
-    instead of a view. `on_step(state, seat, action)` runs after every action.
+    With `playout` (the default), players that have `decide` get the state (see
+    above) and players that have `pick` get the legal actions instead of a view.
+    `on_step(state, seat, action)` runs after every action.
     An illegal action from a player raises `IllegalAction` with the state as it was.
     """
     pickers = [getattr(p, "pick", None) if playout else None for p in players]
+    deciders = [getattr(p, "decide", None) if playout else None for p in players]
     try:
         while state.phase != Phase.OVER:
             seat = state.to_move
             assert seat is not None  # a game that is not over always has a seat to move
             pick = pickers[seat]
-            if pick is not None:
+            decide = deciders[seat]
+            if decide is not None:
+                action = decide(state, seat)
+            elif pick is not None:
                 action = pick(state.legal_actions(seat))
             else:
                 action = players[seat].act(state.view(seat))

@@ -16,6 +16,7 @@ ticket (`rescue_station`, E1).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ttr_core.actions import (
@@ -33,6 +34,7 @@ from ttr_core.bots.planning import (
     INF,
     TUNNEL_ODDS,
     TUNNEL_RESERVE,
+    BoardGraph,
     Plan,
     StationRescue,
     best_payment,
@@ -250,45 +252,61 @@ class PlanningBot:
         return plan
 
     def keep_tickets(self, view: PlayerView) -> KeepTickets:
-        """R4/R12: keep the cheapest offered tickets per point, at least the minimum,
-        more while the plan fits the style's share of my wagons."""
-        board = view.board
-        graph = graph_for(board)
-        costs = my_costs(view)
-        held = [t.index for t in view.tickets if not t.completed]
-        wagons = view.wagons[view.seat]
-        budget = wagons * self.style.ticket_budget
-        offered = view.offered
-        minimum = min(view.keep_at_least, len(offered))
-        base = plan_network(graph, costs, held, wagons)
-        working = list(costs)
-        for route in base.routes:
-            working[route] = 0
+        """R4/R12: keep the cheapest offered tickets per point (see `tickets_to_keep`)."""
+        return tickets_to_keep(
+            graph_for(view.board),
+            my_costs(view),
+            [t.index for t in view.tickets if not t.completed],
+            view.offered,
+            min(view.keep_at_least, len(view.offered)),
+            view.wagons[view.seat],
+            self.style,
+        )
 
-        def rank(position: int) -> tuple[float, int]:
-            ticket = offered[position]
-            cost, _ = cheapest_path(graph, working, board.ticket_a[ticket], board.ticket_b[ticket])
-            value = board.ticket_value[ticket]
-            if cost >= INF:
-                return (INF, position)
-            # Cheap per point first; a ticket already complete costs nothing.
-            return (
-                cost / max(value, 1) - (1 if self.style.extend_path else 0) * value / 30,
-                position,
-            )
 
-        ranks = [rank(position) for position in range(len(offered))]
-        order = [position for _, position in sorted(ranks)]
-        kept = order[:minimum]
-        for position in order[minimum:]:
-            if self.style.keep_minimum and ranks[position][0] > 0:
-                break
-            trial = [*held, *(offered[p] for p in kept), offered[position]]
-            plan = plan_network(graph, costs, trial, wagons)
-            if plan.lost or plan.wagons > budget:
-                break
-            kept.append(position)
-        return KeepTickets(tuple(sorted(kept)))
+def tickets_to_keep(
+    graph: BoardGraph,
+    costs: Sequence[int],
+    held: Sequence[int],
+    offered: Sequence[int],
+    minimum: int,
+    wagons: int,
+    style: Style,
+) -> KeepTickets:
+    """R4/R12: keep the cheapest `offered` tickets per point, at least `minimum`,
+    more while the plan for them and the `held` ones fits the style's share of
+    `wagons`. `costs` are what each route costs the player (see `route_costs`)."""
+    board = graph.board
+    budget = wagons * style.ticket_budget
+    base = plan_network(graph, costs, held, wagons)
+    working = list(costs)
+    for route in base.routes:
+        working[route] = 0
+
+    def rank(position: int) -> tuple[float, int]:
+        ticket = offered[position]
+        cost, _ = cheapest_path(graph, working, board.ticket_a[ticket], board.ticket_b[ticket])
+        value = board.ticket_value[ticket]
+        if cost >= INF:
+            return (INF, position)
+        # Cheap per point first; a ticket already complete costs nothing.
+        return (
+            cost / max(value, 1) - (1 if style.extend_path else 0) * value / 30,
+            position,
+        )
+
+    ranks = [rank(position) for position in range(len(offered))]
+    order = [position for _, position in sorted(ranks)]
+    kept = order[:minimum]
+    for position in order[minimum:]:
+        if style.keep_minimum and ranks[position][0] > 0:
+            break
+        trial = [*held, *(offered[p] for p in kept), offered[position]]
+        plan = plan_network(graph, costs, trial, wagons)
+        if plan.lost or plan.wagons > budget:
+            break
+        kept.append(position)
+    return KeepTickets(tuple(sorted(kept)))
 
 
 # ---------------------------------------------------------------- shared helpers
