@@ -6,21 +6,28 @@ For each decision the bot
    worth a playout (`candidate_actions`): the choices of the greedy and one-step
    bots; the deck and a face-up locomotive; one payment per route, for the greedy
    plan's targets and the longest routes; tickets; the station that saves a
-   ticket; every ticket choice and tunnel answer;
+   ticket; every ticket choice and tunnel answer. The second card of a draw (R7)
+   is not searched: the one-step choice is played (playouts cannot tell those
+   choices from noise, and the budget is better spent on the others);
 2. samples worlds: game states consistent with its view, the hidden cards and
    tickets drawn at random (`ttr_core.determinize`, R5/D6: the bot never sees the
    state); a ticket the routes another player claimed already advance is
    likelier in that player's hand (`ticket_weights`);
 3. plays each candidate out to the end of the game in the same sampled worlds,
-   every seat played by the fast `greedy` policy, and scores the outcome by the
-   final margin over the best other player plus a bonus for winning (R15-R17);
-4. spreads its budget by sequential halving (Karnin, Koren & Somekh, 2013):
-   in log2(K) rounds every remaining candidate gets the same playouts on the
-   same worlds, and the worse half is dropped after each round;
+   every seat played by the greedy playout policy (`ttr_core.bots.rollout`: the
+   greedy style reading the sampled state, no views, about three times the greedy
+   bot's speed), and scores the outcome by the final margin over the best other
+   player plus a bonus for winning (R15-R17);
+4. spreads its budget over the worlds one at a time: every candidate still in the
+   race is played in each new world, and after `MIN_WORLDS` worlds a candidate is
+   dropped as soon as the leader beats it by `DROP_Z` standard errors of their
+   paired differences (racing, in the manner of Maron & Moore's Hoeffding races,
+   with a paired t statistic): the budget goes to the close calls;
 5. stays with the one-step bot's choice (the strongest heuristic on
-   north_america) unless the best candidate beat it by `SWITCH_MARGIN` points on
-   average in the same worlds: the playouts are noisy, so the search overrules
-   the heuristic only on evidence (the one-step choice is never dropped).
+   north_america; it is never dropped) unless the best candidate beat it in the
+   same worlds by `SWITCH_MARGIN` points on average and `SWITCH_Z` standard
+   errors: the playouts are noisy, so the search overrules the heuristic only on
+   evidence.
 
 This is determinized flat Monte Carlo rather than a tree (MCTS over
 determinizations): with a budget of a few hundred playouts a move, and a game of
@@ -28,7 +35,8 @@ about seventy decisions per player, a second level of the tree would get a
 handful of visits per node; the same playouts spent at the root, with common
 worlds for every candidate (paired comparisons cancel most of the noise of the
 hidden cards), judge the first move far better. The playout policy then decides
-the rest, so the bot is a policy improvement over `greedy` by one step of search.
+the rest, so the bot is a policy improvement over `greedy` by one step of search,
+anchored on `one-step`.
 
 A budget is a number of playouts (`search:400`, reproducible for a seed) or
 seconds a move (`search:0.5s`, as many playouts as fit; not reproducible).
@@ -54,6 +62,7 @@ from ttr_core.actions import (
 )
 from ttr_core.bots.one_step import OneStepBot
 from ttr_core.bots.planning import INF, best_payment, distances_from, graph_for, route_costs
+from ttr_core.bots.rollout import RolloutPlayer, rollout_players
 from ttr_core.bots.styles import GREEDY, PlanningBot, ferry_locos, rescue_station
 from ttr_core.cards import LOCO
 from ttr_core.determinize import determinize
@@ -64,13 +73,22 @@ from ttr_core.view import PlayerView
 
 #: Playouts a move by default: about 0.25 s a move (mean CPU time on one core) for
 #: two players on north_america (see benchmarks/search_bench.py).
-DEFAULT_PLAYOUTS = 64
+DEFAULT_PLAYOUTS = 200
 #: Points a win is worth on top of the final margin, so that a narrow win beats a
 #: narrow loss by more than their margins differ.
 WIN_BONUS = 10.0
-#: Points on average (final margin, same worlds) by which a candidate must beat
-#: the one-step bot's choice to be played instead.
-SWITCH_MARGIN = 4.0
+#: Share of the budget for the race among the candidates; the rest checks the
+#: leader against the one-step choice in fresh worlds.
+RACE_SHARE = 0.6
+#: Worlds every candidate is played in before any is dropped.
+MIN_WORLDS = 4
+#: A candidate is dropped once the leader beats it by this many standard errors of
+#: the paired differences (same worlds).
+DROP_Z = 2.0
+#: The search plays another candidate than the one-step bot's choice only when it
+#: beats that choice in fresh worlds by `SWITCH_MARGIN` points on average and by
+#: `SWITCH_Z` standard errors: the heuristic is overruled on evidence.
+SWITCH_Z, SWITCH_MARGIN = 1.3, 1.0
 #: A ticket another player's routes advance is exp(TICKET_EVIDENCE * share of
 #: its distance they cover) times likelier to be in that player's hand.
 TICKET_EVIDENCE = 3.0
@@ -126,6 +144,23 @@ class SearchStats:
     per_move: list[float] = field(default_factory=list)
 
 
+@dataclass
+class Allowance:
+    """What one stage of a search may spend: playouts in all, or CPU time up to a
+    moment (`time.process_time`); `spent` counts the playouts so far."""
+
+    playouts: int | None = None
+    seconds: float | None = None
+    spent: int = 0
+
+    def allows(self, more: int) -> bool:
+        """Whether `more` playouts still fit."""
+        if self.playouts is not None:
+            return self.spent + more <= self.playouts
+        assert self.seconds is not None
+        return time.process_time() < self.seconds
+
+
 class SearchBot:
     """Determinized flat Monte Carlo with sequential halving (see the module)."""
 
@@ -167,6 +202,10 @@ class SearchBot:
             chosen += pay[:1] + [a for a in legal if isinstance(a, GiveUpTunnel)]
         elif view.decision == "choose_tickets":
             chosen += [a for a in legal if isinstance(a, KeepTickets)]
+        elif view.decision == "second_card":
+            # R7: which second card matters little and playouts cannot tell it
+            # from noise: the one-step choice, and the budget saved for the rest.
+            chosen = chosen[:1]
         else:
             chosen += _draws(view, legal)
             chosen += self._claims(view, listed)
@@ -203,53 +242,116 @@ class SearchBot:
 
     # ------------------------------------------------------------ the search
     def search(self, view: PlayerView, candidates: list[Action], rng: random.Random) -> Action:
-        """Sequential halving over `candidates`, every one played out in the same
-        sampled worlds each round. The first candidate (the one-step choice) is
-        never dropped and is played unless the best mean outcome beats its mean
-        by `SWITCH_MARGIN` (earlier candidates win ties)."""
-        seat = view.seat
-        arms = list(range(len(candidates)))
-        totals = [0.0] * len(candidates)
-        visits = [0] * len(candidates)
-        rounds = max(1, math.ceil(math.log2(len(candidates))))
+        """Race the candidates (`race`) on `RACE_SHARE` of the budget; if one of
+        them then leads the first candidate (the one-step choice), play both in
+        fresh worlds with the rest of the budget and play the leader only if it
+        beats the one-step choice there by `SWITCH_MARGIN` points on average and
+        `SWITCH_Z` standard errors (fresh worlds: the leader's luck in the race,
+        the best of many noisy means, does not count twice)."""
         budget = self.budget
-        deadline = None if budget.seconds is None else time.process_time() + budget.seconds
         weights = ticket_weights(view)
-        for round_number in range(rounds):
-            if deadline is None:
-                assert budget.playouts is not None
-                worlds = max(1, budget.playouts // (rounds * len(arms)))
-                round_end = None
-            else:
-                worlds = 10**9
-                left = deadline - time.process_time()
-                round_end = time.process_time() + left / (rounds - round_number)
-            for world_number in range(worlds):
-                if round_end is not None and world_number and time.process_time() >= round_end:
-                    break
-                world = determinize(view, rng, weights)
-                for arm in arms:
-                    totals[arm] += self.playout(world, seat, candidates[arm])
-                    visits[arm] += 1
-            arms.sort(key=lambda a: (-totals[a] / visits[a], a))
-            kept = arms[: max(1, (len(arms) + 1) // 2)]
-            arms = kept if 0 in kept else [*kept, 0]
-            if len(arms) == 1:
-                break
-        best = arms[0]
-        if totals[best] / visits[best] - totals[0] / visits[0] < SWITCH_MARGIN:
+        if budget.seconds is not None:
+            started = time.process_time()
+            race_end = Allowance(seconds=started + budget.seconds * RACE_SHARE)
+            verify_end = Allowance(seconds=started + budget.seconds)
+        else:
+            assert budget.playouts is not None
+            race_end = Allowance(playouts=math.ceil(budget.playouts * RACE_SHARE))
+            verify_end = Allowance(playouts=budget.playouts)
+        results = self.race(view, candidates, list(range(len(candidates))), rng, weights, race_end)
+        alive = [arm for arm, outcomes in enumerate(results) if outcomes is not None]
+        leader = max(alive, key=lambda a: (mean(results[a]), -a))
+        if leader == 0:
             return candidates[0]
-        return candidates[best]
+        verify_end.spent = race_end.spent
+        fresh = self.race(view, candidates, [leader, 0], rng, weights, verify_end, drop=False)
+        leader_fresh, anchor_fresh = fresh[leader], fresh[0]
+        assert leader_fresh is not None and anchor_fresh is not None
+        if clearly_behind(leader_fresh, anchor_fresh, SWITCH_Z, SWITCH_MARGIN):
+            return candidates[leader]
+        return candidates[0]
 
-    def playout(self, world: GameState, seat: int, action: Action) -> float:
-        """Play `action` in a copy of `world`, then greedy for everyone to the end:
-        my final margin over the best other player, plus `WIN_BONUS` for a win
-        (shared wins share it, R17)."""
+    def race(
+        self,
+        view: PlayerView,
+        candidates: list[Action],
+        arms: list[int],
+        rng: random.Random,
+        weights: dict[int, list[float]],
+        allowance: Allowance,
+        drop: bool = True,
+    ) -> list[list[float] | None]:
+        """Play the candidates `arms` in the same sampled worlds, one world at a
+        time, while `allowance` lasts (at least one world); with `drop`, after
+        `MIN_WORLDS` worlds a candidate is dropped once the leader beats it by
+        `DROP_Z` standard errors (the first candidate is never dropped, and the race
+        ends when it is alone). Returns each candidate's outcomes world by world
+        (None for the dropped and those not in the race)."""
+        seat = view.seat
+        results: list[list[float] | None] = [None] * len(candidates)
+        for arm in arms:
+            results[arm] = []
+        alive = list(arms)
+        worlds = 0
+        while (len(alive) > 1 or not drop) and (not worlds or allowance.allows(len(alive))):
+            world = determinize(view, rng, weights)
+            players = rollout_players(world)
+            for player in players:
+                player.plan()  # made once per world, copied into every playout
+            for arm in alive:
+                outcomes = results[arm]
+                assert outcomes is not None
+                outcomes.append(self.playout(world, players, seat, candidates[arm]))
+            allowance.spent += len(alive)
+            worlds += 1
+            if drop and worlds >= MIN_WORLDS:
+                lead = max(alive, key=lambda a: (sum(results[a] or ()), -a))
+                leading = results[lead]
+                assert leading is not None
+                kept = []
+                for arm in alive:
+                    outcomes = results[arm]
+                    assert outcomes is not None
+                    if arm in (0, lead) or not clearly_behind(leading, outcomes, DROP_Z):
+                        kept.append(arm)
+                    else:
+                        results[arm] = None
+                alive = kept
+        return results
+
+    def playout(
+        self, world: GameState, players: list[RolloutPlayer], seat: int, action: Action
+    ) -> float:
+        """Play `action` in a copy of `world`, then the greedy playout policy
+        (`players`, see `ttr_core.bots.rollout`) for everyone to the end: my final
+        margin over the best other player, plus `WIN_BONUS` for a win (shared wins
+        share it, R17)."""
         state = world.clone()
         state.apply(action, seat)
-        run(state, [PlanningBot(0, GREEDY) for _ in range(state.num_players)])
+        run(state, [player.bound_to(state) for player in players])
         self.stats.playouts += 1
         return outcome(state, seat)
+
+
+def mean(values: list[float] | None) -> float:
+    assert values
+    return sum(values) / len(values)
+
+
+def clearly_behind(
+    leader: list[float], other: list[float], z: float, margin: float = 0.0
+) -> bool:
+    """Whether `other` trails `leader` in the same worlds by more than `margin` on
+    average and by more than `z` standard errors of the paired differences."""
+    count = len(leader)
+    diffs = [a - b for a, b in zip(leader, other, strict=True)]
+    mean = sum(diffs) / count
+    if mean <= margin:
+        return False
+    if count < 2:
+        return False
+    variance = sum((d - mean) ** 2 for d in diffs) / (count - 1)
+    return mean > z * math.sqrt(variance / count)
 
 
 def outcome(state: GameState, seat: int) -> float:
