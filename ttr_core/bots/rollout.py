@@ -60,6 +60,8 @@ class RolloutPlayer:
         #: (they change with every claim, and only then).
         self._checked: tuple[int, int] = (-1, -1)
         self._needs: tuple[list[int], int] | None = None
+        self._tickets_mark: tuple[int, int] = (-1, -1)
+        self._open_tickets: tuple[int, ...] = ()
 
     def bound_to(self, state: GameState) -> RolloutPlayer:
         """The same player, plan included, for a copy of its state (`state.clone()`):
@@ -197,7 +199,7 @@ class RolloutPlayer:
         if plan is not None and checked == self._checked:
             return plan  # no claim and no new ticket since the last check
         self._checked = checked
-        tickets = tuple(t for t in state.tickets[seat] if not state.is_ticket_complete(seat, t))
+        tickets = self.open_tickets()
         owners = state.owner
         if plan is not None and tickets == self._plan_tickets:
             board, players, wagons = state.board, state.num_players, state.wagons[seat]
@@ -223,14 +225,25 @@ class RolloutPlayer:
         self._plan, self._plan_tickets = plan, tickets
         return plan
 
+    def open_tickets(self) -> tuple[int, ...]:
+        """My tickets not complete yet (R13); they change only with my tickets and
+        my claims (my wagons)."""
+        state, seat = self.state, self.seat
+        mark = (len(state.tickets[seat]), state.wagons[seat])
+        if mark != self._tickets_mark:
+            self._tickets_mark = mark
+            self._open_tickets = tuple(
+                t for t in state.tickets[seat] if not state.is_ticket_complete(seat, t)
+            )
+        return self._open_tickets
+
     def keep(self, decision: ChooseTickets) -> Action:
         """R4/R12: the greedy bot's ticket choice (`tickets_to_keep`)."""
         state, seat = self.state, self.seat
-        held = [t for t in state.tickets[seat] if not state.is_ticket_complete(seat, t)]
         return tickets_to_keep(
             self.graph,
             self.costs(),
-            held,
+            self.open_tickets(),
             decision.offered,
             min(decision.minimum, len(decision.offered)),
             state.wagons[seat],
