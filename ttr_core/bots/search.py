@@ -81,9 +81,10 @@ WIN_BONUS = 10.0
 #: Share of the budget for the race among the candidates; the rest checks the
 #: leader against the one-step choice in fresh worlds.
 RACE_SHARE = 0.6
-#: Actions a playout lasts before its end is projected (`projected_totals`), while
-#: every player has more than `FULL_PLAYOUT_WAGONS` wagons; then to the end.
-HORIZON, FULL_PLAYOUT_WAGONS = 24, 12
+#: Actions a playout lasts per player before its end is projected
+#: (`projected_totals`), while every player has more than `FULL_PLAYOUT_WAGONS`
+#: wagons; then to the end.
+HORIZON_PER_PLAYER, FULL_PLAYOUT_WAGONS = 12, 12
 #: Worlds every candidate is played in before any is dropped.
 MIN_WORLDS = 4
 #: A candidate is dropped once the leader beats it by this many standard errors of
@@ -294,7 +295,9 @@ class SearchBot:
         seat = view.seat
         # Cut playouts short while the end is far: less noise, and faster; play
         # them out once a player is near the end (R14).
-        horizon = HORIZON if min(view.wagons) > FULL_PLAYOUT_WAGONS else None
+        horizon = None
+        if min(view.wagons) > FULL_PLAYOUT_WAGONS:
+            horizon = HORIZON_PER_PLAYER * view.num_players
         results: list[list[float] | None] = [None] * len(candidates)
         for arm in arms:
             results[arm] = []
