@@ -1,9 +1,12 @@
 """Search bot benchmark: its speed (moves and playouts per CPU second, time per
 move) and its strength against the heuristic bots (issue #15's targets).
 
-    .venv/bin/python benchmarks/search_bench.py [--bot search] [--games 400]
+    .venv/bin/python benchmarks/search_bench.py [--only PART] [--bot search] [--games 400]
         [--four-player-games 200] [--speed-games 4] [--jobs 1] [--map north_america]
 
+- playouts: whole games by the playout policy against the same games by greedy
+  bots (`--playout-games` per player count), and the cost of a sampled world and
+  of a copy of it;
 - speed: `--speed-games` two-player games of the bot against greedy in this
   process, timed per move with time.process_time (CPU time of one core, so other
   work on a shared machine distorts it little);
@@ -19,12 +22,17 @@ move) and its strength against the heuristic bots (issue #15's targets).
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import time
 
 from ttr_core.bots import make_bot
+from ttr_core.bots.rollout import rollout_players
+from ttr_core.determinize import determinize
 from ttr_core.game import bot_seed, play_game
+from ttr_core.loop import run
 from ttr_core.simulate import iter_games, wilson_interval
+from ttr_core.state import GameState
 from ttr_maps import load_map
 
 
@@ -50,6 +58,53 @@ def speed(map_id: str, bot: str, games: int) -> None:
         f"{playouts / max(searched, 1):.0f} playouts a searched move; per move "
         f"mean {statistics.mean(per_move):.3f} s, median {statistics.median(per_move):.3f} s, "
         f"95th percentile {p95:.3f} s, max {per_move[-1]:.3f} s (CPU time)",
+        flush=True,
+    )
+
+
+def playout_speed(map_id: str, games: int) -> None:
+    """What the search is built from, per CPU second: whole games played by the
+    playout policy (`ttr_core.bots.rollout`, no views) against the same games by
+    greedy bots (a view every decision); and the cost of one sampled world
+    (`determinize`) and of one copy of it (`GameState.clone`)."""
+    game_map = load_map(map_id)
+    for players in (2, 4):
+        rates = {}
+        for name in ("rollout", "greedy"):
+            cpu = time.process_time()
+            for seed in range(games):
+                state = GameState(game_map, players, seed)
+                if name == "rollout":
+                    run(state, rollout_players(state))
+                else:
+                    run(state, [make_bot("greedy", bot_seed(seed, s)) for s in range(players)])
+            rates[name] = games / (time.process_time() - cpu)
+        print(
+            f"playouts, {map_id}, {players} players: rollout policy {rates['rollout']:.0f} "
+            f"games/s, greedy bots {rates['greedy']:.0f} games/s "
+            f"({rates['rollout'] / rates['greedy']:.1f}x)",
+            flush=True,
+        )
+    state = GameState(game_map, 2, 1)
+    greedy = [make_bot("greedy", s) for s in range(2)]
+    for _ in range(60):  # into the game
+        seat = state.to_move
+        assert seat is not None
+        state.apply(greedy[seat].act(state.view(seat)), seat)
+    seat = state.to_move
+    assert seat is not None
+    view, rng = state.view(seat), random.Random(1)
+    count = 2000
+    cpu = time.process_time()
+    worlds = [determinize(view, rng) for _ in range(count)]
+    sampled = (time.process_time() - cpu) / count
+    cpu = time.process_time()
+    for world in worlds:
+        world.clone()
+    copied = (time.process_time() - cpu) / count
+    print(
+        f"a sampled world (determinize) {sampled * 1e6:.0f} µs, a copy (clone) "
+        f"{copied * 1e6:.0f} µs (2 players, after 60 actions)",
         flush=True,
     )
 
@@ -80,13 +135,17 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--four-player-games", type=int, default=200)
     parser.add_argument("--speed-games", type=int, default=4)
+    parser.add_argument("--playout-games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=15)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument(
-        "--only", choices=("speed", "one-step", "greedy", "four"), help="Run one part only."
+        "--only",
+        choices=("playouts", "speed", "one-step", "greedy", "four"),
+        help="Run one part only.",
     )
     args = parser.parse_args()
     parts = {
+        "playouts": lambda: playout_speed(args.map, args.playout_games),
         "speed": lambda: speed(args.map, args.bot, args.speed_games),
         "one-step": lambda: strength(
             args.map, args.bot, ["one-step"], args.games, args.seed, args.jobs
@@ -98,9 +157,9 @@ def main() -> None:
             args.map, args.bot, ["one-step"] * 3, args.four_player_games, args.seed, args.jobs
         ),
     }
-    for name, run in parts.items():
+    for name, part in parts.items():
         if args.only in (None, name):
-            run()
+            part()
 
 
 if __name__ == "__main__":

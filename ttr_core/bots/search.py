@@ -13,21 +13,25 @@ For each decision the bot
    tickets drawn at random (`ttr_core.determinize`, R5/D6: the bot never sees the
    state); a ticket the routes another player claimed already advance is
    likelier in that player's hand (`ticket_weights`);
-3. plays each candidate out to the end of the game in the same sampled worlds,
-   every seat played by the greedy playout policy (`ttr_core.bots.rollout`: the
-   greedy style reading the sampled state, no views, about three times the greedy
-   bot's speed), and scores the outcome by the final margin over the best other
-   player plus a bonus for winning (R15-R17);
-4. spreads its budget over the worlds one at a time: every candidate still in the
-   race is played in each new world, and after `MIN_WORLDS` worlds a candidate is
-   dropped as soon as the leader beats it by `DROP_Z` standard errors of their
-   paired differences (racing, in the manner of Maron & Moore's Hoeffding races,
-   with a paired t statistic): the budget goes to the close calls;
+3. plays each candidate out in the same sampled worlds, every seat played by
+   the greedy playout policy (`ttr_core.bots.rollout`: the greedy style reading
+   the sampled state, no views, two to three times the greedy bot's speed):
+   for `HORIZON_PER_PLAYER` actions a player while the end is far, the end then
+   projected from the playout plans (`projected_totals`: far less noise than a
+   whole game), or to the end of the game once a player is near it; the outcome
+   is the margin over the best other player plus a bonus for winning (R15-R17);
+4. races the candidates over the worlds, one world at a time, on `RACE_SHARE`
+   of the budget: every candidate still in the race is played in each new
+   world, and after `MIN_WORLDS` worlds a candidate is dropped as soon as the
+   leader beats it by `DROP_Z` standard errors of their paired differences
+   (racing, in the manner of Maron & Moore's Hoeffding races, with a paired t
+   statistic): the budget goes to the close calls;
 5. stays with the one-step bot's choice (the strongest heuristic on
-   north_america; it is never dropped) unless the best candidate beat it in the
-   same worlds by `SWITCH_MARGIN` points on average and `SWITCH_Z` standard
-   errors: the playouts are noisy, so the search overrules the heuristic only on
-   evidence.
+   north_america; it is never dropped) unless the race leader then beats it in
+   fresh worlds, with the rest of the budget, by `SWITCH_MARGIN` points on
+   average and `SWITCH_Z` standard errors: the playouts are noisy, so the search
+   overrules the heuristic only on evidence, and the leader's luck in the race
+   does not count twice.
 
 This is determinized flat Monte Carlo rather than a tree (MCTS over
 determinizations): with a budget of a few hundred playouts a move, and a game of
