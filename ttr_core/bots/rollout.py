@@ -42,7 +42,7 @@ from ttr_core.bots.planning import (
 from ttr_core.bots.styles import GREEDY, tickets_to_keep
 from ttr_core.cards import LOCO
 from ttr_core.decisions import ChooseTickets
-from ttr_core.enums import DecisionKind, Status
+from ttr_core.enums import DecisionKind
 from ttr_core.legal import DRAW_TICKETS, can_claim_route
 from ttr_core.state import GameState
 
@@ -254,52 +254,3 @@ class RolloutPlayer:
 def rollout_players(state: GameState) -> list[RolloutPlayer]:
     """One playout player per seat of `state`."""
     return [RolloutPlayer(state, seat) for seat in range(state.num_players)]
-
-
-#: How likely a planned ticket is completed when the turns left suffice (the
-#: greedy policy completes about nineteen in twenty of its planned tickets).
-PLANNED_ODDS = 0.95
-#: Points a spare wagon (one no plan needs) is still worth: it is laid later on
-#: some route (R10 gives 1 to 2.5 points a wagon).
-SPARE_WAGON_POINTS = 1.2
-#: Wagons the fastest player lays a turn, on average, in greedy play: how many
-#: turns are left before the final round (R14).
-WAGONS_A_TURN = 1.3
-
-
-def projected_totals(state: GameState, players: list[RolloutPlayer]) -> list[float]:
-    """Each seat's final score as its playout plan projects it, for a playout cut
-    short: points of its routes (R10), of its complete tickets (R13, R15), of its
-    planned tickets at `PLANNED_ODDS` when the turns left allow the plan (less
-    when they do not), minus its lost tickets (R15); the routes its plan still
-    claims (R10) and `SPARE_WAGON_POINTS` for each wagon left over. The
-    longest-path bonus (R16) and stations (E1) are left out: a projection
-    compares candidates, and those change little within a short horizon."""
-    board, rules = state.board, state.rule_set
-    active = [
-        w for w, status in zip(state.wagons, state.status, strict=True) if status == Status.ACTIVE
-    ]
-    turns_left = max(min(active, default=0) - rules.final_round_wagons, 0) / WAGONS_A_TURN + 1
-    totals = []
-    for seat, player in enumerate(players):
-        plan = player.plan()
-        hand = state.hands[seat]
-        # Turns the plan needs: one a claim, and one for every two cards it lacks.
-        lacking = max(plan.wagons - sum(hand), 0)
-        needed = len(plan.routes) + lacking / 2
-        odds = PLANNED_ODDS if needed <= turns_left else PLANNED_ODDS * turns_left / needed
-        points = float(state.route_points[seat])
-        open_tickets = set(player.open_tickets())
-        planned = set(plan.tickets)
-        for ticket in state.tickets[seat]:
-            value = board.ticket_value[ticket]
-            if ticket not in open_tickets:
-                points += value
-            elif ticket in planned:
-                points += value * (2 * odds - 1)
-            else:
-                points -= value
-        points += odds * sum(rules.route_score(board.route_length[r]) for r in plan.routes)
-        points += SPARE_WAGON_POINTS * max(state.wagons[seat] - plan.wagons, 0)
-        totals.append(points)
-    return totals

@@ -13,13 +13,11 @@ For each decision the bot
    tickets drawn at random (`ttr_core.determinize`, R5/D6: the bot never sees the
    state); a ticket the routes another player claimed already advance is
    likelier in that player's hand (`ticket_weights`);
-3. plays each candidate out in the same sampled worlds, every seat played by
-   the greedy playout policy (`ttr_core.bots.rollout`: the greedy style reading
-   the sampled state, no views, two to three times the greedy bot's speed):
-   for `HORIZON_PER_PLAYER` actions a player while the end is far, the end then
-   projected from the playout plans (`projected_totals`: far less noise than a
-   whole game), or to the end of the game once a player is near it; the outcome
-   is the margin over the best other player plus a bonus for winning (R15-R17);
+3. plays each candidate out to the end of the game in the same sampled worlds,
+   every seat played by the greedy playout policy (`ttr_core.bots.rollout`: the
+   greedy style reading the sampled state, no views, about twice the greedy
+   bot's speed); the outcome is the final margin over the best other player
+   plus a bonus for winning (R15-R17);
 4. races the candidates over the worlds, one world at a time, on `RACE_SHARE`
    of the budget: every candidate still in the race is played in each new
    world, and after `MIN_WORLDS` worlds a candidate is dropped as soon as the
@@ -51,7 +49,6 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ttr_core.actions import (
@@ -67,12 +64,12 @@ from ttr_core.actions import (
 )
 from ttr_core.bots.one_step import OneStepBot
 from ttr_core.bots.planning import INF, best_payment, distances_from, graph_for, route_costs
-from ttr_core.bots.rollout import RolloutPlayer, projected_totals, rollout_players
+from ttr_core.bots.rollout import RolloutPlayer, rollout_players
 from ttr_core.bots.styles import GREEDY, PlanningBot, ferry_locos, rescue_station
 from ttr_core.cards import LOCO
 from ttr_core.determinize import determinize
 from ttr_core.legal import can_claim_route
-from ttr_core.loop import StopGame, run
+from ttr_core.loop import run
 from ttr_core.state import GameState
 from ttr_core.view import PlayerView
 
@@ -85,10 +82,6 @@ WIN_BONUS = 10.0
 #: Share of the budget for the race among the candidates; the rest checks the
 #: leader against the one-step choice in fresh worlds.
 RACE_SHARE = 0.6
-#: Actions a playout lasts per player before its end is projected
-#: (`projected_totals`), while every player has more than `FULL_PLAYOUT_WAGONS`
-#: wagons; then to the end.
-HORIZON_PER_PLAYER, FULL_PLAYOUT_WAGONS = 12, 12
 #: Worlds every candidate is played in before any is dropped.
 MIN_WORLDS = 4
 #: A candidate is dropped once the leader beats it by this many standard errors of
@@ -297,11 +290,6 @@ class SearchBot:
         ends when it is alone). Returns each candidate's outcomes world by world
         (None for the dropped and those not in the race)."""
         seat = view.seat
-        # Cut playouts short while the end is far: less noise, and faster; play
-        # them out once a player is near the end (R14).
-        horizon = None
-        if min(view.wagons) > FULL_PLAYOUT_WAGONS:
-            horizon = HORIZON_PER_PLAYER * view.num_players
         results: list[list[float] | None] = [None] * len(candidates)
         for arm in arms:
             results[arm] = []
@@ -315,7 +303,7 @@ class SearchBot:
             for arm in alive:
                 outcomes = results[arm]
                 assert outcomes is not None
-                outcomes.append(self.playout(world, players, seat, candidates[arm], horizon))
+                outcomes.append(self.playout(world, players, seat, candidates[arm]))
             allowance.spent += len(alive)
             worlds += 1
             if drop and worlds >= MIN_WORLDS:
@@ -334,26 +322,17 @@ class SearchBot:
         return results
 
     def playout(
-        self,
-        world: GameState,
-        players: list[RolloutPlayer],
-        seat: int,
-        action: Action,
-        horizon: int | None = None,
+        self, world: GameState, players: list[RolloutPlayer], seat: int, action: Action
     ) -> float:
         """Play `action` in a copy of `world`, then the greedy playout policy
-        (`players`, see `ttr_core.bots.rollout`) for everyone, to the end of the
-        game or for `horizon` actions: my margin over the best other player, final
-        or projected (`projected_totals`), plus `WIN_BONUS` for a win (shared wins
+        (`players`, see `ttr_core.bots.rollout`) for everyone to the end: my final
+        margin over the best other player, plus `WIN_BONUS` for a win (shared wins
         share it, R17)."""
         state = world.clone()
         state.apply(action, seat)
-        bound = [player.bound_to(state) for player in players]
-        run(state, bound, on_step=None if horizon is None else stop_after(horizon))
+        run(state, [player.bound_to(state) for player in players])
         self.stats.playouts += 1
-        if state.is_over:
-            return outcome(state, seat)
-        return margin(projected_totals(state, bound), seat)
+        return outcome(state, seat)
 
 
 def mean(values: list[float] | None) -> float:
@@ -385,26 +364,6 @@ def outcome(state: GameState, seat: int) -> float:
     winners = sum(1 for s in seats if s.rank == 1)
     win = WIN_BONUS / winners if seats[seat].rank == 1 else 0.0
     return mine - best_other + win
-
-
-def margin(totals: list[float], seat: int) -> float:
-    """My margin over the best other projected total, plus the win bonus when ahead."""
-    best_other = max(total for other, total in enumerate(totals) if other != seat)
-    lead = totals[seat] - best_other
-    return lead + (WIN_BONUS if lead > 0 else WIN_BONUS / 2 if lead == 0 else 0.0)
-
-
-def stop_after(actions: int) -> Callable[[GameState, int, Action], None]:
-    """A loop hook that stops the game after `actions` actions (`StopGame`)."""
-    done = 0
-
-    def step(state: GameState, seat: int, action: Action) -> None:
-        nonlocal done
-        done += 1
-        if done >= actions:
-            raise StopGame
-
-    return step
 
 
 def ticket_weights(view: PlayerView) -> dict[int, list[float]]:
