@@ -3,8 +3,9 @@ game state instead of a view.
 
 A search bot plays thousands of games to their end in worlds it sampled itself
 (`ttr_core.determinize`): every card there is its own guess, so a policy may read
-that state directly. `RolloutPlayer` does, through the game loop's playout path
-(`pick(actions)`, `ttr_core.loop.run`): no view is built, and its plan is re-made
+that state directly. `RolloutPlayer` does, through the game loop's path for such
+players (`decide(state, seat)`, `ttr_core.loop.run`): no view is built, no list of
+legal actions either (`apply` checks each action), and its plan is re-made
 only when a ticket is added or completed or a planned route is lost. It decides
 like the greedy bot (`ttr_core.bots.styles`), with the same planning helpers:
 keep the cheapest tickets per point (R4, R12), claim the longest affordable
@@ -16,8 +17,8 @@ the extra cards, paying them whenever it can (E2); it never builds a station (E1
 the greedy bot builds one only to rescue a lost ticket, rare enough to leave out
 of a playout.
 
-Measured in `benchmarks/search_bench.py --only speed`: about 3x the greedy bot's
-games per second, for the same kind of play.
+Measured by `benchmarks/search_bench.py --only playouts`: about twice the greedy
+bots' games per second, with the same mean scores.
 """
 
 from __future__ import annotations
