@@ -134,9 +134,10 @@ def can_claim_route(
     )
 
 
-#: Routes open to one seat with one shape: (colour, length, ferry, routes).
-OpenGroup = tuple[int, int, int, tuple[int, ...]]
-#: Routes open to one seat, grouped by shape, in the order of `board.routes_by_shape`.
+#: Routes open to one seat with one shape: (length, ferry, routes).
+OpenGroup = tuple[int, int, tuple[int, ...]]
+#: Routes open to one seat, a group per shape of `board.routes_by_shape` (maybe
+#: empty), in its order: `board.shape_blocks` tells each colour's groups.
 OpenGroups = Sequence[OpenGroup]
 
 
@@ -152,7 +153,6 @@ def open_route_groups(
     depends only on the group. Changes only when a route is claimed."""
     return tuple(
         (
-            color,
             length,
             ferry,
             tuple(
@@ -161,7 +161,7 @@ def open_route_groups(
                 if is_open_to(board, r, seat, owner, num_players, double_routes_from)
             ),
         )
-        for color, length, ferry, routes in board.routes_by_shape
+        for _, length, ferry, routes in board.routes_by_shape
     )
 
 
@@ -210,27 +210,53 @@ def turn_actions(
         actions.extend(DRAW_MARKET[: len(market)])
     else:
         actions.extend(DRAW_MARKET[slot] for slot, card in enumerate(market) if card is not None)
-    # This runs once per turn of every game. The open routes come grouped by shape
-    # (see `open_route_groups`): whether and how a hand can pay depends on the group.
-    # Groups of one colour come shortest first, so the first one too long for the
-    # wagons or for the cards held ends that colour (R9).
+    # This runs once per turn of every game: the open routes come grouped by shape
+    # (see `open_route_groups`), since whether and how a hand can pay depends only
+    # on the group. A colour's groups come shortest first, so the first
+    # one too long for the wagons or for the cards held ends that colour (R9).
     locos = hand[LOCO]
     ferries = rules.ferries
     claim_options = board.claim_options
     for color, first, end in board.shape_blocks:
-        have = (max(hand[:LOCO]) if color == GRAY_INDEX else hand[color]) + locos
-        limit = wagons if wagons < have else have
-        for index in range(first, end):
-            _, length, ferry, routes = open_groups[index]
+        if color == GRAY_INDEX:
+            have = max(hand[:LOCO]) + locos
+            limit = wagons if wagons < have else have
+            for length, ferry, routes in open_groups[first:end]:
+                if length > limit:
+                    break
+                if not routes:
+                    continue
+                shapes = payment_shapes(length, color, hand, ferry if ferries else 0)
+                for route in routes:
+                    options = claim_options[route]
+                    for c, low, high in shapes:
+                        actions.extend(options[c][low : high + 1])
+            continue
+        # One colour: `payment_shapes` for a single card colour, inlined (hot loop).
+        have = hand[color]
+        limit = have + locos
+        if wagons < limit:
+            limit = wagons
+        for length, ferry, routes in open_groups[first:end]:
             if length > limit:
                 break
             if not routes:
                 continue
-            shapes = payment_shapes(length, color, hand, ferry if ferries else 0)
-            for route in routes:
-                options = claim_options[route]
-                for c, low, high in shapes:
-                    actions.extend(options[c][low : high + 1])
+            if have:
+                low = length - have if have < length else 0
+                if ferries and low < ferry:
+                    low = ferry  # E3
+                high = locos if locos < length - 1 else length - 1
+                if low <= high:
+                    for route in routes:
+                        options = claim_options[route]
+                        actions.extend(options[color][low : high + 1])
+                        if locos >= length:
+                            actions.extend(options[LOCO])
+                    continue
+            if locos >= length:
+                for route in routes:
+                    actions.extend(claim_options[route][LOCO])
     if stations_left > 0:
         actions.extend(station_actions(board, hand, stations_left, station_owners, rules))
     if ticket_deck_size > 0:  # R12, D4

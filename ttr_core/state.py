@@ -341,10 +341,10 @@ class GameState:
                 continue
             for closed in (route, *siblings) if seat == claimer or few_players else (route,):
                 index = board.route_group[closed]
-                color, length, ferry, routes = groups[index]
+                length, ferry, routes = groups[index]
                 if closed in routes:
                     at = routes.index(closed)
-                    groups[index] = (color, length, ferry, routes[:at] + routes[at + 1 :])
+                    groups[index] = (length, ferry, routes[:at] + routes[at + 1 :])
 
     def claimed_routes(self, seat: int) -> list[int]:
         return [r for r, holder in enumerate(self.owner) if holder == seat]
