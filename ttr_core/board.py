@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from weakref import WeakKeyDictionary
 
 from ttr_core.actions import Action, BuildStation, Claim, Payment
 from ttr_core.cards import CARD_INDEX, CARD_NAMES, LOCO
+from ttr_core.rules import RuleSet, rules_for
 from ttr_maps.model import CARD_COLORS, GRAY, Map
 
 #: Route colour index of a gray route (cards are 0-7, LOCO is 8).
@@ -102,6 +102,20 @@ class Board:
             )
         return tables
 
+    @cached_property
+    def _rule_sets(self) -> dict[str | None, RuleSet]:
+        return {}
+
+    def rule_set(self, rules: str | RuleSet | None = None) -> RuleSet:
+        """`rules_for(self.map, rules)`: the rule set a game on this map is played
+        with, made once per name (a `RuleSet` is used as given)."""
+        if isinstance(rules, RuleSet):
+            return rules
+        rule_set = self._rule_sets.get(rules)
+        if rule_set is None:
+            rule_set = self._rule_sets[rules] = rules_for(self.map, rules)
+        return rule_set
+
     @property
     def num_routes(self) -> int:
         return len(self.route_length)
@@ -114,15 +128,16 @@ class Board:
         return self.map.routes[index].id
 
 
-_BOARDS: WeakKeyDictionary[Map, Board] = WeakKeyDictionary()
+#: Boards by the id of their map: a board keeps its map alive, so the id stays the
+#: map's own (looking up by id spares hashing the whole map for every game).
+_BOARDS: dict[int, Board] = {}
 
 
 def board_for(game_map: Map) -> Board:
     """The board of a map, built on first use and then shared."""
-    board = _BOARDS.get(game_map)
+    board = _BOARDS.get(id(game_map))
     if board is None:
-        board = _build(game_map)
-        _BOARDS[game_map] = board
+        board = _BOARDS[id(game_map)] = _build(game_map)
     return board
 
 

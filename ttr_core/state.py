@@ -48,7 +48,7 @@ from ttr_core.legal import (
     turn_actions,
 )
 from ttr_core.result import GameResult, score_game
-from ttr_core.rules import BASE, RuleSet, rules_for
+from ttr_core.rules import BASE, RuleSet
 from ttr_core.view import PlayerView, TicketView, public_text, view_of
 from ttr_maps.model import Map
 
@@ -82,7 +82,8 @@ class GameState:
     def __init__(
         self, game_map: Map, players: int, seed: int, rules: str | RuleSet | None = None
     ) -> None:
-        self.rule_set: RuleSet = rules_for(game_map, rules)
+        self.board = board_for(game_map)
+        self.rule_set: RuleSet = self.board.rule_set(rules)
         rule_set = self.rule_set
         if not rule_set.min_players <= players <= rule_set.max_players:
             raise ValueError(
@@ -90,7 +91,6 @@ class GameState:
                 f"not {players}"
             )
         self.map = game_map
-        self.board = board_for(game_map)
         self.num_players = players
         self.seed = seed
         #: The rule set's name ("base" or "europe"); `rule_set` holds its values.
