@@ -7,12 +7,13 @@ actions only picks ready-made values.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
 from ttr_core.actions import Action, BuildStation, Claim, Payment
-from ttr_core.cards import CARD_INDEX, CARD_NAMES, LOCO
+from ttr_core.cards import CARD_INDEX, CARD_NAMES, DECK_SIZE, LOCO
 from ttr_core.rules import RuleSet, rules_for
 from ttr_maps.model import CARD_COLORS, GRAY, Map
 
@@ -58,16 +59,33 @@ class Board:
         return tuple((c, n, f, tuple(rs)) for (c, n, f), rs in sorted(groups.items()))
 
     @cached_property
-    def shape_blocks(self) -> tuple[tuple[int, int, int], ...]:
-        """(colour index, first, end) of each colour's run of groups in
-        `routes_by_shape`: within a run, lengths never decrease."""
-        blocks: list[tuple[int, int, int]] = []
-        for index, (color, _, _, _) in enumerate(self.routes_by_shape):
-            if blocks and blocks[-1][0] == color:
-                blocks[-1] = (color, blocks[-1][1], index + 1)
-            else:
-                blocks.append((color, index, index + 1))
-        return tuple(blocks)
+    def gray_block(self) -> tuple[int, int]:
+        """(first, end) of the gray groups in `routes_by_shape` (they come first;
+        lengths never decrease)."""
+        end = sum(1 for color, _, _, _ in self.routes_by_shape if color == GRAY_INDEX)
+        return 0, end
+
+    @cached_property
+    def card_blocks(self) -> tuple[tuple[int, int, int], ...]:
+        """Per card colour 0-7: (colour, first, end) of its groups in `routes_by_shape`
+        (lengths never decrease; first == end for a colour without routes)."""
+        colors = [color for color, _, _, _ in self.routes_by_shape]
+        return tuple(
+            (color, bisect_left(colors, color), bisect_right(colors, color))
+            for color in range(len(CARD_COLORS))
+        )
+
+    @cached_property
+    def card_needs(self) -> tuple[tuple[int, ...], ...]:
+        """card_needs[locos][card]: the fewest cards of colour `card` that, with
+        `locos` locomotives, pay for its shortest route (more than a hand can hold for
+        a colour without routes); the last entry serves for more locomotives."""
+        shapes = self.routes_by_shape
+        shortest = [
+            shapes[first][1] if first < end else DECK_SIZE + 1 for _, first, end in self.card_blocks
+        ]
+        most = max(length for _, length, _, _ in shapes) if shapes else 0
+        return tuple(tuple(n - locos for n in shortest) for locos in range(most + 1))
 
     @cached_property
     def route_group(self) -> tuple[int, ...]:

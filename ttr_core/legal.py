@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, compress
+from operator import ge
 
 from ttr_core.actions import (
     Action,
@@ -137,7 +138,8 @@ def can_claim_route(
 #: Routes open to one seat with one shape: (length, ferry, routes).
 OpenGroup = tuple[int, int, tuple[int, ...]]
 #: Routes open to one seat, a group per shape of `board.routes_by_shape` (maybe
-#: empty), in its order: `board.shape_blocks` tells each colour's groups.
+#: empty), in its order: `board.gray_block` and `board.card_blocks` tell each
+#: colour's groups.
 OpenGroups = Sequence[OpenGroup]
 
 
@@ -212,27 +214,31 @@ def turn_actions(
         actions.extend(DRAW_MARKET[slot] for slot, card in enumerate(market) if card is not None)
     # This runs once per turn of every game: the open routes come grouped by shape
     # (see `open_route_groups`), since whether and how a hand can pay depends only
-    # on the group. A colour's groups come shortest first, so the first
-    # one too long for the wagons or for the cards held ends that colour (R9).
+    # on the group. A colour's groups come shortest first, so the first one too
+    # long for the wagons or for the cards held ends that colour (R9); colours
+    # that cannot pay even their shortest route are left out at once.
     locos = hand[LOCO]
     ferries = rules.ferries
     claim_options = board.claim_options
-    for color, first, end in board.shape_blocks:
-        if color == GRAY_INDEX:
-            have = max(hand[:LOCO]) + locos
-            limit = wagons if wagons < have else have
-            for length, ferry, routes in open_groups[first:end]:
-                if length > limit:
-                    break
-                if not routes:
-                    continue
-                shapes = payment_shapes(length, color, hand, ferry if ferries else 0)
-                for route in routes:
-                    options = claim_options[route]
-                    for c, low, high in shapes:
-                        actions.extend(options[c][low : high + 1])
-            continue
-        # One colour: `payment_shapes` for a single card colour, inlined (hot loop).
+    first, end = board.gray_block
+    if first < end:
+        have = max(hand[:LOCO]) + locos
+        limit = wagons if wagons < have else have
+        for length, ferry, routes in open_groups[first:end]:
+            if length > limit:
+                break
+            if not routes:
+                continue
+            shapes = payment_shapes(length, GRAY_INDEX, hand, ferry if ferries else 0)
+            for route in routes:
+                options = claim_options[route]
+                for c, low, high in shapes:
+                    actions.extend(options[c][low : high + 1])
+    # The colours whose cards (with the locomotives) pay for their shortest route.
+    needs = board.card_needs
+    enough = map(ge, hand, needs[locos] if locos < len(needs) else needs[-1])
+    for color, first, end in compress(board.card_blocks, enough):
+        # `payment_shapes` for one card colour, inlined (hot loop).
         have = hand[color]
         limit = have + locos
         if wagons < limit:

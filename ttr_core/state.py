@@ -421,16 +421,18 @@ class GameState:
             self._retire(seat, RESIGNED)
             self._log(seat, action)
             return
-        decision = self.decision_for(seat) if self.pending else None
-        if decision is not None:
-            self._apply_decision(seat, decision, action)
-        elif self.phase != PLAYING or seat != self.current:
+        if self.pending:
+            decision = self.decision_for(seat)
+            if decision is not None:
+                _ANSWERS[type(decision)](self, seat, decision, action)
+                self.history.append((seat, action))
+                return
+        if self.phase != PLAYING or seat != self.current:
             raise IllegalAction("R6", f"it is not seat {seat}'s turn")
-        else:
-            start_turn = _TURN_ACTIONS.get(type(action))
-            if start_turn is None:
-                raise IllegalAction("R6", f"'{action}' is not a turn action")
-            start_turn(self, seat, action)
+        start_turn = _TURN_ACTIONS.get(type(action))
+        if start_turn is None:
+            raise IllegalAction("R6", f"'{action}' is not a turn action")
+        start_turn(self, seat, action)
         self.history.append((seat, action))
 
     def _log(self, seat: int | None, action: Action) -> None:
@@ -443,25 +445,12 @@ class GameState:
             raise IllegalAction("D5", f"seat {seat} has left the game ({self.status[seat]})")
 
     # ------------------------------------------------------------ decisions
-    def _apply_decision(self, seat: int, decision: Decision, action: Action) -> None:
-        if isinstance(decision, TunnelPayment):
-            if not isinstance(action, (PayTunnel, GiveUpTunnel)):
-                raise IllegalAction("E2", "pay the tunnel's extra cards or give up first")
-            self._resolve_tunnel(seat, decision, action)
-        elif isinstance(decision, ChooseTickets):
-            if not isinstance(action, KeepTickets):
-                rule = "R4" if decision.setup else "R12"
-                raise IllegalAction(rule, "choose which tickets to keep first ('keep 0,1')")
-            self._keep_tickets(seat, decision, action)
-        else:
-            if not isinstance(action, (DrawDeck, DrawMarket)):
-                raise IllegalAction("R7", "take your second card ('draw deck' or 'draw market N')")
-            self._draw_second_card(seat, action)
-
-    def _keep_tickets(self, seat: int, decision: ChooseTickets, action: KeepTickets) -> None:
+    def _keep_tickets(self, seat: int, decision: ChooseTickets, action: Action) -> None:
         """R4 (setup, keep at least 2) and R12 (keep at least 1); the rest go under
         the ticket deck."""
         rule = "R4" if decision.setup else "R12"
+        if not isinstance(action, KeepTickets):
+            raise IllegalAction(rule, "choose which tickets to keep first ('keep 0,1')")
         offered = decision.offered
         if any(not 0 <= i < len(offered) for i in action.indices):
             raise IllegalAction(rule, f"you were offered tickets 0 to {len(offered) - 1}")
@@ -537,17 +526,19 @@ class GameState:
         """D3: the deck (or discards) or a face-up card other than a locomotive."""
         return self.cards.second_card_exists()
 
-    def _draw_second_card(self, seat: int, action: DrawDeck | DrawMarket) -> None:
+    def _draw_second_card(self, seat: int, decision: SecondCard, action: Action) -> None:
         """R7: the second card; a face-up locomotive may not be taken."""
         if isinstance(action, DrawDeck):
             card = self._draw_card()
             if card is None:
                 raise IllegalAction("D3", "the deck and the discard pile are empty")
             self.hands[seat][card] += 1
-        else:
+        elif isinstance(action, DrawMarket):
             if self._check_market_slot(action) == LOCO:
                 raise IllegalAction("R7", "a face-up locomotive cannot be your second card")
             self._take_market_card(seat, action.slot)
+        else:
+            raise IllegalAction("R7", "take your second card ('draw deck' or 'draw market N')")
         self.pending.pop()
         self._end_turn(seat)
 
@@ -626,9 +617,9 @@ class GameState:
         else:
             self.pending.append(TunnelPayment(seat, route, payment, tuple(revealed), extra))
 
-    def _resolve_tunnel(
-        self, seat: int, decision: TunnelPayment, action: PayTunnel | GiveUpTunnel
-    ) -> None:
+    def _resolve_tunnel(self, seat: int, decision: TunnelPayment, action: Action) -> None:
+        if not isinstance(action, (PayTunnel, GiveUpTunnel)):
+            raise IllegalAction("E2", "pay the tunnel's extra cards or give up first")
         if isinstance(action, PayTunnel):
             if action not in tunnel_actions(self.hands[seat], decision.payment, decision.extra):
                 laid = decision.payment.color or "loco"
@@ -835,4 +826,11 @@ _TURN_ACTIONS: dict[type, Callable[[GameState, int, Any], None]] = {
     DrawTickets: GameState._draw_tickets,
     Pass: GameState._pass,
     BuildStation: GameState._build_station,
+}
+
+#: The answers to each kind of pending decision: what `apply` does with them.
+_ANSWERS: dict[type, Callable[[GameState, int, Any, Action], None]] = {
+    ChooseTickets: GameState._keep_tickets,
+    SecondCard: GameState._draw_second_card,
+    TunnelPayment: GameState._resolve_tunnel,
 }
