@@ -59,6 +59,15 @@ class Board:
         return tuple((c, n, f, tuple(rs)) for (c, n, f), rs in sorted(groups.items()))
 
     @cached_property
+    def open_groups(self) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
+        """`routes_by_shape` as (length, ferry, routes): every route open, as at the
+        start of a game (see `ttr_core.legal.open_route_groups`)."""
+        return tuple(
+            (length, ferry, tuple(r for r, _ in routes))
+            for _, length, ferry, routes in self.routes_by_shape
+        )
+
+    @cached_property
     def gray_block(self) -> tuple[int, int]:
         """(first, end) of the gray groups in `routes_by_shape` (they come first;
         lengths never decrease)."""

@@ -153,6 +153,8 @@ def open_route_groups(
     """The routes open to `seat` (R9, R11), grouped by (colour, length, ferry) in the
     order of `board.routes_by_shape` (a group may be empty): how a hand can pay
     depends only on the group. Changes only when a route is claimed."""
+    if owner.count(-1) == len(owner):
+        return board.open_groups  # nothing claimed yet: every route is open
     return tuple(
         (
             length,
