@@ -361,7 +361,19 @@ class GameState:
             and self.phase == PLAYING
             and not include_resign
         ):
-            return self._turn_actions(seat)  # the common case, straight to its list
+            # The common case, straight to its list (R6).
+            return turn_actions(
+                self.board,
+                self.hands[seat],
+                self._open_groups[seat] or self._open_list(seat),
+                self.wagons[seat],
+                self.cards.market,
+                self.cards.can_draw(),
+                len(self.ticket_deck),
+                self.rule_set,
+                self.stations_left[seat],
+                self.station_owner,
+            )
         return legal_actions(
             self.rule_set,
             self.board,
@@ -377,20 +389,6 @@ class GameState:
             self.stations_left[seat],
             self.station_owner,
             include_resign,
-        )
-
-    def _turn_actions(self, seat: int) -> list[Action]:
-        return turn_actions(
-            self.board,
-            self.hands[seat],
-            self._open_list(seat),
-            self.wagons[seat],
-            self.cards.market,
-            self.cards.can_draw(),
-            len(self.ticket_deck),
-            self.rule_set,
-            self.stations_left[seat],
-            self.station_owner,
         )
 
     def view(self, seat: int) -> PlayerView:
@@ -579,7 +577,7 @@ class GameState:
 
     # ------------------------------------------------------------- passing (R6)
     def _pass(self, seat: int, action: Pass | None = None) -> None:
-        possible = self._turn_actions(seat)
+        possible = self.legal_actions(seat)
         if possible and not isinstance(possible[0], Pass):
             raise IllegalAction(
                 "R6", f"you can still act (e.g. '{possible[0]}'); pass is for when you cannot"
