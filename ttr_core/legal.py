@@ -177,15 +177,14 @@ def payment_shapes(
     locomotives-only payment. E3: a ferry needs at least `min_locos` locomotives."""
     locos = hand[LOCO]
     shapes = []
-    for c in range(LOCO) if color == GRAY_INDEX else (color,):
-        have = hand[c]
-        if have:
-            fewest = length - have if have < length else 0
-            if fewest < min_locos:
-                fewest = min_locos
-            most = locos if locos < length - 1 else length - 1
-            if fewest <= most:
-                shapes.append((c, fewest, most))
+    most = locos if locos < length - 1 else length - 1
+    if min_locos <= most:
+        need = length - most  # at least one card of the colour
+        for c in range(LOCO) if color == GRAY_INDEX else (color,):
+            have = hand[c]
+            if have >= need:
+                fewest = length - have if have < length else 0
+                shapes.append((c, fewest if fewest > min_locos else min_locos, most))
     if locos >= length:
         shapes.append((LOCO, 0, 0))
     return shapes
