@@ -11,6 +11,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
+from weakref import WeakKeyDictionary
 
 from ttr_core.actions import Action, BuildStation, Claim, Payment
 from ttr_core.cards import CARD_INDEX, CARD_NAMES, DECK_SIZE, LOCO
@@ -155,16 +156,24 @@ class Board:
         return self.map.routes[index].id
 
 
-#: Boards by the id of their map: a board keeps its map alive, so the id stays the
-#: map's own (looking up by id spares hashing the whole map for every game).
-_BOARDS: dict[int, Board] = {}
+#: Boards by map: equal maps share one board.
+_BOARDS: WeakKeyDictionary[Map, Board] = WeakKeyDictionary()
+#: The same boards by the id of their own map (`board.map`, which the board keeps
+#: alive, so the id stays its own): finding the board for every game then needs no
+#: hash of the whole map.
+_BY_ID: dict[int, Board] = {}
 
 
 def board_for(game_map: Map) -> Board:
     """The board of a map, built on first use and then shared."""
-    board = _BOARDS.get(id(game_map))
+    board = _BY_ID.get(id(game_map))
+    if board is not None and board.map is game_map:
+        return board
+    board = _BOARDS.get(game_map)
     if board is None:
-        board = _BOARDS[id(game_map)] = _build(game_map)
+        board = _BOARDS[game_map] = _build(game_map)
+    if board.map is game_map:
+        _BY_ID[id(game_map)] = board
     return board
 
 
