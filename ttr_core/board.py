@@ -135,8 +135,9 @@ class Board:
         return {}
 
     def rule_set(self, rules: str | RuleSet | None = None) -> RuleSet:
-        """`rules_for(self.map, rules)`: the rule set a game on this map is played
-        with, made once per name (a `RuleSet` is used as given)."""
+        """`rules_for(self.map, rules)`: the rule set a game on this very map (not
+        an equal one: `settings` do not count for equality) is played with, made
+        once per name (a `RuleSet` is used as given)."""
         if isinstance(rules, RuleSet):
             return rules
         rule_set = self._rule_sets.get(rules)

@@ -45,7 +45,7 @@ from ttr_core.legal import (
     turn_actions,
 )
 from ttr_core.result import GameResult, score_game
-from ttr_core.rules import BASE, RuleSet
+from ttr_core.rules import BASE, RuleSet, rules_for
 from ttr_core.ticket_choice import abandon_tickets, draw_tickets, keep_tickets
 from ttr_core.tunnels import abandon_tunnel, dig_tunnel, pay_tunnel
 from ttr_core.view import PlayerView, TicketView, public_text, view_of
@@ -81,8 +81,12 @@ class GameState:
     def __init__(
         self, game_map: Map, players: int, seed: int, rules: str | RuleSet | None = None
     ) -> None:
-        self.board = board_for(game_map)
-        self.rule_set: RuleSet = self.board.rule_set(rules)
+        board = self.board = board_for(game_map)
+        # The board's own map has its rule sets made once; an equal map (the board is
+        # shared) may have other `settings`.
+        self.rule_set: RuleSet = (
+            board.rule_set(rules) if board.map is game_map else rules_for(game_map, rules)
+        )
         rule_set = self.rule_set
         if not rule_set.min_players <= players <= rule_set.max_players:
             raise ValueError(
