@@ -74,6 +74,16 @@ def test_a_map_with_an_unplayable_setting_is_refused_with_the_field():
         GameState(tiny_map(settings={"market_size": 0}), 2, seed=1)
 
 
+def test_equal_maps_share_a_board_but_each_game_plays_its_own_map_settings():
+    """`settings` do not count for map equality: a shared board must not lend a
+    game the rule set of the map it was built for."""
+    plain, changed = tiny_map(), tiny_map(settings={"longest_path_bonus": 3})
+    assert plain == changed
+    assert GameState(plain, 2, seed=1).board is GameState(changed, 2, seed=1).board
+    assert GameState(changed, 2, seed=1).rule_set.longest_path_bonus == 3
+    assert GameState(plain, 2, seed=1).rule_set.longest_path_bonus == 10
+
+
 @pytest.mark.parametrize(
     ("assignment", "message"),
     [

@@ -7,13 +7,15 @@ actions only picks ready-made values.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from weakref import WeakKeyDictionary
 
 from ttr_core.actions import Action, BuildStation, Claim, Payment
-from ttr_core.cards import CARD_INDEX, CARD_NAMES, LOCO
+from ttr_core.cards import CARD_INDEX, CARD_NAMES, DECK_SIZE, LOCO
+from ttr_core.rules import RuleSet, rules_for
 from ttr_maps.model import CARD_COLORS, GRAY, Map
 
 #: Route colour index of a gray route (cards are 0-7, LOCO is 8).
@@ -58,16 +60,42 @@ class Board:
         return tuple((c, n, f, tuple(rs)) for (c, n, f), rs in sorted(groups.items()))
 
     @cached_property
-    def shape_blocks(self) -> tuple[tuple[int, int, int], ...]:
-        """(colour index, first, end) of each colour's run of groups in
-        `routes_by_shape`: within a run, lengths never decrease."""
-        blocks: list[tuple[int, int, int]] = []
-        for index, (color, _, _, _) in enumerate(self.routes_by_shape):
-            if blocks and blocks[-1][0] == color:
-                blocks[-1] = (color, blocks[-1][1], index + 1)
-            else:
-                blocks.append((color, index, index + 1))
-        return tuple(blocks)
+    def open_groups(self) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
+        """`routes_by_shape` as (length, ferry, routes): every route open, as at the
+        start of a game (see `ttr_core.legal.open_route_groups`)."""
+        return tuple(
+            (length, ferry, tuple(r for r, _ in routes))
+            for _, length, ferry, routes in self.routes_by_shape
+        )
+
+    @cached_property
+    def gray_block(self) -> tuple[int, int]:
+        """(first, end) of the gray groups in `routes_by_shape` (they come first;
+        lengths never decrease)."""
+        end = sum(1 for color, _, _, _ in self.routes_by_shape if color == GRAY_INDEX)
+        return 0, end
+
+    @cached_property
+    def card_blocks(self) -> tuple[tuple[int, int, int], ...]:
+        """Per card colour 0-7: (colour, first, end) of its groups in `routes_by_shape`
+        (lengths never decrease; first == end for a colour without routes)."""
+        colors = [color for color, _, _, _ in self.routes_by_shape]
+        return tuple(
+            (color, bisect_left(colors, color), bisect_right(colors, color))
+            for color in range(len(CARD_COLORS))
+        )
+
+    @cached_property
+    def card_needs(self) -> tuple[tuple[int, ...], ...]:
+        """card_needs[locos][card]: the fewest cards of colour `card` that, with
+        `locos` locomotives, pay for its shortest route (more than a hand can hold for
+        a colour without routes); the last entry serves for more locomotives."""
+        shapes = self.routes_by_shape
+        shortest = [
+            shapes[first][1] if first < end else DECK_SIZE + 1 for _, first, end in self.card_blocks
+        ]
+        most = max(length for _, length, _, _ in shapes) if shapes else 0
+        return tuple(tuple(n - locos for n in shortest) for locos in range(most + 1))
 
     @cached_property
     def route_group(self) -> tuple[int, ...]:
@@ -102,6 +130,21 @@ class Board:
             )
         return tables
 
+    @cached_property
+    def _rule_sets(self) -> dict[str | None, RuleSet]:
+        return {}
+
+    def rule_set(self, rules: str | RuleSet | None = None) -> RuleSet:
+        """`rules_for(self.map, rules)`: the rule set a game on this very map (not
+        an equal one: `settings` do not count for equality) is played with, made
+        once per name (a `RuleSet` is used as given)."""
+        if isinstance(rules, RuleSet):
+            return rules
+        rule_set = self._rule_sets.get(rules)
+        if rule_set is None:
+            rule_set = self._rule_sets[rules] = rules_for(self.map, rules)
+        return rule_set
+
     @property
     def num_routes(self) -> int:
         return len(self.route_length)
@@ -114,15 +157,24 @@ class Board:
         return self.map.routes[index].id
 
 
+#: Boards by map: equal maps share one board.
 _BOARDS: WeakKeyDictionary[Map, Board] = WeakKeyDictionary()
+#: The same boards by the id of their own map (`board.map`, which the board keeps
+#: alive, so the id stays its own): finding the board for every game then needs no
+#: hash of the whole map.
+_BY_ID: dict[int, Board] = {}
 
 
 def board_for(game_map: Map) -> Board:
     """The board of a map, built on first use and then shared."""
+    board = _BY_ID.get(id(game_map))
+    if board is not None and board.map is game_map:
+        return board
     board = _BOARDS.get(game_map)
     if board is None:
-        board = _build(game_map)
-        _BOARDS[game_map] = board
+        board = _BOARDS[game_map] = _build(game_map)
+    if board.map is game_map:
+        _BY_ID[id(game_map)] = board
     return board
 
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, compress
+from operator import ge
 
 from ttr_core.actions import (
     Action,
@@ -134,9 +135,11 @@ def can_claim_route(
     )
 
 
-#: Routes open to one seat with one shape: (colour, length, ferry, routes).
-OpenGroup = tuple[int, int, int, tuple[int, ...]]
-#: Routes open to one seat, grouped by shape, in the order of `board.routes_by_shape`.
+#: Routes open to one seat with one shape: (length, ferry, routes).
+OpenGroup = tuple[int, int, tuple[int, ...]]
+#: Routes open to one seat, a group per shape of `board.routes_by_shape` (maybe
+#: empty), in its order: `board.gray_block` and `board.card_blocks` tell each
+#: colour's groups.
 OpenGroups = Sequence[OpenGroup]
 
 
@@ -150,9 +153,10 @@ def open_route_groups(
     """The routes open to `seat` (R9, R11), grouped by (colour, length, ferry) in the
     order of `board.routes_by_shape` (a group may be empty): how a hand can pay
     depends only on the group. Changes only when a route is claimed."""
+    if owner.count(-1) == len(owner):
+        return board.open_groups  # nothing claimed yet: every route is open
     return tuple(
         (
-            color,
             length,
             ferry,
             tuple(
@@ -161,7 +165,7 @@ def open_route_groups(
                 if is_open_to(board, r, seat, owner, num_players, double_routes_from)
             ),
         )
-        for color, length, ferry, routes in board.routes_by_shape
+        for _, length, ferry, routes in board.routes_by_shape
     )
 
 
@@ -173,15 +177,14 @@ def payment_shapes(
     locomotives-only payment. E3: a ferry needs at least `min_locos` locomotives."""
     locos = hand[LOCO]
     shapes = []
-    for c in range(LOCO) if color == GRAY_INDEX else (color,):
-        have = hand[c]
-        if have:
-            fewest = length - have if have < length else 0
-            if fewest < min_locos:
-                fewest = min_locos
-            most = locos if locos < length - 1 else length - 1
-            if fewest <= most:
-                shapes.append((c, fewest, most))
+    most = locos if locos < length - 1 else length - 1
+    if min_locos <= most:
+        need = length - most  # at least one card of the colour
+        for c in range(LOCO) if color == GRAY_INDEX else (color,):
+            have = hand[c]
+            if have >= need:
+                fewest = length - have if have < length else 0
+                shapes.append((c, fewest if fewest > min_locos else min_locos, most))
     if locos >= length:
         shapes.append((LOCO, 0, 0))
     return shapes
@@ -210,27 +213,57 @@ def turn_actions(
         actions.extend(DRAW_MARKET[: len(market)])
     else:
         actions.extend(DRAW_MARKET[slot] for slot, card in enumerate(market) if card is not None)
-    # This runs once per turn of every game. The open routes come grouped by shape
-    # (see `open_route_groups`): whether and how a hand can pay depends on the group.
-    # Groups of one colour come shortest first, so the first one too long for the
-    # wagons or for the cards held ends that colour (R9).
+    # This runs once per turn of every game: the open routes come grouped by shape
+    # (see `open_route_groups`), since whether and how a hand can pay depends only
+    # on the group. A colour's groups come shortest first, so the first one too
+    # long for the wagons or for the cards held ends that colour (R9); colours
+    # that cannot pay even their shortest route are left out at once.
     locos = hand[LOCO]
     ferries = rules.ferries
     claim_options = board.claim_options
-    for color, first, end in board.shape_blocks:
-        have = (max(hand[:LOCO]) if color == GRAY_INDEX else hand[color]) + locos
+    first, end = board.gray_block
+    if first < end:
+        have = max(hand[:LOCO]) + locos
         limit = wagons if wagons < have else have
-        for index in range(first, end):
-            _, length, ferry, routes = open_groups[index]
+        for length, ferry, routes in open_groups[first:end]:
             if length > limit:
                 break
             if not routes:
                 continue
-            shapes = payment_shapes(length, color, hand, ferry if ferries else 0)
+            shapes = payment_shapes(length, GRAY_INDEX, hand, ferry if ferries else 0)
             for route in routes:
                 options = claim_options[route]
                 for c, low, high in shapes:
                     actions.extend(options[c][low : high + 1])
+    # The colours whose cards (with the locomotives) pay for their shortest route.
+    needs = board.card_needs
+    enough = map(ge, hand, needs[locos] if locos < len(needs) else needs[-1])
+    for color, first, end in compress(board.card_blocks, enough):
+        # `payment_shapes` for one card colour, inlined (hot loop).
+        have = hand[color]
+        limit = have + locos
+        if wagons < limit:
+            limit = wagons
+        for length, ferry, routes in open_groups[first:end]:
+            if length > limit:
+                break
+            if not routes:
+                continue
+            if have:
+                low = length - have if have < length else 0
+                if ferries and low < ferry:
+                    low = ferry  # E3
+                high = locos if locos < length - 1 else length - 1
+                if low <= high:
+                    for route in routes:
+                        options = claim_options[route]
+                        actions.extend(options[color][low : high + 1])
+                        if locos >= length:
+                            actions.extend(options[LOCO])
+                    continue
+            if locos >= length:
+                for route in routes:
+                    actions.extend(claim_options[route][LOCO])
     if stations_left > 0:
         actions.extend(station_actions(board, hand, stations_left, station_owners, rules))
     if ticket_deck_size > 0:  # R12, D4

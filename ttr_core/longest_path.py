@@ -97,8 +97,11 @@ def _longest_in_component(adjacency: Adjacency, cities: list[int], total: int) -
     if len(odd) <= 2:
         return total
 
+    # With more than two, no closed trail is longest (one could be turned to start
+    # next to an unused route and take it), so a longest one joins two different
+    # odd cities and is found from either end: the last one need not be tried.
     best = 0
-    for start in odd:  # depth first over (city, routes used, length so far)
+    for start in odd[:-1]:  # depth first over (city, routes used, length so far)
         stack = [(start, 0, 0)]
         pop, push = stack.pop, stack.append
         while stack:

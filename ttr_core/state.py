@@ -24,15 +24,13 @@ from ttr_core.actions import (
     DrawDeck,
     DrawMarket,
     DrawTickets,
-    GiveUpTunnel,
-    KeepTickets,
     Pass,
     Payment,
-    PayTunnel,
     Remove,
     Resign,
 )
 from ttr_core.board import GRAY_INDEX, board_for
+from ttr_core.card_draws import draw_first_card, draw_second_card
 from ttr_core.cards import CARD_INDEX, CARD_KINDS, LOCO, CardPiles
 from ttr_core.connectivity import Connectivity
 from ttr_core.decisions import ChooseTickets, Decision, SecondCard, TunnelPayment
@@ -44,11 +42,12 @@ from ttr_core.legal import (
     is_open_to,
     legal_actions,
     open_route_groups,
-    tunnel_actions,
     turn_actions,
 )
 from ttr_core.result import GameResult, score_game
 from ttr_core.rules import BASE, RuleSet, rules_for
+from ttr_core.ticket_choice import abandon_tickets, draw_tickets, keep_tickets
+from ttr_core.tunnels import abandon_tunnel, dig_tunnel, pay_tunnel
 from ttr_core.view import PlayerView, TicketView, public_text, view_of
 from ttr_maps.model import Map
 
@@ -82,7 +81,12 @@ class GameState:
     def __init__(
         self, game_map: Map, players: int, seed: int, rules: str | RuleSet | None = None
     ) -> None:
-        self.rule_set: RuleSet = rules_for(game_map, rules)
+        board = self.board = board_for(game_map)
+        # The board's own map has its rule sets made once; an equal map (the board is
+        # shared) may have other `settings`.
+        self.rule_set: RuleSet = (
+            board.rule_set(rules) if board.map is game_map else rules_for(game_map, rules)
+        )
         rule_set = self.rule_set
         if not rule_set.min_players <= players <= rule_set.max_players:
             raise ValueError(
@@ -90,7 +94,6 @@ class GameState:
                 f"not {players}"
             )
         self.map = game_map
-        self.board = board_for(game_map)
         self.num_players = players
         self.seed = seed
         #: The rule set's name ("base" or "europe"); `rule_set` holds its values.
@@ -341,10 +344,10 @@ class GameState:
                 continue
             for closed in (route, *siblings) if seat == claimer or few_players else (route,):
                 index = board.route_group[closed]
-                color, length, ferry, routes = groups[index]
+                length, ferry, routes = groups[index]
                 if closed in routes:
                     at = routes.index(closed)
-                    groups[index] = (color, length, ferry, routes[:at] + routes[at + 1 :])
+                    groups[index] = (length, ferry, routes[:at] + routes[at + 1 :])
 
     def claimed_routes(self, seat: int) -> list[int]:
         return [r for r, holder in enumerate(self.owner) if holder == seat]
@@ -362,7 +365,19 @@ class GameState:
             and self.phase == PLAYING
             and not include_resign
         ):
-            return self._turn_actions(seat)  # the common case, straight to its list
+            # The common case, straight to its list (R6).
+            return turn_actions(
+                self.board,
+                self.hands[seat],
+                self._open_groups[seat] or self._open_list(seat),
+                self.wagons[seat],
+                self.cards.market,
+                self.cards.can_draw(),
+                len(self.ticket_deck),
+                self.rule_set,
+                self.stations_left[seat],
+                self.station_owner,
+            )
         return legal_actions(
             self.rule_set,
             self.board,
@@ -378,20 +393,6 @@ class GameState:
             self.stations_left[seat],
             self.station_owner,
             include_resign,
-        )
-
-    def _turn_actions(self, seat: int) -> list[Action]:
-        return turn_actions(
-            self.board,
-            self.hands[seat],
-            self._open_list(seat),
-            self.wagons[seat],
-            self.cards.market,
-            self.cards.can_draw(),
-            len(self.ticket_deck),
-            self.rule_set,
-            self.stations_left[seat],
-            self.station_owner,
         )
 
     def view(self, seat: int) -> PlayerView:
@@ -421,16 +422,18 @@ class GameState:
             self._retire(seat, RESIGNED)
             self._log(seat, action)
             return
-        decision = self.decision_for(seat) if self.pending else None
-        if decision is not None:
-            self._apply_decision(seat, decision, action)
-        elif self.phase != PLAYING or seat != self.current:
+        if self.pending:
+            decision = self.decision_for(seat)
+            if decision is not None:
+                _ANSWERS[type(decision)](self, seat, decision, action)
+                self.history.append((seat, action))
+                return
+        if self.phase != PLAYING or seat != self.current:
             raise IllegalAction("R6", f"it is not seat {seat}'s turn")
-        else:
-            start_turn = _TURN_ACTIONS.get(type(action))
-            if start_turn is None:
-                raise IllegalAction("R6", f"'{action}' is not a turn action")
-            start_turn(self, seat, action)
+        start_turn = _TURN_ACTIONS.get(type(action))
+        if start_turn is None:
+            raise IllegalAction("R6", f"'{action}' is not a turn action")
+        start_turn(self, seat, action)
         self.history.append((seat, action))
 
     def _log(self, seat: int | None, action: Action) -> None:
@@ -442,46 +445,7 @@ class GameState:
         if self.status[seat] != ACTIVE:
             raise IllegalAction("D5", f"seat {seat} has left the game ({self.status[seat]})")
 
-    # ------------------------------------------------------------ decisions
-    def _apply_decision(self, seat: int, decision: Decision, action: Action) -> None:
-        if isinstance(decision, TunnelPayment):
-            if not isinstance(action, (PayTunnel, GiveUpTunnel)):
-                raise IllegalAction("E2", "pay the tunnel's extra cards or give up first")
-            self._resolve_tunnel(seat, decision, action)
-        elif isinstance(decision, ChooseTickets):
-            if not isinstance(action, KeepTickets):
-                rule = "R4" if decision.setup else "R12"
-                raise IllegalAction(rule, "choose which tickets to keep first ('keep 0,1')")
-            self._keep_tickets(seat, decision, action)
-        else:
-            if not isinstance(action, (DrawDeck, DrawMarket)):
-                raise IllegalAction("R7", "take your second card ('draw deck' or 'draw market N')")
-            self._draw_second_card(seat, action)
-
-    def _keep_tickets(self, seat: int, decision: ChooseTickets, action: KeepTickets) -> None:
-        """R4 (setup, keep at least 2) and R12 (keep at least 1); the rest go under
-        the ticket deck."""
-        rule = "R4" if decision.setup else "R12"
-        offered = decision.offered
-        if any(not 0 <= i < len(offered) for i in action.indices):
-            raise IllegalAction(rule, f"you were offered tickets 0 to {len(offered) - 1}")
-        if len(set(action.indices)) != len(action.indices):
-            raise IllegalAction(rule, "each offered ticket can be kept once")
-        minimum = min(decision.minimum, len(offered))
-        if len(action.indices) < minimum:
-            raise IllegalAction(rule, f"keep at least {minimum} of the offered tickets")
-        self.pending.remove(decision)
-        self.tickets[seat].extend(offered[i] for i in action.indices)
-        self._ticket_views[seat] = None
-        returned = [t for i, t in enumerate(offered) if i not in action.indices]
-        if decision.setup:
-            # Simultaneous choice (R4): returns are held until everyone has chosen.
-            self._setup_returns[seat] = returned
-            self._finish_setup_if_done()
-        else:
-            self._return_tickets(returned)
-            self._end_turn(seat)
-
+    # ------------------------------------------------------ tickets (R4, R12, E4)
     def _finish_setup_if_done(self) -> None:
         if self.phase != SETUP or self.pending:
             return
@@ -501,55 +465,6 @@ class GameState:
                 self.out_of_game_tickets.append(ticket)
             else:
                 self.ticket_deck.append(ticket)
-
-    # ------------------------------------------------------------ drawing (R7)
-    def _take_market_card(self, seat: int, slot: int) -> int:
-        card = self.cards.take(slot)  # R7: replaced at once, then R8
-        self.hands[seat][card] += 1
-        return card
-
-    def _check_market_slot(self, action: DrawMarket) -> int:
-        size = len(self.cards.market)
-        if not 0 <= action.slot < size:
-            raise InvalidAction(f"market slots are 0 to {size - 1}")
-        card = self.market[action.slot]
-        if card is None:
-            raise IllegalAction("D3", f"market slot {action.slot} is empty")
-        return card
-
-    def _draw_first_card(self, seat: int, action: DrawDeck | DrawMarket) -> None:
-        """R7: the first card. A face-up locomotive ends the turn at once."""
-        if isinstance(action, DrawDeck):
-            card = self._draw_card()
-            if card is None:
-                raise IllegalAction("D3", "the deck and the discard pile are empty")
-            self.hands[seat][card] += 1
-            ends_turn = False
-        else:
-            self._check_market_slot(action)
-            ends_turn = self._take_market_card(seat, action.slot) == LOCO
-        if ends_turn or not self._second_card_exists():
-            self._end_turn(seat)  # R7 locomotive, or D3: no second card exists
-        else:
-            self.pending.append(SecondCard(seat))
-
-    def _second_card_exists(self) -> bool:
-        """D3: the deck (or discards) or a face-up card other than a locomotive."""
-        return self.cards.second_card_exists()
-
-    def _draw_second_card(self, seat: int, action: DrawDeck | DrawMarket) -> None:
-        """R7: the second card; a face-up locomotive may not be taken."""
-        if isinstance(action, DrawDeck):
-            card = self._draw_card()
-            if card is None:
-                raise IllegalAction("D3", "the deck and the discard pile are empty")
-            self.hands[seat][card] += 1
-        else:
-            if self._check_market_slot(action) == LOCO:
-                raise IllegalAction("R7", "a face-up locomotive cannot be your second card")
-            self._take_market_card(seat, action.slot)
-        self.pending.pop()
-        self._end_turn(seat)
 
     # ----------------------------------------------------------- claiming (R9)
     def check_claim(self, seat: int, action: Claim) -> int:
@@ -599,48 +514,10 @@ class GameState:
     def _claim(self, seat: int, action: Claim) -> None:
         route = self.check_claim(seat, action)
         if self.rule_set.tunnels and self.board.route_tunnel[route]:
-            self._dig_tunnel(seat, route, action.payment)
+            dig_tunnel(self, seat, route, action.payment)  # E2
             return
         self._pay(seat, action.payment)
         self._take_route(seat, route)
-        self._end_turn(seat)
-
-    # ----------------------------------------------------- europe: tunnels (E2)
-    def _dig_tunnel(self, seat: int, route: int, payment: Payment) -> None:
-        """E2: turn up three cards; each of the colour laid down, or a locomotive,
-        asks for one more card (only locomotives count when only locomotives were
-        laid). With nothing to add the tunnel is claimed at once."""
-        revealed = []
-        for _ in range(self.rule_set.tunnel_reveal):
-            card = self._draw_card()
-            if card is not None:
-                revealed.append(card)
-        self.tunnel_reveals[len(self.history)] = tuple(revealed)
-        laid = LOCO if payment.color is None else CARD_INDEX[payment.color]
-        extra = sum(1 for card in revealed if card in (laid, LOCO))
-        if extra == 0:
-            self._discard(revealed)
-            self._pay(seat, payment)
-            self._take_route(seat, route)
-            self._end_turn(seat)
-        else:
-            self.pending.append(TunnelPayment(seat, route, payment, tuple(revealed), extra))
-
-    def _resolve_tunnel(
-        self, seat: int, decision: TunnelPayment, action: PayTunnel | GiveUpTunnel
-    ) -> None:
-        if isinstance(action, PayTunnel):
-            if action not in tunnel_actions(self.hands[seat], decision.payment, decision.extra):
-                laid = decision.payment.color or "loco"
-                kinds = "locomotives" if laid == "loco" else f"{laid} cards or locomotives"
-                raise IllegalAction(
-                    "E2", f"pay exactly {decision.extra} more {kinds} from your hand"
-                )
-            self._pay(seat, decision.payment)
-            self._pay(seat, action.payment)
-            self._take_route(seat, decision.route)
-        self.pending.remove(decision)
-        self._discard(decision.revealed)  # E2: the turned cards are discarded
         self._end_turn(seat)
 
     # ---------------------------------------------------- europe: stations (E1)
@@ -702,16 +579,9 @@ class GameState:
         self._snapshot = None
         self._close_route(seat, route)
 
-    # ------------------------------------------------------------ tickets (R12)
-    def _draw_tickets(self, seat: int, action: DrawTickets | None = None) -> None:
-        if not self.ticket_deck:
-            raise IllegalAction("D4", "the ticket deck is empty")
-        offered = self._deal_tickets(self.rule_set.tickets_drawn)
-        self.pending.append(ChooseTickets(seat, offered, self.rule_set.tickets_keep))
-
     # ------------------------------------------------------------- passing (R6)
     def _pass(self, seat: int, action: Pass | None = None) -> None:
-        possible = self._turn_actions(seat)
+        possible = self.legal_actions(seat)
         if possible and not isinstance(possible[0], Pass):
             raise IllegalAction(
                 "R6", f"you can still act (e.g. '{possible[0]}'); pass is for when you cannot"
@@ -803,10 +673,9 @@ class GameState:
         """D5, E2, R12: a decision nobody will answer gives back what it held: offered
         tickets under the ticket deck (long ones leave the game, E4), turned-up
         tunnel cards to the discard pile."""
-        if isinstance(decision, ChooseTickets):
-            self._return_tickets(decision.offered)
-        elif isinstance(decision, TunnelPayment):
-            self._discard(decision.revealed)
+        abandon = _ABANDON.get(type(decision))
+        if abandon is not None:
+            abandon(self, decision)
 
     def _finish(self, reason: EndReason) -> None:
         """The game ends; decisions still pending are abandoned (their cards and
@@ -829,10 +698,23 @@ class GameState:
 
 #: The actions that start a turn (R6), by type: what `apply` does with each.
 _TURN_ACTIONS: dict[type, Callable[[GameState, int, Any], None]] = {
-    DrawDeck: GameState._draw_first_card,
-    DrawMarket: GameState._draw_first_card,
+    DrawDeck: draw_first_card,
+    DrawMarket: draw_first_card,
     Claim: GameState._claim,
-    DrawTickets: GameState._draw_tickets,
+    DrawTickets: draw_tickets,
     Pass: GameState._pass,
     BuildStation: GameState._build_station,
+}
+
+#: Per kind of pending decision, what `apply` does with its answer (one module each).
+_ANSWERS: dict[type, Callable[[GameState, int, Any, Action], None]] = {
+    ChooseTickets: keep_tickets,
+    SecondCard: draw_second_card,
+    TunnelPayment: pay_tunnel,
+}
+
+#: Per kind of pending decision, what goes back when nobody will answer it (D5).
+_ABANDON: dict[type, Callable[[GameState, Any], None]] = {
+    ChooseTickets: abandon_tickets,
+    TunnelPayment: abandon_tunnel,
 }

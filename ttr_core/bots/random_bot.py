@@ -27,4 +27,4 @@ class RandomBot:
 
     def pick(self, actions: Sequence[Action]) -> Action:
         """One of `actions`, uniformly (the playout path of `ttr_core.loop`)."""
-        return actions[self.rng.randrange(len(actions))]
+        return self.rng.choice(actions)  # the same draw as `randrange(len(actions))`
