@@ -78,6 +78,28 @@ def test_a_lost_local_worker_is_replaced_and_the_report_unchanged() -> None:
     assert report.report == _report(InProcess(), games=40)
 
 
+def test_a_pool_broken_before_new_work_is_replaced_too() -> None:
+    """A worker that dies between two submissions breaks the pool before the next
+    one: that batch is retried with the others, and nothing is lost."""
+    executor = LocalProcesses(2)
+
+    def batches_killing_a_worker():  # type: ignore[no-untyped-def]
+        for number, batch in enumerate(iter_batches(12, 2)):
+            if number == 5:  # the pool is running: kill a worker, wait till it is gone
+                victim = multiprocessing.active_children()[0]
+                os.kill(victim.pid, signal.SIGKILL)
+                victim.join(timeout=10)
+                time.sleep(1.0)  # the pool's manager thread marks itself broken
+            yield batch
+
+    work = Work(MAP, BOTS, 2, 5, False, None)
+    runs = executor.run(work, _payload(), batches_killing_a_worker())
+    played = [summary for batch in runs for summary in batch]
+    alone = InProcess().run(work, _payload(), iter_batches(12, 2))
+    assert played == [summary for batch in alone for summary in batch]
+    assert executor.retries >= 1
+
+
 def test_a_failing_game_stops_the_run_with_its_seed(monkeypatch: pytest.MonkeyPatch) -> None:
     real = simulate.play_summarised
 

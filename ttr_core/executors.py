@@ -226,6 +226,16 @@ class LocalProcesses(Executor):
         def new_pool() -> ProcessPoolExecutor:
             return ProcessPoolExecutor(self.workers, initializer=_start_worker, initargs=(payload,))
 
+        def submit(batch: range) -> Future[list[GameSummary]]:
+            # A pool that has seen a worker die refuses new work at once; the batch
+            # then fails like the ones in flight, and is retried with them.
+            try:
+                return pool.submit(play_batch, work, batch)
+            except BrokenProcessPool as error:
+                refused: Future[list[GameSummary]] = Future()
+                refused.set_exception(error)
+                return refused
+
         pool = new_pool()
         pending: deque[tuple[range, Future[list[GameSummary]], int]] = deque()
         limit = self.workers * IN_FLIGHT_PER_WORKER
@@ -235,7 +245,7 @@ class LocalProcesses(Executor):
                     batch = next(batches, None)
                     if batch is None:
                         break
-                    pending.append((batch, pool.submit(play_batch, work, batch), 0))
+                    pending.append((batch, submit(batch), 0))
                 if not pending:
                     return
                 batch, future, _ = pending[0]
@@ -250,7 +260,7 @@ class LocalProcesses(Executor):
                     for lost, _, lost_tries in pending:
                         if lost_tries >= MAX_RETRIES:
                             raise WorkerLost(_lost_message(work, lost)) from None
-                        retried.append((lost, pool.submit(play_batch, work, lost), lost_tries + 1))
+                        retried.append((lost, submit(lost), lost_tries + 1))
                         self.retries += 1
                     pending = retried
                     continue
