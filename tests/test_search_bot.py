@@ -164,3 +164,51 @@ def test_a_bad_search_budget_is_a_usage_error_in_the_cli(tmp_path) -> None:
         assert result.exit_code == 2, result.output
         assert "search budget" in result.output
     assert not (tmp_path / "o").exists()
+
+
+def _searchable_view():  # type: ignore[no-untyped-def]
+    """A position in play where the bot has several candidates."""
+    for state in greedy_positions("north_america", 2, seed=3, every=7):
+        view = state.view(state.to_move or 0)
+        if view.decision is None and len(SearchBot(1).candidate_actions(view)) >= 3:
+            return view
+    raise AssertionError("no position with three candidates")
+
+
+def test_search_plays_a_candidate_that_beats_the_one_step_choice_in_fresh_worlds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    view = _searchable_view()
+    bot = SearchBot(1, Budget(playouts=60))
+    candidates = bot.candidate_actions(view)
+    better = candidates[2]
+
+    def playout(world, players, seat, action):  # type: ignore[no-untyped-def]
+        return 5.0 if action == better else 0.0
+
+    monkeypatch.setattr(bot, "playout", playout)
+    assert bot.search(view, candidates, random.Random(1)) == better
+
+
+def test_search_keeps_the_one_step_choice_when_the_lead_was_luck(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A candidate that leads the race (its first 60 % of the playouts) but not in
+    the fresh worlds after it is not played: the anchor is."""
+    view = _searchable_view()
+    bot = SearchBot(1, Budget(playouts=60))
+    candidates = bot.candidate_actions(view)
+    lucky = candidates[2]
+    calls = []
+
+    def playout(world, players, seat, action):  # type: ignore[no-untyped-def]
+        calls.append(action)
+        in_race = len(calls) <= 36
+        if action == lucky:
+            return 20.0 if in_race else -1.0
+        return 0.0
+
+    monkeypatch.setattr(bot, "playout", playout)
+    assert bot.search(view, candidates, random.Random(1)) == candidates[0]
+    assert len(calls) > 36  # the fresh worlds were played
+    assert set(calls[36:]) == {lucky, candidates[0]}
