@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the engine is imported where games are played, not by the CLI
+    from concurrent.futures import Future
+
     from ttr_core.rules import RuleSet
     from ttr_core.simulate import GameSummary
 
@@ -250,7 +252,7 @@ class LocalProcesses(Executor):
                     return
                 batch, future, _ = pending[0]
                 try:
-                    result = future.result()
+                    result = _wait_for(future)
                 except BrokenProcessPool:
                     # A worker died (killed, out of memory): every batch in flight
                     # is lost with the pool. Start a new pool and submit them again.
@@ -270,12 +272,29 @@ class LocalProcesses(Executor):
             _stop_pool(pool)
 
 
+#: Seconds the driver waits on a batch before it looks at its signals again.
+WAKE_SECONDS = 0.25
+
+
+def _wait_for(future: Future[list[GameSummary]]) -> list[GameSummary]:
+    """The batch's summaries, waiting in short steps: a signal (Ctrl-C, SIGTERM)
+    may be delivered to another thread of the driver, and only the main thread
+    acts on it, at the latest when its wait ends (a batch can take minutes)."""
+    while True:
+        try:
+            return future.result(timeout=WAKE_SECONDS)
+        except TimeoutError:
+            continue
+
+
 def _stop_pool(pool: Any) -> None:
     """Stop a process pool now: queued batches are dropped and running workers
     terminated (ProcessPoolExecutor has no public way to end running work before
     Python 3.14, so its process table is read directly)."""
-    pool.shutdown(wait=False, cancel_futures=True)
+    # Read the workers first: shutdown forgets them (Python 3.11 sets the table to
+    # None), and the running ones would then finish their batches before exiting.
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         if process.is_alive():
             process.terminate()
