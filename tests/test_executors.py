@@ -148,6 +148,10 @@ def test_abandoned_staging_folders_are_removed_live_ones_kept(tmp_path: Path) ->
     assert not abandoned.exists() and live.is_dir() and staging.is_dir()
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_a_stopped_simulation_ends_at_once_and_leaves_nothing(
     tmp_path: Path, signum: int, code: int
@@ -157,7 +161,12 @@ def test_a_stopped_simulation_ends_at_once_and_leaves_nothing(
     out = tmp_path / "report"
     command = [sys.executable, "-m", "ttr_core", "simulate", MAP, "--games", "1000000000"]
     command += ["--players", "2", "--jobs", "2", "--out", str(out)]
-    process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
+    # As a terminal starts a command: Ctrl-C not ignored. (A test run started in
+    # the background by a shell without job control ignores SIGINT, and passes
+    # that on to every child.)
+    process = subprocess.Popen(
+        command, stderr=subprocess.PIPE, text=True, preexec_fn=_default_sigint
+    )
     deadline = time.monotonic() + 60
     while not list(tmp_path.iterdir()) and time.monotonic() < deadline:
         time.sleep(0.1)  # until the run has made its staging folder
