@@ -182,6 +182,28 @@ def test_a_stopped_simulation_ends_at_once_and_leaves_nothing(
     assert list(tmp_path.iterdir()) == []
 
 
+def test_workers_of_a_killed_driver_end_too(tmp_path: Path) -> None:
+    """SIGKILL stops the driver alone: its workers notice and end within seconds
+    instead of waiting for work forever."""
+    import psutil
+
+    command = [sys.executable, "-m", "ttr_core", "simulate", MAP, "--games", "1000000000"]
+    command += ["--players", "2", "--jobs", "2", "--out", str(tmp_path / "report")]
+    process = subprocess.Popen(command, stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+    driver = psutil.Process(process.pid)
+    deadline = time.monotonic() + 60
+    while len(driver.children()) < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)  # until the workers run
+    workers = driver.children()
+    assert len(workers) == 2
+    process.kill()
+    process.wait()
+    _, alive = psutil.wait_procs(workers, timeout=15)
+    for worker in alive:  # do not leave them behind if the test fails
+        worker.kill()
+    assert alive == []
+
+
 def test_ray_missing_says_how_to_install(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from typer.testing import CliRunner
 

@@ -26,6 +26,7 @@ import contextlib
 import hashlib
 import os
 import signal
+import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -208,7 +209,25 @@ def _start_worker(payload: MapPayload) -> None:
     # had (the CLI turns SIGTERM into an exception) must not outlive the fork.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _leave_with(os.getppid())
     payload.install()
+
+
+#: Seconds between a worker's looks at whether its driver is still there.
+DRIVER_CHECK_SECONDS = 1.0
+
+
+def _leave_with(driver: int) -> None:
+    """End this worker when its driver is gone (killed with SIGKILL, it stops no
+    one): a worker left behind would wait for work forever."""
+    import threading
+
+    def watch() -> None:
+        while os.getppid() == driver:
+            time.sleep(DRIVER_CHECK_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="driver-watch", daemon=True).start()
 
 
 @dataclass
