@@ -25,8 +25,8 @@ from weakref import WeakKeyDictionary
 from ttr_core.actions import Action, Claim, Payment
 from ttr_core.board import GRAY_INDEX, Board
 from ttr_core.cards import CARD_INDEX, CARDS_PER_COLOR, DECK_SIZE, LOCO, LOCOMOTIVES
-from ttr_core.legal import DRAW_DECK, DRAW_MARKET, payment_shapes
-from ttr_core.rules import EUROPE, RuleSet
+from ttr_core.legal import DRAW_DECK, DRAW_MARKET, can_claim_route, payment_shapes
+from ttr_core.rules import BASE, EUROPE, RuleSet
 
 #: A distance larger than any real one (no map has 10,000 wagons of track).
 INF = 10_000
@@ -192,6 +192,56 @@ def plan_network(
                 working[route] = 0
     planned.sort(key=lambda r: -board.route_length[r])
     return Plan(tuple(planned), tuple(kept), tuple(lost), spent)
+
+
+def refreshed_plan(
+    plan: Plan,
+    board: Board,
+    owners: Sequence[int],
+    seat: int,
+    num_players: int,
+    wagons: int,
+    double_routes_from: int = BASE.double_routes_from,
+) -> Plan | None:
+    """`plan` without the routes `seat` has claimed since, or None when a planned
+    route can no longer be claimed (R9, R11): then the plan must be re-made."""
+    remaining = []
+    for route in plan.routes:
+        if owners[route] == seat:
+            continue
+        if not can_claim_route(
+            board, route, seat, owners, num_players, wagons, double_routes_from
+        ):
+            return None
+        remaining.append(route)
+    if len(remaining) == len(plan.routes):
+        return plan
+    return Plan(
+        tuple(remaining), plan.tickets, plan.lost, sum(board.route_length[r] for r in remaining)
+    )
+
+
+def longest_claimable(
+    graph: BoardGraph,
+    owners: Sequence[int],
+    seat: int,
+    num_players: int,
+    wagons: int,
+    limit: int | None = None,
+    double_routes_from: int = BASE.double_routes_from,
+) -> list[int]:
+    """Free routes `seat` may claim and has wagons for, most points first (R9,
+    R10, R11; at most `limit`)."""
+    board = graph.board
+    found = []
+    for route in graph.by_length:
+        if owners[route] == -1 and can_claim_route(
+            board, route, seat, owners, num_players, wagons, double_routes_from
+        ):
+            found.append(route)
+            if len(found) == limit:
+                break
+    return found
 
 
 # --------------------------------------------------------------- cards and claims

@@ -36,7 +36,9 @@ from ttr_core.bots.planning import (
     draw_for_needs,
     graph_for,
     lend_station_routes,
+    longest_claimable,
     plan_network,
+    refreshed_plan,
     route_costs,
     tunnel_odds,
 )
@@ -127,28 +129,22 @@ class RolloutPlayer:
 
     def targets(self, plan: Plan) -> tuple[int, ...] | list[int]:
         """The planned routes; with nothing to plan, the three longest I may claim."""
-        return plan.routes or self.scoring_routes(3)
+        state, seat = self.state, self.seat
+        return plan.routes or longest_claimable(
+            self.graph,
+            state.owner,
+            seat,
+            state.num_players,
+            state.wagons[seat],
+            3,
+            state.rule_set.double_routes_from,
+        )
 
     def needs(self, targets: tuple[int, ...] | list[int]) -> tuple[list[int], int]:
         """Cards per colour, and for gray routes, that `targets` ask for (E2: with a
         card to spare for tunnels)."""
         reserve = TUNNEL_RESERVE if self.state.rule_set.tunnels else 0
         return color_needs(self.state.board, targets, reserve)
-
-    def scoring_routes(self, limit: int) -> list[int]:
-        """The longest routes I may still claim (R9, R11), at most `limit`."""
-        state, seat, board = self.state, self.seat, self.state.board
-        owners, players, wagons = state.owner, state.num_players, state.wagons[seat]
-        doubles = state.rule_set.double_routes_from
-        found = []
-        for route in self.graph.by_length:
-            if owners[route] == -1 and can_claim_route(
-                board, route, seat, owners, players, wagons, doubles
-            ):
-                found.append(route)
-                if len(found) == limit:
-                    break
-        return found
 
     def _claim(self, route: int, needs: list[int] | None, final_round: bool) -> Claim | None:
         """The cheapest payment of `route` if I may claim it now (R9, R11; E3 ferries
@@ -201,27 +197,19 @@ class RolloutPlayer:
             return plan  # no claim and no new ticket since the last check
         self._checked = checked
         tickets = self.open_tickets()
-        owners = state.owner
         if plan is not None and tickets == self._plan_tickets:
-            board, players, wagons = state.board, state.num_players, state.wagons[seat]
-            doubles = state.rule_set.double_routes_from
-            remaining = []
-            for route in plan.routes:
-                holder = owners[route]
-                if holder == seat:
-                    continue
-                if not can_claim_route(board, route, seat, owners, players, wagons, doubles):
-                    break
-                remaining.append(route)
-            else:
-                if len(remaining) != len(plan.routes):
-                    plan = self._plan = Plan(
-                        tuple(remaining),
-                        plan.tickets,
-                        plan.lost,
-                        sum(board.route_length[r] for r in remaining),
-                    )
-                return plan
+            refreshed = refreshed_plan(
+                plan,
+                state.board,
+                state.owner,
+                seat,
+                state.num_players,
+                state.wagons[seat],
+                state.rule_set.double_routes_from,
+            )
+            if refreshed is not None:
+                self._plan = refreshed
+                return refreshed
         plan = plan_network(self.graph, self.costs(), tickets, state.wagons[seat])
         self._plan, self._plan_tickets = plan, tickets
         return plan

@@ -43,7 +43,9 @@ from ttr_core.bots.planning import (
     draw_for_needs,
     graph_for,
     lend_station_routes,
+    longest_claimable,
     plan_network,
+    refreshed_plan,
     route_costs,
     station_rescue,
     tunnel_odds,
@@ -229,22 +231,13 @@ class PlanningBot:
         key = (tickets, my_stations(view))
         plan = self._plan
         if plan is not None and key == self._plan_key:
-            board, seat, owners = view.board, view.seat, view.owners
-            wagons, players = view.wagons[seat], view.num_players
-            if all(
-                owners[r] == seat or can_claim_route(board, r, seat, owners, players, wagons)
-                for r in plan.routes
-            ):
-                remaining = tuple(r for r in plan.routes if owners[r] != seat)
-                if len(remaining) != len(plan.routes):
-                    plan = Plan(
-                        remaining,
-                        plan.tickets,
-                        plan.lost,
-                        sum(board.route_length[r] for r in remaining),
-                    )
-                    self._plan = plan
-                return plan
+            seat = view.seat
+            refreshed = refreshed_plan(
+                plan, view.board, view.owners, seat, view.num_players, view.wagons[seat]
+            )
+            if refreshed is not None:
+                self._plan = refreshed
+                return refreshed
         graph = graph_for(view.board)
         costs = my_costs(view)
         plan = plan_network(graph, costs, tickets, view.wagons[view.seat])
@@ -381,15 +374,10 @@ def rescue_station(
 
 def scoring_routes(view: PlayerView, limit: int | None = None) -> list[int]:
     """Free routes I may claim and have wagons for, most points first (at most `limit`)."""
-    board, seat, owners = view.board, view.seat, view.owners
-    wagons, players = view.wagons[seat], view.num_players
-    found = []
-    for route in graph_for(board).by_length:
-        if owners[route] == -1 and can_claim_route(board, route, seat, owners, players, wagons):
-            found.append(route)
-            if len(found) == limit:
-                break
-    return found
+    seat = view.seat
+    return longest_claimable(
+        graph_for(view.board), view.owners, seat, view.num_players, view.wagons[seat], limit
+    )
 
 
 def best_claim(view: PlayerView) -> Claim | None:
