@@ -154,6 +154,23 @@ BOARD_LABEL_FONT = LabelFont(
 )
 
 
+def _route_shape(
+    route: Route, cars: tuple[CarShape, ...], path: tuple[Point, ...]
+) -> RouteShape:
+    """A route's drawing: its facts from the map, with its cars and centre line."""
+    return RouteShape(
+        id=route.id,
+        cities=(route.a, route.b),
+        color=route.color,
+        length=route.length,
+        tunnel=route.tunnel,
+        locomotives=route.ferry,
+        track=route.track,
+        cars=cars,
+        path=path,
+    )
+
+
 def label_size(name: str) -> tuple[float, float]:
     """Width and height (cm) of a city's label on a laid-out board."""
     return BOARD_LABEL_FONT.box_size(name)
@@ -228,19 +245,7 @@ def laid_out_tracks(
         shift = (slot - (count - 1) / 2) * CAR_WIDTH * TRACK_SPACING
         path = offset_polyline(line, shift)
         cars = cars_along(path, route.length, route.ferry, start_clearance, end_clearance)
-        shapes.append(
-            RouteShape(
-                id=route.id,
-                cities=(route.a, route.b),
-                color=route.color,
-                length=route.length,
-                tunnel=route.tunnel,
-                locomotives=route.ferry,
-                track=route.track,
-                cars=cars,
-                path=path,
-            )
-        )
+        shapes.append(_route_shape(route, cars, path))
     return shapes
 
 
@@ -497,19 +502,7 @@ def _track_shapes(
             q = (ax + ux * end + nx * shift, ay + uy * end + ny * shift)
             cars.append(_rectangle(p, q, width, k < route.ferry))
         path = ((ax + nx * shift, ay + ny * shift), (bx + nx * shift, by + ny * shift))
-        shapes.append(
-            RouteShape(
-                id=route.id,
-                cities=(route.a, route.b),
-                color=route.color,
-                length=route.length,
-                tunnel=route.tunnel,
-                locomotives=route.ferry,
-                track=route.track,
-                cars=tuple(cars),
-                path=path,
-            )
-        )
+        shapes.append(_route_shape(route, tuple(cars), path))
     return shapes
 
 
