@@ -24,23 +24,25 @@ runner = CliRunner()
 REFERENCE = Path(__file__).parent / "data" / "reference"
 
 
+#: A -1- B -1- C and a long A -6- C (double); one ticket A-C worth 2 (R2).
+TRIANGLE = {
+    "format": 1,
+    "id": "triangle",
+    "name": "Triangle",
+    "coordinates": "plane",
+    "cities": {"A": {"x": 0, "y": 0}, "B": {"x": 1, "y": 1}, "C": {"x": 2, "y": 0}},
+    "routes": [
+        {"between": ["A", "B"], "length": 1, "color": "red"},
+        {"between": ["B", "C"], "length": 1, "color": "red"},
+        {"between": ["A", "C"], "length": 6, "color": ["blue", "green"]},
+    ],
+    "tickets": [{"between": ["A", "C"], "value": 2}],
+}
+
+
 def triangle() -> Map:
-    """A -1- B -1- C and a long A -6- C (double); one ticket A-C worth 2 (R2)."""
-    return Map.from_data(
-        {
-            "format": 1,
-            "id": "triangle",
-            "name": "Triangle",
-            "coordinates": "plane",
-            "cities": {"A": {"x": 0, "y": 0}, "B": {"x": 1, "y": 1}, "C": {"x": 2, "y": 0}},
-            "routes": [
-                {"between": ["A", "B"], "length": 1, "color": "red"},
-                {"between": ["B", "C"], "length": 1, "color": "red"},
-                {"between": ["A", "C"], "length": 6, "color": ["blue", "green"]},
-            ],
-            "tickets": [{"between": ["A", "C"], "value": 2}],
-        }
-    )
+    """The `TRIANGLE` map."""
+    return Map.from_data(TRIANGLE)
 
 
 @pytest.mark.parametrize(
@@ -152,20 +154,7 @@ def test_cli_probe_json_on_a_hand_map(tmp_path: Path):
     import yaml
 
     path = tmp_path / "triangle.yaml"
-    data = {
-        "format": 1,
-        "id": "triangle",
-        "name": "Triangle",
-        "coordinates": "plane",
-        "cities": {"A": {"x": 0, "y": 0}, "B": {"x": 1, "y": 1}, "C": {"x": 2, "y": 0}},
-        "routes": [
-            {"between": ["A", "B"], "length": 1, "color": "red"},
-            {"between": ["B", "C"], "length": 1, "color": "red"},
-            {"between": ["A", "C"], "length": 6, "color": ["blue", "green"]},
-        ],
-        "tickets": [{"between": ["A", "C"], "value": 2}],
-    }
-    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    path.write_text(yaml.safe_dump(TRIANGLE), encoding="utf-8")
     result = runner.invoke(app, ["probe", str(path), "--wagons", "6", "-f", "json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
