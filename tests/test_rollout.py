@@ -32,7 +32,7 @@ def test_r6_r9_e1_e3_playouts_are_legal_whole_games(map_id: str, players: int) -
     assert reasons.count("final round") >= 5
 
 
-def test_playouts_draw_tickets_when_their_plan_is_done() -> None:
+def test_r12_playouts_draw_tickets_when_their_plan_is_done() -> None:
     drew = 0
     for seed in range(10):
         state = GameState(load_map("north_america"), 2, seed)
