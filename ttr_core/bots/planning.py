@@ -209,9 +209,7 @@ def refreshed_plan(
     for route in plan.routes:
         if owners[route] == seat:
             continue
-        if not can_claim_route(
-            board, route, seat, owners, num_players, wagons, double_routes_from
-        ):
+        if not can_claim_route(board, route, seat, owners, num_players, wagons, double_routes_from):
             return None
         remaining.append(route)
     if len(remaining) == len(plan.routes):

@@ -340,9 +340,7 @@ def mean(values: list[float] | None) -> float:
     return sum(values) / len(values)
 
 
-def clearly_behind(
-    leader: list[float], other: list[float], z: float, margin: float = 0.0
-) -> bool:
+def clearly_behind(leader: list[float], other: list[float], z: float, margin: float = 0.0) -> bool:
     """Whether `other` trails `leader` in the same worlds by more than `margin` on
     average and by more than `z` standard errors of the paired differences."""
     count = len(leader)
