@@ -8,7 +8,7 @@ import random
 
 import pytest
 from engine_positions import assert_cards_conserved, started, tiny_map
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from ttr_core.actions import (
@@ -25,7 +25,6 @@ from ttr_core.bots.random_bot import RandomBot
 from ttr_core.cards import CARD_NAMES, DECK_SIZE
 from ttr_core.errors import IllegalAction, InvalidAction
 from ttr_core.game import bot_seed, play_game
-from ttr_core.longest_path import longest_trail
 from ttr_core.record import dump_record, record_of, replay, verify_record
 from ttr_core.state import GameState
 from ttr_maps import load_map
@@ -220,29 +219,6 @@ def test_r9_r3_impossible_payments_are_invalid(color, colored, locos):
     """No payment that pays nothing, creates cards or names an unknown colour."""
     with pytest.raises(InvalidAction):
         Payment(color, colored, locos)
-
-
-# ---------------------------------------------------------------------- R16
-@settings(max_examples=150, deadline=None)
-@given(
-    st.lists(
-        st.tuples(st.integers(0, 5), st.integers(0, 5), st.integers(1, 6)).filter(
-            lambda e: e[0] != e[1]
-        ),
-        max_size=9,
-    )
-)
-def test_r16_longest_trail_matches_brute_force(edges):
-    def brute(city, used):
-        best = 0
-        for i, (a, b, length) in enumerate(edges):
-            if i not in used and city in (a, b):
-                best = max(best, length + brute(b if city == a else a, used | {i}))
-        return best
-
-    cities = {c for a, b, _ in edges for c in (a, b)}
-    expected = max((brute(c, frozenset()) for c in cities), default=0)
-    assert longest_trail(edges) == expected
 
 
 # ------------------------------------------------------------------- records

@@ -15,6 +15,7 @@ from weakref import WeakKeyDictionary
 
 from ttr_core.actions import Action, BuildStation, Claim, Payment
 from ttr_core.cards import CARD_INDEX, CARD_NAMES, DECK_SIZE, LOCO
+from ttr_core.longest_path import RouteTable, route_table
 from ttr_core.rules import RuleSet, rules_for
 from ttr_maps.model import CARD_COLORS, GRAY, Map
 
@@ -58,6 +59,12 @@ class Board:
         for route, shape in enumerate(shapes):
             groups.setdefault(shape, []).append((route, self.route_siblings[route]))
         return tuple((c, n, f, tuple(rs)) for (c, n, f), rs in sorted(groups.items()))
+
+    @cached_property
+    def trail_table(self) -> RouteTable:
+        """Every route as R16's longest-trail search reads it (see
+        `ttr_core.longest_path.longest_trail_in`)."""
+        return route_table(zip(self.route_a, self.route_b, self.route_length, strict=True))
 
     @cached_property
     def open_groups(self) -> tuple[tuple[int, int, tuple[int, ...]], ...]:

@@ -1,77 +1,115 @@
 """R16: the longest continuous path of a player's routes.
 
 Each route counts once, but a city may be passed more than once: this is the
-longest *trail* of the graph, found exactly by a depth-first search over routes
-(not over cities), one connected network at a time.
+longest *trail* of the graph, found exactly, one connected network at a time.
 
 >>> longest_trail([(0, 1, 2), (1, 2, 3), (2, 0, 4), (1, 3, 5)])  # a loop with a tail
 14
+
+The engine asks for one player's routes out of a board's `RouteTable`, which is
+built once per map (`Board.trail_table`), so no per-route tuples are made at
+scoring time:
+
+>>> table = route_table([(0, 1, 2), (1, 2, 3), (2, 0, 4), (1, 3, 5)])
+>>> longest_trail_in(table, [0, 1, 3])  # without 2-0: three routes from city 1
+8
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Any
 
-#: Per city: (neighbour, bit of the route, route length) for each of its routes.
-Adjacency = dict[int, list[tuple[int, int, int]]]
+#: A route seen from one of its cities: (the other city, the route's bit, length).
+Link = tuple[int, int, int]
+#: Per route: (city a, city b, length, the link seen from a, the link seen from b).
+RouteTable = Sequence[tuple[int, int, int, Link, Link]]
+Adjacency = dict[int, list[Link]]
+#: A connected network while it is gathered: [total length, routes, cities].
+Network = list[Any]
+
+
+def route_table(routes: Iterable[tuple[int, int, int]]) -> RouteTable:
+    """`(city_a, city_b, length)` routes as a table; route `i` gets the bit `1 << i`."""
+    return tuple(
+        (a, b, length, (b, 1 << i, length), (a, 1 << i, length))
+        for i, (a, b, length) in enumerate(routes)
+    )
 
 
 def longest_trail(routes: Iterable[tuple[int, int, int]]) -> int:
     """The length of the longest trail through `(city_a, city_b, length)` routes."""
-    adjacency: Adjacency = {}
-    bit = 1
-    for a, b, length in routes:
-        if a in adjacency:
-            adjacency[a].append((b, bit, length))
-        else:
-            adjacency[a] = [(b, bit, length)]
-        if b in adjacency:
-            adjacency[b].append((a, bit, length))
-        else:
-            adjacency[b] = [(a, bit, length)]
-        bit <<= 1
+    table = route_table(routes)
+    return longest_trail_in(table, range(len(table)))
+
+
+def longest_trail_in(table: RouteTable, owned: Iterable[int]) -> int:
+    """The length of the longest trail through the routes `owned` (indices into
+    `table`)."""
+    adjacency, networks = _networks(table, owned)
     best = 0
-    for total, routes_in, cities, far in _components(adjacency):
+    for total, routes, cities in networks:
         if total <= best:
             break  # longest networks first: no other one can beat `best`
-        if routes_in == 1:
+        if routes == 1:
             found = total
-        elif routes_in == len(cities) - 1:  # a tree: one path between any two cities
-            found = _farthest(adjacency, far)[1]
+        elif routes == len(cities) - 1:  # a tree: one path between any two cities
+            found = _farthest(adjacency, _farthest(adjacency, cities[0])[0])[1]
         else:
-            found = _longest_in_component(adjacency, cities, total)
+            found = _longest_in_network(adjacency, cities, total)
         if found > best:
             best = found
     return best
 
 
-def _components(adjacency: Adjacency) -> list[tuple[int, int, list[int], int]]:
-    """Connected networks as (total length, routes, cities, the city farthest from
-    the first one if the network is a tree), longest first, in one pass over the
-    cities (each route is seen from both ends, so halved)."""
-    seen: set[int] = set()
-    found = []
-    for start in adjacency:
-        if start in seen:
-            continue
-        seen.add(start)
-        stack = [(start, 0)]
-        cities, twice, ends, far, far_length = [], 0, 0, start, 0
-        while stack:
-            city, distance = stack.pop()
-            cities.append(city)
-            if distance > far_length:
-                far, far_length = city, distance
-            links = adjacency[city]
-            ends += len(links)
-            for neighbour, _, length in links:
-                twice += length
-                if neighbour not in seen:
-                    seen.add(neighbour)
-                    stack.append((neighbour, distance + length))
-        found.append((twice // 2, ends // 2, cities, far))
-    found.sort(reverse=True)  # longest first (ties in any order)
-    return found
+def _networks(table: RouteTable, owned: Iterable[int]) -> tuple[Adjacency, list[Network]]:
+    """The routes' adjacency, and their connected networks as [total length, routes,
+    cities], longest first, gathered in the same pass: each route either starts a
+    network, grows one, closes a loop in one or joins two (the smaller one moves
+    into the larger and is left with total 0, which sorts it last)."""
+    adjacency: Adjacency = {}
+    network_of: dict[int, Network] = {}
+    networks: list[Network] = []
+    for route in owned:
+        a, b, length, from_a, from_b = table[route]
+        if a in adjacency:
+            adjacency[a].append(from_a)
+            at_a = network_of[a]
+        else:
+            adjacency[a] = [from_a]
+            at_a = None
+        if b in adjacency:
+            adjacency[b].append(from_b)
+            at_b = network_of[b]
+        else:
+            adjacency[b] = [from_b]
+            at_b = None
+        if at_a is None and at_b is None:
+            network_of[a] = network_of[b] = new = [length, 1, [a, b]]
+            networks.append(new)
+        elif at_a is None:
+            at_b[0] += length
+            at_b[1] += 1
+            at_b[2].append(a)
+            network_of[a] = at_b
+        elif at_b is None:
+            at_a[0] += length
+            at_a[1] += 1
+            at_a[2].append(b)
+            network_of[b] = at_a
+        elif at_a is at_b:
+            at_a[0] += length
+            at_a[1] += 1
+        else:
+            large, small = (at_a, at_b) if len(at_a[2]) >= len(at_b[2]) else (at_b, at_a)
+            large[0] += small[0] + length
+            large[1] += small[1] + 1
+            large[2] += small[2]
+            for city in small[2]:
+                network_of[city] = large
+            small[0] = 0
+    networks.sort(reverse=True)
+    return adjacency, networks
 
 
 def _farthest(adjacency: Adjacency, start: int) -> tuple[int, int]:
@@ -89,7 +127,7 @@ def _farthest(adjacency: Adjacency, start: int) -> tuple[int, int]:
     return far, far_length
 
 
-def _longest_in_component(adjacency: Adjacency, cities: list[int], total: int) -> int:
+def _longest_in_network(adjacency: Adjacency, cities: list[int], total: int) -> int:
     # A longest trail that is not closed ends at cities of odd degree (at an even
     # one an unused route would extend it), so those are the only starts needed. A
     # network with no or two such cities has an Euler circuit or path: all of it.
@@ -100,8 +138,9 @@ def _longest_in_component(adjacency: Adjacency, cities: list[int], total: int) -
     # With more than two, no closed trail is longest (one could be turned to start
     # next to an unused route and take it), so a longest one joins two different
     # odd cities and is found from either end: the last one need not be tried.
+    links = _chains_joined(adjacency, cities)
     best = 0
-    for start in odd[:-1]:  # depth first over (city, routes used, length so far)
+    for start in odd[:-1]:  # depth first over (city, links used, length so far)
         stack = [(start, 0, 0)]
         pop, push = stack.pop, stack.append
         while stack:
@@ -110,7 +149,33 @@ def _longest_in_component(adjacency: Adjacency, cities: list[int], total: int) -
                 best = length
                 if best == total:  # every route is used: nothing can be longer
                     return best
-            for neighbour, bit, route_length in adjacency[city]:
+            for neighbour, bit, link_length in links[city]:
                 if not used & bit:
-                    push((neighbour, used | bit, length + route_length))
+                    push((neighbour, used | bit, length + link_length))
     return best
+
+
+def _chains_joined(adjacency: Adjacency, cities: list[int]) -> Adjacency:
+    """The network with every chain of cities that have two routes made into one
+    link: a trail that enters such a city leaves it by the other route, and never
+    ends there (its degree is even), so the search need not stop at it. A chain
+    that comes back to where it started becomes a loop, listed once. Links get
+    small bits of their own (1, 2, 4, ...), which keep the search's sets short."""
+    links: Adjacency = {c: [] for c in cities if len(adjacency[c]) != 2}
+    walked = 0  # bits of the first and last route of every chain made so far
+    bit = 1
+    for city in links:
+        for neighbour, first, length in adjacency[city]:
+            if walked & first:
+                continue  # made from its other end
+            last = first
+            while len(adjacency[neighbour]) == 2:
+                one, two = adjacency[neighbour]
+                neighbour, last, step = two if one[1] == last else one
+                length += step
+            walked |= first | last
+            links[city].append((neighbour, bit, length))
+            if neighbour != city:
+                links[neighbour].append((city, bit, length))
+            bit <<= 1
+    return links

@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from ttr_core.enums import Status
-from ttr_core.longest_path import longest_trail
+from ttr_core.longest_path import longest_trail_in
 from ttr_core.points import signed_ticket_points
 from ttr_core.stations import best_station_routes, tickets_completed_by
 
@@ -120,12 +120,7 @@ def score_game(state: GameState) -> GameResult:
     game_map = state.map
     seats = range(state.num_players)
     owned = [state.claimed_routes(seat) for seat in seats]
-    longest = [
-        longest_trail(
-            (board.route_a[r], board.route_b[r], board.route_length[r]) for r in owned[seat]
-        )
-        for seat in seats
-    ]
+    longest = [longest_trail_in(board.trail_table, owned[seat]) for seat in seats]
     active = [state.status[seat] == Status.ACTIVE for seat in seats]
     # R16, D5: only active players can hold the bonus; a path needs a route.
     best = max((longest[s] for s in seats if active[s]), default=0)
