@@ -139,6 +139,7 @@ def _longest_in_network(adjacency: Adjacency, cities: list[int], total: int) -> 
     # next to an unused route and take it), so a longest one joins two different
     # odd cities and is found from either end: the last one need not be tried.
     links = _chains_joined(adjacency, cities)
+    ceiling = total - _least_left_out(links, odd)
     best = 0
     for start in odd[:-1]:  # depth first over (city, links used, length so far)
         stack = [(start, 0, 0)]
@@ -147,12 +148,24 @@ def _longest_in_network(adjacency: Adjacency, cities: list[int], total: int) -> 
             city, used, length = pop()
             if length > best:
                 best = length
-                if best == total:  # every route is used: nothing can be longer
+                if best == ceiling:  # nothing can be longer
                     return best
             for neighbour, bit, link_length in links[city]:
                 if not used & bit:
                     push((neighbour, used | bit, length + link_length))
     return best
+
+
+def _least_left_out(links: Adjacency, odd: list[int]) -> int:
+    """A lower bound on the length a trail must leave out when a network has more
+    than two odd cities. The routes a trail leaves out have odd degree at every odd
+    city except its two ends, so at each of those cities at least one link other
+    than a loop is left out, at least as long as the city's shortest such link. A
+    left-out link serves at most two cities and is at least as long as the mean of
+    their shortest links, so at least half the sum of the shortest links of all odd
+    cities but the two with the longest ones is left out."""
+    shortest = sorted(min(length for other, _, length in links[c] if other != c) for c in odd)
+    return (sum(shortest[:-2]) + 1) // 2
 
 
 def _chains_joined(adjacency: Adjacency, cities: list[int]) -> Adjacency:
