@@ -17,99 +17,116 @@ scoring time:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, NamedTuple
 
 #: A route seen from one of its cities: (the other city, the route's bit, length).
 Link = tuple[int, int, int]
-#: Per route: (city a, city b, length, the link seen from a, the link seen from b).
-RouteTable = Sequence[tuple[int, int, int, Link, Link]]
-Adjacency = dict[int, list[Link]]
+#: Per city index, its links: a list with None for cities outside the network, or a
+#: dict of the cities in it.
+Adjacency = list[Any] | dict[int, list[Link]]
 #: A connected network while it is gathered: [total length, routes, cities].
 Network = list[Any]
 
 
+class RouteTable(NamedTuple):
+    """Routes as the search reads them: per route (city a, city b, length, the link
+    seen from a, the link seen from b); cities are numbered 0 to `cities` - 1."""
+
+    cities: int
+    routes: tuple[tuple[int, int, int, Link, Link], ...]
+
+
 def route_table(routes: Iterable[tuple[int, int, int]]) -> RouteTable:
-    """`(city_a, city_b, length)` routes as a table; route `i` gets the bit `1 << i`."""
-    return tuple(
+    """`(city_a, city_b, length)` routes (cities numbered from 0) as a table; route
+    `i` gets the bit `1 << i`."""
+    rows = tuple(
         (a, b, length, (b, 1 << i, length), (a, 1 << i, length))
         for i, (a, b, length) in enumerate(routes)
     )
+    return RouteTable(max((max(a, b) for a, b, *_ in rows), default=-1) + 1, rows)
 
 
 def longest_trail(routes: Iterable[tuple[int, int, int]]) -> int:
     """The length of the longest trail through `(city_a, city_b, length)` routes."""
     table = route_table(routes)
-    return longest_trail_in(table, range(len(table)))
+    return longest_trail_in(table, range(len(table.routes)))
 
 
 def longest_trail_in(table: RouteTable, owned: Iterable[int]) -> int:
     """The length of the longest trail through the routes `owned` (indices into
     `table`)."""
-    adjacency, networks = _networks(table, owned)
     best = 0
-    for total, routes, cities in networks:
+    for total, routes, cities in _networks(table, owned):
         if total <= best:
             break  # longest networks first: no other one can beat `best`
-        if routes == 1:
+        if len(routes) == 1:
             found = total
-        elif routes == len(cities) - 1:  # a tree: one path between any two cities
-            found = _farthest(adjacency, _farthest(adjacency, cities[0])[0])[1]
         else:
-            found = _longest_in_network(adjacency, cities, total)
+            adjacency = _adjacency(table, routes, cities)
+            if len(routes) == len(cities) - 1:  # a tree: one path between two cities
+                found = _farthest(adjacency, _farthest(adjacency, cities[0])[0])[1]
+            else:
+                found = _longest_in_network(adjacency, cities, total)
         if found > best:
             best = found
     return best
 
 
-def _networks(table: RouteTable, owned: Iterable[int]) -> tuple[Adjacency, list[Network]]:
-    """The routes' adjacency, and their connected networks as [total length, routes,
-    cities], longest first, gathered in the same pass: each route either starts a
-    network, grows one, closes a loop in one or joins two (the smaller one moves
-    into the larger and is left with total 0, which sorts it last)."""
-    adjacency: Adjacency = {}
-    network_of: dict[int, Network] = {}
+def _networks(table: RouteTable, owned: Iterable[int]) -> list[Network]:
+    """The connected networks of the routes as [total length, routes, cities],
+    longest first, in one pass: each route either starts a network, grows one,
+    closes a loop in one or joins two (the smaller one moves into the larger and is
+    left with total 0, which sorts it last)."""
+    rows = table.routes
+    network_of: list[Network | None] = [None] * table.cities
     networks: list[Network] = []
     for route in owned:
-        a, b, length, from_a, from_b = table[route]
-        if a in adjacency:
-            adjacency[a].append(from_a)
-            at_a = network_of[a]
-        else:
-            adjacency[a] = [from_a]
-            at_a = None
-        if b in adjacency:
-            adjacency[b].append(from_b)
-            at_b = network_of[b]
-        else:
-            adjacency[b] = [from_b]
-            at_b = None
-        if at_a is None and at_b is None:
-            network_of[a] = network_of[b] = new = [length, 1, [a, b]]
-            networks.append(new)
-        elif at_a is None:
-            at_b[0] += length
-            at_b[1] += 1
-            at_b[2].append(a)
-            network_of[a] = at_b
+        a, b, length, _, _ = rows[route]
+        at_a = network_of[a]
+        at_b = network_of[b]
+        if at_a is None:
+            if at_b is None:
+                network_of[a] = network_of[b] = new = [length, [route], [a, b]]
+                networks.append(new)
+            else:
+                at_b[0] += length
+                at_b[1].append(route)
+                at_b[2].append(a)
+                network_of[a] = at_b
         elif at_b is None:
             at_a[0] += length
-            at_a[1] += 1
+            at_a[1].append(route)
             at_a[2].append(b)
             network_of[b] = at_a
         elif at_a is at_b:
             at_a[0] += length
-            at_a[1] += 1
+            at_a[1].append(route)
         else:
             large, small = (at_a, at_b) if len(at_a[2]) >= len(at_b[2]) else (at_b, at_a)
             large[0] += small[0] + length
-            large[1] += small[1] + 1
+            large[1] += small[1]
+            large[1].append(route)
             large[2] += small[2]
             for city in small[2]:
                 network_of[city] = large
             small[0] = 0
     networks.sort(reverse=True)
-    return adjacency, networks
+    return networks
+
+
+def _adjacency(table: RouteTable, routes: list[int], cities: list[int]) -> Adjacency:
+    """Per city of one network, its links (a list indexed by city: quicker to read
+    than a dict, and the network's cities are known)."""
+    rows = table.routes
+    adjacency: list[Any] = [None] * table.cities
+    for city in cities:
+        adjacency[city] = []
+    for route in routes:
+        a, b, _, from_a, from_b = rows[route]
+        adjacency[a].append(from_a)
+        adjacency[b].append(from_b)
+    return adjacency
 
 
 def _farthest(adjacency: Adjacency, start: int) -> tuple[int, int]:
