@@ -156,9 +156,17 @@ def _longest_in_network(adjacency: Adjacency, cities: list[int], total: int) -> 
     # next to an unused route and take it), so a longest one joins two different
     # odd cities and is found from either end: the last one need not be tried.
     links = _chains_joined(adjacency, cities)
-    ceiling = total - _least_left_out(links, odd)
+    # Each odd city with its shortest link other than a loop, longest first: a
+    # city at the end of a long link is the likelier end of a longest trail.
+    ends = sorted(((_shortest_link(links, c), c) for c in odd), reverse=True)
+    # The routes a trail leaves out have odd degree at every odd city but its two
+    # ends, so each of those cities has a link left out, at least as long as its
+    # shortest one. A left-out link serves at most two such cities and is at least
+    # the mean of their shortest links: at least half the sum of the shortest links
+    # of all odd cities but two (at best the two with the longest) is left out.
+    ceiling = total - (sum(shortest for shortest, _ in ends[2:]) + 1) // 2
     best = 0
-    for start in odd[:-1]:  # depth first over (city, links used, length so far)
+    for _, start in ends[:-1]:  # depth first over (city, links used, length so far)
         stack = [(start, 0, 0)]
         pop, push = stack.pop, stack.append
         while stack:
@@ -173,16 +181,8 @@ def _longest_in_network(adjacency: Adjacency, cities: list[int], total: int) -> 
     return best
 
 
-def _least_left_out(links: Adjacency, odd: list[int]) -> int:
-    """A lower bound on the length a trail must leave out when a network has more
-    than two odd cities. The routes a trail leaves out have odd degree at every odd
-    city except its two ends, so at each of those cities at least one link other
-    than a loop is left out, at least as long as the city's shortest such link. A
-    left-out link serves at most two cities and is at least as long as the mean of
-    their shortest links, so at least half the sum of the shortest links of all odd
-    cities but the two with the longest ones is left out."""
-    shortest = sorted(min(length for other, _, length in links[c] if other != c) for c in odd)
-    return (sum(shortest[:-2]) + 1) // 2
+def _shortest_link(links: Adjacency, city: int) -> int:
+    return min(length for other, _, length in links[city] if other != city)
 
 
 def _chains_joined(adjacency: Adjacency, cities: list[int]) -> Adjacency:
