@@ -77,7 +77,9 @@ def _networks(table: RouteTable, owned: Iterable[int]) -> list[Network]:
     """The connected networks of the routes as [total length, routes, cities],
     longest first, in one pass: each route either starts a network, grows one,
     closes a loop in one or joins two (the smaller one moves into the larger and is
-    left with total 0, which sorts it last)."""
+    left with total 0, which sorts it last). `ttr_core.connectivity` answers only
+    whether two cities are joined; the search needs each network's routes, cities
+    and total, which these labels gather on the way."""
     rows = table.routes
     network_of: list[Network | None] = [None] * table.cities
     networks: list[Network] = []
