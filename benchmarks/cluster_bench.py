@@ -5,7 +5,7 @@
         [--bots greedy] [--map north_america] [--runs local:1,local:2,ray:2]
 
 Each run is a fresh process (so its peak memory is its own): it plays the games
-through `ttr_core.simulate.simulate` with the executor named (`local:J` is J local
+through `ttr_core.playtest.simulate.simulate` with the executor named (`local:J` is J local
 processes, `ray:J` J Ray actors on a local Ray instance started for the run) and
 prints wall time, games per second, the driver's peak RSS and a digest of the report,
 which must be the same for every run. `--memory 10000,100000` instead compares the
@@ -22,8 +22,8 @@ import sys
 
 RUN = r"""
 import hashlib, json, resource, sys, time
-from ttr_core.executors import EXECUTORS
-from ttr_core.simulate import simulate
+from ttr_core.playtest.executors import EXECUTORS
+from ttr_core.playtest.simulate import simulate
 map_, games, players, bots, kind, workers = sys.argv[1:]
 games, players, workers = int(games), int(players), int(workers)
 executor = EXECUTORS[kind](workers, None)

@@ -4,7 +4,7 @@ table and a player's route indices).
 
     .venv/bin/python benchmarks/engine_bench.py [--games 300] [--map north_america] [--views]
 
-Random bots play through the game loop's playout path (`ttr_core.loop.run`: the
+Random bots play through the game loop's playout path (`ttr_core.engine.loop.run`: the
 bot gets `legal_actions(seat)`, no view is built); `--views` also measures the
 same games with a view built for every decision (what bots that read the table
 cost). Rates are per CPU second of this one process (time.process_time), so that
@@ -18,10 +18,9 @@ import statistics
 import time
 
 from ttr_core.bots.random_bot import RandomBot
-from ttr_core.game import bot_seed, play_game
-from ttr_core.longest_path import longest_trail_in
-from ttr_core.loop import run
-from ttr_core.state import GameState
+from ttr_core.engine.longest_path import longest_trail_in
+from ttr_core.engine.loop import bot_seed, play_game, run
+from ttr_core.engine.state import GameState
 from ttr_maps import load_map
 
 #: Timed passes over all the end-game networks (one pass takes a few tens of ms).

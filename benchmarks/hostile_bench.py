@@ -6,7 +6,7 @@ not inflate it), its wall time and its peak memory (max RSS). Targets: under 30 
 and 1 GB.
 
 1. `ttr validate`, `ttr stats` and `ttr preview` on a generated map of 10,000
-   cities (the most `ttr_maps.limits` allows), 30,000 routes and 5,000 tickets
+   cities (the most `ttr_maps.io.limits` allows), 30,000 routes and 5,000 tickets
    (`validate_bench.generate_map`); `ttr preview` refuses it with a clear message
    (previews stop at `MAX_PREVIEW_CITIES`);
 2. `ttr preview` on a map of `MAX_PREVIEW_CITIES` cities, the biggest it draws.
@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from validate_bench import generate_map
 
-from ttr_maps.limits import MAX_CITIES, MAX_PREVIEW_CITIES
+from ttr_maps.io.limits import MAX_CITIES, MAX_PREVIEW_CITIES
 
 TTR = Path(sys.executable).with_name("ttr")
 

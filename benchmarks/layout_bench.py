@@ -1,4 +1,4 @@
-"""Benchmark of `ttr layout` (ttr_maps.layout.compute_layout).
+"""Benchmark of `ttr layout` (ttr_maps.geometry.layout.compute_layout).
 
 Run with `.venv/bin/python benchmarks/layout_bench.py`. It times, in CPU seconds
 (`time.process_time`, so a busy machine matters less), the layout of:
@@ -20,8 +20,8 @@ import random
 import time
 
 from ttr_maps import load_map
-from ttr_maps.bundled import bundled_map_ids
-from ttr_maps.layout import compute_layout
+from ttr_maps.geometry.layout import compute_layout
+from ttr_maps.io.bundled import bundled_map_ids
 from ttr_maps.model import CARD_COLORS, Map
 
 

@@ -13,7 +13,7 @@ move) and its strength against the heuristic bots (issue #15's targets).
 - strength: two players, seats alternated, `--games` games against one-step and
   as many against greedy; four players, the bot and three one-step bots (the
   best heuristic style at a five-style table), `--four-player-games` games, the
-  bot's seat rotating. Games run through `ttr_core.simulate.iter_games` (the
+  bot's seat rotating. Games run through `ttr_core.playtest.simulate.iter_games` (the
   machinery of `ttr simulate`); shared first places count 1/k of a win.
   Wins are printed as they come in, with 95 % Wilson intervals, so a run can be
   stopped early and still report.
@@ -27,12 +27,11 @@ import statistics
 import time
 
 from ttr_core.bots import make_bot
+from ttr_core.bots.determinize import determinize
 from ttr_core.bots.rollout import rollout_players
-from ttr_core.determinize import determinize
-from ttr_core.game import bot_seed, play_game
-from ttr_core.loop import run
-from ttr_core.simulate import iter_games, wilson_interval
-from ttr_core.state import GameState
+from ttr_core.engine.loop import bot_seed, play_game, run
+from ttr_core.engine.state import GameState
+from ttr_core.playtest.simulate import iter_games, wilson_interval
 from ttr_maps import load_map
 
 

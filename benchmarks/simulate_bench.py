@@ -1,5 +1,5 @@
 """Simulation benchmark: four-player greedy games per second on North America,
-with 1 and 2 processes, through `ttr_core.simulate` (the code `ttr simulate` runs).
+with 1 and 2 processes, through `ttr_core.playtest.simulate` (the code `ttr simulate` runs).
 
     .venv/bin/python benchmarks/simulate_bench.py [--games 1000] [--bots greedy]
         [--map north_america] [--players 4] [--jobs 1,2] [--profile]
@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from ttr_core.simulate import simulate
+from ttr_core.playtest.simulate import simulate
 
 
 def main() -> None:

@@ -15,9 +15,9 @@ import time
 from pathlib import Path
 
 from ttr_maps import load_map
-from ttr_maps.bundled import bundled_map_ids
-from ttr_maps.probe import load_ticket_values, solve_max_score
-from ttr_maps.tickets import TicketBoard, analyse_deck, suggest_deck
+from ttr_maps.analysis.probe import load_ticket_values, solve_max_score
+from ttr_maps.analysis.tickets import TicketBoard, analyse_deck, suggest_deck
+from ttr_maps.io.bundled import bundled_map_ids
 
 REFERENCE = Path(__file__).resolve().parent.parent / "tests" / "data" / "reference"
 

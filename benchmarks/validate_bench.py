@@ -122,7 +122,7 @@ def main() -> None:
         f"ttr validate (bundled maps, subprocess): median {statistics.median(times):.3f} s, "
         f"best {min(times):.3f} s over {len(times)} runs (target < 1 s)"
     )
-    from ttr_maps.validate import validate_file
+    from ttr_maps.checks.validate import validate_file
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "big.yaml"

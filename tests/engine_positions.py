@@ -3,11 +3,28 @@ exactly as a test needs it."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
 
-from ttr_core.actions import KeepTickets
-from ttr_core.cards import CARD_INDEX, CARD_KINDS, DECK_SIZE, LOCO
-from ttr_core.state import GameState
+import pytest
+
+from ttr_core.bots.random_bot import RandomBot
+from ttr_core.engine.actions import (
+    Action,
+    Claim,
+    DrawDeck,
+    DrawMarket,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+    Payment,
+    parse_action,
+)
+from ttr_core.engine.cards import CARD_INDEX, CARD_KINDS, CARD_NAMES, DECK_SIZE, LOCO
+from ttr_core.engine.errors import IllegalAction, InvalidAction
+from ttr_core.engine.loop import bot_seed
+from ttr_core.engine.state import GameState
+from ttr_core.engine.view import PlayerView
 from ttr_maps.model import Map
 
 #   A --2 red/blue-- B --3 gray-- C --1 green-- D
@@ -143,3 +160,151 @@ def assert_cards_conserved(state: GameState) -> None:
 def claim_text(route: str, **payment: int) -> str:
     parts = " ".join(f"{k}:{v}" for k, v in payment.items())
     return f"claim {route} with {parts}"
+
+
+def check_invariants(state: GameState) -> None:
+    assert_cards_conserved(state)  # R3: the 110 cards are all somewhere, once
+    revealed = [c for d in state.pending if hasattr(d, "revealed") for c in d.revealed]
+    assert state.cards.count_all(state.hands, revealed) == DECK_SIZE  # the piles' own count
+    for seat in range(state.num_players):
+        claimed = sum(state.board.route_length[r] for r in state.claimed_routes(seat))
+        assert state.wagons[seat] + claimed == state.map.wagons
+        assert state.wagons[seat] >= 0
+    offered = [t for d in state.pending if hasattr(d, "offered") for t in d.offered]
+    held = [t for tickets in state.tickets for t in tickets]
+    returns = [t for r in state._setup_returns.values() for t in r]
+    gone = state.out_of_game_tickets + state.long_ticket_deck  # E4
+    every_ticket = list(state.ticket_deck) + offered + held + returns + gone
+    assert sorted(every_ticket) == list(range(len(state.map.tickets)))
+
+
+def unlisted_candidates(state: GameState, rng: random.Random) -> list:
+    """A sample of well-formed actions, most of them illegal right now."""
+    board = state.board
+    candidates = [DrawDeck(), DrawTickets(), Pass(), KeepTickets((0,)), KeepTickets((0, 1, 2))]
+    candidates += [DrawMarket(slot) for slot in range(5)]
+    for _ in range(12):
+        route = rng.randrange(board.num_routes)
+        length = board.route_length[route]
+        color = rng.choice(CARD_NAMES[:8])
+        locos = rng.randrange(length + 2)
+        colored = max(0, length - locos + rng.choice((-1, 0, 0, 1)))
+        candidates.append(Claim(board.route_name(route), Payment(color, colored, locos)))
+    return candidates
+
+
+def playout(game_map, players: int, seed: int, check_every_action: bool) -> GameState:
+    """Play random bots, checking invariants and legality after every action."""
+    rng = random.Random(seed)
+    bots = [RandomBot(bot_seed(seed, seat)) for seat in range(players)]
+    state = GameState(game_map, players, seed)
+    check_invariants(state)
+    steps = 0
+    while not state.is_over:
+        seat = state.to_move
+        listed = state.legal_actions(seat)
+        assert listed == state.view(seat).legal_actions()  # one list, two callers
+        if check_every_action or steps % 4 == 0:
+            sample = listed if check_every_action else rng.sample(listed, min(3, len(listed)))
+            for action in sample:  # every listed action applies...
+                state.clone().apply(action, seat)
+            for action in unlisted_candidates(state, rng):  # ...and unlisted ones raise
+                if action not in listed:
+                    twin = state.clone()
+                    with pytest.raises((IllegalAction, InvalidAction)):
+                        twin.apply(action, seat)
+        state.apply(bots[seat].act(state.view(seat)), seat)
+        check_invariants(state)
+        steps += 1
+        assert steps < 5000, "a game must end"
+    return state
+
+
+def play(state: GameState, text: str, seat: int | None = None) -> None:
+    state.apply(parse_action(text), seat)
+
+
+def snapshot(state: GameState) -> tuple:
+    return (
+        state.deck[:],
+        state.discard[:],
+        list(state.ticket_deck),
+        [h[:] for h in state.hands],
+        [t[:] for t in state.tickets],
+        state.wagons[:],
+        state.route_points[:],
+        state.owner[:],
+        state.market[:],
+        state.pending[:],
+        state.current,
+        state.phase,
+        state.status[:],
+        set(state.passed),
+        state.final_queue,
+        len(state.history),
+        state.rng.getstate(),
+    )
+
+
+def assert_illegal(state: GameState, text: str, rule: str, seat: int | None = None) -> None:
+    """The action is refused for `rule`, and the state is exactly as it was."""
+    before = snapshot(state)
+    with pytest.raises(IllegalAction) as caught:
+        play(state, text, seat)
+    assert caught.value.rule == rule, str(caught.value)
+    assert str(caught.value).startswith(f"{rule}: ")
+    assert snapshot(state) == before
+
+
+#   A --2 red/blue-- B --3 gray tunnel-- C --1 green-- D --2 gray ferry 1-- E
+#   A --4 yellow tunnel-- C ;  B --3 gray tunnel + ferry 1-- E
+EUROPE_TINY = {
+    **TINY,
+    "rules": "europe",
+    "routes": [
+        {"between": ["A", "B"], "length": 2, "color": ["red", "blue"]},
+        {"between": ["B", "C"], "length": 3, "color": "gray", "tunnel": True},
+        {"between": ["C", "D"], "length": 1, "color": "green"},
+        {"between": ["A", "C"], "length": 4, "color": "yellow", "tunnel": True},
+        {"between": ["D", "E"], "length": 2, "color": "gray", "ferry": 1},
+        {"between": ["B", "E"], "length": 3, "color": "gray", "tunnel": True, "ferry": 1},
+    ],
+    "tickets": [
+        *TINY["tickets"],
+        {"between": ["A", "E"], "value": 7, "long": True},
+        {"between": ["A", "D"], "value": 5, "long": True},
+        {"between": ["B", "D"], "value": 4, "long": True},
+    ],
+}
+
+
+LONG = {15, 16, 17}
+
+
+def europe_map() -> Map:
+    return Map.from_data(EUROPE_TINY)
+
+
+def europe_game(players: int = 2, seed: int = 1) -> GameState:
+    """Past setup, each seat keeping everything it was offered."""
+    state = GameState(europe_map(), players, seed)
+    for seat in range(players):
+        offered = state.decision_for(seat).offered
+        state.apply(KeepTickets(tuple(range(len(offered)))), seat)
+    return state
+
+
+class Watched:
+    """Wraps a bot: checks it gets only views and answers with listed actions."""
+
+    def __init__(self, bot: object) -> None:
+        self.bot = bot
+        self.name = bot.name  # type: ignore[attr-defined]
+        self.calls = 0
+
+    def act(self, view: PlayerView) -> Action:
+        assert type(view) is PlayerView
+        self.calls += 1
+        action = self.bot.act(view)  # type: ignore[attr-defined]
+        assert action in view.legal_actions(), f"{self.name} chose unlisted {action}"
+        return action

@@ -10,8 +10,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
+from testdata import ROOT
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +41,7 @@ def test_installed_package_finds_maps_by_id_from_any_folder(wheel: Path, tmp_pat
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     code = (
-        "import ttr_maps, sys; from ttr_maps.bundled import bundled_map_ids;"
+        "import ttr_maps, sys; from ttr_maps.io.bundled import bundled_map_ids;"
         "assert ttr_maps.__file__.startswith(sys.argv[1]), ttr_maps.__file__;"
         "print(bundled_map_ids(), [len(ttr_maps.load_map(i).routes) for i in bundled_map_ids()])"
     )
@@ -61,7 +60,7 @@ def test_installed_package_finds_maps_by_id_from_any_folder(wheel: Path, tmp_pat
 def test_a_map_id_finds_the_bundled_map_even_beside_a_folder_of_that_name(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from ttr_maps.bundled import bundled_map_path, resolve_map_argument
+    from ttr_maps.io.bundled import bundled_map_path, resolve_map_argument
 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "iran").mkdir()

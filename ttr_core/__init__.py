@@ -18,57 +18,57 @@ from typing import TYPE_CHECKING, Any
 #: Public name -> the module that defines it.
 _WHERE = {
     # the game
-    "GameState": "ttr_core.state",
-    "PlayerView": "ttr_core.view",
-    "TicketView": "ttr_core.view",
-    "Phase": "ttr_core.enums",
-    "Status": "ttr_core.enums",
-    "EndReason": "ttr_core.enums",
-    "DecisionKind": "ttr_core.enums",
+    "GameState": "ttr_core.engine.state",
+    "PlayerView": "ttr_core.engine.view",
+    "TicketView": "ttr_core.engine.view",
+    "Phase": "ttr_core.engine.enums",
+    "Status": "ttr_core.engine.enums",
+    "EndReason": "ttr_core.engine.enums",
+    "DecisionKind": "ttr_core.engine.enums",
     # the rules as data
-    "RuleSet": "ttr_core.rules",
-    "RuleSetError": "ttr_core.rules",
-    "BASE": "ttr_core.rules",
-    "EUROPE": "ttr_core.rules",
-    "rules_for": "ttr_core.rules",
-    "parse_overrides": "ttr_core.rules",
+    "RuleSet": "ttr_maps.rules",
+    "RuleSetError": "ttr_maps.rules",
+    "BASE": "ttr_maps.rules",
+    "EUROPE": "ttr_maps.rules",
+    "rules_for": "ttr_maps.rules",
+    "parse_overrides": "ttr_maps.rules",
     # actions and errors
-    "Action": "ttr_core.actions",
-    "Payment": "ttr_core.actions",
-    "DrawDeck": "ttr_core.actions",
-    "DrawMarket": "ttr_core.actions",
-    "Claim": "ttr_core.actions",
-    "DrawTickets": "ttr_core.actions",
-    "KeepTickets": "ttr_core.actions",
-    "Pass": "ttr_core.actions",
-    "Resign": "ttr_core.actions",
-    "Remove": "ttr_core.actions",
-    "BuildStation": "ttr_core.actions",
-    "PayTunnel": "ttr_core.actions",
-    "GiveUpTunnel": "ttr_core.actions",
-    "parse_action": "ttr_core.actions",
-    "IllegalAction": "ttr_core.errors",
-    "InvalidAction": "ttr_core.errors",
+    "Action": "ttr_core.engine.actions",
+    "Payment": "ttr_core.engine.actions",
+    "DrawDeck": "ttr_core.engine.actions",
+    "DrawMarket": "ttr_core.engine.actions",
+    "Claim": "ttr_core.engine.actions",
+    "DrawTickets": "ttr_core.engine.actions",
+    "KeepTickets": "ttr_core.engine.actions",
+    "Pass": "ttr_core.engine.actions",
+    "Resign": "ttr_core.engine.actions",
+    "Remove": "ttr_core.engine.actions",
+    "BuildStation": "ttr_core.engine.actions",
+    "PayTunnel": "ttr_core.engine.actions",
+    "GiveUpTunnel": "ttr_core.engine.actions",
+    "parse_action": "ttr_core.engine.actions",
+    "IllegalAction": "ttr_core.engine.errors",
+    "InvalidAction": "ttr_core.engine.errors",
     # playing games
-    "run": "ttr_core.loop",
-    "new_game": "ttr_core.loop",
-    "StopGame": "ttr_core.loop",
-    "play_game": "ttr_core.game",
-    "bot_seed": "ttr_core.game",
+    "run": "ttr_core.engine.loop",
+    "new_game": "ttr_core.engine.loop",
+    "StopGame": "ttr_core.engine.loop",
+    "play_game": "ttr_core.engine.loop",
+    "bot_seed": "ttr_core.engine.loop",
     "Bot": "ttr_core.bots",
     "make_bot": "ttr_core.bots",
     "bot_factories": "ttr_core.bots",
     "RandomBot": "ttr_core.bots.random_bot",
     # results and records
-    "GameResult": "ttr_core.result",
-    "SeatResult": "ttr_core.result",
-    "record_of": "ttr_core.record",
-    "dump_record": "ttr_core.record",
-    "write_record": "ttr_core.record",
-    "read_record": "ttr_core.record",
-    "replay": "ttr_core.record",
-    "verify_record": "ttr_core.record",
-    "RecordError": "ttr_core.record",
+    "GameResult": "ttr_core.engine.result",
+    "SeatResult": "ttr_core.engine.result",
+    "record_of": "ttr_core.engine.record",
+    "dump_record": "ttr_core.engine.record",
+    "write_record": "ttr_core.engine.record",
+    "read_record": "ttr_core.engine.record",
+    "replay": "ttr_core.engine.record",
+    "verify_record": "ttr_core.engine.record",
+    "RecordError": "ttr_core.engine.record",
     # maps, for the five-line game
     "load_map": "ttr_maps",
 }
@@ -139,7 +139,9 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
-    from ttr_core.actions import (
+    from ttr_core.bots import Bot, bot_factories, make_bot
+    from ttr_core.bots.random_bot import RandomBot
+    from ttr_core.engine.actions import (
         Action,
         BuildStation,
         Claim,
@@ -155,13 +157,10 @@ if TYPE_CHECKING:
         Resign,
         parse_action,
     )
-    from ttr_core.bots import Bot, bot_factories, make_bot
-    from ttr_core.bots.random_bot import RandomBot
-    from ttr_core.enums import DecisionKind, EndReason, Phase, Status
-    from ttr_core.errors import IllegalAction, InvalidAction
-    from ttr_core.game import bot_seed, play_game
-    from ttr_core.loop import StopGame, new_game, run
-    from ttr_core.record import (
+    from ttr_core.engine.enums import DecisionKind, EndReason, Phase, Status
+    from ttr_core.engine.errors import IllegalAction, InvalidAction
+    from ttr_core.engine.loop import StopGame, bot_seed, new_game, play_game, run
+    from ttr_core.engine.record import (
         RecordError,
         dump_record,
         read_record,
@@ -170,8 +169,8 @@ if TYPE_CHECKING:
         verify_record,
         write_record,
     )
-    from ttr_core.result import GameResult, SeatResult
-    from ttr_core.rules import BASE, EUROPE, RuleSet, RuleSetError, parse_overrides, rules_for
-    from ttr_core.state import GameState
-    from ttr_core.view import PlayerView, TicketView
+    from ttr_core.engine.result import GameResult, SeatResult
+    from ttr_core.engine.state import GameState
+    from ttr_core.engine.view import PlayerView, TicketView
     from ttr_maps import load_map
+    from ttr_maps.rules import BASE, EUROPE, RuleSet, RuleSetError, parse_overrides, rules_for

@@ -2,8 +2,8 @@
 previews. It knows nothing of game rules; the engine lives in `ttr_core`.
 """
 
+from ttr_maps.checks.validate import FileReport, InvalidMapError, load_map, validate_file
 from ttr_maps.model import CARD_COLORS, GRAY, ROUTE_COLORS, ROUTE_POINTS, City, Map, Route, Ticket
-from ttr_maps.validate import FileReport, InvalidMapError, load_map, validate_file
 
 __all__ = [
     "CARD_COLORS",

@@ -1,7 +1,7 @@
 """The map model: frozen values for cities, routes, tickets and whole maps.
 
 A `Map` is what the engine plays and what checks, previews and statistics read.
-It knows nothing of files: `ttr_maps.document` turns YAML into a `Map` and keeps
+It knows nothing of files: `ttr_maps.io.document` turns YAML into a `Map` and keeps
 the positions that reports need.
 
 >>> m = Map.from_data({
@@ -195,7 +195,7 @@ class Map:
     tickets: tuple[Ticket, ...]
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
     #: The `settings` block as written (rule-set fields the map changes, see
-    #: `ttr_core.rules`); `wagons` is also read into `wagons`.
+    #: `ttr_maps.rules`); `wagons` is also read into `wagons`.
     settings: Mapping[str, Any] = field(default_factory=dict, compare=False)
     #: The board layout, if the file has one (`ttr layout --write` makes one).
     layout: BoardLayout | None = field(default=None, compare=False)

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from ttr_core.actions import Action
-    from ttr_core.view import PlayerView
+    from ttr_core.engine.actions import Action
+    from ttr_core.engine.view import PlayerView
 
 
 class Bot(Protocol):

@@ -23,16 +23,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from ttr_core.actions import (
-    Action,
-    BuildStation,
-    Claim,
-    DrawDeck,
-    DrawMarket,
-    DrawTickets,
-    Pass,
-)
-from ttr_core.board import GRAY_INDEX
 from ttr_core.bots.planning import (
     INF,
     Plan,
@@ -49,10 +39,20 @@ from ttr_core.bots.styles import (
     scoring_routes,
     tunnel_reserve,
 )
-from ttr_core.cards import CARD_INDEX, CARDS_PER_COLOR, DECK_SIZE, LOCO, LOCOMOTIVES
-from ttr_core.decisions import SecondCard
-from ttr_core.enums import Phase, Status
-from ttr_core.view import PlayerView
+from ttr_core.engine.actions import (
+    Action,
+    BuildStation,
+    Claim,
+    DrawDeck,
+    DrawMarket,
+    DrawTickets,
+    Pass,
+)
+from ttr_core.engine.cards import CARD_INDEX, CARDS_PER_COLOR, DECK_SIZE, LOCO, LOCOMOTIVES
+from ttr_core.engine.compiled import GRAY_INDEX
+from ttr_core.engine.decisions import SecondCard
+from ttr_core.engine.enums import Phase, Status
+from ttr_core.engine.view import PlayerView
 
 ONE_STEP = Style("one-step", ticket_budget=0.6, more_tickets_wagons=16)
 

@@ -7,7 +7,7 @@ graph of a board (neighbours, all-pairs shortest distances) is built once per
 board and shared by every bot in every game on it.
 
 >>> from ttr_maps import load_map
->>> from ttr_core.board import board_for
+>>> from ttr_core.engine.compiled import board_for
 >>> graph = graph_for(board_for(load_map("north_america")))
 >>> graph.distance[graph.city("Denver")][graph.city("El Paso")]
 4
@@ -22,11 +22,11 @@ from math import comb
 from typing import cast
 from weakref import WeakKeyDictionary
 
-from ttr_core.actions import Action, Claim, Payment
-from ttr_core.board import GRAY_INDEX, Board
-from ttr_core.cards import CARD_INDEX, CARDS_PER_COLOR, DECK_SIZE, LOCO, LOCOMOTIVES
-from ttr_core.legal import DRAW_DECK, DRAW_MARKET, can_claim_route, payment_shapes
-from ttr_core.rules import BASE, EUROPE, RuleSet
+from ttr_core.engine.actions import Action, Claim, Payment
+from ttr_core.engine.cards import CARD_INDEX, CARDS_PER_COLOR, DECK_SIZE, LOCO, LOCOMOTIVES
+from ttr_core.engine.compiled import GRAY_INDEX, Board
+from ttr_core.engine.legal import DRAW_DECK, DRAW_MARKET, can_claim_route, payment_shapes
+from ttr_maps.rules import BASE, EUROPE, RuleSet
 
 #: A distance larger than any real one (no map has 10,000 wagons of track).
 INF = 10_000

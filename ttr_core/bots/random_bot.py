@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from ttr_core.actions import Action
-from ttr_core.view import PlayerView
+from ttr_core.engine.actions import Action
+from ttr_core.engine.view import PlayerView
 
 
 class RandomBot:
@@ -26,5 +26,5 @@ class RandomBot:
         return self.pick(view.legal_actions())
 
     def pick(self, actions: Sequence[Action]) -> Action:
-        """One of `actions`, uniformly (the playout path of `ttr_core.loop`)."""
+        """One of `actions`, uniformly (the playout path of `ttr_core.engine.loop`)."""
         return self.rng.choice(actions)  # the same draw as `randrange(len(actions))`

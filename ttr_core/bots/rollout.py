@@ -2,9 +2,9 @@
 game state instead of a view.
 
 A search bot plays thousands of games to their end in worlds it sampled itself
-(`ttr_core.determinize`): every card there is its own guess, so a policy may read
+(`ttr_core.bots.determinize`): every card there is its own guess, so a policy may read
 that state directly. `RolloutPlayer` does, through the game loop's path for such
-players (`decide(state, seat)`, `ttr_core.loop.run`): no view is built, no list of
+players (`decide(state, seat)`, `ttr_core.engine.loop.run`): no view is built, no list of
 legal actions either (`apply` checks each action), and its plan is re-made
 only when a ticket is added or completed or a planned route is lost. It decides
 like the greedy bot (`ttr_core.bots.styles`), with the same planning helpers:
@@ -25,8 +25,6 @@ from __future__ import annotations
 
 from copy import copy
 
-from ttr_core.actions import Action, Claim
-from ttr_core.board import GRAY_INDEX
 from ttr_core.bots.planning import (
     TUNNEL_ODDS,
     TUNNEL_RESERVE,
@@ -43,11 +41,13 @@ from ttr_core.bots.planning import (
     tunnel_odds,
 )
 from ttr_core.bots.styles import GREEDY, tickets_to_keep
-from ttr_core.cards import LOCO
-from ttr_core.decisions import ChooseTickets
-from ttr_core.enums import DecisionKind
-from ttr_core.legal import DRAW_TICKETS, can_claim_route
-from ttr_core.state import GameState
+from ttr_core.engine.actions import Action, Claim
+from ttr_core.engine.cards import LOCO
+from ttr_core.engine.compiled import GRAY_INDEX
+from ttr_core.engine.decisions import ChooseTickets
+from ttr_core.engine.enums import DecisionKind
+from ttr_core.engine.legal import DRAW_TICKETS, can_claim_route
+from ttr_core.engine.state import GameState
 
 
 class RolloutPlayer:

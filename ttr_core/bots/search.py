@@ -10,7 +10,7 @@ For each decision the bot
    is not searched: the one-step choice is played (playouts cannot tell those
    choices from noise, and the budget is better spent on the others);
 2. samples worlds: game states consistent with its view, the hidden cards and
-   tickets drawn at random (`ttr_core.determinize`, R5/D6: the bot never sees the
+   tickets drawn at random (`ttr_core.bots.determinize`, R5/D6: the bot never sees the
    state); a ticket the routes another player claimed already advance is
    likelier in that player's hand (`ticket_weights`);
 3. plays each candidate out to the end of the game in the same sampled worlds,
@@ -51,7 +51,12 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from ttr_core.actions import (
+from ttr_core.bots.determinize import determinize
+from ttr_core.bots.one_step import OneStepBot
+from ttr_core.bots.planning import INF, best_payment, distances_from, graph_for, route_costs
+from ttr_core.bots.rollout import RolloutPlayer, rollout_players
+from ttr_core.bots.styles import GREEDY, PlanningBot, ferry_locos, rescue_station
+from ttr_core.engine.actions import (
     Action,
     DrawDeck,
     DrawMarket,
@@ -62,16 +67,11 @@ from ttr_core.actions import (
     PayTunnel,
     Resign,
 )
-from ttr_core.bots.one_step import OneStepBot
-from ttr_core.bots.planning import INF, best_payment, distances_from, graph_for, route_costs
-from ttr_core.bots.rollout import RolloutPlayer, rollout_players
-from ttr_core.bots.styles import GREEDY, PlanningBot, ferry_locos, rescue_station
-from ttr_core.cards import LOCO
-from ttr_core.determinize import determinize
-from ttr_core.legal import can_claim_route
-from ttr_core.loop import run
-from ttr_core.state import GameState
-from ttr_core.view import PlayerView
+from ttr_core.engine.cards import LOCO
+from ttr_core.engine.legal import can_claim_route
+from ttr_core.engine.loop import run
+from ttr_core.engine.state import GameState
+from ttr_core.engine.view import PlayerView
 
 #: Playouts a move by default: about 0.25 s a move (mean CPU time on one core) for
 #: two players on north_america (see benchmarks/search_bench.py).

@@ -19,17 +19,6 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ttr_core.actions import (
-    Action,
-    Claim,
-    DrawDeck,
-    DrawMarket,
-    DrawTickets,
-    KeepTickets,
-    Pass,
-    PayTunnel,
-    Resign,
-)
 from ttr_core.bots.planning import (
     INF,
     TUNNEL_ODDS,
@@ -50,11 +39,22 @@ from ttr_core.bots.planning import (
     station_rescue,
     tunnel_odds,
 )
-from ttr_core.decisions import ChooseTickets, SecondCard, TunnelPayment
-from ttr_core.enums import Phase
-from ttr_core.legal import DRAW_TICKETS, GIVE_UP, PASS, can_claim_route
-from ttr_core.rules import BASE, RuleSet
-from ttr_core.view import PlayerView
+from ttr_core.engine.actions import (
+    Action,
+    Claim,
+    DrawDeck,
+    DrawMarket,
+    DrawTickets,
+    KeepTickets,
+    Pass,
+    PayTunnel,
+    Resign,
+)
+from ttr_core.engine.decisions import ChooseTickets, SecondCard, TunnelPayment
+from ttr_core.engine.enums import Phase
+from ttr_core.engine.legal import DRAW_TICKETS, GIVE_UP, PASS, can_claim_route
+from ttr_core.engine.view import PlayerView
+from ttr_maps.rules import BASE, RuleSet
 
 
 @dataclass(frozen=True)

@@ -44,7 +44,7 @@ class _App(typer.Typer):
 def report_write_error(error: OSError) -> NoReturn:
     """Say in one line what could not be written and why, then exit 2. Standard
     output is closed for good first, so Python does not fail again at exit."""
-    from ttr_maps.files import describe_os_error
+    from ttr_maps.io.files import describe_os_error
 
     reason = describe_os_error(error)
     if error.errno == errno.EPIPE:

@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ttr_core.cli.app import EXIT_USAGE
-from ttr_core.executors import EXECUTORS
+from ttr_core.playtest.executors import EXECUTORS
 
 if TYPE_CHECKING:
-    from ttr_core.executors import Executor
-    from ttr_core.result import GameResult
-    from ttr_core.rules import RuleSet
+    from ttr_core.engine.result import GameResult
+    from ttr_core.playtest.executors import Executor
     from ttr_maps.model import Map
+    from ttr_maps.rules import RuleSet
 
 
 #: The PATHS argument of `ttr validate` and `ttr fix`.
@@ -48,7 +48,7 @@ RuleChanges = Annotated[
 def rules_with_changes(game_map: Map, changes: list[str] | None) -> RuleSet:
     """The map's rule set (with its settings) and the --set changes, or exit 2
     naming the bad field and the allowed ones."""
-    from ttr_core.rules import RuleSetError, parse_overrides, rules_for
+    from ttr_maps.rules import RuleSetError, parse_overrides, rules_for
 
     try:
         return rules_for(game_map).with_overrides(parse_overrides(changes or []))
@@ -92,7 +92,7 @@ def executor_from_options(
 ) -> tuple[int, Executor]:
     """The executor the options ask for, and the worker count to size batches by;
     exit 2 when they do not fit together or Ray is missing."""
-    from ttr_core.executors import SimulationError, import_ray
+    from ttr_core.playtest.executors import SimulationError, import_ray
 
     if address is not None and executor != "ray":
         raise fail("--address is for --executor ray")
@@ -146,8 +146,8 @@ def stop_on_sigterm() -> None:
 def load_map_argument(argument: str) -> Map:
     """A MAP argument (bundled id or YAML path) as a playable map, or exit 2 with
     every error found in it."""
-    from ttr_maps.bundled import bundled_map_ids
-    from ttr_maps.validate import InvalidMapError, load_map
+    from ttr_maps.checks.validate import InvalidMapError, load_map
+    from ttr_maps.io.bundled import bundled_map_ids
 
     try:
         return load_map(argument)

@@ -13,7 +13,7 @@ import typer
 from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, app
 from ttr_core.cli.common import fail, load_map_argument
 from ttr_core.cli.play import BOT_NAMES
-from ttr_core.compare import FORMATS
+from ttr_core.playtest.compare import FORMATS
 
 HELP = (
     "Compare two simulations and show the differences that are significant: win rates "
@@ -41,7 +41,7 @@ def _report(argument: str, games: int, players: int, bots: list[str], seed: int,
         if not isinstance(data, dict) or data.get("format") != "ttr-simulation-report":
             raise fail(f"{argument}: not a report.json written by `ttr simulate`")
         return data
-    from ttr_core.simulate import simulate
+    from ttr_core.playtest.simulate import simulate
 
     load_map_argument(argument)  # exits 2 with the map's errors
     return simulate(argument, games, players, bots, seed, min(jobs, games)).report
@@ -76,7 +76,7 @@ def compare(
     ] = None,
 ) -> None:
     from ttr_core.bots import bot_factories
-    from ttr_core.compare import compare_reports
+    from ttr_core.playtest.compare import compare_reports
 
     names = [n.strip() for n in bots.split(",") if n.strip()]
     unknown = [n for n in names if n not in bot_factories()]
@@ -91,7 +91,7 @@ def compare(
     if output is None:
         typer.echo(text, nl=False)
         raise typer.Exit(EXIT_OK)
-    from ttr_maps.files import write_text_atomically
+    from ttr_maps.io.files import write_text_atomically
 
     try:
         write_text_atomically(output, text)

@@ -36,8 +36,8 @@ def fix(
     cannot be read or written.
     """
     from ttr_core.cli.validate import bundled_maps_folder
-    from ttr_maps.fix import apply_fix, plan_fix
-    from ttr_maps.validate import iter_map_files
+    from ttr_maps.analysis.fix import apply_fix, plan_fix
+    from ttr_maps.checks.validate import iter_map_files
 
     status = EXIT_OK
     changed_files = 0

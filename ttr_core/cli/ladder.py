@@ -63,9 +63,9 @@ def ladder(
     from rich.console import Console
     from rich.table import Table
 
-    from ttr_core.executors import SimulationError
-    from ttr_core.ladder import LadderError, ladder_picture, ladder_tables, run_ladder
-    from ttr_maps.files import (
+    from ttr_core.playtest.executors import SimulationError
+    from ttr_core.playtest.ladder import LadderError, ladder_picture, ladder_tables, run_ladder
+    from ttr_maps.io.files import (
         OutputPathError,
         check_output_path,
         write_bytes_atomically,

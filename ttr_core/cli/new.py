@@ -41,7 +41,7 @@ def new(
     Exit status: 0 when written; 2 for a bad id, an existing file (without
     --force) or a file that cannot be written.
     """
-    from ttr_maps.starter import StarterError, write_starter_map
+    from ttr_maps.io.starter import StarterError, write_starter_map
 
     try:  # write_starter_map checks the id first, before the path
         written = write_starter_map(

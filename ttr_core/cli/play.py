@@ -23,9 +23,9 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from ttr_core.bots import Bot
-    from ttr_core.rules import RuleSet
-    from ttr_core.state import GameState
+    from ttr_core.engine.state import GameState
     from ttr_maps.model import Map
+    from ttr_maps.rules import RuleSet
 
 #: The bots `--bots` accepts, for help texts (from the registry, `ttr_core.bots`).
 BOT_NAMES = bots_help()
@@ -59,7 +59,7 @@ def seat_bots(spec: str | None, players: int | None, humans: list[int] | None = 
     or the `humans` seats, the others from `DEFAULT_OPPONENTS`). `humans` lists
     seats that are people whatever `spec` says. `players` defaults to the number of
     names in `spec`, else `DEFAULT_PLAYERS`."""
-    from ttr_core.terminal import HUMAN
+    from ttr_core.table.terminal import HUMAN
 
     names = [n.strip() for n in (spec or "").split(",") if n.strip()]
     if players is None:
@@ -81,7 +81,7 @@ def seat_bots(spec: str | None, players: int | None, humans: list[int] | None = 
 
 def welcome_lines(names: list[str]) -> list[str]:
     """Who sits where, said once at the start."""
-    from ttr_core.terminal import HUMAN
+    from ttr_core.table.terminal import HUMAN
 
     seats = ", ".join(f"{seat} {name}" for seat, name in enumerate(names))
     people = [seat for seat, name in enumerate(names) if name == HUMAN]
@@ -129,8 +129,8 @@ def play_bots(
     """A bots-only game through the game loop, keeping the state when Ctrl-C stops
     it: (state, interrupted). --record then saves the game so far, as the help
     promises."""
-    from ttr_core.loop import run
-    from ttr_core.state import GameState
+    from ttr_core.engine.loop import run
+    from ttr_core.engine.state import GameState
 
     state = GameState(game_map, len(bots), seed, rules)
     try:
@@ -188,13 +188,13 @@ def play(
     from rich.console import Console
 
     from ttr_core.bots import make_bot
-    from ttr_core.game import bot_seed
-    from ttr_core.record import record_of, write_record
-    from ttr_core.terminal import HUMAN, play_at_table, stdin_terminal
-    from ttr_maps.preview import PreviewError
+    from ttr_core.engine.loop import bot_seed
+    from ttr_core.engine.record import record_of, write_record
+    from ttr_core.table.terminal import HUMAN, play_at_table, stdin_terminal
+    from ttr_maps.render.draw import PreviewError
 
     if picture is not None:
-        from ttr_maps.preview import output_format
+        from ttr_maps.render.draw import output_format
 
         try:
             output_format(picture)

@@ -43,7 +43,7 @@ def preview(
     import warnings
 
     from ttr_core.cli.common import load_map_argument
-    from ttr_maps.preview import (
+    from ttr_maps.render.draw import (
         MissingGlyphsWarning,
         PreviewError,
         check_figure_path,

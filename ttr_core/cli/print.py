@@ -41,8 +41,8 @@ def print_command(
     import warnings
 
     from ttr_core.cli.common import fail, load_map_argument
-    from ttr_maps.preview import MissingGlyphsWarning
-    from ttr_maps.printing import PrintError, parse_paper, print_map
+    from ttr_maps.render.draw import MissingGlyphsWarning
+    from ttr_maps.render.pdf import PrintError, parse_paper, print_map
 
     try:
         paper = parse_paper(paper)

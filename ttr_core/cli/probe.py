@@ -64,7 +64,7 @@ def probe(
     """
     import json
 
-    from ttr_maps.probe import (
+    from ttr_maps.analysis.probe import (
         ProbeError,
         load_ticket_values,
         parse_budget_range,

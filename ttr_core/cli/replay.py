@@ -12,7 +12,7 @@ from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, app
 from ttr_core.cli.common import fail, load_map_argument, standings_table
 
 if TYPE_CHECKING:
-    from ttr_core.state import GameState
+    from ttr_core.engine.state import GameState
     from ttr_maps.model import Map
 
 
@@ -44,8 +44,8 @@ def replay(
 ) -> None:
     from rich.console import Console
 
-    from ttr_core.record import RecordError, read_record, verify_record
-    from ttr_core.record import replay as replay_record
+    from ttr_core.engine.record import RecordError, read_record, verify_record
+    from ttr_core.engine.record import replay as replay_record
 
     try:
         record = read_record(record_file)  # checked against the game-record schema
@@ -74,8 +74,8 @@ def print_steps(record: Mapping[str, Any], game_map: Map) -> GameState:
     """Replay `record` one action at a time (through `iter_replay`, which checks the
     map's fingerprint first), printing each with a state summary; return the state
     at the end. Raises `RecordError`."""
-    from ttr_core.record import iter_replay
-    from ttr_core.record import replay as replay_record
+    from ttr_core.engine.record import iter_replay
+    from ttr_core.engine.record import replay as replay_record
     from ttr_maps.text import for_terminal
 
     state = None

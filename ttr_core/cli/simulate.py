@@ -61,10 +61,10 @@ def simulate(
     changes: RuleChanges = None,
 ) -> None:
     from ttr_core.bots import bots_help, check_bot_name
-    from ttr_core.executors import SimulationError
-    from ttr_core.report_html import ReportFolderError, prepare_report_folder, write_report
-    from ttr_core.simulate import simulate as run
-    from ttr_maps.preview import PreviewError
+    from ttr_core.playtest.executors import SimulationError
+    from ttr_core.playtest.html import ReportFolderError, prepare_report_folder, write_report
+    from ttr_core.playtest.simulate import simulate as run
+    from ttr_maps.render.draw import PreviewError
 
     stop_on_sigterm()
     workers, where = executor_from_options(executor, jobs, address, games)
@@ -109,7 +109,7 @@ def simulate(
         raise fail("interrupted: the games were stopped and no report was written", 130) from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)  # gone already unless something failed
-    from ttr_core.findings import summary_lines
+    from ttr_core.playtest.findings import summary_lines
 
     report = result.report
     for line in summary_lines(report["findings"]):

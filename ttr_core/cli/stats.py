@@ -43,8 +43,8 @@ def stats(
     import json
 
     from ttr_core.cli.common import load_map_argument
-    from ttr_maps.preview import PreviewError, check_figure_path
-    from ttr_maps.stats import map_stats, plot_stats, stats_renderables, stats_to_dict
+    from ttr_maps.analysis.stats import map_stats, plot_stats, stats_renderables, stats_to_dict
+    from ttr_maps.render.draw import PreviewError, check_figure_path
 
     if plot is not None:
         try:

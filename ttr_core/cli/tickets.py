@@ -75,9 +75,9 @@ def analyse(
     """
     import json
 
-    from ttr_maps.preview import PreviewError, check_figure_path
-    from ttr_maps.tickets import DeckError, analyse_deck
-    from ttr_maps.tickets_report import analysis_renderables, analysis_to_dict, plot_analysis
+    from ttr_maps.analysis.tickets import DeckError, analyse_deck
+    from ttr_maps.render.draw import PreviewError, check_figure_path
+    from ttr_maps.reports.tickets import analysis_renderables, analysis_to_dict, plot_analysis
 
     if plot is not None:
         try:
@@ -142,14 +142,14 @@ def suggest(
     no such deck exists (e.g. too few tickets to cover every city) or the file
     cannot be written.
     """
-    from ttr_maps.bundled import resolve_map_argument
-    from ttr_maps.tickets import (
+    from ttr_maps.analysis.tickets import (
         DeckError,
         TicketBoard,
         score_deck,
         suggest_deck,
     )
-    from ttr_maps.tickets_yaml import deck_to_yaml, write_deck
+    from ttr_maps.io.bundled import resolve_map_argument
+    from ttr_maps.io.ticket_block import deck_to_yaml, write_deck
 
     game_map = load_map_argument(map_argument)
     board = TicketBoard(game_map)

@@ -55,9 +55,9 @@ def validate(
     are still checked and reported). A file can silence warnings with a comment
     line such as `# ttr: disable=TTR252`. See docs/map-format.md for every check.
     """
-    from ttr_maps.files import OutputPathError, check_output_path, write_text_atomically
-    from ttr_maps.report import FORMATS, check_table, to_markdown
-    from ttr_maps.validate import iter_map_files, validate_files
+    from ttr_maps.checks.reporters import FORMATS, check_table, to_markdown
+    from ttr_maps.checks.validate import iter_map_files, validate_files
+    from ttr_maps.io.files import OutputPathError, check_output_path, write_text_atomically
 
     if list_checks:
         typer.echo(check_table(), nl=False)
@@ -96,7 +96,7 @@ def bundled_maps_folder() -> Path:
     """The bundled maps folder (what `ttr validate` and `ttr fix` check by default),
     relative to the working folder when it is inside it, so reports (and GitHub
     annotations) show short repository paths."""
-    from ttr_maps.bundled import maps_dir
+    from ttr_maps.io.bundled import maps_dir
 
     folder = maps_dir()
     try:

@@ -33,9 +33,9 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ttr_core.actions import parse_action
 from ttr_core.bots import bot_factories
-from ttr_core.errors import IllegalAction, InvalidAction
+from ttr_core.engine.actions import parse_action
+from ttr_core.engine.errors import IllegalAction, InvalidAction
 from ttr_core.serve.payloads import replay_payload, table_payload
 from ttr_core.serve.svg import board_svg
 from ttr_core.serve.tables import (
@@ -46,7 +46,7 @@ from ttr_core.serve.tables import (
     TableError,
     TableRegistry,
 )
-from ttr_core.terminal import HUMAN
+from ttr_core.table.terminal import HUMAN
 from ttr_maps.model import Map
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
@@ -76,7 +76,7 @@ class MapCatalogue:
     (a file wins over a bundled map of the same id). Loaded on first use."""
 
     def __init__(self, extra_maps: Sequence[Map] = ()) -> None:
-        from ttr_maps.bundled import bundled_map_ids
+        from ttr_maps.io.bundled import bundled_map_ids
 
         self._maps: dict[str, Map | None] = dict.fromkeys(bundled_map_ids())
         self._files = {game_map.id for game_map in extra_maps}
@@ -253,7 +253,7 @@ def create_app(
         return JSONResponse(table_payload(table, seat), headers=PRIVATE)
 
     async def record(request: Request) -> Response:
-        from ttr_core.record import dump_record, record_of
+        from ttr_core.engine.record import dump_record, record_of
 
         table, _ = seated(request)
         state = table.state
@@ -268,7 +268,7 @@ def create_app(
         )
 
     async def replay(request: Request) -> Response:
-        from ttr_core.record import (
+        from ttr_core.engine.record import (
             RECORD_FORMAT,
             RECORD_VERSION,
             RecordError,

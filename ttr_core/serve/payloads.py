@@ -5,7 +5,7 @@ A seat's page is built from `view_payload(view)`, which reads nothing but that s
 Only when the game is over does the result (everyone's tickets) join them.
 
 >>> from ttr_maps import load_map
->>> from ttr_core.state import GameState
+>>> from ttr_core.engine.state import GameState
 >>> view = GameState(load_map("north_america"), 2, seed=1).view(0)
 >>> payload = view_payload(view)
 >>> payload["decision"], len(payload["offered"]), sum(payload["hand"].values())
@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ttr_core.actions import (
+from ttr_core.engine.actions import (
     Action,
     BuildStation,
     Claim,
@@ -30,13 +30,13 @@ from ttr_core.actions import (
     Payment,
     PayTunnel,
 )
-from ttr_core.cards import CARD_NAMES
-from ttr_core.view import PlayerView
+from ttr_core.engine.cards import CARD_NAMES
+from ttr_core.engine.view import PlayerView
 from ttr_maps.model import Map, Ticket
 
 if TYPE_CHECKING:
+    from ttr_core.engine.state import GameState
     from ttr_core.serve.tables import Table
-    from ttr_core.state import GameState
 
 
 def card_name(card: int | None) -> str | None:
@@ -173,7 +173,7 @@ def table_payload(table: Table, seat: int) -> dict[str, Any]:
 def replay_payload(
     record: Mapping[str, Any], game_map: Map, steps: Iterable[tuple]
 ) -> dict[str, Any]:
-    """The frames of a replay, one per step of `ttr_core.record.iter_replay`: who did
+    """The frames of a replay, one per step of `ttr_core.engine.record.iter_replay`: who did
     what, the routes and stations it changed (by index, with the new owner), and
     every seat's route points and wagons after it. A record holds the whole game, so
     a replay shows everything."""

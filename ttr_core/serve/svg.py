@@ -1,7 +1,7 @@
-"""The board as SVG for the web table, drawn from `ttr_maps.board.board_geometry`,
+"""The board as SVG for the web table, drawn from `ttr_maps.geometry.board.board_geometry`,
 the same geometry the matplotlib previews draw: city positions, every car of every
 route, doubles side by side, tunnels, ferry locomotive spaces, and labels placed by
-the same label placement (`ttr_maps.labels`).
+the same label placement (`ttr_maps.geometry.labels`).
 
 Board coordinates have y up; SVG has y down, so every y is negated. Every route is a
 group `<g class="route" data-route="ID">` holding one `<polygon class="car">` per car;
@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from html import escape
 
-from ttr_maps.board import BoardGeometry, LabelBox, LabelFont, board_geometry, bounds_of
-from ttr_maps.geometry import Point
-from ttr_maps.labels import place_labels
+from ttr_maps.geometry.board import BoardGeometry, LabelBox, LabelFont, board_geometry, bounds_of
+from ttr_maps.geometry.labels import place_labels
+from ttr_maps.geometry.projection import Point
 from ttr_maps.model import Map
 
 #: City dot radius and label type size, in wagon spaces.
@@ -57,7 +57,7 @@ class _Scale:
 def board_svg(game_map: Map) -> str:
     """The whole board as one `<svg>` element (no XML prolog: it is inlined in the page).
 
-    Labels are placed by the one label placement (`ttr_maps.labels.place_labels`)
+    Labels are placed by the one label placement (`ttr_maps.geometry.labels.place_labels`)
     for the page's type size, inside the board's frame, and drawn centred in their
     boxes."""
     board = board_geometry(game_map)

@@ -2,7 +2,7 @@
 
 A table is a `GameState` plus who sits where. People sit down with a secret token
 (one per human seat, made by `secrets`); bots act from their own `PlayerView`
-through the project's one game loop (`ttr_core.loop`), one move at a time at the
+through the project's one game loop (`ttr_core.engine.loop`), one move at a time at the
 table's pace, so that people can follow them. Everything that changes the game goes through
 `GameState.apply`: an illegal action raises the engine's error and changes nothing.
 
@@ -23,13 +23,12 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ttr_core.actions import Action, Remove
 from ttr_core.bots import Bot, bot_factories, make_bot
-from ttr_core.errors import IllegalAction
-from ttr_core.game import bot_seed
-from ttr_core.loop import StopGame, run
-from ttr_core.state import MAX_PLAYERS, MIN_PLAYERS, GameState
-from ttr_core.terminal import HUMAN
+from ttr_core.engine.actions import Action, Remove
+from ttr_core.engine.errors import IllegalAction
+from ttr_core.engine.loop import StopGame, bot_seed, run
+from ttr_core.engine.state import MAX_PLAYERS, MIN_PLAYERS, GameState
+from ttr_core.table.terminal import HUMAN
 from ttr_maps.model import Map
 
 #: Seconds between two bot moves that people can pick on the page (0: at once).
@@ -117,7 +116,7 @@ class Table:
 
     def advance_bots(self, now: float) -> int:
         """Play the bots' moves that are due, through the one game loop
-        (`ttr_core.loop.run`), up to a person's decision: all at once at the `instant`
+        (`ttr_core.engine.loop.run`), up to a person's decision: all at once at the `instant`
         pace, otherwise one per `PACES[pace]` seconds (choices of tickets at setup
         are never delayed: nobody sees them). Returns how many moves were made."""
         delay = PACES[self.pace]

@@ -11,5 +11,5 @@ table) needs besides the engine.
 - `screen`: the terminal screen of a turn (rich), fitted to the terminal's size.
 - `picture`: the board in play, drawn by the preview code.
 
-Nothing here reads or writes the terminal: `ttr_core.terminal` does.
+Nothing here reads or writes the terminal: `ttr_core.table.terminal` does.
 """

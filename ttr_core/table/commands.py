@@ -14,7 +14,7 @@ that does not exist. The parser only reads a view: whether an action is legal is
 the engine's word (the session asks it, and shows the rule that forbids it).
 Numbers on screen count from 1 (market slots, tickets, payments, tracks).
 
->>> from ttr_core.state import GameState
+>>> from ttr_core.engine.state import GameState
 >>> from ttr_maps import load_map
 >>> view = GameState(load_map("north_america"), 2, seed=1).view(0)
 >>> parse_command("keep 1 3", view)
@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
-from ttr_core.actions import (
+from ttr_core.engine.actions import (
     Action,
     BuildStation,
     Claim,
@@ -36,10 +36,10 @@ from ttr_core.actions import (
     Payment,
     PayTunnel,
 )
-from ttr_core.board import GRAY_INDEX
-from ttr_core.cards import CARD_INDEX, CARD_NAMES, LOCO
-from ttr_core.errors import InvalidAction
-from ttr_core.legal import (
+from ttr_core.engine.cards import CARD_INDEX, CARD_NAMES, LOCO
+from ttr_core.engine.compiled import GRAY_INDEX
+from ttr_core.engine.errors import InvalidAction
+from ttr_core.engine.legal import (
     DRAW_DECK,
     DRAW_MARKET,
     DRAW_TICKETS,
@@ -48,11 +48,11 @@ from ttr_core.legal import (
     RESIGN,
     is_open_to,
 )
+from ttr_core.engine.view import PlayerView
 from ttr_core.table.names import CityFinder, fold, quoted_choices
 from ttr_core.table.payments import fewest_locos, sensible_payments, tunnel_payments
 from ttr_core.table.texts import echo, payment_text, printable, route_shape, route_title
-from ttr_core.view import PlayerView
-from ttr_maps.limits import MAX_PROMPT_LINE_CHARS
+from ttr_maps.io.limits import MAX_PROMPT_LINE_CHARS
 from ttr_maps.model import GRAY, Map, Route
 
 #: Input limits: a longer line, or a longer number, is refused with a message.

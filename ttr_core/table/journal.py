@@ -6,8 +6,8 @@ The journal is written from each seat's view and the action it chose (`Observed`
 wraps any player, bot or person), so it knows only what was public at the time:
 the market before a card was taken, the cards turned up for a tunnel.
 
->>> from ttr_core.state import GameState
->>> from ttr_core.legal import DRAW_MARKET
+>>> from ttr_core.engine.state import GameState
+>>> from ttr_core.engine.legal import DRAW_MARKET
 >>> from ttr_maps import load_map
 >>> state = GameState(load_map("north_america"), 2, seed=1)
 >>> journal = Journal()
@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ttr_core.actions import (
+from ttr_core.bots import Bot
+from ttr_core.engine.actions import (
     Action,
     BuildStation,
     Claim,
@@ -34,10 +35,9 @@ from ttr_core.actions import (
     PayTunnel,
     Resign,
 )
-from ttr_core.bots import Bot
-from ttr_core.cards import CARD_NAMES
+from ttr_core.engine.cards import CARD_NAMES
+from ttr_core.engine.view import PlayerView
 from ttr_core.table.texts import payment_text, printable, route_shape, route_title
-from ttr_core.view import PlayerView
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
-from ttr_maps.suggest import CUTOFF
+from ttr_maps.spelling import CUTOFF
 
 _NOT_WORD = re.compile(r"[\W_]+")
 #: Letters that Unicode does not decompose into a base letter and an accent.
@@ -64,7 +64,7 @@ class CityFinder:
 
     def suggest(self, query: str, count: int = 3) -> tuple[str, ...]:
         """Cities whose names look like `query` (for "did you mean"): as alike as
-        `ttr_maps.suggest` asks, compared with accents and case folded away."""
+        `ttr_maps.spelling` asks, compared with accents and case folded away."""
         by_folded = {f: name for name, f in self._folded.items()}
         close = difflib.get_close_matches(fold(query), list(by_folded), n=count, cutoff=CUTOFF)
         return tuple(by_folded[f] for f in close)

@@ -6,7 +6,7 @@ when no colour can pay, or when asked for). When exactly one sensible payment
 uses the fewest locomotives, it is chosen without asking; otherwise the person
 picks from the short list.
 
->>> from ttr_core.cards import CARD_INDEX
+>>> from ttr_core.engine.cards import CARD_INDEX
 >>> hand = [0] * 9
 >>> hand[CARD_INDEX["red"]], hand[CARD_INDEX["blue"]], hand[CARD_INDEX["loco"]] = 2, 3, 1
 >>> [str(p) for p in sensible_payments(3, -1, hand)]
@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ttr_core.actions import Payment
-from ttr_core.cards import CARD_NAMES, LOCO
-from ttr_core.legal import payment_shapes
+from ttr_core.engine.actions import Payment
+from ttr_core.engine.cards import CARD_NAMES, LOCO
+from ttr_core.engine.legal import payment_shapes
 
 
 def sensible_payments(

@@ -28,7 +28,7 @@ def draw_board(
     """Write the picture to `path` (.png/.svg/.pdf). `owners` holds per route the
     seat owning it (or -1), `station_owners` per city (or -1, or is empty). The
     legend lists the seats in seat order. Raises `PreviewError`."""
-    from ttr_maps.preview import render_map
+    from ttr_maps.render.draw import render_map
 
     route_owner_colors = {
         game_map.routes[route].id: SEAT_COLORS[seat]

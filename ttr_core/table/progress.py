@@ -9,7 +9,6 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from ttr_core.actions import Action, BuildStation, Claim, DrawMarket, Payment, Resign
 from ttr_core.bots.planning import (
     INF,
     cheapest_path,
@@ -17,11 +16,12 @@ from ttr_core.bots.planning import (
     lend_station_routes,
     route_costs,
 )
-from ttr_core.cards import CARD_NAMES
-from ttr_core.legal import is_open_to
+from ttr_core.engine.actions import Action, BuildStation, Claim, DrawMarket, Payment, Resign
+from ttr_core.engine.cards import CARD_NAMES
+from ttr_core.engine.legal import is_open_to
+from ttr_core.engine.view import PlayerView
 from ttr_core.table.payments import fewest_locos, sensible_payments
 from ttr_core.table.texts import payment_text, printable, route_shape, route_title
-from ttr_core.view import PlayerView
 from ttr_maps.model import Route
 
 

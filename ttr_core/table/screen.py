@@ -15,11 +15,11 @@ from dataclasses import dataclass
 
 from rich.text import Text
 
-from ttr_core.cards import CARD_NAMES
+from ttr_core.engine.cards import CARD_NAMES
+from ttr_core.engine.view import PlayerView
 from ttr_core.table.journal import Event
 from ttr_core.table.progress import claimable_routes, offered_needs, ticket_needs
 from ttr_core.table.texts import payment_text, printable, route_title
-from ttr_core.view import PlayerView
 from ttr_maps.model import Ticket
 
 #: How each card looks (a chip with the card's colour).

@@ -7,7 +7,7 @@ that comes from a map (city and map names) or from a person passes through
 
 from __future__ import annotations
 
-from ttr_core.actions import Payment
+from ttr_core.engine.actions import Payment
 from ttr_maps.model import GRAY, Map, Route
 from ttr_maps.text import for_terminal
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
-from ttr_maps.checks import CheckContext, Finding, check
-from ttr_maps.document import MapDocument
-from ttr_maps.problem import Level
-from ttr_maps.suggest import suggest
+from ttr_maps.checks.problem import Level
+from ttr_maps.checks.registry import CheckContext, Finding, check
+from ttr_maps.io.document import MapDocument
+from ttr_maps.spelling import suggest
 
 
 @check("TTR101", Level.ERROR, "a city name is declared twice", stage="document")

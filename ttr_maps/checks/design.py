@@ -12,13 +12,13 @@ import math
 from collections import Counter
 from collections.abc import Iterator
 
-from ttr_maps.checks import CheckContext, Finding, check
+from ttr_maps.checks.problem import Level
+from ttr_maps.checks.registry import CheckContext, Finding, check
 from ttr_maps.checks.routes import route_path
 from ttr_maps.graph import distances_within
 from ttr_maps.model import CARD_COLORS, GRAY, Route, Ticket
-from ttr_maps.problem import Level
 
-#: R3: train cards of each colour (the engine's copy is `ttr_core.cards`).
+#: R3: train cards of each colour (the engine's copy is `ttr_core.engine.cards`).
 CARDS_PER_COLOR = 12
 #: R1: the player counts a map is played with.
 PLAYER_COUNTS = (2, 3, 4, 5)
@@ -285,7 +285,7 @@ def track_for_wagons(ctx: CheckContext) -> Iterator[Finding]:
 
     Passing: the same map with `settings: {wagons: 25}`.
     """
-    from ttr_maps.stats import player_loads
+    from ttr_maps.analysis.stats import player_loads
 
     tight = [
         load

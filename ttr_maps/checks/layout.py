@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
-from ttr_maps.checks import CheckContext, Finding, check
+from ttr_maps.checks.problem import Level
+from ttr_maps.checks.registry import CheckContext, Finding, check
 from ttr_maps.checks.routes import route_path
-from ttr_maps.problem import Level
 
 
 @check("TTR501", Level.ERROR, "the board layout names an unknown city")
@@ -146,8 +146,8 @@ def cars_overlap(ctx: CheckContext) -> Iterator[Finding]:
           - {between: [A, B], length: 3, color: red}
           - {between: [C, D], length: 3, color: blue}
     """
-    from ttr_maps.board import board_geometry, overlaps
-    from ttr_maps.geometry import segments_cross
+    from ttr_maps.geometry.board import board_geometry, overlaps
+    from ttr_maps.geometry.projection import segments_cross
 
     if ctx.map.layout is not None and ctx.map.layout.cities.keys() < ctx.known_cities:
         return  # TTR502 says what is missing

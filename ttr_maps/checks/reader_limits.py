@@ -1,11 +1,12 @@
-"""The reader's limits and refusals (`ttr_maps.document`, `ttr_maps.limits`): codes
+"""The reader's limits and refusals (`ttr_maps.io.document`, `ttr_maps.io.limits`): codes
 the reader reports, registered so reports, `--list-checks` and SARIF know them."""
 
 from __future__ import annotations
 
-from ttr_maps import limits
-from ttr_maps.checks import rule
-from ttr_maps.document import (
+from ttr_maps.checks.problem import Level
+from ttr_maps.checks.registry import rule
+from ttr_maps.io import limits
+from ttr_maps.io.document import (
     BAD_NUMBER,
     FILE_TOO_LARGE,
     MERGE_KEY_REFUSED,
@@ -14,7 +15,6 @@ from ttr_maps.document import (
     TOO_MANY_ALIAS_VALUES,
     TOO_MANY_ENTRIES,
 )
-from ttr_maps.problem import Level
 
 rule(
     FILE_TOO_LARGE,

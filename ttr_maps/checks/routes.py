@@ -8,11 +8,11 @@ import statistics
 from collections import Counter
 from collections.abc import Iterator
 
-from ttr_maps.checks import CheckContext, Finding, check, rule
-from ttr_maps.document import DataPath
+from ttr_maps.checks.problem import Level
+from ttr_maps.checks.registry import CheckContext, Finding, check, rule
+from ttr_maps.io.document import DataPath
 from ttr_maps.model import CARD_COLORS, GRAY, Route
-from ttr_maps.problem import Level
-from ttr_maps.suggest import did_you_mean
+from ttr_maps.spelling import did_you_mean
 
 rule(
     "TTR203",
@@ -285,7 +285,7 @@ def length_far_from_distance(ctx: CheckContext) -> Iterator[Finding]:
     """
     if not ctx.known_cities:
         return
-    from ttr_maps.geometry import city_distance
+    from ttr_maps.geometry.projection import city_distance
 
     known = ctx.known_cities
     pairs = []
@@ -337,7 +337,7 @@ def routes_cross(ctx: CheckContext) -> Iterator[Finding]:
           - {between: [A, C], length: 2, color: red}
           - {between: [B, D], length: 2, color: blue}
     """
-    from ttr_maps.geometry import projected_positions, segments_cross
+    from ttr_maps.geometry.projection import projected_positions, segments_cross
 
     positions = projected_positions(ctx.map)
     segments = []

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ttr_maps.checks import REGISTRY, Finding, check, rule
-from ttr_maps.document import MapDocument
-from ttr_maps.problem import Level
-from ttr_maps.suppress import iter_disabled_codes
+from ttr_maps.checks.problem import Level
+from ttr_maps.checks.registry import REGISTRY, Finding, check, rule
+from ttr_maps.checks.suppress import iter_disabled_codes
+from ttr_maps.io.document import MapDocument
 
 rule(
     "TTR000",

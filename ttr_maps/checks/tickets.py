@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ttr_maps.checks import CheckContext, Finding, check
+from ttr_maps.checks.problem import Level
+from ttr_maps.checks.registry import CheckContext, Finding, check
 from ttr_maps.model import Ticket
-from ttr_maps.problem import Level
-from ttr_maps.suggest import did_you_mean
+from ttr_maps.spelling import did_you_mean
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ttr_maps.checks import CheckContext, Finding, check
+from ttr_maps.checks.problem import Level
+from ttr_maps.checks.registry import CheckContext, Finding, check
 from ttr_maps.graph import connected_city_groups
-from ttr_maps.problem import Level
 
 #: Cities named per group in the TTR401 message.
 NAMED_CITIES = 4

@@ -1,0 +1,78 @@
+"""The search bot's playout policy: legal on every rule set and player count,
+the same game whether its plans are made fresh or copied from a warmed player."""
+
+from __future__ import annotations
+
+import pytest
+
+from ttr_core.bots.rollout import RolloutPlayer, rollout_players
+from ttr_core.bots.search import clearly_behind
+from ttr_core.engine.actions import Claim, DrawTickets, KeepTickets
+from ttr_core.engine.loop import run
+from ttr_core.engine.state import GameState
+from ttr_maps import load_map
+
+
+@pytest.mark.parametrize(
+    ("map_id", "players"),
+    [("north_america", 2), ("north_america", 5), ("europe", 3), ("europe", 5), ("iran", 4)],
+)
+def test_r6_r9_e1_e3_playouts_are_legal_whole_games(map_id: str, players: int) -> None:
+    """`apply` checks every action the policy builds (R6-R12, E2-E4): whole games
+    end, mostly by the final round (R14), with claims and tickets kept."""
+    game_map = load_map(map_id)
+    reasons = []
+    for seed in range(6):
+        state = GameState(game_map, players, seed)
+        run(state, rollout_players(state))
+        assert state.is_over
+        kinds = {type(action) for _, action in state.history}
+        assert {Claim, KeepTickets} <= kinds
+        reasons.append(state.end_reason)
+    assert reasons.count("final round") >= 5
+
+
+def test_r12_playouts_draw_tickets_when_their_plan_is_done() -> None:
+    drew = 0
+    for seed in range(10):
+        state = GameState(load_map("north_america"), 2, seed)
+        run(state, rollout_players(state))
+        drew += sum(isinstance(action, DrawTickets) for _, action in state.history)
+    assert drew > 0
+
+
+@pytest.mark.parametrize("map_id", ["north_america", "europe"])
+def test_a_copied_player_plays_like_a_fresh_one(map_id: str) -> None:
+    """`bound_to` carries a plan made in the world into a copy of it: the game
+    played is the one fresh players play (the plan is only a cache)."""
+    game_map = load_map(map_id)
+    for seed in range(4):
+        world = GameState(game_map, 3, seed)
+        warm = rollout_players(world)
+        for _ in range(40):  # into the game, plans made along the way
+            seat = world.to_move
+            assert seat is not None
+            world.apply(warm[seat].decide(world, seat), seat)
+        fresh_game, copied_game = world.clone(), world.clone()
+        run(fresh_game, rollout_players(fresh_game))
+        run(copied_game, [player.bound_to(copied_game) for player in warm])
+        assert fresh_game.history == copied_game.history
+
+
+def test_a_copy_does_not_change_the_original_player() -> None:
+    world = GameState(load_map("north_america"), 2, 1)
+    player = RolloutPlayer(world, 0)
+    plan = player.plan()
+    twin = player.bound_to(world.clone())
+    run(twin.state, [twin, RolloutPlayer(twin.state, 1)])
+    assert player.state is world and player.plan() is plan
+
+
+def test_clearly_behind_weighs_paired_differences() -> None:
+    leader = [10.0, 12.0, 9.0, 11.0]
+    assert clearly_behind(leader, [x - 3 for x in leader], z=2.0)  # no noise, 3 behind
+    assert not clearly_behind(leader, [x - 3 for x in leader], z=2.0, margin=3.0)
+    noisy = [20.0, 0.0, 18.0, 2.0]  # 1.5 behind on average, with a wide spread
+    assert not clearly_behind(leader, noisy, z=1.0)
+    assert not clearly_behind(leader, leader, z=0.0)
+    assert not clearly_behind([5.0], [1.0], z=1.0)  # one world says nothing of the spread

@@ -1,0 +1,181 @@
+"""The max-score probe (ttr_maps.analysis.probe, HiGHS) and `ttr probe`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from testdata import REFERENCE
+from typer.testing import CliRunner
+
+from ttr_core.cli import app
+from ttr_maps import load_map
+from ttr_maps.analysis.probe import (
+    ProbeError,
+    load_ticket_values,
+    parse_budget_range,
+    solve_max_score,
+    sweep_max_score,
+    ticket_rates,
+)
+from ttr_maps.model import Map, Ticket
+
+runner = CliRunner()
+
+
+#: A -1- B -1- C and a long A -6- C (double); one ticket A-C worth 2 (R2).
+TRIANGLE = {
+    "format": 1,
+    "id": "triangle",
+    "name": "Triangle",
+    "coordinates": "plane",
+    "cities": {"A": {"x": 0, "y": 0}, "B": {"x": 1, "y": 1}, "C": {"x": 2, "y": 0}},
+    "routes": [
+        {"between": ["A", "B"], "length": 1, "color": "red"},
+        {"between": ["B", "C"], "length": 1, "color": "red"},
+        {"between": ["A", "C"], "length": 6, "color": ["blue", "green"]},
+    ],
+    "tickets": [{"between": ["A", "C"], "value": 2}],
+}
+
+
+def triangle() -> Map:
+    """The `TRIANGLE` map."""
+    return Map.from_data(TRIANGLE)
+
+
+@pytest.mark.parametrize(
+    "wagons,score,routes,tickets",
+    [
+        (0, 0, 0, 0),
+        (1, 1, 1, 0),  # one route of length 1: 1 point, the ticket is not complete
+        (2, 4, 2, 2),  # A-B-C: 1 + 1 route points and the ticket (2)
+        (6, 17, 15, 2),  # the length-6 route scores 15 (R10) and completes A-C
+        (7, 18, 16, 2),  # A-C and one short route
+        (8, 19, 17, 2),  # everything but the second track of A-C
+        (20, 19, 17, 2),  # R11: a lone player may never own both tracks of a double
+    ],
+)
+def test_r10_r11_r13_optimum_on_a_triangle_by_hand(wagons, score, routes, tickets):
+    result = solve_max_score(triangle(), wagons)
+    assert result.optimal
+    assert (result.score, result.route_points, result.ticket_points) == (score, routes, tickets)
+    assert result.wagons_used <= wagons
+
+
+def test_r13_a_ticket_counts_only_when_its_cities_are_joined():
+    """A -1- B -5- C -1- D with tickets A-B (1), C-D (1) and A-D (7): A-D needs
+    all 7 wagons (1 + 10 + 1 route points, 7 + 1 + 1 tickets); with 6 the best is
+    B-C and one short route, completing one short ticket."""
+    game_map = Map.from_data(
+        {
+            "format": 1,
+            "id": "line",
+            "name": "Line",
+            "coordinates": "plane",
+            "cities": {n: {"x": i, "y": 0} for i, n in enumerate("ABCD")},
+            "routes": [
+                {"between": ["A", "B"], "length": 1, "color": "red"},
+                {"between": ["B", "C"], "length": 5, "color": "red"},
+                {"between": ["C", "D"], "length": 1, "color": "red"},
+            ],
+            "tickets": [
+                {"between": ["A", "B"], "value": 1},
+                {"between": ["C", "D"], "value": 1},
+                {"between": ["A", "D"], "value": 7},
+            ],
+        }
+    )
+    assert solve_max_score(game_map, 7).score == 12 + 9
+    six = solve_max_score(game_map, 6)
+    assert six.score == 11 + 1  # B-C and one short route: A-D is not complete
+    assert Ticket("A", "D", 7, entry=2) not in six.tickets
+
+
+def test_ticket_rates_by_hand():
+    rates = ticket_rates(triangle())
+    assert [(r.wagons, r.route_points) for r in rates] == [(2, 2)]
+    assert rates[0].points_per_wagon == pytest.approx((2 + 2) / 2)
+
+
+def test_sweep_lists_tickets_in_most_optima():
+    sweep = sweep_max_score(triangle(), range(0, 4))
+    assert [r.score for r in sweep.results] == [0, 1, 4, 4]
+    assert [(t.cities, n) for t, n in sweep.likely_undervalued()] == []  # in 2 of 4: not most
+    sweep = sweep_max_score(triangle(), range(2, 5))
+    assert [(t.cities, n) for t, n in sweep.likely_undervalued()] == [(("A", "C"), 3)]
+
+
+def test_parse_budget_range():
+    assert parse_budget_range("30..50") == range(30, 51)
+    for bad in ("30-50", "50..30", "a..b", "..3", "-1..3"):
+        with pytest.raises(ProbeError):
+            parse_budget_range(bad)
+
+
+def test_printed_values_load_from_the_reference():
+    game_map = load_map("north_america")
+    printed = load_ticket_values(REFERENCE / "north_america.json", game_map)
+    assert len(printed) == len(game_map.tickets)
+    by_pair = {frozenset(t.cities): t.value for t in printed}
+    assert by_pair[frozenset(("Seattle", "New York"))] == 22  # R2 makes it 20
+    europe = load_map("europe")
+    assert sum(t.long for t in load_ticket_values(REFERENCE / "europe.json", europe)) == 6
+
+
+@pytest.mark.parametrize(
+    "content,message",
+    [
+        ("not json", "not JSON"),
+        ('{"tickets": []}', "expected a list"),
+        ('[{"a": "Atlantis", "b": "Boston", "value": 3}]', "ticket 1"),
+        ('[{"a": "Miami", "b": "Boston", "value": -3}]', "positive whole value"),
+    ],
+)
+def test_bad_values_files_are_refused(tmp_path: Path, content, message):
+    path = tmp_path / "values.json"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(ProbeError, match=message):
+        load_ticket_values(path, load_map("north_america"))
+
+
+@pytest.mark.slow
+def test_north_america_printed_values_reproduce_the_paper():
+    """Schaefer & Schaefer: 285 with 45 wagons, 223 of it from tickets."""
+    game_map = load_map("north_america")
+    printed = load_ticket_values(REFERENCE / "north_america.json", game_map)
+    result = solve_max_score(game_map, 45, tickets=printed)
+    assert result.optimal
+    assert (result.score, result.ticket_points) == (285, 223)
+
+
+def test_cli_probe_json_on_a_hand_map(tmp_path: Path):
+    import yaml
+
+    path = tmp_path / "triangle.yaml"
+    path.write_text(yaml.safe_dump(TRIANGLE), encoding="utf-8")
+    result = runner.invoke(app, ["probe", str(path), "--wagons", "6", "-f", "json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["solves"][0]["score"] == 17
+    assert data["solves"][0]["routes"] == [{"between": ["A", "C"], "length": 6}]
+    text = runner.invoke(app, ["probe", str(path), "--sweep", "2..4"])
+    assert text.exit_code == 0, text.output
+    assert "Likely undervalued" in text.stdout
+    assert "Running HiGHS" not in text.stdout
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["probe", "no_such_map"], "not a playable map"),
+        (["probe", "iran", "--sweep", "50..30"], "LOW..HIGH"),
+        (["probe", "iran", "--values", "missing.json"], "cannot read"),
+        (["probe", "iran", "--wagons", "-3"], "greater than or equal to 0"),
+    ],
+)
+def test_cli_probe_bad_input_exits_2(args, message):
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert message in result.output

@@ -1,0 +1,230 @@
+"""Designer metrics (ttr_maps.analysis.stats) and `ttr stats`."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from ttr_core.cli import app
+from ttr_maps import load_map
+from ttr_maps.analysis.stats import map_stats, stats_renderables, stats_to_dict
+from ttr_maps.io.bundled import bundled_map_ids
+from ttr_maps.model import CARD_COLORS, Map
+
+runner = CliRunner()
+
+
+def hand_map() -> Map:
+    """Small enough to count by hand (see the expected values in each test).
+
+    A -2x2- B -3- C -1- D -2- E, and B -4- D. A-E has two shortest paths of 8:
+    A-B-D-E and A-B-C-D-E.
+    """
+    return Map.from_data(
+        {
+            "format": 1,
+            "id": "hand",
+            "name": "Hand",
+            "rules": "europe",
+            "coordinates": "plane",
+            "settings": {"wagons": 10},
+            "cities": {
+                "A": {"x": 0, "y": 0},
+                "B": {"x": 2, "y": 0},
+                "C": {"x": 5, "y": 0},
+                "D": {"x": 5, "y": 1},
+                "E": {"x": 7, "y": 1},
+            },
+            "routes": [
+                {"between": ["A", "B"], "length": 2, "color": ["red", "blue"]},
+                {"between": ["B", "C"], "length": 3, "color": "gray", "tunnel": True},
+                {"between": ["C", "D"], "length": 1, "color": "green", "ferry": 1},
+                {"between": ["B", "D"], "length": 4, "color": "yellow"},
+                {"between": ["D", "E"], "length": 2, "color": "black"},
+            ],
+            "tickets": [
+                {"between": ["A", "C"], "value": 5},
+                {"between": ["A", "E"], "value": 8},
+                {"between": ["C", "E"], "value": 3, "long": True},
+            ],
+        }
+    )
+
+
+def test_counts_of_a_hand_counted_map():
+    s = map_stats(hand_map())
+    assert (s.cities, s.segments, s.doubles, s.spaces) == (5, 6, 1, 14)
+    assert (s.tunnels, s.ferries, s.ferry_locomotives) == (1, 1, 1)
+    assert (s.tickets, s.long_tickets, s.wagons) == (3, 1, 10)
+
+
+def test_colours_lengths_degrees_and_ticket_values_of_a_hand_counted_map():
+    s = map_stats(hand_map())
+    assert {c.color: (c.segments, c.spaces) for c in s.colors} == {
+        "red": (1, 2),
+        "orange": (0, 0),
+        "yellow": (1, 4),
+        "green": (1, 1),
+        "blue": (1, 2),
+        "pink": (0, 0),
+        "black": (1, 2),
+        "white": (0, 0),
+        "gray": (1, 3),
+    }
+    assert s.length_histogram == {1: 1, 2: 3, 3: 1, 4: 1}
+    # Degree counts neighbouring cities: A 1, B 3, C 2, D 3, E 1.
+    assert s.degree_histogram == {1: 2, 2: 1, 3: 2}
+    assert s.ticket_value_histogram == {3: 1, 5: 1, 8: 1}
+    assert s.cities_without_ticket == ("B", "D")
+
+
+def test_bridges_and_articulation_points_of_a_hand_counted_map():
+    s = map_stats(hand_map())
+    assert s.bridges == (("A", "B"), ("D", "E"))
+    assert s.articulation_points == ("B", "D")
+
+
+def test_ticket_load_splits_ties_between_equal_shortest_paths():
+    loads = {(c.a, c.b): c for c in map_stats(hand_map()).connection_loads}
+    # A-C uses A-B-C; A-E splits over A-B-D-E and A-B-C-D-E; C-E uses C-D-E.
+    expected = {
+        ("A", "B"): (2.0, 2, 2),
+        ("B", "C"): (1.5, 2, 1),
+        ("C", "D"): (1.5, 2, 1),
+        ("B", "D"): (0.5, 1, 0),
+        ("D", "E"): (2.0, 2, 2),
+    }
+    assert {
+        pair: (c.ticket_load, c.tickets, c.unavoidable) for pair, c in loads.items()
+    } == expected
+    assert loads[("A", "B")].route_ids == ("A-B/1", "A-B/2")
+    assert [(c.a, c.b) for c in map_stats(hand_map()).connection_loads][:2] == [
+        ("A", "B"),
+        ("D", "E"),
+    ]
+
+
+def test_spaces_against_wagons_count_one_track_of_a_double_with_2_or_3_players():
+    players = {p.players: p for p in map_stats(hand_map()).players}
+    assert sorted(players) == [2, 3, 4, 5]
+    assert (players[2].wagons_in_play, players[2].claimable_spaces) == (20, 12)
+    assert players[2].wagon_ratio == round(20 / 12, 3)
+    assert (players[5].wagons_in_play, players[5].claimable_spaces) == (50, 14)
+    assert all(p.spaces == 14 for p in players.values())
+
+
+def test_unreachable_ticket_is_reported_not_raised():
+    broken = Map.from_data(
+        {
+            "format": 1,
+            "id": "split",
+            "name": "Split",
+            "coordinates": "plane",
+            "cities": {n: {"x": i, "y": 0} for i, n in enumerate("ABCD")},
+            "routes": [
+                {"between": ["A", "B"], "length": 1, "color": "red"},
+                {"between": ["C", "D"], "length": 1, "color": "red"},
+            ],
+            "tickets": [{"between": ["A", "D"], "value": 3}],
+        }
+    )
+    s = map_stats(broken)
+    assert s.unreachable_tickets == ("A:D",)
+    assert all(c.ticket_load == 0 for c in s.connection_loads)
+
+
+def test_north_america_known_figures():
+    s = map_stats(load_map("north_america"))
+    assert (s.cities, s.segments, s.doubles, s.spaces) == (36, 100, 22, 309)
+    for color in CARD_COLORS:
+        assert (s.color(color).segments, s.color(color).spaces) == (7, 27), color
+    assert (s.color("gray").segments, s.color("gray").spaces) == (44, 93)
+    assert (s.tunnels, s.ferries, s.tickets) == (0, 0, 30)
+    assert sum(s.length_histogram.values()) == 100
+    assert sum(s.degree_histogram.values()) == 36
+    # Every ticket adds 1 to each connection its shortest paths must cross, so the
+    # total load is the sum over tickets of the expected number of connections used.
+    assert sum(c.ticket_load for c in s.connection_loads) > 30
+    assert s.players[0].wagons_in_play == 90 and s.players[-1].wagons_in_play == 225
+
+
+@pytest.mark.parametrize("map_id", bundled_map_ids())
+def test_every_bundled_map_has_consistent_stats(map_id):
+    game_map = load_map(map_id)
+    s = map_stats(game_map)
+    assert sum(c.spaces for c in s.colors) == s.spaces == game_map.total_spaces
+    assert sum(c.segments for c in s.colors) == s.segments
+    assert sum(s.ticket_value_histogram.values()) == s.tickets
+    assert s.unreachable_tickets == ()
+    if game_map.rules == "europe":
+        assert s.tunnels > 0 and s.ferries > 0 and s.long_tickets > 0
+
+
+def test_json_keys_are_stable():
+    data = stats_to_dict(map_stats(hand_map()))
+    assert list(data) == [
+        "format",
+        "map",
+        "counts",
+        "colors",
+        "length_histogram",
+        "degree_histogram",
+        "bridges",
+        "articulation_points",
+        "connections",
+        "cities_without_ticket",
+        "ticket_value_histogram",
+        "unreachable_tickets",
+        "ticket_bonuses",
+        "players",
+    ]
+    assert data["counts"]["ferry_locomotives"] == 1
+    assert data["connections"][0] == {
+        "between": ["A", "B"],
+        "length": 2,
+        "routes": ["A-B/1", "A-B/2"],
+        "ticket_load": 2.0,
+        "tickets": 2,
+        "unavoidable": 2,
+    }
+    json.dumps(data)  # JSON-ready as it is
+
+
+def test_text_report_has_a_table_per_topic():
+    titles = [str(t.title) for t in stats_renderables(map_stats(hand_map()))]
+    assert any(t.startswith("Chokepoints") for t in titles)
+    assert "Colours" in titles and "Network" in titles
+
+
+def test_cli_json(tmp_path):
+    result = runner.invoke(app, ["stats", "north_america", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["counts"]["spaces"] == 309
+    assert data["colors"]["red"] == {"segments": 7, "spaces": 27}
+
+
+def test_cli_text_and_plot(tmp_path):
+    plot = tmp_path / "stats.png"
+    result = runner.invoke(app, ["stats", "north_america", "--plot", str(plot)])
+    assert result.exit_code == 0, result.output
+    assert "Chokepoints" in result.output and "Kansas City" in result.output
+    assert plot.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_cli_bad_plot_extension_and_unknown_map_exit_2(tmp_path):
+    result = runner.invoke(app, ["stats", "north_america", "--plot", str(tmp_path / "a.bmp")])
+    assert result.exit_code == 2
+    assert "unknown output format" in result.output
+    result = runner.invoke(app, ["stats", str(tmp_path / "missing.yaml")])
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+
+
+def test_cli_plot_into_a_missing_folder_fails_before_any_table(tmp_path):
+    result = runner.invoke(app, ["stats", "north_america", "--plot", str(tmp_path / "no/x.png")])
+    assert result.exit_code == 2
+    assert "does not exist" in result.output
+    assert result.stdout == ""

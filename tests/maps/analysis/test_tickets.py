@@ -1,0 +1,355 @@
+"""Ticket decks (ttr_maps.analysis.tickets): crowding, fragility, the deck score,
+calibration and suggestions; the tickets: block writer; `ttr tickets`."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from ttr_core.cli import app
+from ttr_maps import load_map
+from ttr_maps.analysis.tickets import (
+    DUPLICATE_PENALTY,
+    PUBLISHED_DECKS,
+    DeckError,
+    TicketBoard,
+    calibrate,
+    measure_deck,
+    score_deck,
+    suggest_deck,
+)
+from ttr_maps.io.bundled import bundled_map_path
+from ttr_maps.io.ticket_block import deck_to_yaml, replace_tickets_block
+from ttr_maps.model import Map, Ticket
+
+runner = CliRunner()
+
+
+def plane_map(routes: list[tuple[str, str, int, int]], tickets=(), cities=None) -> Map:
+    """A plane map from (a, b, length, tracks) routes; cities on a line unless given."""
+    names = cities or sorted({c for a, b, _, _ in routes for c in (a, b)})
+    return Map.from_data(
+        {
+            "format": 1,
+            "id": "hand",
+            "name": "Hand",
+            "coordinates": "plane",
+            "cities": {n: {"x": i, "y": (i * 7) % 3} for i, n in enumerate(names)},
+            "routes": [
+                {"between": [a, b], "length": n, "color": ["red", "blue"][:tracks]}
+                for a, b, n, tracks in routes
+            ],
+            "tickets": [{"between": [a, b], "value": v} for a, b, v in tickets],
+        }
+    )
+
+
+def line_map(double_ab: bool = False) -> Map:
+    """A -2- B -3- C, one ticket A-C (5): its only path uses both routes."""
+    return plane_map([("A", "B", 2, 2 if double_ab else 1), ("B", "C", 3, 1)], [("A", "C", 5)])
+
+
+# ---------------------------------------------------------------- crowding
+
+
+def test_crowding_of_a_single_ticket_deck_by_hand():
+    """Every player's hand is the one ticket, so every player wants both routes:
+    demand = players, capacity 1, excess = players - 1 on each route; the share of
+    wanted wagons over capacity is (players - 1) / players."""
+    board = TicketBoard(line_map())
+    crowding = measure_deck(board, line_map().tickets).crowding
+    assert [c.players for c in crowding] == [2, 3, 4, 5]
+    for crowd in crowding:
+        n = crowd.players
+        assert crowd.demand == pytest.approx((n, n))
+        assert crowd.excess_share == pytest.approx((n - 1) / n)
+        assert [r.excess for r in crowd.routes()] == pytest.approx([n - 1, n - 1])
+        cities = {c.city: c for c in crowd.cities()}
+        assert cities["B"].excess == pytest.approx(2 * (n - 1))  # both routes meet at B
+        assert cities["A"].capacity == 1
+
+
+def test_r11_doubles_count_once_at_two_and_three_players():
+    """A-B is double: capacity 1 at 2-3 players, 2 at 4-5 (R11)."""
+    game_map = line_map(double_ab=True)
+    crowding = measure_deck(TicketBoard(game_map), game_map.tickets).crowding
+    for crowd in crowding:
+        ab = next(r for r in crowd.routes() if {r.connection.a, r.connection.b} == {"A", "B"})
+        assert ab.capacity == (1 if crowd.players <= 3 else 2)
+        assert ab.excess == pytest.approx(crowd.players - ab.capacity)
+
+
+def test_two_equal_paths_share_the_usage_and_are_not_fragile():
+    """A square A-B-C-D-A of length-1 routes: A-C has two cheapest paths (2
+    wagons each), so it uses every route half; one player's chance of wanting a
+    route is 1 - (1 - 1/2)^3 with a hand of three A-C tickets."""
+    game_map = plane_map(
+        [("A", "B", 1, 1), ("B", "C", 1, 1), ("C", "D", 1, 1), ("A", "D", 1, 1)],
+        [("A", "C", 2)],
+        cities=["A", "B", "C", "D"],
+    )
+    board = TicketBoard(game_map)
+    paths = board.paths("A", "C")
+    assert paths.costs[:2] == (2, 2)
+    assert paths.usage == pytest.approx([0.5] * 4)
+    measures = measure_deck(board, game_map.tickets)
+    assert measures.single_path == ()
+    assert measures.crowding[0].demand == pytest.approx([2 * (1 - 0.5**3)] * 4)
+
+
+def test_a_ticket_without_a_cheap_second_path_is_fragile():
+    game_map = line_map()
+    measures = measure_deck(TicketBoard(game_map), game_map.tickets)
+    assert measures.single_path == game_map.tickets
+    assert measures.score.parts["single_path"] == 1.0
+
+
+def test_pairs_sharing_most_of_their_path_are_found():
+    """On A-1-B-1-C-1-D-1-E, A-D and B-E share B-C-D: 2 of 3 wagons (0.67 ≥ 0.6);
+    A-B and D-E share nothing."""
+    game_map = plane_map(
+        [("A", "B", 1, 1), ("B", "C", 1, 1), ("C", "D", 1, 1), ("D", "E", 1, 1)],
+        [("A", "D", 3), ("B", "E", 3), ("A", "B", 1), ("D", "E", 1)],
+    )
+    measures = measure_deck(TicketBoard(game_map), game_map.tickets)
+    assert [(p.first.cities, p.second.cities) for p in measures.overlapping] == [
+        (("A", "D"), ("B", "E"))
+    ]
+    assert measures.overlapping[0].share == pytest.approx(2 / 3)
+    assert measures.score.parts["overlap"] == pytest.approx(0.5)
+
+
+# ---------------------------------------------------------------- the score
+
+
+def test_published_decks_match_the_bundled_maps():
+    """PUBLISHED_DECKS is the reference profile; it must follow the map files."""
+    for deck, map_id in zip(PUBLISHED_DECKS, ("north_america", "europe"), strict=True):
+        game_map = load_map(map_id)
+        board = TicketBoard(game_map)
+        assert deck.diameter == board.diameter
+        assert deck.regular == tuple(t.value for t in game_map.tickets if not t.long)
+        assert deck.long == tuple(t.value for t in game_map.tickets if t.long)
+
+
+@pytest.fixture(scope="module")
+def north_america_board() -> TicketBoard:
+    return TicketBoard(load_map("north_america"))
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_adding_a_duplicate_ticket_never_improves_the_score(north_america_board, data):
+    board = north_america_board
+    pairs = data.draw(
+        st.lists(st.sampled_from(board.pairs), min_size=1, max_size=12), label="pairs"
+    )
+    deck = [Ticket(a, b, board.distance[a][b]) for a, b in pairs]
+    copy = data.draw(st.sampled_from(deck), label="duplicate")
+    before = score_deck(board, deck)
+    after = score_deck(board, [*deck, copy])
+    assert after.duplicates == before.duplicates + 1
+    assert after.total >= before.total + DUPLICATE_PENALTY - 100.0
+
+
+def test_score_parts_are_shares_and_the_total_is_documented(north_america_board):
+    game_map = north_america_board.map
+    score = score_deck(north_america_board, game_map.tickets)
+    assert all(0.0 <= v <= 1.0 for v in score.parts.values())
+    assert score.duplicates == 0
+    assert 0 < score.total < 100
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("map_id", ["north_america", "europe"])
+def test_published_decks_beat_95_percent_of_random_decks(map_id):
+    game_map = load_map(map_id)
+    calibration = calibrate(TicketBoard(game_map), game_map.tickets, samples=300, seed=1)
+    assert calibration.beaten_share >= 0.95
+
+
+def test_calibration_is_deterministic_for_a_seed(north_america_board):
+    deck = north_america_board.map.tickets
+    first = calibrate(north_america_board, deck, samples=5, seed=3)
+    assert first.scores == calibrate(north_america_board, deck, samples=5, seed=3).scores
+    assert first.scores != calibrate(north_america_board, deck, samples=5, seed=4).scores
+
+
+# ---------------------------------------------------------------- suggestions
+
+
+def small_board() -> TicketBoard:
+    """A-1-B-2-C-1-D and B-3-D: six city pairs."""
+    return TicketBoard(
+        plane_map([("A", "B", 1, 1), ("B", "C", 2, 1), ("C", "D", 1, 1), ("B", "D", 3, 1)])
+    )
+
+
+def test_suggest_finds_the_best_covering_deck_on_a_small_map():
+    """Every deck of two tickets that covers the four cities and has no
+    near-duplicate, scored: the suggestion is one of the best."""
+    board = small_board()
+    cities = {"A", "B", "C", "D"}
+    best = min(
+        score_deck(board, deck).total
+        for pair in itertools.combinations(board.pairs, 2)
+        if {c for p in pair for c in p} == cities
+        for deck in [[Ticket(a, b, board.distance[a][b]) for a, b in pair]]
+        if not measure_deck(board, deck).overlapping
+    )
+    deck = suggest_deck(board, 2, seed=5, iterations=200)
+    assert {c for t in deck for c in t.cities} == cities
+    assert score_deck(board, deck).total == pytest.approx(best)
+
+
+def test_suggest_is_deterministic_and_follows_r2(north_america_board):
+    first = suggest_deck(north_america_board, 20, seed=7, iterations=150)
+    assert first == suggest_deck(north_america_board, 20, seed=7, iterations=150)
+    board = north_america_board
+    assert all(t.value == board.distance[t.a][t.b] for t in first)
+    assert {c for t in first for c in t.cities} == set(board.distance)
+    assert len({frozenset(t.cities) for t in first}) == len(first)
+    assert not measure_deck(board, first).overlapping
+
+
+def test_suggest_follows_the_profile_asked_for(north_america_board):
+    from ttr_maps.analysis.tickets import value_distance
+
+    board = north_america_board
+    deck = suggest_deck(board, 20, seed=3, iterations=300, profile="north_america")
+    assert value_distance(board, deck, "north_america") < value_distance(board, deck, "europe")
+    deck = suggest_deck(board, 20, seed=3, iterations=300, profile="europe")
+    assert value_distance(board, deck, "europe") < value_distance(board, deck, "north_america")
+
+
+def test_suggest_refuses_too_few_tickets_to_cover_every_city(north_america_board):
+    with pytest.raises(DeckError, match="cannot cover 36 cities"):
+        suggest_deck(north_america_board, 10)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("map_id,count,long", [("north_america", 30, 0), ("europe", 40, 6)])
+def test_suggested_deck_scores_at_least_as_well_as_the_published_one(map_id, count, long):
+    game_map = load_map(map_id)
+    board = TicketBoard(game_map)
+    deck = suggest_deck(board, count, long, seed=0)
+    assert sum(t.long for t in deck) == long
+    assert score_deck(board, deck).total <= score_deck(board, game_map.tickets).total
+
+
+# ---------------------------------------------------------------- writing
+
+
+def test_replace_tickets_block_keeps_everything_else():
+    text = (
+        "# head\nid: x\ntickets:  # old\n  - {between: [A, B], value: 1}\n"
+        "  # inside\n  - {between: [B, C], value: 2}\n\n# about settings\nsettings: {}\n"
+    )
+    new = replace_tickets_block(text, "tickets:\n  - {between: [A, C], value: 3}\n")
+    assert new == (
+        "# head\nid: x\ntickets:\n  - {between: [A, C], value: 3}\n"
+        "\n# about settings\nsettings: {}\n"
+    )
+
+
+def test_deck_yaml_quotes_names_that_need_it():
+    import yaml
+
+    deck = [Ticket("Saint-Louis", "No: 1", 4), Ticket("yes", "Québec [QC]", 5, long=True)]
+    data = yaml.safe_load(deck_to_yaml(deck))
+    assert data["tickets"] == [
+        {"between": ["Saint-Louis", "No: 1"], "value": 4},
+        {"between": ["yes", "Québec [QC]"], "value": 5, "long": True},
+    ]
+
+
+# ---------------------------------------------------------------- the command
+
+
+def test_cli_tickets_json_reports_the_score_and_crowding():
+    result = runner.invoke(app, ["tickets", "north_america", "-f", "json", "--samples", "20"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert [c["players"] for c in data["crowding"]] == [2, 3, 4, 5]
+    assert set(data["score"]["parts"]) == set(data["score"]["weights"])
+    assert data["calibration"]["random_decks"] == 20
+
+
+def test_cli_tickets_plot_is_written(tmp_path: Path):
+    out = tmp_path / "deck.png"
+    result = runner.invoke(app, ["tickets", "iran", "--samples", "10", "--plot", str(out)])
+    assert result.exit_code == 0, result.output
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["tickets", "no_such_map"], "not a playable map"),
+        (["tickets", "iran", "--plot", "missing/x.png"], "does not exist"),
+        (["tickets", "iran", "--plot", "x.bmp"], "bmp"),
+        (["tickets", "suggest", "iran", "--count", "3"], "cannot cover"),
+        (["tickets", "suggest", "iran"], "--count"),
+        (["tickets", "iran", "--samples", "-1"], "greater than or equal to 0"),
+        (["tickets", "suggest", "iran", "-n", "25", "--profile", "mars"], "no published profile"),
+    ],
+)
+def test_cli_tickets_bad_input_exits_2_with_a_message(args, message):
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert message in result.output
+
+
+def test_cli_tickets_on_a_map_without_tickets_exits_2(tmp_path: Path):
+    text = bundled_map_path("iran").read_text(encoding="utf-8")
+    path = tmp_path / "empty.yaml"
+    path.write_text(replace_tickets_block(text, "tickets: []\n"), encoding="utf-8")
+    result = runner.invoke(app, ["tickets", str(path), "--samples", "0"])
+    assert result.exit_code == 2
+    assert "no tickets" in result.output
+
+
+def test_cli_suggest_write_replaces_the_block_in_place(tmp_path: Path):
+    original = bundled_map_path("iran").read_text(encoding="utf-8")
+    path = tmp_path / "iran.yaml"
+    path.write_text(original, encoding="utf-8")
+    args = ["tickets", "suggest", str(path), "--count", "25", "--iterations", "50", "--seed", "2"]
+    printed = runner.invoke(app, args)
+    assert printed.exit_code == 0, printed.output
+    result = runner.invoke(app, [*args, "--write"])
+    assert result.exit_code == 0, result.output
+    written = path.read_text(encoding="utf-8")
+    head = original[: original.index("\ntickets:")]
+    assert written.startswith(head)  # everything before the block, comments included
+    assert printed.stdout.split("tickets:", 1)[1] in written
+    assert runner.invoke(app, ["validate", str(path)]).exit_code == 0
+    game_map = load_map(path)
+    assert len(game_map.tickets) == 25
+
+
+def test_write_deck_refuses_a_result_that_would_not_validate(tmp_path: Path):
+    """A wrong value (R2) makes the new file invalid: nothing is written."""
+    from ttr_maps.io.ticket_block import write_deck
+
+    path = tmp_path / "iran.yaml"
+    original = bundled_map_path("iran").read_text(encoding="utf-8")
+    path.write_text(original, encoding="utf-8")
+    with pytest.raises(DeckError, match="would not validate"):
+        write_deck(path, [Ticket("Tehran", "Qom", 99)])
+    assert path.read_text(encoding="utf-8") == original
+    assert [p.name for p in tmp_path.iterdir()] == ["iran.yaml"]  # no temporary left
+
+
+def test_random_module_state_is_not_used(north_america_board):
+    """Suggestions are seeded: the global random state does not change them."""
+    random.seed(1)
+    first = suggest_deck(north_america_board, 18, seed=1, iterations=20)
+    random.seed(2)
+    assert suggest_deck(north_america_board, 18, seed=1, iterations=20) == first

@@ -1,0 +1,198 @@
+"""Board layouts (`ttr layout`): equal cars, no overlaps, stored in the file."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from ttr_core.cli import app
+from ttr_maps import load_map
+from ttr_maps.checks.validate import validate_file
+from ttr_maps.geometry.board import CAR_LENGTH, CAR_WIDTH, board_geometry, overlaps
+from ttr_maps.geometry.layout import compute_layout, layout_yaml, with_layout
+from ttr_maps.model import BoardLayout, Map
+
+runner = CliRunner()
+
+GRID = """\
+# A comment that must survive --write.
+# A tiny board: too small for the design warnings to mean anything.
+# ttr: disable=TTR151,TTR152,TTR352,TTR353,TTR451
+format: 1
+id: grid
+name: Grid
+coordinates: plane
+cities:
+  A: {x: 0, y: 0}
+  B: {x: 1, y: 0}
+  C: {x: 2, y: 0}
+  D: {x: 0, y: 1}
+  E: {x: 1, y: 1}
+  "F: far": {x: 2, y: 1.1}
+routes:
+  - {between: [A, B], length: 2, color: [red, blue]}
+  - {between: [B, C], length: 3, color: green}
+  - {between: [A, D], length: 1, color: gray}
+  - {between: [B, E], length: 4, color: white}  # keep me
+  - {between: [C, "F: far"], length: 2, color: black}
+  - {between: [D, E], length: 6, color: [pink, yellow]}
+  - {between: [E, "F: far"], length: 2, color: orange}
+  - {between: [A, E], length: 3, color: gray}
+tickets:
+  - {between: [A, "F: far"], value: 5}
+"""
+
+
+def grid_map() -> Map:
+    return Map.from_data(yaml.safe_load(GRID))
+
+
+def laid_out(game_map: Map) -> Map:
+    return dataclasses.replace(game_map, layout=compute_layout(game_map).layout)
+
+
+def test_layout_of_a_small_map_has_no_overlaps_and_equal_cars():
+    board = board_geometry(laid_out(grid_map()))
+    assert overlaps(board) == []
+    for shape in board.routes.values():
+        for car in shape.cars:
+            assert math.isclose(car.length, CAR_LENGTH, rel_tol=0.02)
+            assert math.isclose(car.width, CAR_WIDTH, rel_tol=0.02)
+
+
+def test_double_tracks_of_a_layout_run_side_by_side_without_touching():
+    board = board_geometry(laid_out(grid_map()))
+    for first, second in (("A-B/1", "A-B/2"), ("D-E/1", "D-E/2")):
+        for car_a, car_b in zip(board.routes[first].cars, board.routes[second].cars, strict=True):
+            assert CAR_WIDTH < math.dist(car_a.centre, car_b.centre) < 2 * CAR_WIDTH
+
+
+def test_layout_keeps_every_city_on_the_board_and_reports_displacement():
+    game_map = grid_map()
+    result = compute_layout(game_map)
+    width, height = result.layout.size
+    for x, y in result.layout.cities.values():
+        assert 0 < x < width and 0 < y < height
+    assert set(result.displacement) == {c.name for c in game_map.cities}
+    assert result.car_size_spread < 0.02
+
+
+def test_a_crowded_geographic_drawing_overlaps_and_the_layout_does_not():
+    crowded = Map.from_data(
+        {
+            "format": 1,
+            "id": "crowded",
+            "name": "Crowded",
+            "coordinates": "plane",
+            "cities": {
+                "A": {"x": 0, "y": 0},
+                "B": {"x": 4, "y": 0},
+                "C": {"x": 0, "y": 0.3},
+                "D": {"x": 4, "y": 0.3},
+            },
+            "routes": [
+                {"between": ["A", "B"], "length": 3, "color": "red"},
+                {"between": ["C", "D"], "length": 3, "color": "blue"},
+                {"between": ["A", "C"], "length": 1, "color": "green"},
+                {"between": ["B", "D"], "length": 1, "color": "white"},
+            ],
+            "tickets": [],
+        }
+    )
+    assert overlaps(board_geometry(crowded), frozenset({"car-car"}))
+    assert overlaps(board_geometry(laid_out(crowded))) == []
+
+
+def test_layout_yaml_reads_back_as_the_same_layout():
+    layout = compute_layout(grid_map()).layout
+    data = yaml.safe_load(GRID + layout_yaml(layout))
+    assert Map.from_data(data).layout == layout
+
+
+def test_with_layout_replaces_the_section_and_keeps_the_rest_byte_for_byte():
+    first = BoardLayout(cities={"A": (1.0, 1.0)}, size=(10.0, 5.0))
+    second = BoardLayout(cities={"A": (2.0, 2.0)}, size=(10.0, 5.0))
+    text = with_layout(GRID, first)
+    assert text.startswith(GRID)
+    again = with_layout(text + "# trailing comment\n", second)
+    assert again.startswith(GRID) and "x: 2.0" in again and "x: 1.0" not in again
+    assert again.endswith("# trailing comment\n")
+
+
+def test_cli_layout_write_stores_a_layout_that_validates_clean(tmp_path: Path):
+    path = tmp_path / "grid.yaml"
+    path.write_text(GRID, encoding="utf-8")
+    result = runner.invoke(app, ["layout", str(path), "--write"])
+    assert result.exit_code == 0, result.output
+    assert "overlaps: none" in result.output and "car size spread: 0.00 %" in result.output
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith(GRID) and "layout:" in text
+    assert validate_file(path).problems == []
+    assert load_map(str(path)).layout is not None
+
+
+def test_cli_layout_without_write_changes_nothing(tmp_path: Path):
+    path = tmp_path / "grid.yaml"
+    path.write_text(GRID, encoding="utf-8")
+    result = runner.invoke(app, ["layout", str(path)])
+    assert result.exit_code == 0, result.output
+    assert path.read_text(encoding="utf-8") == GRID
+
+
+def test_cli_layout_lays_out_afresh_a_map_whose_old_layout_misses_a_city(tmp_path: Path):
+    path = tmp_path / "grid.yaml"
+    path.write_text(GRID + "layout:\n  cities:\n    A: {x: 0, y: 0}\n", encoding="utf-8")
+    assert {p.code for p in validate_file(path).errors} == {"TTR502"}
+    result = runner.invoke(app, ["layout", str(path), "--write"])
+    assert result.exit_code == 0, result.output
+    assert validate_file(path).problems == []
+
+
+def test_cli_layout_of_a_broken_map_is_a_clear_error(tmp_path: Path):
+    path = tmp_path / "bad.yaml"
+    path.write_text(GRID.replace("length: 3, color: green", "length: 3, color: teal"), "utf-8")
+    result = runner.invoke(app, ["layout", str(path), "--write"])
+    assert result.exit_code == 2
+    assert "TTR204" in result.output and "not a playable map" in result.output
+    assert "layout:" not in path.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("map_id", ["europe", "north_america", "iran"])
+def test_bundled_maps_have_layouts_with_no_overlaps_and_equal_cars(map_id):
+    game_map = load_map(map_id)
+    assert game_map.layout is not None
+    board = board_geometry(game_map)
+    assert overlaps(board) == []
+    for shape in board.routes.values():
+        for car in shape.cars:
+            assert math.isclose(car.length, CAR_LENGTH, rel_tol=0.02)
+
+
+def test_preview_of_a_laid_out_board_keeps_labels_as_real_svg_text(tmp_path: Path):
+    import xml.etree.ElementTree as ET
+
+    from ttr_maps.render.draw import render_map
+
+    game_map = laid_out(grid_map())
+    out = render_map(game_map, tmp_path / "grid.svg", dpi=40)
+    texts = {
+        "".join(t.itertext())
+        for t in ET.parse(out).getroot().iter("{http://www.w3.org/2000/svg}text")
+    }
+    assert {c.name for c in game_map.cities} <= texts
+
+
+def test_ttr551_points_at_the_crowded_rhine_area_of_europe_drawn_from_geography(tmp_path: Path):
+    from ttr_maps.io.bundled import bundled_map_path
+
+    text = bundled_map_path("europe").read_text(encoding="utf-8")
+    geographic = tmp_path / "europe.yaml"
+    geographic.write_text(text.split("\nlayout:", 1)[0] + "\n", encoding="utf-8")
+    found = {p.message for p in validate_file(geographic).problems if p.code == "TTR551"}
+    assert any("Amsterdam–Frankfurt" in m and "Amsterdam–Essen" in m for m in found)
+    assert not [p for p in validate_file(bundled_map_path("europe")).problems]

@@ -1,0 +1,48 @@
+"""Reading YAML with positions (ttr_maps.io.document)."""
+
+import pytest
+
+from ttr_maps.io.document import DocumentError, Position, parse_document, read_document
+
+
+def test_positions_of_values_and_keys_are_one_based():
+    doc = parse_document("cities:\n  Oslo: {x: 1, y: 2}\nroutes:\n  - a\n  - b\n")
+    assert doc.position(("cities", "Oslo")) == Position(2, 9)
+    assert doc.position(("cities", "Oslo"), key=True) == Position(2, 3)
+    assert doc.position(("routes", 1)) == Position(5, 5)
+
+
+def test_missing_path_falls_back_to_nearest_parent():
+    doc = parse_document("routes:\n  - {length: 3}\n")
+    assert doc.position(("routes", 0, "color")) == Position(2, 5)
+
+
+def test_duplicate_keys_are_kept_for_validation_and_first_wins():
+    doc = parse_document("cities:\n  Oslo: 1\n  Oslo: 2\n")
+    assert doc.data == {"cities": {"Oslo": 1}}
+    assert doc.duplicate_keys == [(("cities", "Oslo"), Position(3, 3))]
+
+
+def test_syntax_error_has_a_position():
+    with pytest.raises(DocumentError) as caught:
+        parse_document("a: [1, 2\nb: 3\n", "x.yaml")
+    assert caught.value.position is not None
+    assert caught.value.position.line == 2
+
+
+def test_unreadable_file_is_a_document_error(tmp_path):
+    with pytest.raises(DocumentError, match="no such file"):
+        read_document(tmp_path / "missing.yaml")
+    (tmp_path / "latin1.yaml").write_bytes(b"name: Z\xfcrich\n")
+    with pytest.raises(DocumentError, match="UTF-8"):
+        read_document(tmp_path / "latin1.yaml")
+
+
+def test_keys_that_yaml_reads_as_null_or_number_have_their_own_positions():
+    doc = parse_document("cities:\n  A: 1\n  ~: 2\n  7: 3\n")
+    assert doc.data == {"cities": {"A": 1, None: 2, 7: 3}}
+    assert doc.position(("cities", None), key=True) == Position(3, 3)
+    assert doc.position(("cities", 7), key=True) == Position(4, 3)
+    # callers that name keys as text find them too
+    assert doc.position(("cities", "7"), key=True) == Position(4, 3)
+    assert doc.position(("cities", "8"), key=True) == Position(2, 3)  # the mapping

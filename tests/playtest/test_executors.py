@@ -1,0 +1,241 @@
+"""Executors (ttr_core/playtest/executors.py): same games, same answer, wherever they run;
+bounded work in flight; lost workers replaced; a failing game named by its seed."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from ttr_core.playtest import simulate
+from ttr_core.playtest.executors import (
+    IN_FLIGHT_PER_WORKER,
+    GameFailed,
+    InProcess,
+    LocalProcesses,
+    MapPayload,
+    SimulationError,
+    Work,
+    iter_batches,
+)
+from ttr_core.playtest.html import prepare_report_folder
+from ttr_maps.checks.validate import load_map
+
+MAP = "north_america"
+BOTS = ("greedy", "random")
+
+
+def _payload() -> MapPayload:
+    return MapPayload.from_map(MAP, load_map(MAP))
+
+
+def _report(executor: object, games: int = 24, jobs: int = 1) -> dict:
+    return simulate.simulate(MAP, games, 2, BOTS, 5, jobs, executor=executor).report
+
+
+def test_local_processes_give_the_in_process_report() -> None:
+    assert _report(LocalProcesses(2), jobs=2) == _report(InProcess())
+
+
+def test_work_in_flight_is_bounded() -> None:
+    """A run of a billion games pulls only a few batches ahead of the one read."""
+    pulled = 0
+
+    def counting() -> object:
+        nonlocal pulled
+        for batch in iter_batches(10**9, 1):
+            pulled += 1
+            yield batch
+
+    work = Work(MAP, BOTS, 2, 0)
+    runner = LocalProcesses(2).run(work, _payload(), counting())
+    first = next(runner)
+    runner.close()  # stops the pool: queued batches dropped, workers ended
+    assert len(first) == 1
+    assert pulled <= 2 * IN_FLIGHT_PER_WORKER + 1
+
+
+def test_a_lost_local_worker_is_replaced_and_the_report_unchanged() -> None:
+    executor = LocalProcesses(2)
+    killed = []
+
+    def kill_a_worker(_: simulate.GameSummary) -> None:
+        workers = multiprocessing.active_children()
+        if not killed and workers:
+            os.kill(workers[0].pid, signal.SIGKILL)
+            killed.append(workers[0].pid)
+
+    report = simulate.simulate(MAP, 40, 2, BOTS, 5, 2, on_game=kill_a_worker, executor=executor)
+    assert killed and executor.retries >= 1
+    assert report.report == _report(InProcess(), games=40)
+
+
+def test_a_pool_broken_before_new_work_is_replaced_too() -> None:
+    """A worker that dies between two submissions breaks the pool before the next
+    one: that batch is retried with the others, and nothing is lost."""
+    executor = LocalProcesses(2)
+
+    def batches_killing_a_worker():  # type: ignore[no-untyped-def]
+        for number, batch in enumerate(iter_batches(12, 2)):
+            if number == 5:  # the pool is running: kill a worker, wait till it is gone
+                victim = multiprocessing.active_children()[0]
+                os.kill(victim.pid, signal.SIGKILL)
+                victim.join(timeout=10)
+                time.sleep(1.0)  # the pool's manager thread marks itself broken
+            yield batch
+
+    work = Work(MAP, BOTS, 2, 5, False, None)
+    runs = executor.run(work, _payload(), batches_killing_a_worker())
+    played = [summary for batch in runs for summary in batch]
+    alone = InProcess().run(work, _payload(), iter_batches(12, 2))
+    assert played == [summary for batch in alone for summary in batch]
+    assert executor.retries >= 1
+
+
+def test_a_failing_game_stops_the_run_with_its_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = simulate.play_summarised
+
+    def fails_on_game_3(map_argument, names, seed, index, *rest):  # type: ignore[no-untyped-def]
+        if index == 3:
+            raise RuntimeError("a bug")
+        return real(map_argument, names, seed, index, *rest)
+
+    monkeypatch.setattr(simulate, "play_summarised", fails_on_game_3)
+    with pytest.raises(GameFailed) as caught:
+        _report(InProcess(), games=6)
+    message = str(caught.value)
+    seed = simulate.game_seed(5, 3)
+    assert caught.value.seed == seed
+    assert f"seed {seed}" in message and "RuntimeError: a bug" in message
+    assert f"ttr play {MAP} --players 2 --bots random,greedy --seed {seed}" in message
+
+
+def test_map_payload_is_checked_on_arrival() -> None:
+    payload = _payload()
+    payload.install()
+    assert simulate._MAPS[MAP] == load_map(MAP)
+    damaged = MapPayload(MAP, payload.text + "\n# x", payload.text_sha256, payload.model_digest)
+    with pytest.raises(SimulationError, match="damaged"):
+        damaged.install()
+    other = MapPayload(MAP, payload.text, payload.text_sha256, "0" * 64)
+    with pytest.raises(SimulationError, match="reads the map differently"):
+        other.install()
+
+
+def test_batches_cover_every_game_once() -> None:
+    batches = list(iter_batches(23, 5))
+    assert list(itertools.chain.from_iterable(batches)) == list(range(23))
+
+
+def test_abandoned_staging_folders_are_removed_live_ones_kept(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    abandoned = out / f".out.{dead.pid}.abc.tmp"
+    live = out / f".out.{os.getpid()}.def.tmp"
+    abandoned.mkdir()
+    live.mkdir()
+    staging = prepare_report_folder(out)
+    assert not abandoned.exists() and live.is_dir() and staging.is_dir()
+
+
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_stopped_simulation_ends_at_once_and_leaves_nothing(
+    tmp_path: Path, signum: int, code: int
+) -> None:
+    """Ctrl-C or SIGTERM during a run of a billion games: a prompt exit, no
+    report, no staging folder, no worker left."""
+    out = tmp_path / "report"
+    command = [sys.executable, "-m", "ttr_core", "simulate", MAP, "--games", "1000000000"]
+    command += ["--players", "2", "--jobs", "2", "--out", str(out)]
+    # As a terminal starts a command: Ctrl-C not ignored. (A test run started in
+    # the background by a shell without job control ignores SIGINT, and passes
+    # that on to every child.)
+    process = subprocess.Popen(
+        command, stderr=subprocess.PIPE, text=True, preexec_fn=_default_sigint
+    )
+    deadline = time.monotonic() + 60
+    while not list(tmp_path.iterdir()) and time.monotonic() < deadline:
+        time.sleep(0.1)  # until the run has made its staging folder
+    time.sleep(1)  # and is playing
+    process.send_signal(signum)
+    try:
+        _, stderr = process.communicate(timeout=20)
+    finally:
+        process.kill()
+    assert process.returncode == code, stderr
+    assert "Traceback" not in stderr
+    assert not out.exists()
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_workers_of_a_killed_driver_end_too(tmp_path: Path) -> None:
+    """SIGKILL stops the driver alone: its workers notice and end within seconds
+    instead of waiting for work forever."""
+    import psutil
+
+    command = [sys.executable, "-m", "ttr_core", "simulate", MAP, "--games", "1000000000"]
+    command += ["--players", "2", "--jobs", "2", "--out", str(tmp_path / "report")]
+    process = subprocess.Popen(command, stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+    driver = psutil.Process(process.pid)
+    deadline = time.monotonic() + 60
+    while len(driver.children()) < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)  # until the workers run
+    workers = driver.children()
+    assert len(workers) == 2
+    process.kill()
+    process.wait()
+    _, alive = psutil.wait_procs(workers, timeout=15)
+    for worker in alive:  # do not leave them behind if the test fails
+        worker.kill()
+    assert alive == []
+
+
+def test_ray_missing_says_how_to_install(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from ttr_core.cli import app
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # makes `import ray` fail
+    result = CliRunner().invoke(
+        app, ["simulate", MAP, "--games", "2", "--executor", "ray", "--out", str(tmp_path / "r")]
+    )
+    assert result.exit_code == 2
+    assert "pip install 'ttr[cluster]'" in result.output
+    assert not (tmp_path / "r").exists()
+
+
+def test_report_json_is_plain_data() -> None:
+    json.dumps(_report(InProcess(), games=2))
+
+
+def test_a_failing_game_with_set_overrides_replays_with_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from ttr_maps.rules import rules_for
+
+    rules = rules_for(load_map(MAP)).with_overrides({"wagons": 20})
+    assert simulate.simulate(MAP, 2, 2, BOTS, 5, rules=rules).report["settings"]["set"] == [
+        "wagons=20"
+    ]
+
+    def fails(*_: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(simulate, "play_summarised", fails)
+    with pytest.raises(GameFailed) as caught:
+        simulate.simulate(MAP, 2, 2, BOTS, 5, rules=rules, executor=InProcess())
+    assert caught.value.command.endswith("--set wagons=20")

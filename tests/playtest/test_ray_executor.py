@@ -1,0 +1,95 @@
+"""The Ray executor against a real local Ray instance (2 CPUs) started here:
+the same report.json as one local process, byte for byte; a killed worker is
+replaced; a failing game names its seed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import psutil
+import pytest
+from typer.testing import CliRunner
+
+from ttr_core.cli import app
+from ttr_core.playtest import simulate
+from ttr_core.playtest.executors import (
+    GameFailed,
+    InProcess,
+    MapPayload,
+    RayCluster,
+    Work,
+    iter_batches,
+)
+from ttr_maps.checks.validate import load_map
+
+ray = pytest.importorskip("ray", reason="Ray is installed by .ci/run (pip install '.[cluster]')")
+
+MAP = "north_america"
+
+
+@pytest.fixture(scope="module")
+def local_ray() -> Iterator[None]:
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        yield
+    finally:
+        ray.shutdown()
+
+
+def _simulate(tmp_path: Path, name: str, *options: str) -> bytes:
+    out = tmp_path / name
+    arguments = ["simulate", MAP, "--games", "30", "--players", "3", "--seed", "11"]
+    arguments += ["--bots", "greedy,one-step,random", "--out", str(out), *options]
+    result = CliRunner().invoke(app, arguments)
+    assert result.exit_code == 0, result.output
+    return (out / "report.json").read_bytes()
+
+
+def test_ray_report_is_byte_identical_to_one_process(local_ray: None, tmp_path: Path) -> None:
+    with_ray = _simulate(tmp_path, "ray", "--executor", "ray", "--jobs", "2")
+    assert with_ray == _simulate(tmp_path, "local", "--jobs", "1")
+
+
+def _kill_one_game_worker() -> int | None:
+    for process in psutil.process_iter(["pid", "cmdline"]):
+        if any("GameWorker" in part for part in process.info["cmdline"] or []):
+            process.kill()
+            return process.info["pid"]
+    return None
+
+
+def test_a_killed_ray_worker_is_replaced_and_the_report_unchanged(local_ray: None) -> None:
+    executor = RayCluster(workers=2)
+    killed: list[int | None] = []
+
+    def kill_once(_: simulate.GameSummary) -> None:
+        if not killed:
+            killed.append(_kill_one_game_worker())
+
+    bots = ("greedy", "random")
+    run = simulate.simulate(MAP, 60, 2, bots, 3, 2, on_game=kill_once, executor=executor)
+    assert killed and killed[0] is not None
+    assert executor.retries >= 1
+    assert run.report == simulate.simulate(MAP, 60, 2, bots, 3, 1, executor=InProcess()).report
+
+
+def test_a_game_that_raises_on_a_ray_worker_names_its_seed(local_ray: None) -> None:
+    work = Work(MAP, ("greedy", "no-such-bot"), 2, 7)
+    payload = MapPayload.from_map(MAP, load_map(MAP))
+    with pytest.raises(GameFailed) as caught:
+        list(RayCluster(workers=2).run(work, payload, iter_batches(4, 2)))
+    assert caught.value.index == 0
+    assert "unknown bot no-such-bot" in str(caught.value)
+    assert f"--seed {caught.value.seed}" in str(caught.value)
+
+
+def test_ray_ladder_is_the_local_ladder(local_ray: None, tmp_path: Path) -> None:
+    def ladder(name: str, *options: str) -> str:
+        out = tmp_path / f"{name}.json"
+        arguments = ["ladder", MAP, "--bots", "greedy,random,one-step", "--games", "4"]
+        result = CliRunner().invoke(app, [*arguments, "--json", str(out), *options])
+        assert result.exit_code == 0, result.output
+        return out.read_text(encoding="utf-8")
+
+    assert ladder("ray", "--executor", "ray", "--jobs", "2") == ladder("local", "--jobs", "1")

@@ -1,0 +1,657 @@
+"""`ttr serve`'s JSON API: every endpoint, the hidden information of each seat (R5),
+hostile requests, bots' pace, expiry and many games at once."""
+
+from __future__ import annotations
+
+import html
+import json
+import random
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from serve_server import raw_get, running_server
+from starlette.testclient import TestClient
+from typer.testing import CliRunner
+
+from ttr_core.bots import bot_factories
+from ttr_core.cli import app as cli_app
+from ttr_core.engine.actions import Resign
+from ttr_core.engine.record import read_record, verify_record
+from ttr_core.serve.app import MAX_BODY_BYTES, TOKEN_HEADER, create_app
+from ttr_core.serve.payloads import view_payload
+from ttr_core.serve.tables import PACES, Table, TableRegistry
+from ttr_maps import load_map
+
+#: What a seat's table response holds besides its view: public facts only.
+TABLE_KEYS = {"game", "map", "map_name", "players", "pace", "revision", "view", "result"}
+
+
+class Clock:
+    """A clock the tests move by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def registry() -> TableRegistry:
+    return TableRegistry(clock=Clock())
+
+
+@pytest.fixture
+def client(registry: TableRegistry) -> TestClient:
+    return TestClient(create_app(registry=registry, test_hooks=True))
+
+
+def start(
+    client: TestClient,
+    players: list[str] | None = None,
+    game_map: str = "north_america",
+    seed: int = 3,
+    pace: str = "instant",
+) -> tuple[str, dict[int, str]]:
+    body = {"map": game_map, "players": players or ["human", "greedy"], "seed": seed, "pace": pace}
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.text
+    data = response.json()
+    return data["game"], {s["seat"]: s["token"] for s in data["seats"] if s["token"]}
+
+
+def auth(token: str) -> dict[str, str]:
+    return {TOKEN_HEADER: token}
+
+
+def table_of(registry: TableRegistry, game: str) -> Table:
+    table = registry.get(game)
+    assert table is not None
+    return table
+
+
+def as_json(value: Any) -> Any:
+    return json.loads(json.dumps(value))
+
+
+def assert_is_the_seats_view(response: dict, table: Table, seat: int, tokens: dict) -> None:
+    """R5: a seat's response is its PlayerView (as `view_payload`) plus public facts;
+    no other seat's secret appears in it."""
+    assert set(response) == TABLE_KEYS
+    assert response["view"] == as_json(view_payload(table.state.view(seat)))
+    assert response["players"] == table.players
+    assert response["revision"] == table.revision
+    assert (response["result"] is None) == (not table.state.is_over)
+    text = json.dumps(response)
+    for other, token in tokens.items():
+        if other != seat:
+            assert token not in text
+
+
+# ------------------------------------------------------------------ the page
+
+
+def test_page_and_its_static_files_are_served(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200 and '<script src="/static/app.js"' in page.text
+    assert "script-src 'self'" in page.headers["content-security-policy"]
+    for name, kind in (("app.js", "javascript"), ("style.css", "text/css")):
+        response = client.get(f"/static/{name}")
+        assert response.status_code == 200 and kind in response.headers["content-type"]
+    assert client.get("/static/missing.js").status_code == 404
+
+
+def test_no_file_outside_the_static_folder_can_be_read() -> None:
+    with running_server(create_app()) as url:
+        for path in (
+            "/static/../pyproject.toml",
+            "/static/../../pyproject.toml",
+            "/static/%2e%2e/app.py",
+            "/static/%2e%2e%2f%2e%2e%2fpyproject.toml",
+            "/static/..%5c..%5cpyproject.toml",
+            "/static//etc/passwd",
+            "/static/%2fetc%2fpasswd",
+            "/../../etc/passwd",
+        ):
+            assert raw_get(url, path) in (400, 404), path
+        assert raw_get(url, "/static/app.js") == 200
+
+
+def test_setup_lists_maps_players_and_paces(client: TestClient) -> None:
+    data = client.get("/api/setup").json()
+    assert {m["key"] for m in data["maps"]} == {"europe", "iran", "north_america"}
+    assert data["players"] == ["human", *bot_factories()]
+    assert data["paces"] == list(PACES)
+
+
+def test_map_files_given_to_the_server_are_offered_first(tmp_path: Path) -> None:
+    from ttr_maps.io.bundled import bundled_map_path
+
+    text = bundled_map_path("iran").read_text(encoding="utf-8")  # type: ignore[union-attr]
+    copy = tmp_path / "my_iran.yaml"
+    copy.write_text(re.sub(r"(?m)^id: .*$", "id: my_iran", text), encoding="utf-8")
+    client = TestClient(create_app([load_map(copy)]))
+    maps = client.get("/api/setup").json()["maps"]
+    assert maps[0] == {"key": "my_iran", "name": maps[0]["name"], "rules": "base", "file": True}
+    assert client.get("/api/maps/my_iran/board.svg").status_code == 200
+
+
+@pytest.mark.parametrize("map_id", ["north_america", "europe", "iran"])
+def test_board_svg_has_every_route_and_city(client: TestClient, map_id: str) -> None:
+    game_map = load_map(map_id)
+    response = client.get(f"/api/maps/{map_id}/board.svg")
+    assert response.status_code == 200 and response.headers["content-type"] == "image/svg+xml"
+    svg = response.text
+    assert len(re.findall(r'<g class="route[^"]*" data-index', svg)) == len(game_map.routes)
+    assert svg.count('<g class="city"') == len(game_map.cities)
+    cars = sum(r.length for r in game_map.routes)
+    assert svg.count('<polygon class="car') == cars
+    assert svg.count("loco-space") == sum(r.ferry for r in game_map.routes)
+    assert len(re.findall(r'class="route tunnel', svg)) == sum(r.tunnel for r in game_map.routes)
+
+
+@pytest.mark.parametrize("map_id", ["north_america", "europe", "iran"])
+def test_board_svg_centres_each_name_in_a_label_box_that_covers_no_label_or_city(
+    client: TestClient, map_id: str
+) -> None:
+    from dataclasses import replace
+
+    from ttr_core.serve.svg import CITY_RADIUS, SPACE_UNITS, board_labels
+    from ttr_maps.geometry.board import board_geometry, overlaps
+
+    game_map = load_map(map_id)
+    board = board_geometry(game_map)
+    labels = board_labels(game_map, board)
+    page = replace(board, labels=labels, city_radius=CITY_RADIUS * board.space)
+    assert overlaps(page, frozenset({"label-label", "label-city"})) == []
+    svg = client.get(f"/api/maps/{map_id}/board.svg").text
+    texts = re.findall(r'<text x="([-\d.]+)" y="([-\d.]+)" text-anchor="middle"[^>]*>([^<]*)<', svg)
+    assert len(texts) == len(game_map.cities)
+    units = SPACE_UNITS / board.space
+    for x, y, name in texts:
+        centre = labels[html.unescape(name)].centre
+        assert float(x) == pytest.approx(centre[0] * units, abs=0.1)
+        assert float(y) == pytest.approx(-centre[1] * units, abs=0.1)
+
+
+def test_board_svg_escapes_names_and_refuses_unknown_maps(client: TestClient) -> None:
+    assert client.get("/api/maps/atlantis/board.svg").status_code == 404
+    assert client.get("/api/maps/..%2f..%2fpyproject/board.svg").status_code == 404
+
+
+# ------------------------------------------------------------------ games
+
+
+def test_starting_a_game_gives_a_secret_token_to_each_human_seat(client: TestClient) -> None:
+    response = client.post(
+        "/api/games",
+        json={"map": "north_america", "players": ["human", "greedy", "human"], "seed": 5},
+    )
+    assert response.status_code == 201
+    seats = response.json()["seats"]
+    assert [s["player"] for s in seats] == ["human", "greedy", "human"]
+    tokens = [s["token"] for s in seats]
+    assert tokens[1] is None and tokens[0] != tokens[2] and len(tokens[0]) >= 20
+    assert response.json()["seed"] == 5
+
+
+def test_a_game_without_a_seed_gets_a_random_one(client: TestClient) -> None:
+    response = client.post("/api/games", json={"map": "iran", "players": ["human", "random"]})
+    assert response.status_code == 201 and isinstance(response.json()["seed"], int)
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"map": "atlantis", "players": ["human", "greedy"]}, "no map"),
+        ({"map": "iran", "players": ["human"]}, "R1"),
+        ({"map": "iran", "players": ["human"] * 6}, "R1"),
+        ({"map": "iran", "players": ["human", "wizard"]}, "unknown player"),
+        ({"map": "iran", "players": ["greedy", "random"]}, "human"),
+        ({"map": "iran", "players": "human,greedy"}, "players"),
+        ({"map": "iran", "players": ["human", 3]}, "players"),
+        ({"map": "iran", "players": ["human", "greedy"], "seed": -1}, "seed"),
+        ({"map": "iran", "players": ["human", "greedy"], "seed": True}, "seed"),
+        ({"map": "iran", "players": ["human", "greedy"], "seed": "7"}, "seed"),
+        ({"map": "iran", "players": ["human", "greedy"], "seed": 2**64}, "seed"),
+        ({"map": "iran", "players": ["human", "greedy"], "pace": "warp"}, "pace"),
+        ({"map": "iran", "players": ["human", "greedy"], "pace": 3}, "pace"),
+        ({"map": ["iran"], "players": ["human", "greedy"]}, "map"),
+        ({"players": ["human", "greedy"]}, "map"),
+    ],
+)
+def test_bad_game_settings_get_400(client: TestClient, body: dict, message: str) -> None:
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 400
+    assert message in response.json()["error"]
+
+
+@pytest.mark.parametrize(
+    ("content", "status"),
+    [
+        (b"{not json", 400),
+        (b"[1, 2]", 400),
+        (b"\xff\xfe", 400),
+        (b"", 400),
+        (b'{"map": "' + b"x" * MAX_BODY_BYTES + b'"}', 413),
+    ],
+)
+def test_malformed_and_oversized_bodies_get_4xx(
+    client: TestClient, content: bytes, status: int
+) -> None:
+    game, tokens = start(client)
+    for path, headers in (
+        ("/api/games", {}),
+        (f"/api/games/{game}/actions", auth(tokens[0])),
+        (f"/api/games/{game}/pace", auth(tokens[0])),
+    ):
+        response = client.post(path, content=content, headers=headers)
+        assert response.status_code == status, (path, response.text)
+        assert "error" in response.json()
+
+
+def test_an_oversized_body_without_a_length_header_is_cut_off(client: TestClient) -> None:
+    def chunks():
+        for _ in range(64):
+            yield b" " * 1024
+
+    response = client.post("/api/games", content=chunks())
+    assert response.status_code == 413
+
+
+def test_unknown_game_and_wrong_tokens_get_clean_4xx(client: TestClient) -> None:
+    game, tokens = start(client)
+    other_game, other_tokens = start(client)
+    path = f"/api/games/{game}"
+    assert client.get("/api/games/nope", headers=auth(tokens[0])).status_code == 404
+    assert client.get(path).status_code == 401
+    assert client.get(path, headers=auth("x" * 24)).status_code == 403
+    assert client.get(path, headers=auth(other_tokens[0])).status_code == 403
+    assert client.get(path, headers={TOKEN_HEADER: "é€".encode()}).status_code == 403
+    for sub in ("actions", "pace"):
+        response = client.post(f"{path}/{sub}", json={"action": "draw deck"})
+        assert response.status_code == 401 and "token" in response.json()["error"]
+    assert client.get(f"{path}/record").status_code == 401
+    assert client.get(f"/api/games/{other_game}", headers=auth(other_tokens[0])).status_code == 200
+
+
+def test_wrong_methods_and_unknown_paths_get_json_4xx(client: TestClient) -> None:
+    assert client.get("/api/games").status_code == 405
+    assert client.delete("/api/setup").status_code == 405
+    response = client.get("/api/nothing/here")
+    assert response.status_code == 404 and response.json() == {"error": "Not Found"}
+
+
+def test_the_fast_forward_hook_exists_only_in_test_mode() -> None:
+    client = TestClient(create_app())
+    game, tokens = start(client)
+    response = client.post(f"/api/games/{game}/fast-forward", headers=auth(tokens[0]))
+    assert response.status_code in (404, 405)
+
+
+# ------------------------------------------------------------------ actions
+
+
+def test_r4_keeping_tickets_then_the_bot_replies_at_once_at_instant_pace(
+    client: TestClient, registry: TableRegistry
+) -> None:
+    game, tokens = start(client)
+    view = client.get(f"/api/games/{game}", headers=auth(tokens[0])).json()["view"]
+    assert view["decision"] == "choose_tickets" and view["keep_at_least"] == 2
+    assert view["legal"]["keep"] == [[0, 1], [0, 2], [1, 2], [0, 1, 2]]
+    offered = [ticket["index"] for ticket in view["offered"]]
+    response = client.post(
+        f"/api/games/{game}/actions", headers=auth(tokens[0]), json={"action": "keep 0,2"}
+    )
+    assert response.status_code == 200
+    view = response.json()["view"]
+    assert view["phase"] == "playing" and view["to_move"] == 0  # the bot has played
+    assert [t["index"] for t in view["tickets"]] == [offered[0], offered[2]]
+    assert table_of(registry, game).state.tickets[0] == [offered[0], offered[2]]
+
+
+def test_r6_an_action_out_of_turn_is_refused_with_the_rule_and_changes_nothing(
+    client: TestClient, registry: TableRegistry
+) -> None:
+    game, tokens = start(client, ["human", "human"])
+    table = table_of(registry, game)
+    for seat in (0, 1):
+        client.post(
+            f"/api/games/{game}/actions", headers=auth(tokens[seat]), json={"action": "keep 0,1,2"}
+        )
+    waiting = 1 - table.state.to_move
+    before = (len(table.state.history), table.revision, view_payload(table.state.view(waiting)))
+    response = client.post(
+        f"/api/games/{game}/actions", headers=auth(tokens[waiting]), json={"action": "draw deck"}
+    )
+    assert response.status_code == 409
+    assert response.json() == {"error": f"R6: it is not seat {waiting}'s turn"}
+    assert (
+        len(table.state.history),
+        table.revision,
+        view_payload(table.state.view(waiting)),
+    ) == before
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "message"),
+    [
+        ({"action": "fly to the moon"}, 400, "cannot read action"),
+        ({"action": "claim Nowhere-Atlantis with red:2"}, 400, ""),
+        ({"action": "draw market 9"}, 400, ""),
+        ({"action": ""}, 400, "'action'"),
+        ({"action": 42}, 400, "'action'"),
+        ({"action": "draw deck " + "x" * 400}, 400, "'action'"),
+        ({}, 400, "'action'"),
+        ({"action": "keep 0,1"}, 409, ""),
+        ({"action": "remove 1"}, 409, ""),
+    ],
+)
+def test_bad_actions_get_4xx_with_the_engines_message(
+    client: TestClient, registry: TableRegistry, body: dict, status: int, message: str
+) -> None:
+    game, tokens = start(client)
+    client.post(f"/api/games/{game}/actions", headers=auth(tokens[0]), json={"action": "keep 0,1"})
+    table = table_of(registry, game)
+    history = len(table.state.history)
+    response = client.post(f"/api/games/{game}/actions", headers=auth(tokens[0]), json=body)
+    assert response.status_code == status, response.text
+    assert message in response.json()["error"]
+    assert len(table.state.history) == history
+
+
+def test_the_host_action_remove_is_not_a_seats_action(
+    client: TestClient, registry: TableRegistry
+) -> None:
+    game, tokens = start(client)
+    table = table_of(registry, game)
+    response = client.post(
+        f"/api/games/{game}/actions", headers=auth(tokens[0]), json={"action": "remove 1"}
+    )
+    assert response.status_code == 409 and "host" in response.json()["error"]
+    assert table.state.status == ["active", "active"]
+
+
+def test_d5_a_person_may_resign_and_the_game_ends(
+    client: TestClient, registry: TableRegistry
+) -> None:
+    game, tokens = start(client)
+    response = client.post(
+        f"/api/games/{game}/actions", headers=auth(tokens[0]), json={"action": "resign"}
+    )
+    assert response.status_code == 200
+    data = response.json()
+    assert data["view"]["status"][0] == "resigned" and data["view"]["phase"] == "over"
+    assert data["result"]["end_reason"] == "one player left"
+
+
+def test_r5_every_response_of_a_seat_is_its_player_view(
+    client: TestClient, registry: TableRegistry
+) -> None:
+    """Two people and a bot play through the API; after every request each person's
+    response equals `view_payload` of that seat's PlayerView, plus public facts."""
+    game, tokens = start(client, ["human", "greedy", "human"], seed=11)
+    table = table_of(registry, game)
+    rng = random.Random(4)
+    for _ in range(150):
+        if table.state.is_over:
+            break
+        for seat, token in tokens.items():
+            response = client.get(f"/api/games/{game}", headers=auth(token)).json()
+            assert_is_the_seats_view(response, table, seat, tokens)
+        seat = next(
+            s
+            for s in tokens
+            if any(not isinstance(a, Resign) for a in table.state.legal_actions(s))
+        )
+        options = [a for a in table.state.legal_actions(seat) if not isinstance(a, Resign)]
+        response = client.post(
+            f"/api/games/{game}/actions",
+            headers=auth(tokens[seat]),
+            json={"action": str(rng.choice(options))},
+        )
+        assert response.status_code == 200, response.text
+        assert_is_the_seats_view(response.json(), table, seat, tokens)
+    assert len(table.state.history) > 100
+
+
+def test_r5_hidden_cards_and_decks_never_change_a_seats_response(
+    client: TestClient, registry: TableRegistry
+) -> None:
+    game, tokens = start(client, ["human", "greedy"], seed=8)
+    client.post(
+        f"/api/games/{game}/actions", headers=auth(tokens[0]), json={"action": "keep 0,1,2"}
+    )
+    before = client.get(f"/api/games/{game}", headers=auth(tokens[0])).content
+    state = table_of(registry, game).state
+    random.Random(1).shuffle(state.deck)  # the deck's order
+    state.ticket_deck.reverse()  # the ticket deck's order
+    hand = state.hands[1]  # the opponent's cards, same count
+    moved = next(c for c in range(9) if hand[c])
+    hand[moved] -= 1
+    hand[(moved + 1) % 9] += 1
+    state.tickets[1].reverse()  # the opponent's tickets
+    state._ticket_views[1] = None
+    assert client.get(f"/api/games/{game}", headers=auth(tokens[0])).content == before
+
+
+def test_a_seats_answers_are_never_cached(client: TestClient) -> None:
+    game, tokens = start(client)
+    for response in (
+        client.get(f"/api/games/{game}", headers=auth(tokens[0])),
+        client.post(f"/api/games/{game}/pace", headers=auth(tokens[0]), json={"pace": "fast"}),
+        client.post(
+            f"/api/games/{game}/actions", headers=auth(tokens[0]), json={"action": "keep 0,1"}
+        ),
+    ):
+        assert response.headers["cache-control"] == "no-store"
+
+
+def test_since_answers_204_when_nothing_changed(client: TestClient) -> None:
+    game, tokens = start(client)
+    revision = client.get(f"/api/games/{game}", headers=auth(tokens[0])).json()["revision"]
+    assert (
+        client.get(f"/api/games/{game}?since={revision}", headers=auth(tokens[0])).status_code
+        == 204
+    )
+    assert client.get(f"/api/games/{game}?since=abc", headers=auth(tokens[0])).status_code == 200
+
+
+def test_bots_move_one_at_a_time_at_the_chosen_pace(
+    client: TestClient, registry: TableRegistry
+) -> None:
+    game, tokens = start(client, ["human", "random", "random"], seed=2, pace="normal")
+    table = table_of(registry, game)
+    clock = registry.clock
+    assert isinstance(clock, Clock)
+    client.post(
+        f"/api/games/{game}/actions", headers=auth(tokens[0]), json={"action": "keep 0,1,2"}
+    )
+    assert table.state.phase == "playing"  # R4: bots' choices of tickets are never delayed
+    while table.state.to_move == 0:  # play until the bots are due
+        action = next(a for a in table.state.legal_actions(0) if str(a).startswith("draw"))
+        client.post(
+            f"/api/games/{game}/actions", headers=auth(tokens[0]), json={"action": str(action)}
+        )
+    moves = len(table.state.history)
+    client.get(f"/api/games/{game}", headers=auth(tokens[0]))
+    assert len(table.state.history) == moves  # too early
+    for expected in range(1, 4):
+        clock.now += PACES["normal"]
+        client.get(f"/api/games/{game}", headers=auth(tokens[0]))
+        client.get(f"/api/games/{game}", headers=auth(tokens[0]))  # a second poll adds nothing
+        if table.state.to_move == 0:
+            break
+        assert len(table.state.history) == moves + expected
+
+
+def test_the_pace_can_be_changed_by_any_seat(client: TestClient) -> None:
+    game, tokens = start(client, pace="slow")
+    response = client.post(
+        f"/api/games/{game}/pace", headers=auth(tokens[0]), json={"pace": "fast"}
+    )
+    assert response.status_code == 200 and response.json()["pace"] == "fast"
+    response = client.post(
+        f"/api/games/{game}/pace", headers=auth(tokens[0]), json={"pace": "ludicrous"}
+    )
+    assert response.status_code == 400 and "pace" in response.json()["error"]
+
+
+# ------------------------------------------------------------------ records and replays
+
+
+def test_the_record_waits_for_the_end_then_ttr_replay_accepts_it(
+    client: TestClient, tmp_path: Path
+) -> None:
+    game, tokens = start(client, ["human", "one-step"], seed=21)
+    response = client.get(f"/api/games/{game}/record", headers=auth(tokens[0]))
+    assert response.status_code == 409  # R5: the record holds every hidden card
+    data = client.post(f"/api/games/{game}/fast-forward", headers=auth(tokens[0])).json()
+    assert data["view"]["phase"] == "over" and data["result"]["seats"]
+    response = client.get(f"/api/games/{game}/record", headers=auth(tokens[0]))
+    assert response.status_code == 200
+    assert "attachment" in response.headers["content-disposition"]
+    path = tmp_path / "game.json"
+    path.write_bytes(response.content)
+    record = read_record(path)
+    assert record["seats"] == [{"seat": 0, "player": "human"}, {"seat": 1, "player": "one-step"}]
+    assert verify_record(record, load_map("north_america")) is None
+    result = CliRunner().invoke(cli_app, ["replay", str(path), "--verify"])
+    assert result.exit_code == 0, result.output
+
+
+def test_a_replay_has_one_frame_per_action_and_ends_on_the_final_board(
+    client: TestClient, registry: TableRegistry
+) -> None:
+    game, tokens = start(client, ["human", "greedy"], game_map="europe", seed=2)
+    client.post(f"/api/games/{game}/fast-forward", headers=auth(tokens[0]))
+    record = client.get(f"/api/games/{game}/record", headers=auth(tokens[0])).json()
+    replay = client.post("/api/replays", json=record)
+    assert replay.status_code == 200
+    data = replay.json()
+    state = table_of(registry, game).state
+    assert len(data["frames"]) == len(record["actions"]) == len(state.history)
+    owners = [-1] * len(state.owner)
+    stations = [-1] * len(state.station_owner)
+    for frame in data["frames"]:
+        for index, seat in frame["owners"].items():
+            owners[int(index)] = seat
+        for index, seat in frame["stations"].items():
+            stations[int(index)] = seat
+    assert owners == state.owner and stations == state.station_owner
+    assert data["frames"][-1]["route_points"] == state.route_points
+    assert data["result"] == as_json(state.result().to_dict())
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda r: r.update(format="something else"), "not a ttr-game-record"),
+        (lambda r: r.update(seed="seven"), "not a valid game record"),
+        (lambda r: r.update(map="atlantis"), "not on this server"),
+        (
+            lambda r: r["actions"].insert(5, {"seat": 0, "action": "claim X-Y with red:9"}),
+            "action 6",
+        ),
+        (lambda r: r["actions"][9].update(action="fly"), "action 10"),
+    ],
+)
+def test_a_bad_record_is_refused_with_a_reason(client: TestClient, change, message: str) -> None:
+    game, tokens = start(client)
+    client.post(f"/api/games/{game}/fast-forward", headers=auth(tokens[0]))
+    record = client.get(f"/api/games/{game}/record", headers=auth(tokens[0])).json()
+    change(record)
+    response = client.post("/api/replays", json=record)
+    assert response.status_code == 400
+    assert message in response.json()["error"]
+
+
+# ------------------------------------------------------------------ the registry
+
+
+def test_idle_games_expire(client: TestClient, registry: TableRegistry) -> None:
+    game, tokens = start(client)
+    clock = registry.clock
+    assert isinstance(clock, Clock)
+    clock.now += registry.idle_seconds - 1
+    assert client.get(f"/api/games/{game}", headers=auth(tokens[0])).status_code == 200
+    clock.now += registry.idle_seconds - 1  # looked at a moment ago: still here
+    assert client.get(f"/api/games/{game}", headers=auth(tokens[0])).status_code == 200
+    clock.now += registry.idle_seconds + 1
+    response = client.get(f"/api/games/{game}", headers=auth(tokens[0]))
+    assert response.status_code == 404 and "expired" in response.json()["error"]
+    assert len(registry) == 0
+
+
+def test_fifty_games_at_once_then_a_full_server_says_503() -> None:
+    registry = TableRegistry(max_tables=50, clock=Clock())
+    client = TestClient(create_app(registry=registry))
+    games = [start(client, seed=seed) for seed in range(50)]
+    for game, tokens in games:
+        assert client.get(f"/api/games/{game}", headers=auth(tokens[0])).status_code == 200
+    response = client.post("/api/games", json={"map": "iran", "players": ["human", "greedy"]})
+    assert response.status_code == 503 and "50 games" in response.json()["error"]
+    registry.clock.now += registry.idle_seconds + 1  # type: ignore[attr-defined]
+    assert (
+        client.post("/api/games", json={"map": "iran", "players": ["human", "greedy"]}).status_code
+        == 201
+    )
+    assert len(registry) == 1
+
+
+# ------------------------------------------------------------------ the command
+
+
+def test_ttr_serve_help_names_every_option() -> None:
+    result = CliRunner().invoke(cli_app, ["serve", "--help"], terminal_width=200)
+    assert result.exit_code == 0
+    for option in ("--host", "--port", "--idle-minutes", "--max-games"):
+        assert option in result.output
+
+
+def test_ttr_serve_refuses_a_bad_map_file_with_exit_2(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("id: [", encoding="utf-8")
+    result = CliRunner().invoke(cli_app, ["serve", str(bad), "--port", "0"])
+    assert result.exit_code == 2 and "not a playable map" in result.output
+
+
+def test_ttr_serve_says_so_when_the_port_is_taken() -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = CliRunner().invoke(cli_app, ["serve", "--port", str(port)])
+    assert result.exit_code == 2 and f"cannot listen on 127.0.0.1:{port}" in result.output
+
+
+def test_ttr_serve_prints_its_url_serves_and_stops_cleanly_on_ctrl_c() -> None:
+    import httpx2
+
+    process = subprocess.Popen(
+        [sys.executable, "-m", "ttr_core", "serve", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert match, line
+        assert httpx2.get(f"{match[0]}api/setup", timeout=10).status_code == 200
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=15)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 0, err
+    assert "stopped" in out and "Traceback" not in err

@@ -1,0 +1,233 @@
+"""The map compiled for play: integer indices for cities, routes and colours.
+
+A `Board` is built once per map and shared by every game on it; nothing in it
+changes during a game. Claim actions are built here once, so that listing legal
+actions only picks ready-made values.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+from weakref import WeakKeyDictionary
+
+from ttr_core.engine.actions import Action, BuildStation, Claim, Payment
+from ttr_core.engine.cards import CARD_INDEX, CARD_NAMES, DECK_SIZE, LOCO
+from ttr_core.engine.longest_path import RouteTable, route_table
+from ttr_maps.model import CARD_COLORS, GRAY, Map
+from ttr_maps.rules import RuleSet, rules_for
+
+#: Route colour index of a gray route (cards are 0-7, LOCO is 8).
+GRAY_INDEX = -1
+
+
+@dataclass(frozen=True, eq=False)
+class Board:
+    map: Map
+    #: Per route: the two city indices, length, colour index (GRAY_INDEX for gray).
+    route_a: tuple[int, ...]
+    route_b: tuple[int, ...]
+    route_length: tuple[int, ...]
+    route_color: tuple[int, ...]
+    #: Per route: whether it is a tunnel (E2), and its ferry locomotives (E3).
+    route_tunnel: tuple[bool, ...]
+    route_ferry: tuple[int, ...]
+    #: Per route: indices of the other tracks between the same two cities (R11).
+    route_siblings: tuple[tuple[int, ...], ...]
+    route_index: dict[str, int]
+    #: Per ticket: the two city indices and points (value + bonus, D7); long
+    #: tickets (E4) flagged.
+    ticket_a: tuple[int, ...]
+    ticket_b: tuple[int, ...]
+    ticket_value: tuple[int, ...]
+    ticket_long: tuple[bool, ...]
+    #: claim_options[route][card] lists Claim actions paying with `card` colour,
+    #: indexed by the number of locomotives; claim_options[route][LOCO] holds the
+    #: one locomotives-only payment.
+    claim_options: tuple[tuple[tuple[Action, ...], ...], ...] = field(repr=False)
+
+    @cached_property
+    def routes_by_shape(
+        self,
+    ) -> tuple[tuple[int, int, int, tuple[tuple[int, tuple[int, ...]], ...]], ...]:
+        """Routes grouped by (colour index, length, ferry locomotives), each as
+        (route, siblings): whether and how a hand can pay depends only on the group."""
+        groups: dict[tuple[int, int, int], list[tuple[int, tuple[int, ...]]]] = {}
+        shapes = zip(self.route_color, self.route_length, self.route_ferry, strict=True)
+        for route, shape in enumerate(shapes):
+            groups.setdefault(shape, []).append((route, self.route_siblings[route]))
+        return tuple((c, n, f, tuple(rs)) for (c, n, f), rs in sorted(groups.items()))
+
+    @cached_property
+    def trail_table(self) -> RouteTable:
+        """Every route as R16's longest-trail search reads it (see
+        `ttr_core.engine.longest_path.longest_trail_in`)."""
+        return route_table(zip(self.route_a, self.route_b, self.route_length, strict=True))
+
+    @cached_property
+    def open_groups(self) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
+        """`routes_by_shape` as (length, ferry, routes): every route open, as at the
+        start of a game (see `ttr_core.engine.legal.open_route_groups`)."""
+        return tuple(
+            (length, ferry, tuple(r for r, _ in routes))
+            for _, length, ferry, routes in self.routes_by_shape
+        )
+
+    @cached_property
+    def gray_block(self) -> tuple[int, int]:
+        """(first, end) of the gray groups in `routes_by_shape` (they come first;
+        lengths never decrease)."""
+        end = sum(1 for color, _, _, _ in self.routes_by_shape if color == GRAY_INDEX)
+        return 0, end
+
+    @cached_property
+    def card_blocks(self) -> tuple[tuple[int, int, int], ...]:
+        """Per card colour 0-7: (colour, first, end) of its groups in `routes_by_shape`
+        (lengths never decrease; first == end for a colour without routes)."""
+        colors = [color for color, _, _, _ in self.routes_by_shape]
+        return tuple(
+            (color, bisect_left(colors, color), bisect_right(colors, color))
+            for color in range(len(CARD_COLORS))
+        )
+
+    @cached_property
+    def card_needs(self) -> tuple[tuple[int, ...], ...]:
+        """card_needs[locos][card]: the fewest cards of colour `card` that, with
+        `locos` locomotives, pay for its shortest route (more than a hand can hold for
+        a colour without routes); the last entry serves for more locomotives."""
+        shapes = self.routes_by_shape
+        shortest = [
+            shapes[first][1] if first < end else DECK_SIZE + 1 for _, first, end in self.card_blocks
+        ]
+        most = max(length for _, length, _, _ in shapes) if shapes else 0
+        return tuple(tuple(n - locos for n in shortest) for locos in range(most + 1))
+
+    @cached_property
+    def route_group(self) -> tuple[int, ...]:
+        """Per route: the index of its group in `routes_by_shape`."""
+        group = [0] * self.num_routes
+        for index, (_, _, _, routes) in enumerate(self.routes_by_shape):
+            for route, _ in routes:
+                group[route] = index
+        return tuple(group)
+
+    @cached_property
+    def station_options(self) -> tuple[tuple[tuple[tuple[Action, ...], ...], ...], ...]:
+        """E1: station_options[city][cost] is a payment table like `claim_options`
+        for building a station in `city` with `cost` cards (1, 2 or 3)."""
+        return tuple(
+            tuple(self.station_payments(cost)[city.index] for cost in range(4))
+            for city in self.map.cities
+        )
+
+    @cached_property
+    def _station_tables(self) -> dict[int, tuple[tuple[tuple[Action, ...], ...], ...]]:
+        return {}
+
+    def station_payments(self, cost: int) -> tuple[tuple[tuple[Action, ...], ...], ...]:
+        """E1: per city, the payment table for a station of `cost` cards (any cost a
+        rule set asks for), made on first use."""
+        tables = self._station_tables.get(cost)
+        if tables is None:
+            tables = self._station_tables[cost] = tuple(
+                _payment_table(lambda p, name=city.name: BuildStation(name, p), cost, GRAY_INDEX)
+                for city in self.map.cities
+            )
+        return tables
+
+    @cached_property
+    def _rule_sets(self) -> dict[str | None, RuleSet]:
+        return {}
+
+    def rule_set(self, rules: str | RuleSet | None = None) -> RuleSet:
+        """`rules_for(self.map, rules)`: the rule set a game on this very map (not
+        an equal one: `settings` do not count for equality) is played with, made
+        once per name (a `RuleSet` is used as given)."""
+        if isinstance(rules, RuleSet):
+            return rules
+        rule_set = self._rule_sets.get(rules)
+        if rule_set is None:
+            rule_set = self._rule_sets[rules] = rules_for(self.map, rules)
+        return rule_set
+
+    @property
+    def num_routes(self) -> int:
+        return len(self.route_length)
+
+    @property
+    def num_cities(self) -> int:
+        return len(self.map.cities)
+
+    def route_name(self, index: int) -> str:
+        return self.map.routes[index].id
+
+
+#: Boards by map: equal maps share one board.
+_BOARDS: WeakKeyDictionary[Map, Board] = WeakKeyDictionary()
+#: The same boards by the id of their own map (`board.map`, which the board keeps
+#: alive, so the id stays its own): finding the board for every game then needs no
+#: hash of the whole map.
+_BY_ID: dict[int, Board] = {}
+
+
+def board_for(game_map: Map) -> Board:
+    """The board of a map, built on first use and then shared."""
+    board = _BY_ID.get(id(game_map))
+    if board is not None and board.map is game_map:
+        return board
+    board = _BOARDS.get(game_map)
+    if board is None:
+        board = _BOARDS[game_map] = _build(game_map)
+    if board.map is game_map:
+        _BY_ID[id(game_map)] = board
+    return board
+
+
+def _payment_table(
+    make: Callable[[Payment], Action], length: int, color: int
+) -> tuple[tuple[Action, ...], ...]:
+    """Every payment shape for `length` cards (R9): per card colour, the actions
+    with 0..length-1 locomotives; and the locomotives-only action under LOCO."""
+    colors = range(len(CARD_COLORS)) if color == GRAY_INDEX else (color,)
+    table: list[tuple[Action, ...]] = [() for _ in CARD_NAMES]
+    if length == 0:
+        return tuple(table)
+    for c in colors:
+        name = CARD_NAMES[c]
+        table[c] = tuple(make(Payment(name, length - locos, locos)) for locos in range(length))
+    table[LOCO] = (make(Payment(None, 0, length)),)
+    return tuple(table)
+
+
+def _build(game_map: Map) -> Board:
+    city = game_map.city_index
+    routes = game_map.routes
+    siblings = tuple(
+        tuple(o.index for o in game_map.parallel_routes[frozenset(r.cities)] if o.index != r.index)
+        for r in routes
+    )
+    colors = tuple(GRAY_INDEX if r.color == GRAY else CARD_INDEX[r.color] for r in routes)
+
+    def claim_table(route_id: str, length: int, color: int) -> tuple[tuple[Action, ...], ...]:
+        return _payment_table(lambda payment: Claim(route_id, payment), length, color)
+
+    return Board(
+        map=game_map,
+        route_a=tuple(city[r.a] for r in routes),
+        route_b=tuple(city[r.b] for r in routes),
+        route_length=tuple(r.length for r in routes),
+        route_color=colors,
+        route_tunnel=tuple(r.tunnel for r in routes),
+        route_ferry=tuple(r.ferry for r in routes),
+        route_siblings=siblings,
+        route_index={r.id: r.index for r in routes},
+        ticket_a=tuple(city[t.a] for t in game_map.tickets),
+        ticket_b=tuple(city[t.b] for t in game_map.tickets),
+        ticket_value=tuple(t.points for t in game_map.tickets),  # D7: with any bonus
+        ticket_long=tuple(t.long for t in game_map.tickets),
+        claim_options=tuple(
+            claim_table(r.id, r.length, c) for r, c in zip(routes, colors, strict=True)
+        ),
+    )

@@ -1,0 +1,104 @@
+"""The one game loop: `ttr play`, `ttr simulate`, the terminal and bots' playouts
+all drive a game through `run`.
+
+A *player* is anything with `act(view) -> Action` (the bot protocol,
+`ttr_core.bots.Bot`). A player that needs nothing but the list of legal actions
+may also have `pick(actions) -> Action`: the loop then hands it
+`state.legal_actions(seat)` without building a view (the *playout path*; the list
+is the one the view would give, entry for entry, so the game is the same). A
+search bot's playout players, which play a world the bot sampled itself and may
+read it, have `decide(state, seat) -> Action` instead: the loop asks them without
+listing the legal actions (`apply` still checks what they choose). A real seat
+never gets the state (R5). A
+person at a table is a player too: its `act` asks them, and may raise `StopGame`
+to leave the game unfinished.
+
+>>> from ttr_core.bots.random_bot import RandomBot
+>>> from ttr_maps import load_map
+>>> state = new_game(load_map("north_america"), players=2, seed=3)
+>>> run(state, [RandomBot(1), RandomBot(2)]).is_over
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ttr_core.engine.actions import Action
+from ttr_core.engine.enums import Phase
+from ttr_core.engine.state import GameState
+from ttr_maps.model import Map
+from ttr_maps.rules import RuleSet
+
+#: Called after every applied action with (state, seat, action).
+StepHook = Callable[[GameState, int, Action], None]
+
+
+class StopGame(Exception):
+    """Raised by a player's `act` to stop the game where it is (a person quit)."""
+
+
+def new_game(
+    game_map: Map, players: int, seed: int, rules: str | RuleSet | None = None
+) -> GameState:
+    """A game dealt on `game_map` (the same as `GameState(...)`)."""
+    return GameState(game_map, players, seed, rules)
+
+
+def run(
+    state: GameState,
+    players: Sequence[Any],
+    on_step: StepHook | None = None,
+    playout: bool = True,
+) -> GameState:
+    """Play `state` on until it is over (or a player raises `StopGame`), asking
+    `players[seat]` whenever `seat` is to move; return the state.
+
+    With `playout` (the default), players that have `decide` get the state (see
+    above) and players that have `pick` get the legal actions instead of a view.
+    `on_step(state, seat, action)` runs after every action.
+    An illegal action from a player raises `IllegalAction` with the state as it was.
+    """
+    pickers = [getattr(p, "pick", None) if playout else None for p in players]
+    deciders = [getattr(p, "decide", None) if playout else None for p in players]
+    try:
+        while state.phase != Phase.OVER:
+            seat = state.to_move
+            assert seat is not None  # a game that is not over always has a seat to move
+            pick = pickers[seat]
+            decide = deciders[seat]
+            if decide is not None:
+                action = decide(state, seat)
+            elif pick is not None:
+                action = pick(state.legal_actions(seat))
+            else:
+                action = players[seat].act(state.view(seat))
+            state.apply(action, seat)
+            if on_step is not None:
+                on_step(state, seat, action)
+    except StopGame:
+        pass
+    return state
+
+
+def bot_seed(game_seed: int, seat: int) -> int:
+    """The seed of the bot in `seat`, derived from the game's seed."""
+    return (game_seed * 1_000_003 + seat * 7_919 + 17) % (2**63)
+
+
+def play_game(
+    game_map: Map,
+    bots: Sequence[Any],
+    seed: int,
+    rules: str | RuleSet | None = None,
+    on_step: StepHook | None = None,
+) -> GameState:
+    """Play a game to its end with one bot per seat; return the finished state.
+
+    Each bot sees only its own `PlayerView` (or, on the playout path, only its
+    legal actions). The rules guarantee an end: every turn spends wagons, removes
+    tickets for good, or moves cards into hands, which only claims can empty again;
+    and when nothing is possible everyone passes (R6).
+    """
+    return run(GameState(game_map, len(bots), seed, rules), bots, on_step)

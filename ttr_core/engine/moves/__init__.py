@@ -1,0 +1,1 @@
+"""One module per action family, listing and applying it."""

@@ -1,0 +1,290 @@
+"""Game records: a game as JSON, enough to replay it exactly.
+
+    {"format": "ttr-game-record", "version": 1, "map": "north_america",
+     "map_fingerprint": "…", "rules": "base", "rule_set": {"name": "base", …},
+     "seed": 7, "players": 4,
+     "seats": [{"seat": 0, "player": "random"}, …],
+     "actions": [{"seat": 2, "action": "keep 0,1"}, …, {"seat": null, "action": "remove 3"}],
+     "result": {"end_reason": "final round", "seats": [ … ]}}
+
+The same seed and the same actions give a byte-identical record.
+`schemas/game-record.schema.json` describes the format.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ttr_core.engine.actions import Action, parse_action
+from ttr_core.engine.cards import CARD_NAMES
+from ttr_core.engine.errors import IllegalAction, InvalidAction
+from ttr_core.engine.result import GameResult
+from ttr_core.engine.state import GameState
+from ttr_maps.model import Map
+from ttr_maps.rules import RuleSet, RuleSetError
+
+RECORD_FORMAT = "ttr-game-record"
+RECORD_VERSION = 1
+#: Longest schema message shown (a message may quote a whole value).
+MESSAGE_LIMIT = 200
+
+
+class RecordError(ValueError):
+    """A record that cannot be read or replayed; the message says where."""
+
+
+def map_fingerprint(game_map: Map) -> str:
+    """A digest of what the rules read from a map, to notice a changed map on replay."""
+    facts = {
+        "rules": game_map.rules,
+        "wagons": game_map.wagons,
+        "cities": [c.name for c in game_map.cities],
+        "routes": [(r.id, r.length, r.color, r.tunnel, r.ferry) for r in game_map.routes],
+        "tickets": [(t.a, t.b, t.value, t.long) for t in game_map.tickets],
+    }
+    encoded = json.dumps(facts, ensure_ascii=False, separators=(",", ":")).encode()
+    return hashlib.sha256(encoded).hexdigest()[:16]
+
+
+def record_of(state: GameState, players: Sequence[str]) -> dict[str, Any]:
+    """The record of a game (finished or not; `result` is null until it ends)."""
+    return {
+        "format": RECORD_FORMAT,
+        "version": RECORD_VERSION,
+        "map": state.map.id,
+        "map_fingerprint": map_fingerprint(state.map),
+        "rules": state.rules,
+        "rule_set": state.rule_set.to_dict(),
+        "seed": state.seed,
+        "players": state.num_players,
+        "seats": [{"seat": i, "player": name} for i, name in enumerate(players)],
+        "actions": [
+            _action_entry(state, i, seat, action) for i, (seat, action) in enumerate(state.history)
+        ],
+        "result": state.result().to_dict() if state.is_over else None,
+    }
+
+
+def _action_entry(state: GameState, index: int, seat: int | None, action: object) -> dict:
+    entry: dict[str, Any] = {"seat": seat, "action": str(action)}
+    revealed = state.tunnel_reveals.get(index)
+    if revealed is not None:  # E2: the cards a tunnel claim turned up
+        entry["revealed"] = [CARD_NAMES[card] for card in revealed]
+    return entry
+
+
+def dump_record(record: Mapping[str, Any]) -> str:
+    """Records as text: one field per line, one action per line, UTF-8, stable."""
+    lines = []
+    for key, value in record.items():
+        if key == "rule_set":
+            text = _compact(value)
+        elif isinstance(value, list) and key in ("seats", "actions"):
+            items = ",\n".join(f"  {_compact(item)}" for item in value)
+            text = f"[\n{items}\n ]" if value else "[]"
+        else:
+            text = json.dumps(value, ensure_ascii=False, indent=1).replace("\n", "\n ")
+        lines.append(f" {json.dumps(key)}: {text}")
+    return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+
+def write_record(record: Mapping[str, Any], path: str | Path) -> None:
+    from ttr_maps.io.files import write_text_atomically
+
+    write_text_atomically(Path(path), dump_record(record))
+
+
+def read_record(path: str | Path) -> dict[str, Any]:
+    """Read a record file and check it against `schemas/game-record.schema.json`.
+    Raises `RecordError` saying what is wrong and where."""
+    record = _parse_json(path, _read_text(path))
+    if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
+        raise RecordError(f"{path}: not a ttr game record (format is not {RECORD_FORMAT!r})")
+    if record.get("version") != RECORD_VERSION:
+        raise RecordError(f"{path}: record version {record.get('version')!r} is not supported")
+    problem = first_schema_problem(record)
+    if problem:
+        raise RecordError(f"{path}: {problem}")
+    return record
+
+
+def _read_text(path: str | Path) -> str:
+    """A record file's text: a regular file of at most `MAX_RECORD_BYTES`, UTF-8."""
+    from ttr_maps.io.files import read_regular_file
+    from ttr_maps.io.limits import MAX_RECORD_BYTES
+
+    try:
+        return read_regular_file(path, MAX_RECORD_BYTES).decode("utf-8")
+    except OSError as error:
+        raise RecordError(f"{path}: cannot read: {error}") from None
+    except UnicodeDecodeError as error:
+        raise RecordError(
+            f"{path}: not UTF-8 text ({error.reason} at byte {error.start})"
+        ) from None
+
+
+def _parse_json(path: str | Path, text: str) -> Any:
+    """JSON within the record limits: numbers of at most `MAX_NUMBER_CHARS`
+    characters, no NaN or Infinity, nesting at most `MAX_RECORD_DEPTH` deep."""
+    from ttr_maps.io.limits import MAX_NUMBER_CHARS, MAX_RECORD_DEPTH
+
+    def number(kind: type) -> Any:
+        def parse(written: str) -> Any:
+            if len(written) > MAX_NUMBER_CHARS:
+                raise ValueError(f"a number of {len(written):,} characters")
+            return kind(written)
+
+        return parse
+
+    def refuse_constant(written: str) -> Any:
+        raise ValueError(f"{written} is not a number JSON allows")
+
+    try:
+        record = json.loads(
+            text,
+            parse_int=number(int),
+            parse_float=number(float),
+            parse_constant=refuse_constant,
+        )
+    except json.JSONDecodeError as error:
+        raise RecordError(f"{path}:{error.lineno}:{error.colno}: not JSON: {error.msg}") from None
+    except ValueError as error:
+        raise RecordError(f"{path}: not a ttr game record: {error}") from None
+    except RecursionError:
+        raise RecordError(f"{path}: nested more than {MAX_RECORD_DEPTH} deep") from None
+    if _depth(record) > MAX_RECORD_DEPTH:
+        raise RecordError(f"{path}: nested more than {MAX_RECORD_DEPTH} deep")
+    return record
+
+
+def _depth(value: Any) -> int:
+    """How deep arrays and objects nest in `value` (without recursion)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, depth)
+            stack.extend(
+                (child, depth + 1) for child in (item.values() if isinstance(item, dict) else item)
+            )
+    return deepest
+
+
+def first_schema_problem(record: Any) -> str | None:
+    """The first way `record` breaks the game-record schema, or None: the deepest
+    field that breaks it and why (`result/seats/1/rank: 9 is greater than the
+    maximum of 5`), never a whole value that fails as a unit."""
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import best_match
+
+    from ttr_maps.io.bundled import schema_path
+
+    schema = json.loads(schema_path("game-record").read_text(encoding="utf-8"))
+    error = best_match(Draft202012Validator(schema).iter_errors(record))
+    if error is None:
+        return None
+    while error.context:  # "not valid under any of the given schemas": say which part
+        error = best_match(error.context) or error.context[0]
+    where = "/".join(str(p) for p in error.absolute_path) or "the record"
+    message = error.message
+    if len(message) > MESSAGE_LIMIT:
+        message = message[:MESSAGE_LIMIT] + "…"
+    return f"{where}: {message}"
+
+
+def iter_replay(
+    record: Mapping[str, Any], game_map: Map
+) -> Iterator[tuple[int, int | None, Action, GameState]]:
+    """Replay a record step by step: yields (action number, seat, action, state after
+    it). Raises `RecordError` naming the first action that cannot be applied."""
+    state = _start(record, game_map)
+    for number, entry in enumerate(record["actions"], start=1):
+        yield number, *_apply_entry(state, number, entry), state
+
+
+def replay(record: Mapping[str, Any], game_map: Map) -> GameState:
+    """Replay a record's actions on `game_map` and return the state they lead to."""
+    state = _start(record, game_map)
+    for number, entry in enumerate(record["actions"], start=1):
+        _apply_entry(state, number, entry)
+    return state
+
+
+def _start(record: Mapping[str, Any], game_map: Map) -> GameState:
+    """The game as dealt for a record, on the map it was played on."""
+    fingerprint = record.get("map_fingerprint")
+    if fingerprint is not None and fingerprint != map_fingerprint(game_map):
+        raise RecordError(f"the map {game_map.id!r} differs from the one the game was played on")
+    try:
+        stored = record.get("rule_set")
+        rules = RuleSet.from_dict(stored) if stored is not None else record.get("rules")
+        return GameState(game_map, record["players"], record["seed"], rules)
+    except RuleSetError as error:
+        raise RecordError(f"rule_set: {error}") from None
+    except (ValueError, KeyError, TypeError) as error:
+        raise RecordError(f"cannot start the game: {error}") from None
+
+
+def _apply_entry(state: GameState, number: int, entry: Any) -> tuple[int | None, Action]:
+    try:
+        seat, action = entry["seat"], parse_action(entry["action"])
+        state.apply(action, seat)
+    except (InvalidAction, IllegalAction, KeyError, TypeError) as error:
+        raise RecordError(f"action {number} ({entry!r}): {error}") from None
+    return seat, action
+
+
+def first_difference(expected: Any, actual: Any, path: str = "result") -> str | None:
+    """The first place where two JSON-like values differ, e.g.
+    `result.seats[1].total: 87 != 85`; None if they are equal."""
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        for key in list(expected) + [k for k in actual if k not in expected]:
+            if key not in expected or key not in actual:
+                return f"{path}.{key}: present in only one of them"
+            found = first_difference(expected[key], actual[key], f"{path}.{key}")
+            if found:
+                return found
+        return None
+    if isinstance(expected, list) and isinstance(actual, list):
+        for i, (e, a) in enumerate(zip(expected, actual, strict=False)):
+            found = first_difference(e, a, f"{path}[{i}]")
+            if found:
+                return found
+        if len(expected) != len(actual):
+            return f"{path}: {len(expected)} items != {len(actual)} items"
+        return None
+    return None if expected == actual else f"{path}: {expected!r} != {actual!r}"
+
+
+def verify_record(record: Mapping[str, Any], game_map: Map) -> str | None:
+    """Replay and compare with the stored actions (with the cards tunnels turned
+    up) and result: None if identical, else the first difference."""
+    state = replay(record, game_map)
+    replayed = json.loads(dump_record(record_of(state, [])))
+    difference = first_difference(record["actions"], replayed["actions"], "actions")
+    if difference:
+        return difference
+    stored = record.get("result")
+    if stored is not None and not state.is_over:
+        return (
+            f"the record has a result, but the game is not over after {len(state.history)} actions"
+        )
+    if stored is None and state.is_over:
+        return f"the game is over after {len(state.history)} actions, but the record has no result"
+    if stored is not None:
+        try:
+            # Normalise the stored form: defaults filled in, as JSON reads it back.
+            stored = json.loads(json.dumps(GameResult.from_dict(stored).to_dict()))
+        except (KeyError, TypeError, ValueError) as error:
+            raise RecordError(
+                f"the recorded result is malformed ({error!r} missing or wrong)"
+            ) from None
+    return first_difference(stored, replayed["result"])

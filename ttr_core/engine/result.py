@@ -1,0 +1,198 @@
+"""Final scoring and ranking (R13, R15, R16, R17, D5) as frozen values.
+
+A `GameResult` is what a record stores and what `ttr replay --verify` compares.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
+
+from ttr_core.engine.enums import Status
+from ttr_core.engine.longest_path import longest_trail_in
+from ttr_core.engine.points import signed_ticket_points
+from ttr_core.engine.stations import best_station_routes, tickets_completed_by
+
+if TYPE_CHECKING:
+    from ttr_core.engine.state import GameState
+
+
+@dataclass(frozen=True)
+class ClaimedRoute:
+    id: str
+    a: str
+    b: str
+    length: int
+    color: str
+
+
+@dataclass(frozen=True)
+class TicketOutcome:
+    a: str
+    b: str
+    value: int
+    completed: bool
+    long: bool = False
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    seat: int
+    status: str
+    routes: tuple[ClaimedRoute, ...]
+    tickets: tuple[TicketOutcome, ...]
+    wagons_left: int
+    longest_path: int
+    #: Score parts: routes, tickets, longest_path_bonus (and stations for `europe`).
+    score: Mapping[str, int]
+    total: int
+    rank: int
+    #: E1 (europe rules): cities of the seat's stations, and the routes of other
+    #: players they let it use for tickets.
+    stations: tuple[str, ...] = ()
+    station_routes: tuple[str, ...] = ()
+
+    @property
+    def completed_tickets(self) -> int:
+        return sum(1 for t in self.tickets if t.completed)
+
+
+@dataclass(frozen=True)
+class GameResult:
+    end_reason: str
+    seats: tuple[SeatResult, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"end_reason": self.end_reason, "seats": [asdict(s) for s in self.seats]}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> GameResult:
+        seats = tuple(
+            SeatResult(
+                seat=s["seat"],
+                status=s["status"],
+                routes=tuple(ClaimedRoute(**r) for r in s["routes"]),
+                tickets=tuple(TicketOutcome(**t) for t in s["tickets"]),
+                wagons_left=s["wagons_left"],
+                longest_path=s["longest_path"],
+                score=dict(s["score"]),
+                total=s["total"],
+                rank=s["rank"],
+                stations=tuple(s.get("stations", ())),
+                station_routes=tuple(s.get("station_routes", ())),
+            )
+            for s in data["seats"]
+        )
+        return cls(data["end_reason"], seats)
+
+    def winners(self) -> list[int]:
+        """Seats ranked first."""
+        return [s.seat for s in self.seats if s.rank == 1]
+
+
+def ticket_points(outcomes: Sequence[TicketOutcome]) -> int:
+    """R15: plus every completed ticket, minus every incomplete one."""
+    return signed_ticket_points([t.value for t in outcomes], [t.completed for t in outcomes])
+
+
+def rank_seats(keys: Sequence[tuple[bool, tuple[int, ...]]]) -> list[int]:
+    """R17 and D5: rank by (is active, tie-break key) descending, shared ranks for
+    equal keys (1, 1, 3, ...). Inactive seats come after every active one.
+
+    >>> rank_seats([(True, (50, 2, 9)), (True, (50, 2, 9)), (True, (60, 0, 0)), (False, (99,))])
+    [2, 2, 1, 4]
+    """
+    order = sorted(range(len(keys)), key=lambda i: keys[i], reverse=True)
+    ranks = [0] * len(keys)
+    for position, seat in enumerate(order):
+        if position and keys[seat] == keys[order[position - 1]]:
+            ranks[seat] = ranks[order[position - 1]]
+        else:
+            ranks[seat] = position + 1
+    return ranks
+
+
+def score_game(state: GameState) -> GameResult:
+    """R15-R17 for a finished game."""
+    rules = state.rule_set
+    board = state.board
+    game_map = state.map
+    seats = range(state.num_players)
+    owned = [state.claimed_routes(seat) for seat in seats]
+    longest = [longest_trail_in(board.trail_table, owned[seat]) for seat in seats]
+    active = [state.status[seat] == Status.ACTIVE for seat in seats]
+    # R16, D5: only active players can hold the bonus; a path needs a route.
+    best = max((longest[s] for s in seats if active[s]), default=0)
+    stations: list[list[int]] = [[] for _ in seats]
+    borrowed: list[list[int]] = [[] for _ in seats]
+    completion: list[tuple[bool, ...]] = []
+    for seat in seats:
+        held = state.tickets[seat]
+        stations[seat] = [c for c, s in enumerate(state.station_owner) if s == seat]
+        if stations[seat]:  # E1: stations lend routes of other players for tickets
+            choice = best_station_routes(board, state.owner, seat, stations[seat], held)
+            borrowed[seat] = [r for r in choice if r is not None]
+            done = tickets_completed_by(board, owned[seat] + borrowed[seat], held)
+        else:
+            done = tuple(state.is_ticket_complete(seat, t) for t in held)
+        completion.append(done)
+    outcomes = [
+        tuple(
+            TicketOutcome(
+                game_map.tickets[t].a,
+                game_map.tickets[t].b,
+                game_map.tickets[t].points,  # R15 with D7: value + the designer's bonus
+                done,
+                game_map.tickets[t].long,
+            )
+            for t, done in zip(state.tickets[seat], completion[seat], strict=True)
+        )
+        for seat in seats
+    ]
+    scores = []
+    for seat in seats:
+        score = {
+            "routes": state.route_points[seat],
+            "tickets": ticket_points(outcomes[seat]),
+            "longest_path_bonus": rules.longest_path_bonus
+            if active[seat] and best > 0 and longest[seat] == best
+            else 0,
+        }
+        if rules.stations:
+            score["stations"] = rules.station_points * state.stations_left[seat]  # E1
+        scores.append(score)
+    totals = [sum(score.values()) for score in scores]
+    completed = [sum(1 for t in outcomes[seat] if t.completed) for seat in seats]
+    # R17: score, then completed tickets, then the longer continuous path; E1 puts
+    # fewer stations built between the last two.
+    built = [len(stations[seat]) for seat in seats]
+    ranks = rank_seats(
+        [(active[s], (totals[s], completed[s], -built[s], longest[s])) for s in seats]
+    )
+    results = tuple(
+        SeatResult(
+            seat=seat,
+            status=state.status[seat],
+            routes=tuple(
+                ClaimedRoute(
+                    game_map.routes[r].id,
+                    game_map.routes[r].a,
+                    game_map.routes[r].b,
+                    game_map.routes[r].length,
+                    game_map.routes[r].color,
+                )
+                for r in owned[seat]
+            ),
+            tickets=outcomes[seat],
+            wagons_left=state.wagons[seat],
+            longest_path=longest[seat],
+            score=scores[seat],
+            total=totals[seat],
+            rank=ranks[seat],
+            stations=tuple(game_map.cities[c].name for c in stations[seat]),
+            station_routes=tuple(game_map.routes[r].id for r in borrowed[seat]),
+        )
+        for seat in seats
+    )
+    return GameResult(state.end_reason or "", results)

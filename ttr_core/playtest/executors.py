@@ -1,0 +1,474 @@
+"""Where a simulation's games are played: in this process, in local worker
+processes, or on a Ray cluster. One registry, one contract.
+
+Every executor plays the same batches of the same games (`play_batch`) and yields
+their summaries in game order, so a run's report is identical whichever executor
+and however many workers played it. What an executor adds is only *where*:
+
+- **bounded work in flight**: at most `IN_FLIGHT_PER_WORKER` batches per worker are
+  submitted ahead of the one being read, so the driver's memory does not grow with
+  `--games` and Ctrl-C stops a run of a billion games at once;
+- **the map travels once per worker**, by content (`MapPayload`: the file's text
+  with its SHA-256, and a digest of the parsed model that the worker checks, so a
+  worker with another ttr version that reads the map differently is refused);
+- **a lost worker is replaced** and its batches played again (a game is a pure
+  function of its seed, so the answer does not change); a game that raises is a
+  bug, and stops the run naming the game's seed and the command that replays it.
+
+>>> from ttr_core.playtest.executors import EXECUTORS
+>>> sorted(EXECUTORS)
+['local', 'ray']
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import signal
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the engine is imported where games are played, not by the CLI
+    from concurrent.futures import Future
+
+    from ttr_core.playtest.simulate import GameSummary
+    from ttr_maps.rules import RuleSet
+
+#: Batches submitted ahead, per worker: enough to keep every worker busy while the
+#: driver reads results in order, few enough to keep memory flat.
+IN_FLIGHT_PER_WORKER = 2
+#: How often one batch is tried again after its worker was lost.
+MAX_RETRIES = 3
+
+
+class SimulationError(Exception):
+    """A run that cannot go on; the message says why and what to do."""
+
+
+class GameFailed(SimulationError):
+    """A game raised: a bug in a bot or the engine, not a lost worker. Carries
+    what replays it. Plain arguments only, so it crosses processes intact."""
+
+    def __init__(self, index: int, seed: int, command: str, reason: str) -> None:
+        super().__init__(index, seed, command, reason)
+        self.index, self.seed, self.command, self.reason = index, seed, command, reason
+
+    def __str__(self) -> str:
+        return (
+            f"game {self.index} (seed {self.seed}) failed: {self.reason}; "
+            f"replay it with: {self.command}"
+        )
+
+
+class WorkerLost(SimulationError):
+    """A batch whose worker died every time it was tried."""
+
+
+# ------------------------------------------------------------------ the work
+
+
+@dataclass(frozen=True)
+class MapPayload:
+    """A map as it travels to workers: its text, not its path (a worker on another
+    machine has no such file), checked on arrival."""
+
+    argument: str
+    text: str
+    text_sha256: str
+    model_digest: str
+
+    @classmethod
+    def from_map(cls, argument: str, game_map: Any) -> MapPayload:
+        """The payload of `game_map`, loaded from the MAP argument `argument`
+        (bundled id or path)."""
+        from ttr_maps.io.bundled import resolve_map_argument
+
+        text = resolve_map_argument(argument).read_text(encoding="utf-8")
+        return cls(argument, text, _sha256(text), model_digest(game_map))
+
+    def install(self) -> None:
+        """Parse the map in this process and make it the one `play_summarised`
+        uses for `argument`. Raises SimulationError if the text arrived damaged or
+        this process reads it as another map."""
+        from ttr_core.playtest import simulate
+        from ttr_maps.checks.validate import InvalidMapError, validate_document
+        from ttr_maps.io.document import parse_document
+
+        if _sha256(self.text) != self.text_sha256:
+            raise SimulationError(f"{self.argument}: the map arrived damaged (SHA-256 differs)")
+        report = validate_document(parse_document(self.text, self.argument))
+        if report.map is None or report.errors:
+            raise SimulationError(str(InvalidMapError(report)))
+        if model_digest(report.map) != self.model_digest:
+            raise SimulationError(
+                f"{self.argument}: this worker reads the map differently from the driver "
+                "(install the same ttr version on every machine)"
+            )
+        simulate.install_map(self.argument, report.map)
+
+
+def model_digest(game_map: Any) -> str:
+    """A digest of the parsed map (cities, routes, tickets, settings)."""
+    return _sha256(repr(game_map))
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Work:
+    """What every batch of a run shares."""
+
+    map_argument: str
+    bots: tuple[str, ...]
+    players: int
+    seed: int
+    records: bool = False
+    #: The rule set, when not the map's own (`--set` overrides).
+    rules: RuleSet | None = None
+
+
+def play_batch(work: Work, games: range) -> list[GameSummary]:
+    """Play games `games` of a run. A game that raises becomes `GameFailed`."""
+    from ttr_core.playtest import simulate
+
+    summaries = []
+    for index in games:
+        names = simulate.seat_names(work.bots, work.players, index)
+        seed = simulate.game_seed(work.seed, index)
+        try:
+            summary = simulate.play_summarised(
+                work.map_argument, names, seed, index, work.records, work.rules
+            )
+        except Exception as error:  # a bug: stop the run with what replays it
+            command = simulate.play_command(work.map_argument, names, seed, _changes(work))
+            raise GameFailed(index, seed, command, f"{type(error).__name__}: {error}") from None
+        summaries.append(summary)
+    return summaries
+
+
+def _changes(work: Work) -> list[str]:
+    """The run's `--set` overrides, for the command that replays a game."""
+    from ttr_core.playtest import simulate
+
+    return simulate.rule_changes(simulate._load(work.map_argument), work.rules)
+
+
+def batch_size(games: int, workers: int) -> int:
+    """Games per batch: about eight batches per worker, between 1 and 100 games."""
+    return max(1, min(100, games // (workers * 8)))
+
+
+def iter_batches(games: int, size: int) -> Iterator[range]:
+    """The batches of a run, made lazily (a billion games is no list)."""
+    for start in range(0, games, size):
+        yield range(start, min(start + size, games))
+
+
+# ---------------------------------------------------------------- executors
+
+
+class Executor:
+    """Plays batches and yields each batch's summaries in the order given.
+
+    Also a context manager: `with executor:` around several runs (a ladder's
+    tables) keeps what it starts (a local Ray instance) for all of them."""
+
+    def run(
+        self, work: Work, payload: MapPayload, batches: Iterator[range]
+    ) -> Iterator[list[GameSummary]]:
+        raise NotImplementedError
+
+    def __enter__(self) -> Executor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+@dataclass
+class InProcess(Executor):
+    """Every game in this process, one after another."""
+
+    def run(
+        self, work: Work, payload: MapPayload, batches: Iterator[range]
+    ) -> Iterator[list[GameSummary]]:
+        for batch in batches:
+            yield play_batch(work, batch)
+
+
+def _start_worker(payload: MapPayload) -> None:
+    # Ctrl-C goes to the whole process group: the driver handles it and stops
+    # the workers, which must not die half-way through a result on their own.
+    # SIGTERM is the driver's way to stop a worker: whatever handler the driver
+    # had (the CLI turns SIGTERM into an exception) must not outlive the fork.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _leave_with(os.getppid())
+    payload.install()
+
+
+#: Seconds between a worker's looks at whether its driver is still there.
+DRIVER_CHECK_SECONDS = 1.0
+
+
+def _leave_with(driver: int) -> None:
+    """End this worker when its driver is gone (killed with SIGKILL, it stops no
+    one): a worker left behind would wait for work forever."""
+    import threading
+
+    def watch() -> None:
+        while os.getppid() == driver:
+            time.sleep(DRIVER_CHECK_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="driver-watch", daemon=True).start()
+
+
+@dataclass
+class LocalProcesses(Executor):
+    """Worker processes on this machine (`--jobs`)."""
+
+    workers: int
+    #: Batches played again after a lost worker (read by tests and the CLI).
+    retries: int = 0
+
+    def run(
+        self, work: Work, payload: MapPayload, batches: Iterator[range]
+    ) -> Iterator[list[GameSummary]]:
+        from concurrent.futures import Future, ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
+
+        def new_pool() -> ProcessPoolExecutor:
+            return ProcessPoolExecutor(self.workers, initializer=_start_worker, initargs=(payload,))
+
+        def submit(batch: range) -> Future[list[GameSummary]]:
+            # A pool that has seen a worker die refuses new work at once; the batch
+            # then fails like the ones in flight, and is retried with them.
+            try:
+                return pool.submit(play_batch, work, batch)
+            except BrokenProcessPool as error:
+                refused: Future[list[GameSummary]] = Future()
+                refused.set_exception(error)
+                return refused
+
+        pool = new_pool()
+        pending: deque[tuple[range, Future[list[GameSummary]], int]] = deque()
+        limit = self.workers * IN_FLIGHT_PER_WORKER
+        try:
+            while True:
+                while len(pending) < limit:
+                    batch = next(batches, None)
+                    if batch is None:
+                        break
+                    pending.append((batch, submit(batch), 0))
+                if not pending:
+                    return
+                batch, future, _ = pending[0]
+                try:
+                    result = _wait_for(future)
+                except BrokenProcessPool:
+                    # A worker died (killed, out of memory): every batch in flight
+                    # is lost with the pool. Start a new pool and submit them again.
+                    _stop_pool(pool)
+                    pool = new_pool()
+                    retried = deque()
+                    for lost, _, lost_tries in pending:
+                        if lost_tries >= MAX_RETRIES:
+                            raise WorkerLost(_lost_message(work, lost)) from None
+                        retried.append((lost, submit(lost), lost_tries + 1))
+                        self.retries += 1
+                    pending = retried
+                    continue
+                pending.popleft()
+                yield result
+        finally:
+            _stop_pool(pool)
+
+
+#: Seconds the driver waits on a batch before it looks at its signals again.
+WAKE_SECONDS = 0.25
+
+
+def _wait_for(future: Future[list[GameSummary]]) -> list[GameSummary]:
+    """The batch's summaries, waiting in short steps: a signal (Ctrl-C, SIGTERM)
+    may be delivered to another thread of the driver, and only the main thread
+    acts on it, at the latest when its wait ends (a batch can take minutes)."""
+    while True:
+        try:
+            return future.result(timeout=WAKE_SECONDS)
+        except TimeoutError:
+            continue
+
+
+def _stop_pool(pool: Any) -> None:
+    """Stop a process pool now: queued batches are dropped and running workers
+    terminated (ProcessPoolExecutor has no public way to end running work before
+    Python 3.14, so its process table is read directly)."""
+    # Read the workers first: shutdown forgets them (Python 3.11 sets the table to
+    # None), and the running ones would then finish their batches before exiting.
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join(timeout=5)
+        if process.is_alive():  # stuck: no way out but SIGKILL
+            process.kill()
+            process.join()
+
+
+def _lost_message(work: Work, batch: range) -> str:
+    from ttr_core.playtest import simulate
+
+    names = simulate.seat_names(work.bots, work.players, batch.start)
+    seed = simulate.game_seed(work.seed, batch.start)
+    command = simulate.play_command(work.map_argument, names, seed, _changes(work))
+    return (
+        f"games {batch.start}-{batch.stop - 1} lost their worker {MAX_RETRIES + 1} times; "
+        f"the first replays with: {command}"
+    )
+
+
+RAY_MISSING = (
+    "--executor ray needs Ray, which is not installed; install it with: pip install 'ttr[cluster]'"
+)
+
+
+@dataclass
+class RayCluster(Executor):
+    """Ray actors, one per worker, on a local instance or an existing cluster.
+
+    `address` is None to start a local instance for this run (or use the one this
+    process already started), `auto` for the cluster this machine belongs to, or
+    `ray://HOST:PORT` for a remote cluster's client server. Each actor receives the
+    map once, when it starts; batches go to actors round-robin.
+    """
+
+    workers: int | None = None
+    address: str | None = None
+    retries: int = 0
+    #: Whether `__enter__` started or joined Ray (then `__exit__` leaves it).
+    _entered: bool = False
+
+    def __enter__(self) -> RayCluster:
+        self._entered = self._connect()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._entered:
+            import_ray().shutdown()
+            self._entered = False
+
+    def _connect(self) -> bool:
+        """Start or join Ray unless this process already has; True if it did."""
+        ray = import_ray()
+        if ray.is_initialized():
+            return False
+        options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
+        if self.address is None:
+            options["num_cpus"] = self.workers or os.cpu_count() or 1
+        else:
+            options["address"] = self.address
+        try:
+            ray.init(**options)
+        except Exception as error:  # ConnectionError, RuntimeError, ...
+            where = self.address or "a local instance"
+            raise SimulationError(f"cannot start or reach Ray ({where}): {error}") from None
+        return True
+
+    def run(
+        self, work: Work, payload: MapPayload, batches: Iterator[range]
+    ) -> Iterator[list[GameSummary]]:
+        ray = import_ray()
+        started_here = self._connect()
+        actors: list[Any] = []
+        pending: deque[tuple[range, Any, int, int]] = deque()
+        try:
+            worker_class = _ray_worker_class(ray)
+            count = self.workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+            shared = ray.put(payload)
+            actors = [worker_class.remote(shared) for _ in range(count)]
+            limit = count * IN_FLIGHT_PER_WORKER
+            turn = 0
+            while True:
+                while len(pending) < limit:
+                    batch = next(batches, None)
+                    if batch is None:
+                        break
+                    slot = turn % count
+                    turn += 1
+                    ref = actors[slot].play.remote(work, batch.start, batch.stop)
+                    pending.append((batch, ref, slot, 0))
+                if not pending:
+                    return
+                batch, ref, slot, tries = pending[0]
+                try:
+                    result = ray.get(ref)
+                except ray.exceptions.RayTaskError as error:
+                    cause = getattr(error, "cause", None)
+                    if isinstance(cause, SimulationError):
+                        raise cause from None
+                    raise SimulationError(f"a worker failed: {error}") from None
+                except (ray.exceptions.RayActorError, ray.exceptions.WorkerCrashedError):
+                    if tries >= MAX_RETRIES:
+                        raise WorkerLost(_lost_message(work, batch)) from None
+                    actors[slot] = _replace_actor(ray, actors[slot], worker_class, shared)
+                    retry = actors[slot].play.remote(work, batch.start, batch.stop)
+                    pending[0] = (batch, retry, slot, tries + 1)
+                    self.retries += 1
+                    continue
+                pending.popleft()
+                yield result
+        finally:
+            for actor in actors:  # ends the batches in flight too
+                ray.kill(actor)
+            if started_here:
+                ray.shutdown()
+
+
+def _replace_actor(ray: Any, actor: Any, worker_class: Any, shared: Any) -> Any:
+    """A new actor for a lost one (the old one is killed in case it only hangs)."""
+    with contextlib.suppress(Exception):  # already gone
+        ray.kill(actor)
+    return worker_class.remote(shared)
+
+
+def import_ray() -> Any:
+    """Ray, or SimulationError saying how to install it."""
+    try:
+        import ray
+    except ImportError:
+        raise SimulationError(RAY_MISSING) from None
+    return ray
+
+
+def _ray_worker_class(ray: Any) -> Any:
+    class GameWorker:
+        """One worker: holds the map, plays batches."""
+
+        def __init__(self, payload: MapPayload) -> None:
+            payload.install()
+
+        def play(self, work: Work, start: int, stop: int) -> list[GameSummary]:
+            return play_batch(work, range(start, stop))
+
+        def pid(self) -> int:
+            return os.getpid()
+
+    return ray.remote(num_cpus=1, max_restarts=0)(GameWorker)
+
+
+#: Executors by the name `--executor` takes; each factory gets (workers, address).
+EXECUTORS: dict[str, Callable[[int | None, str | None], Executor]] = {
+    "local": lambda workers, _address: (
+        InProcess() if (workers or 1) <= 1 else LocalProcesses(workers or 1)
+    ),
+    "ray": lambda workers, address: RayCluster(workers, address),
+}

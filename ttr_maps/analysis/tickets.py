@@ -1,0 +1,706 @@
+"""Ticket decks: value profile, coverage, crowding per table size, fragility, one
+deck score (lower is better), random decks to calibrate it, and suggested decks.
+
+Every measure works on a `TicketBoard`: the map's connections (a pair of
+neighbouring cities, whatever its number of tracks), all-pairs wagon distances
+(R2) and, for each city pair asked about, its `PATHS_PER_TICKET` cheapest paths
+with weights. A ticket *uses* a connection with the total weight of the paths
+through it, so a ticket with two equally cheap paths uses each half.
+
+The numbers below are the model's assumptions; docs/tickets.md explains them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from ttr_maps.model import Map, Ticket
+
+if TYPE_CHECKING:
+    import numpy as np
+
+#: R1: the table sizes crowding is measured for.
+TABLE_SIZES: tuple[int, ...] = (2, 3, 4, 5)
+#: Paths per ticket that share its usage, and how fast a dearer path loses weight:
+#: a path `PATH_TEMPERATURE` wagons dearer than the cheapest weighs e⁻¹ as much.
+PATHS_PER_TICKET = 4
+PATH_TEMPERATURE = 2.0
+#: A typical hand (R4 deals 3 and keeps at least 2; more are drawn later). With a
+#: long deck (E4) one of the three is a long ticket.
+HAND_SIZE = 3
+#: A second path is "cheap" when it costs at most this much more than the cheapest.
+CHEAP_PATH_SLACK_SHARE = 0.25
+CHEAP_PATH_SLACK_MIN = 2
+#: Two tickets share most of their path when the wagons they expect to share are at
+#: least this share of the longer ticket's value (near-duplicates).
+OVERLAP_SHARE = 0.6
+#: Pairs at least this share of the map's diameter apart may be long tickets (E4);
+#: Europe's published long tickets are 20–21 on a diameter of 29.
+LONG_SHARE = 0.65
+#: Value profile distances (Wasserstein, in diameters) at this size count as 1.
+VALUE_SCALE = 0.15
+
+#: Weights of the score's parts (each part lies in 0..1); they sum to 1 and the
+#: score is 100 × the weighted sum, plus `DUPLICATE_PENALTY` per repeated pair.
+#: Calibrated on the published decks (docs/tickets.md, "Calibration").
+SCORE_WEIGHTS: Mapping[str, float] = {
+    "values": 0.35,
+    "coverage": 0.15,
+    "uncovered": 0.10,
+    "regions": 0.10,
+    "crowding": 0.10,
+    "single_path": 0.10,
+    "overlap": 0.10,
+}
+#: A repeated city pair costs as much as every other part together can, so adding
+#: a duplicate never improves a deck.
+DUPLICATE_PENALTY = 100.0
+
+
+@dataclass(frozen=True)
+class PublishedDeck:
+    """A published deck's values, and the diameter of its map, as the reference
+    profile (relative value = value / diameter)."""
+
+    key: str
+    name: str
+    diameter: int
+    regular: tuple[int, ...]
+    long: tuple[int, ...] = ()
+
+
+#: The bundled published decks (maps/north_america.yaml, maps/europe.yaml; a test
+#: keeps these in step with the files). Values are the R2 distances.
+PUBLISHED_DECKS: tuple[PublishedDeck, ...] = (
+    PublishedDeck(
+        "north_america",
+        "North America",
+        23,
+        (12, 13, 7, 7, 9, 11, 4, 11, 10, 8, 8, 5, 15, 19, 20,
+         9, 13, 6, 17, 11, 17, 8, 8, 9, 20, 10, 20, 13, 12, 11),
+    ),
+    PublishedDeck(
+        "europe",
+        "Europe",
+        29,
+        (7, 12, 10, 5, 11, 8, 8, 8, 12, 9, 7, 8, 9, 5, 7, 10, 5, 13, 6, 8,
+         7, 9, 8, 8, 8, 8, 8, 7, 10, 8, 5, 8, 8, 5, 11, 10, 6, 6, 6, 6),
+        (20, 21, 20, 21, 20, 20),
+    ),
+)  # fmt: skip
+
+
+class DeckError(ValueError):
+    """A deck cannot be analysed or suggested as asked (the message says why)."""
+
+
+# ---------------------------------------------------------------- the board
+
+
+@dataclass(frozen=True)
+class Connection:
+    """A pair of neighbouring cities and its tracks (R11: a double has two)."""
+
+    index: int
+    a: str
+    b: str
+    length: int
+    route_ids: tuple[str, ...]
+
+    @property
+    def tracks(self) -> int:
+        return len(self.route_ids)
+
+    def capacity(self, players: int) -> int:
+        """R11: with 2 or 3 players only one track of a double may be claimed."""
+        return 1 if players <= 3 else self.tracks
+
+    def __str__(self) -> str:
+        return f"{self.a}–{self.b}"
+
+
+@dataclass(frozen=True)
+class TicketPaths:
+    """The cheapest paths of one city pair and what the pair uses of the board."""
+
+    a: str
+    b: str
+    costs: tuple[int, ...]
+    paths: tuple[tuple[str, ...], ...]
+    #: Connection index -> weight (0..1) of the paths through it.
+    usage: np.ndarray
+
+    @property
+    def value(self) -> int:
+        """R2: the shortest distance."""
+        return self.costs[0]
+
+    @property
+    def cheap_alternative(self) -> int | None:
+        """The cost of the second cheapest path if it is cheap, else None."""
+        slack = max(CHEAP_PATH_SLACK_MIN, CHEAP_PATH_SLACK_SHARE * self.value)
+        if len(self.costs) > 1 and self.costs[1] <= self.value + slack:
+            return self.costs[1]
+        return None
+
+
+class TicketBoard:
+    """What the ticket measures need to know about a map, computed once."""
+
+    def __init__(self, game_map: Map):
+        from ttr_maps.graph import wagon_distances_from, wagon_graph
+
+        self.map = game_map
+        self.graph = wagon_graph(game_map)
+        self.connections: tuple[Connection, ...] = tuple(
+            Connection(i, *sorted((a, b)), int(data["weight"]), tuple(data["routes"]))
+            for i, (a, b, data) in enumerate(sorted(self.graph.edges(data=True)))
+        )
+        self.connection_index = {frozenset((c.a, c.b)): c.index for c in self.connections}
+        cities = [c.name for c in game_map.cities]
+        self.distance = wagon_distances_from(game_map, cities, self.graph)
+        self.diameter = max((max(d.values()) for d in self.distance.values()), default=0)
+        self._paths: dict[tuple[str, str], TicketPaths] = {}
+        self._capacity: dict[int, np.ndarray] = {}
+
+    @cached_property
+    def lengths(self) -> np.ndarray:
+        import numpy as np
+
+        return np.array([c.length for c in self.connections], dtype=float)
+
+    def capacity(self, players: int) -> np.ndarray:
+        """Every connection's capacity at a table size (R11)."""
+        import numpy as np
+
+        found = self._capacity.get(players)
+        if found is None:
+            found = np.array([c.capacity(players) for c in self.connections], dtype=float)
+            self._capacity[players] = found
+        return found
+
+    @cached_property
+    def degree(self) -> dict[str, int]:
+        """Neighbouring cities of every city."""
+        return {city: self.graph.degree(city) for city in self.graph.nodes}
+
+    @cached_property
+    def pairs(self) -> tuple[tuple[str, str], ...]:
+        """Every pair of distinct cities joined by routes, sorted."""
+        names = sorted(self.distance)
+        return tuple(
+            (a, b) for i, a in enumerate(names) for b in names[i + 1 :] if b in self.distance[a]
+        )
+
+    @property
+    def long_threshold(self) -> int:
+        """The least distance of a long ticket (E4) on this map."""
+        return math.ceil(LONG_SHARE * self.diameter)
+
+    @cached_property
+    def regions(self) -> dict[str, int]:
+        """City -> region number: `region_count` geographic clusters (Ward)."""
+        from scipy.cluster.hierarchy import fcluster, linkage
+
+        from ttr_maps.geometry.projection import projected_positions
+
+        positions = projected_positions(self.map)
+        names = [c.name for c in self.map.cities]
+        if len(names) < 2:
+            return dict.fromkeys(names, 0)
+        tree = linkage([positions[n] for n in names], method="ward")
+        labels = fcluster(tree, t=self.region_count, criterion="maxclust")
+        # Number regions from west to east by their centre, so names are stable.
+        members: dict[int, list[float]] = {}
+        for name, label in zip(names, labels, strict=True):
+            members.setdefault(int(label), []).append(positions[name][0])
+        centres = {label: sum(xs) / len(xs) for label, xs in members.items()}
+        order = {label: i for i, label in enumerate(sorted(centres, key=centres.__getitem__))}
+        return {n: order[lab] for n, lab in zip(names, labels, strict=True)}
+
+    @property
+    def region_count(self) -> int:
+        return min(4, max(1, len(self.map.cities) // 8))
+
+    @cached_property
+    def region_names(self) -> tuple[str, ...]:
+        """Each region named after its best-connected city."""
+        best: dict[int, str] = {}
+        for city, region in sorted(self.regions.items()):
+            if region not in best or self.degree.get(city, 0) > self.degree.get(best[region], 0):
+                best[region] = city
+        return tuple(f"{best[r]} region" for r in sorted(best))
+
+    def paths(self, a: str, b: str) -> TicketPaths:
+        """The cheapest paths between two cities (cached); DeckError if none."""
+        key = (a, b) if a <= b else (b, a)
+        found = self._paths.get(key)
+        if found is None:
+            found = self._paths[key] = self._compute_paths(*key)
+        return found
+
+    def _compute_paths(self, a: str, b: str) -> TicketPaths:
+        import numpy as np
+
+        from ttr_maps.graph import k_cheapest_paths
+
+        found = k_cheapest_paths(self.graph, a, b, PATHS_PER_TICKET) if a != b else []
+        if not found:
+            raise DeckError(f"no path between {a} and {b}")
+        cheapest = found[0][0]
+        weights = [math.exp(-(cost - cheapest) / PATH_TEMPERATURE) for cost, _ in found]
+        usage = np.zeros(len(self.connections))
+        for weight, (_, path) in zip(weights, found, strict=True):
+            for x, y in itertools.pairwise(path):
+                usage[self.connection_index[frozenset((x, y))]] += weight / sum(weights)
+        return TicketPaths(
+            a, b, tuple(c for c, _ in found), tuple(tuple(p) for _, p in found), usage
+        )
+
+
+# ---------------------------------------------------------------- the measures
+
+
+@dataclass(frozen=True)
+class RouteDemand:
+    """Expected players wanting a connection at one table size, against its tracks."""
+
+    connection: Connection
+    demand: float
+    capacity: int
+
+    @property
+    def excess(self) -> float:
+        return max(0.0, self.demand - self.capacity)
+
+
+@dataclass(frozen=True)
+class CityDemand:
+    """The demand, tracks and excess of every connection at a city, summed."""
+
+    city: str
+    demand: float
+    capacity: int
+    excess: float
+
+
+@dataclass(frozen=True)
+class Crowding:
+    """Crowding at one table size: every connection's expected demand (players
+    wanting it) against its R11 capacity, and `excess_share`, the share of demanded
+    wagons that no free track can serve (0 = none)."""
+
+    players: int
+    connections: tuple[Connection, ...]
+    demand: tuple[float, ...]
+    excess_share: float
+
+    def routes(self) -> list[RouteDemand]:
+        """Every connection, most over-demanded first."""
+        rows = [
+            RouteDemand(c, d, c.capacity(self.players))
+            for c, d in zip(self.connections, self.demand, strict=True)
+        ]
+        return sorted(rows, key=lambda r: (-r.excess, -r.demand, str(r.connection)))
+
+    def cities(self) -> list[CityDemand]:
+        """Every city with its connections' demand summed, most over-demanded first."""
+        totals: dict[str, list[float]] = {}
+        for r in self.routes():
+            for city in (r.connection.a, r.connection.b):
+                row = totals.setdefault(city, [0.0, 0.0, 0.0])
+                row[0] += r.demand
+                row[1] += r.capacity
+                row[2] += r.excess
+        rows = [CityDemand(city, d, int(c), e) for city, (d, c, e) in totals.items()]
+        return sorted(rows, key=lambda r: (-r.excess, -r.demand, r.city))
+
+
+@dataclass(frozen=True)
+class OverlappingPair:
+    first: Ticket
+    second: Ticket
+    share: float
+
+
+@dataclass(frozen=True)
+class DeckScore:
+    """The deck score (lower is better) and its parts (each 0..1, duplicates a count)."""
+
+    parts: Mapping[str, float]
+    duplicates: int
+
+    @property
+    def total(self) -> float:
+        weighted = sum(SCORE_WEIGHTS[name] * value for name, value in self.parts.items())
+        return 100.0 * weighted + DUPLICATE_PENALTY * self.duplicates
+
+
+@dataclass(frozen=True)
+class DeckMeasures:
+    """Everything the score is made of, for one deck on one board."""
+
+    tickets: tuple[Ticket, ...]
+    city_tickets: Mapping[str, int]
+    region_pairs: Mapping[tuple[int, int], int]
+    crowding: tuple[Crowding, ...]
+    single_path: tuple[Ticket, ...]
+    overlapping: tuple[OverlappingPair, ...]
+    score: DeckScore
+
+
+def wasserstein(values: Sequence[float], reference: Sequence[float]) -> float:
+    """The 1-D earth mover's distance between two samples (0 if either is empty)."""
+    if not values or not reference:
+        return 0.0
+    from scipy.stats import wasserstein_distance
+
+    return float(wasserstein_distance(values, reference))
+
+
+def reference_profile(long: bool, profile: str | None = None) -> list[tuple[str, list[float]]]:
+    """The published decks' relative values (value / diameter), one list per deck;
+    only the deck whose key is `profile` if given."""
+    return [
+        (deck.name, [v / deck.diameter for v in (deck.long if long else deck.regular)])
+        for deck in PUBLISHED_DECKS
+        if (deck.long if long else deck.regular) and profile in (None, deck.key)
+    ]
+
+
+def value_distance(
+    board: TicketBoard, tickets: Sequence[Ticket], profile: str | None = None
+) -> float:
+    """How far the deck's relative values are from the nearest published profile
+    (or the one named `profile`), regular and long tickets apart and weighted by
+    their counts, in diameters."""
+    total, count = 0.0, 0
+    for long in (False, True):
+        values = [t.value / board.diameter for t in tickets if t.long == long]
+        profiles = (
+            reference_profile(long, profile)
+            or reference_profile(long)
+            or reference_profile(False, profile)
+        )
+        if values:
+            total += len(values) * min(wasserstein(values, ref) for _, ref in profiles)
+            count += len(values)
+    return total / count if count else 0.0
+
+
+def measure_deck(
+    board: TicketBoard, tickets: Sequence[Ticket], profile: str | None = None
+) -> DeckMeasures:
+    """Measure a deck on a board: coverage, regions, crowding, fragility, score
+    (values against the nearest published profile, or the one named `profile`)."""
+    import numpy as np
+
+    if not tickets:
+        raise DeckError("the deck has no tickets")
+    tickets = tuple(tickets)
+    paths = [board.paths(t.a, t.b) for t in tickets]
+    cities = [c.name for c in board.map.cities]
+
+    # Coverage: each city's share of ticket ends against its share of degree.
+    ends = Counter(city for t in tickets for city in t.cities)
+    degree_total = sum(board.degree.values()) or 1
+    coverage = 0.5 * sum(
+        abs(ends[c] / (2 * len(tickets)) - board.degree.get(c, 0) / degree_total) for c in cities
+    )
+    uncovered = sum(1 for c in cities if ends[c] == 0) / len(cities)
+
+    # Regions: ticket ends per region against the region's share of degree.
+    regions = board.regions
+    region_ends = Counter(regions[city] for t in tickets for city in t.cities)
+    region_degree = Counter()
+    for city, region in regions.items():
+        region_degree[region] += board.degree.get(city, 0)
+    region_balance = 0.5 * sum(
+        abs(region_ends[r] / (2 * len(tickets)) - region_degree[r] / degree_total)
+        for r in range(board.region_count)
+    )
+    region_pairs = Counter(tuple(sorted((regions[t.a], regions[t.b]))) for t in tickets)
+
+    crowding = tuple(_crowding(board, tickets, paths, n) for n in TABLE_SIZES)
+    single = tuple(t for t, p in zip(tickets, paths, strict=True) if p.cheap_alternative is None)
+    overlapping = _overlapping_pairs(board, tickets, paths)
+    in_overlap = {id(x) for pair in overlapping for x in (pair.first, pair.second)}
+    duplicates = len(tickets) - len({frozenset(t.cities) for t in tickets})
+    parts = {
+        "values": min(1.0, value_distance(board, tickets, profile) / VALUE_SCALE),
+        "coverage": coverage,
+        "uncovered": uncovered,
+        "regions": region_balance,
+        "crowding": float(np.mean([c.excess_share for c in crowding])),
+        "single_path": len(single) / len(tickets),
+        "overlap": sum(1 for t in tickets if id(t) in in_overlap) / len(tickets),
+    }
+    return DeckMeasures(
+        tickets,
+        {c: ends[c] for c in cities},
+        dict(region_pairs),
+        crowding,
+        single,
+        overlapping,
+        DeckScore(parts, duplicates),
+    )
+
+
+def _hand_slots(tickets: Sequence[Ticket]) -> list[bool]:
+    """The kinds (long?) of the `HAND_SIZE` tickets of a typical hand."""
+    has_long = any(t.long for t in tickets) and any(not t.long for t in tickets)
+    return [False] * (HAND_SIZE - 1) + [has_long]
+
+
+def _crowding(
+    board: TicketBoard, tickets: Sequence[Ticket], paths: Sequence[TicketPaths], players: int
+) -> Crowding:
+    """Each player holds a typical hand drawn from the deck; the chance that a
+    player wants a connection is 1 - Π(1 - mean usage of a ticket of each slot's
+    kind) (a player claims a connection once, however many tickets use it);
+    demand = players × that chance, against the R11 capacity."""
+    import numpy as np
+
+    free = np.ones(len(board.connections))
+    for long in _hand_slots(tickets):
+        usages = [p.usage for t, p in zip(tickets, paths, strict=True) if t.long == long]
+        free *= 1.0 - np.mean(usages, axis=0)
+    demand = players * (1.0 - free)
+    capacity = board.capacity(players)
+    wanted = float(demand @ board.lengths)
+    excess = float(np.maximum(0.0, demand - capacity) @ board.lengths)
+    return Crowding(
+        players, board.connections, tuple(demand.tolist()), excess / wanted if wanted else 0.0
+    )
+
+
+def _overlapping_pairs(
+    board: TicketBoard, tickets: Sequence[Ticket], paths: Sequence[TicketPaths]
+) -> tuple[OverlappingPair, ...]:
+    """Pairs whose expected shared wagons are at least `OVERLAP_SHARE` of the
+    longer ticket's value."""
+    import numpy as np
+
+    usage = np.array([p.usage for p in paths])
+    shared = np.minimum(usage[:, None, :], usage[None, :, :]) @ board.lengths
+    values = np.array([p.value for p in paths], dtype=float)
+    share = shared / np.maximum(values[:, None], values[None, :])
+    found = []
+    for i, j in zip(*np.nonzero(np.triu(share >= OVERLAP_SHARE - 1e-9, k=1)), strict=True):
+        found.append(OverlappingPair(tickets[i], tickets[j], float(share[i, j])))
+    return tuple(sorted(found, key=lambda p: -p.share))
+
+
+def score_deck(
+    board: TicketBoard, tickets: Sequence[Ticket], profile: str | None = None
+) -> DeckScore:
+    """The deck score of `tickets` on `board` (lower is better)."""
+    return measure_deck(board, tickets, profile).score
+
+
+# ---------------------------------------------------------------- random decks
+
+
+def ticket_for(board: TicketBoard, a: str, b: str, long: bool = False) -> Ticket:
+    """A ticket between two cities with its R2 value."""
+    return Ticket(a, b, board.paths(a, b).value, long=long)
+
+
+def long_pairs(board: TicketBoard) -> list[tuple[str, str]]:
+    return [(a, b) for a, b in board.pairs if board.distance[a][b] >= board.long_threshold]
+
+
+def random_deck(board: TicketBoard, regular: int, long: int, rng: random.Random) -> list[Ticket]:
+    """Distinct city pairs drawn uniformly (long ones among `long_pairs`), R2 values."""
+    long_choices = long_pairs(board)
+    if regular > len(board.pairs) or long > len(long_choices):
+        raise DeckError("the map has too few city pairs for a deck this size")
+    chosen_long = rng.sample(long_choices, long)
+    rest = [p for p in board.pairs if p not in set(chosen_long)]
+    return [ticket_for(board, a, b) for a, b in rng.sample(rest, regular)] + [
+        ticket_for(board, a, b, long=True) for a, b in chosen_long
+    ]
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """The deck's score among random decks of the same size on the same map."""
+
+    scores: tuple[float, ...]
+    deck_score: float
+
+    @property
+    def beaten_share(self) -> float:
+        """Share of random decks that score worse (higher) than the deck."""
+        return sum(1 for s in self.scores if s > self.deck_score) / len(self.scores)
+
+    @property
+    def mean(self) -> float:
+        return sum(self.scores) / len(self.scores)
+
+
+def calibrate(
+    board: TicketBoard, tickets: Sequence[Ticket], samples: int = 300, seed: int = 0
+) -> Calibration:
+    """Score `samples` random decks of the deck's size (deterministic for a seed)."""
+    rng = random.Random(seed)
+    long = sum(1 for t in tickets if t.long)
+    scores = tuple(
+        score_deck(board, random_deck(board, len(tickets) - long, long, rng)).total
+        for _ in range(samples)
+    )
+    return Calibration(scores, score_deck(board, tickets).total)
+
+
+# ---------------------------------------------------------------- suggestions
+
+
+def suggest_deck(
+    board: TicketBoard,
+    count: int,
+    long: int = 0,
+    seed: int = 0,
+    iterations: int = 3000,
+    profile: str | None = None,
+) -> list[Ticket]:
+    """A deck of `count` regular and `long` long tickets (E4), values by R2, that
+    covers every city, has no duplicate or near-duplicate (`OVERLAP_SHARE`) and
+    has a low score: a covering start, then seeded local search that swaps one
+    ticket at a time and keeps a swap when the score does not get worse.
+
+    `profile` (a key of `PUBLISHED_DECKS`) makes the values follow that published
+    deck; by default they follow the nearest one.
+    """
+    if profile is not None and profile not in {d.key for d in PUBLISHED_DECKS}:
+        raise DeckError(f"no published profile {profile!r}")
+    if count < 1 or long < 0:
+        raise DeckError("--count must be at least 1 and --long at least 0")
+    cities = [c.name for c in board.map.cities]
+    if 2 * (count + long) < len(cities):
+        raise DeckError(
+            f"{count + long} tickets cannot cover {len(cities)} cities "
+            f"(each ticket covers two); ask for at least {math.ceil(len(cities) / 2)}"
+        )
+    if any(len(board.distance.get(c, {})) < 2 for c in cities):
+        raise DeckError("every city needs a route to another city before a deck can cover it")
+    rng = random.Random(seed)
+    long_choices = long_pairs(board)
+    regular_choices = [p for p in board.pairs if p not in set(long_choices)] or list(board.pairs)
+    if long > len(long_choices) or count > len(regular_choices):
+        raise DeckError("the map has too few city pairs for a deck this size")
+
+    deck = _covering_deck(board, count, long, regular_choices, long_choices, rng)
+    best = score_deck(board, deck, profile).total
+    for _ in range(iterations):
+        slot = rng.randrange(len(deck))
+        is_long = deck[slot].long
+        a, b = rng.choice(long_choices if is_long else regular_choices)
+        candidate = ticket_for(board, a, b, long=is_long)
+        others = deck[:slot] + deck[slot + 1 :]
+        if not _fits(board, candidate, others):
+            continue
+        trial = [*others[:slot], candidate, *others[slot:]]
+        if not _covers(trial, cities):
+            continue
+        total = score_deck(board, trial, profile).total
+        if total <= best:
+            deck, best = trial, total
+    return deck
+
+
+def _fits(board: TicketBoard, candidate: Ticket, others: Sequence[Ticket]) -> bool:
+    """No duplicate and no near-duplicate of `candidate` among `others`."""
+    pair = frozenset(candidate.cities)
+    mine = board.paths(candidate.a, candidate.b)
+    for other in others:
+        if frozenset(other.cities) == pair:
+            return False
+        theirs = board.paths(other.a, other.b)
+        shared = float(_shared(mine, theirs) @ board.lengths)
+        if shared / max(mine.value, theirs.value) >= OVERLAP_SHARE:
+            return False
+    return True
+
+
+def _shared(first: TicketPaths, second: TicketPaths) -> np.ndarray:
+    import numpy as np
+
+    return np.minimum(first.usage, second.usage)
+
+
+def _covers(deck: Sequence[Ticket], cities: Iterable[str]) -> bool:
+    ends = {c for t in deck for c in t.cities}
+    return all(c in ends for c in cities)
+
+
+def _covering_deck(
+    board: TicketBoard,
+    count: int,
+    long: int,
+    regular_choices: Sequence[tuple[str, str]],
+    long_choices: Sequence[tuple[str, str]],
+    rng: random.Random,
+) -> list[Ticket]:
+    """A start that covers every city: each slot takes a pair with as many
+    uncovered cities as possible; later slots are random."""
+    deck: list[Ticket] = []
+    uncovered = {c.name for c in board.map.cities}
+    for is_long, slots, choices in ((True, long, long_choices), (False, count, regular_choices)):
+        pool = list(choices)
+        for _ in range(slots):
+            rng.shuffle(pool)
+            ranked = sorted(pool, key=lambda p: -sum(c in uncovered for c in p))
+            for a, b in ranked:
+                candidate = ticket_for(board, a, b, long=is_long)
+                if _fits(board, candidate, deck):
+                    break
+            else:
+                raise DeckError("cannot find enough tickets without near-duplicates")
+            deck.append(candidate)
+            uncovered -= {a, b}
+    if uncovered:
+        raise DeckError(f"cannot cover every city: {', '.join(sorted(uncovered))}")
+    return deck
+
+
+# ---------------------------------------------------------------- the analysis
+
+
+@dataclass(frozen=True)
+class DeckAnalysis:
+    """A map's deck measured, and (optionally) set among random decks."""
+
+    board: TicketBoard
+    measures: DeckMeasures
+    calibration: Calibration | None = None
+
+    @property
+    def map(self) -> Map:
+        return self.board.map
+
+
+def nearest_profile(board: TicketBoard, tickets: Sequence[Ticket]) -> PublishedDeck:
+    """The published deck whose relative regular values are nearest the deck's."""
+    values = [t.value / board.diameter for t in tickets if not t.long] or [
+        t.value / board.diameter for t in tickets
+    ]
+    return min(
+        (d for d in PUBLISHED_DECKS if d.regular),
+        key=lambda d: wasserstein(values, [v / d.diameter for v in d.regular]),
+    )
+
+
+def analyse_deck(game_map: Map, *, samples: int = 300, seed: int = 0) -> DeckAnalysis:
+    """Measure the map's own deck; with `samples` > 0, also score that many random
+    decks of the same size (deterministic for `seed`)."""
+    board = TicketBoard(game_map)
+    measures = measure_deck(board, game_map.tickets)
+    calibration = calibrate(board, game_map.tickets, samples, seed) if samples > 0 else None
+    return DeckAnalysis(board, measures, calibration)

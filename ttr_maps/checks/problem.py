@@ -1,0 +1,40 @@
+"""Problems found in a map file: what, where, and how bad."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from ttr_maps.io.document import Position
+from ttr_maps.text import for_terminal
+
+
+class Level(StrEnum):
+    """How bad a problem is. Warnings fail a run only with `--strict`."""
+
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One problem at one place in one file.
+
+    >>> str(Problem("maps/x.yaml", Position(12, 5), Level.ERROR, "TTR304", "value 9 ..."))
+    'maps/x.yaml:12:5: error TTR304 value 9 ...'
+    """
+
+    path: str
+    position: Position
+    level: Level
+    code: str
+    message: str
+
+    def __str__(self) -> str:
+        """One line for a terminal or a text report (control characters escaped)."""
+        where = f"{self.path}:{self.position.line}:{self.position.column}"
+        return for_terminal(f"{where}: {self.level.value} {self.code} {self.message}")
+
+    @property
+    def sort_key(self) -> tuple[str, Position, str]:
+        return (self.path, self.position, self.code)

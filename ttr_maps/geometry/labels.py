@@ -1,0 +1,222 @@
+"""Where city labels go: the one label placement, for every renderer and for
+`ttr layout`.
+
+`place_labels(game_map, board, font)` puts each city's label in a box of `font`'s
+size beside its city: busiest city first (most routes), each at the first spot of
+a fixed list around its dot that covers, in order of cost, no other label, no other
+city's dot, as little as possible outside `frame`, and the least of any car (the
+shares of their areas covered, added up). Renderers
+pick the font for their medium (the board's own type for print and `ttr layout`, a
+size readable at the preview's scale, the web table's) and draw each name centred
+in its box; they compute no positions of their own.
+
+>>> from ttr_maps.model import Map
+>>> from ttr_maps.geometry.board import LabelFont, board_geometry
+>>> m = Map.from_data({"format": 1, "id": "t", "name": "T", "coordinates": "plane",
+...     "cities": {"A": {"x": 0, "y": 0}, "B": {"x": 4, "y": 0}},
+...     "routes": [{"between": ["A", "B"], "length": 3, "color": "red"}], "tickets": []})
+>>> board = board_geometry(m)
+>>> boxes = place_labels(m, board, LabelFont.sized(0.5))
+>>> sorted(boxes), boxes["A"].centre[0] < 0 or boxes["A"].centre[1] != 0
+(['A', 'B'], True)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Sequence
+from typing import Generic, TypeVar
+
+from ttr_maps.geometry.board import BoardGeometry, Bounds, LabelBox, LabelFont
+from ttr_maps.geometry.projection import Point
+from ttr_maps.model import Map
+
+T = TypeVar("T")
+
+#: Costs of what a label covers: another label, another city's dot, its share
+#: outside the frame, a whole car. Labels and dots lose to any number of cars.
+_COVERS_LABEL = 1000.0
+_COVERS_DOT = 100.0
+_OUTSIDE = 300.0
+_COVERS_CAR = 1.0
+#: Covering any part of a car costs this on top of the share covered, so that a spot
+#: clear of cars wins over a sliver on a car (the spots' ranks add up to less).
+_TOUCHES_CAR = 0.1
+#: Among equal costs the earlier spot wins (nearer, and the usual side).
+_RANK = 1e-3
+
+
+def place_labels(
+    game_map: Map,
+    board: BoardGeometry,
+    font: LabelFont,
+    *,
+    dot_radius: float | None = None,
+    frame: Bounds | None = None,
+) -> dict[str, LabelBox]:
+    """Label boxes by city name, in the map's city order (see the module docstring).
+
+    `dot_radius` is the drawn radius of a city dot in board units (default the
+    board's); `frame` the area labels should stay inside (default anywhere).
+    """
+    radius = board.city_radius if dot_radius is None else dot_radius
+    tolerance = 1e-3 * font.height
+    cell = 2 * max(board.car_length, font.height, 1e-9)
+    cars: _Grid[tuple[Point, ...]] = _Grid(cell)
+    for shape in board.routes.values():
+        for car in shape.cars:
+            cars.add(_bounds(car.corners), car.corners)
+    dots: _Grid[tuple[str, Point]] = _Grid(cell)
+    for name, (x, y) in board.positions.items():
+        dots.add((x - radius, y - radius, x + radius, y + radius), (name, (x, y)))
+    labels: _Grid[Bounds] = _Grid(cell)
+    degree: dict[str, int] = {}
+    for route in game_map.routes:
+        for name in route.cities:
+            degree[name] = degree.get(name, 0) + 1
+    order = sorted(
+        (c for c in game_map.cities if c.name in board.positions),
+        key=lambda c: (-degree.get(c.name, 0), c.index),
+    )
+    placed: dict[str, LabelBox] = {}
+    for city in order:
+        x, y = board.positions[city.name]
+        width, height = font.box_size(city.name)
+        best: tuple[float, LabelBox] | None = None
+        for rank, (dx, dy) in enumerate(_spots(width, height, radius)):
+            label = LabelBox((x + dx, y + dy), width, height)
+            box = label.box
+            cost = rank * _RANK
+            cost += _COVERS_LABEL * sum(
+                1 for other in labels.near(box) if _boxes_overlap(box, other, tolerance)
+            )
+            cost += _COVERS_DOT * sum(
+                1
+                for name, centre in dots.near(box)
+                if name != city.name and _box_covers_dot(box, centre, radius, tolerance)
+            )
+            if frame is not None:
+                cost += _OUTSIDE * _share_outside(box, frame)
+            if best is not None and cost >= best[0]:
+                continue  # cars only add to the cost
+            shares = [_share_covered(car, box) for car in cars.near(box)]
+            cost += sum(_TOUCHES_CAR + _COVERS_CAR * share for share in shares if share > 1e-6)
+            if best is None or cost < best[0]:
+                best = (cost, label)
+            if best[0] < _TOUCHES_CAR:
+                break  # nothing covered: no later spot can beat it
+        assert best is not None
+        placed[city.name] = best[1]
+        labels.add(best[1].box, best[1].box)
+    return {c.name: placed[c.name] for c in game_map.cities if c.name in placed}
+
+
+def _spots(width: float, height: float, radius: float) -> Iterator[Point]:
+    """Offsets of a label's centre from its city, nearest and most usual first:
+    right, left, above, below, the four diagonals, then the same pushed out."""
+    gap = radius + 0.15 * height
+    side, up = gap + width / 2, gap + height / 2
+    diagonal_x, diagonal_y = 0.7 * radius + 0.15 * height + width / 2, up - 0.3 * radius
+    for push in (0.0, 0.7 * height, 1.6 * height):
+        yield (side + push, 0.0)
+        yield (-side - push, 0.0)
+        yield (0.0, up + push)
+        yield (0.0, -up - push)
+        for sx in (1, -1):
+            for sy in (1, -1):
+                yield (sx * (diagonal_x + push), sy * (diagonal_y + push))
+        if push:  # beside and shifted along, for long names in a crowd
+            for sx in (1, -1):
+                yield (sx * width / 3, up + push)
+                yield (sx * width / 3, -up - push)
+
+
+def _share_covered(polygon: Sequence[Point], box: Bounds) -> float:
+    """The share of a convex polygon's area inside `box` (clipped edge by edge)."""
+    area = _area(polygon)
+    if area <= 0:
+        return 0.0
+    x0, y0, x1, y1 = box
+    inside = list(polygon)
+    for axis, limit, keep_below in ((0, x0, False), (0, x1, True), (1, y0, False), (1, y1, True)):
+        clipped: list[Point] = []
+        for p, q in zip(inside, inside[1:] + inside[:1], strict=True):
+            p_in = (p[axis] <= limit) == keep_below
+            q_in = (q[axis] <= limit) == keep_below
+            if p_in:
+                clipped.append(p)
+            if p_in != q_in:
+                t = (limit - p[axis]) / (q[axis] - p[axis])
+                clipped.append((p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t))
+        inside = clipped
+        if not inside:
+            return 0.0
+    return _area(inside) / area
+
+
+def _area(polygon: Sequence[Point]) -> float:
+    return (
+        abs(
+            sum(
+                p[0] * q[1] - q[0] * p[1]
+                for p, q in zip(polygon, [*polygon[1:], polygon[0]], strict=True)
+            )
+        )
+        / 2
+    )
+
+
+def _boxes_overlap(a: Bounds, b: Bounds, tolerance: float) -> bool:
+    return (
+        min(a[2], b[2]) - max(a[0], b[0]) > tolerance
+        and min(a[3], b[3]) - max(a[1], b[1]) > tolerance
+    )
+
+
+def _box_covers_dot(box: Bounds, centre: Point, radius: float, tolerance: float) -> bool:
+    nearest_x = min(max(centre[0], box[0]), box[2])
+    nearest_y = min(max(centre[1], box[1]), box[3])
+    return math.hypot(centre[0] - nearest_x, centre[1] - nearest_y) < radius - tolerance
+
+
+def _share_outside(box: Bounds, frame: Bounds) -> float:
+    """The share of `box`'s area outside `frame`."""
+    inside_w = max(0.0, min(box[2], frame[2]) - max(box[0], frame[0]))
+    inside_h = max(0.0, min(box[3], frame[3]) - max(box[1], frame[1]))
+    area = (box[2] - box[0]) * (box[3] - box[1])
+    return 1.0 - inside_w * inside_h / area if area > 0 else 0.0
+
+
+class _Grid(Generic[T]):
+    """Items with bounding boxes in a uniform grid of square cells, to find those
+    near a box fast."""
+
+    def __init__(self, cell: float) -> None:
+        self.cell = cell
+        self.cells: dict[tuple[int, int], list[int]] = {}
+        self.items: list[tuple[Bounds, T]] = []
+
+    def _keys(self, box: Bounds) -> Iterator[tuple[int, int]]:
+        x0, y0, x1, y1 = (math.floor(v / self.cell) for v in box)
+        for gx in range(x0, x1 + 1):
+            for gy in range(y0, y1 + 1):
+                yield (gx, gy)
+
+    def add(self, box: Bounds, item: T) -> None:
+        self.items.append((box, item))
+        for key in self._keys(box):
+            self.cells.setdefault(key, []).append(len(self.items) - 1)
+
+    def near(self, box: Bounds) -> list[T]:
+        """The items whose bounding boxes meet `box`."""
+        found = sorted({i for key in self._keys(box) for i in self.cells.get(key, ())})
+        return [
+            item
+            for (x0, y0, x1, y1), item in (self.items[i] for i in found)
+            if x0 <= box[2] and box[0] <= x1 and y0 <= box[3] and box[1] <= y1
+        ]
+
+
+def _bounds(polygon: Sequence[Point]) -> Bounds:
+    xs, ys = [p[0] for p in polygon], [p[1] for p in polygon]
+    return (min(xs), min(ys), max(xs), max(ys))

@@ -1,0 +1,603 @@
+"""Print-and-play PDF of a map (`ttr print`): the board at real size in tiles, the
+ticket cards, the train cards, a scoring track and a one-page rules summary.
+
+Pages, in order:
+
+1. **Assembly**: the whole board shrunk onto one page with the tile grid, so the
+   tiles can be laid out and glued in the right order.
+2. **Board tiles**, row by row from the top left: the board at real size (its
+   layout's width, or `--board-width`), each tile overlapping its right and lower
+   neighbours by `OVERLAP_MM` (shaded band: glue the next tile onto it), with
+   alignment crosses at the corners of the band and a label ("B2: row B of 3,
+   column 2 of 4").
+3. **Scoring track** 0–100, rows of squares to cut out and lay beside the board.
+4. **Ticket cards** at 63 × 88 mm (9 per A4 or Letter page, 16 per A3), with cut
+   marks: the two cities, the value (R2, plus a designer's bonus, D7), a small map
+   with both cities marked; long tickets (E4) say so.
+5. **Train cards** (R3: 12 of each of the 8 colours and 14 locomotives) at
+   44 × 68 mm, 16 per A4 page.
+6. **Rules summary**: one page, with the map's own numbers.
+
+Drawing is matplotlib's PDF backend with TrueType fonts embedded as such
+(`pdf.fonttype` 42), so all text is real, selectable text; matplotlib already
+draws the board for previews (`ttr_maps.render.draw.draw_map` on the same
+`ttr_maps.geometry.board` geometry), so the printed board is the previewed board, and no
+second PDF library is needed. Paper sizes are named (A4, A3, Letter).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ttr_maps.geometry.board import BoardGeometry, board_geometry
+from ttr_maps.model import CARD_COLORS, DEFAULT_WAGONS, ROUTE_POINTS, Map
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+#: Paper sizes in millimetres (portrait), by the names designers use.
+PAPERS: Mapping[str, tuple[float, float]] = {
+    "A4": (210.0, 297.0),
+    "A3": (297.0, 420.0),
+    "Letter": (215.9, 279.4),
+}
+MARGIN_MM = 10.0
+CARD_SHEET_MARGIN_MM = 5.0
+OVERLAP_MM = 10.0
+TICKET_MM = (63.0, 88.0)
+TRAIN_CARD_MM = (44.0, 68.0)
+#: R3: cards of each colour, and locomotives.
+CARDS_PER_COLOR = 12
+LOCOMOTIVES = 14
+#: Width of a board drawn from geography (no layout), in cm: a published board.
+DEFAULT_BOARD_WIDTH_CM = 80.0
+TRACK_SQUARE_MM = 18.0
+_MM_PER_INCH = 25.4
+_FRAME = "#262626"
+
+
+class PrintError(ValueError):
+    """The PDF cannot be made as asked: unknown paper, board width or output."""
+
+
+def parse_paper(name: str) -> str:
+    """The paper's canonical name, case-insensitively.
+
+    >>> parse_paper("a4"), parse_paper("letter")
+    ('A4', 'Letter')
+    """
+    for known in PAPERS:
+        if known.lower() == name.strip().lower():
+            return known
+    raise PrintError(f"paper {name!r}: use one of {', '.join(PAPERS)}")
+
+
+@dataclass(frozen=True)
+class TileGrid:
+    """How the board is cut into pages: `columns` x `rows` tiles."""
+
+    columns: int
+    rows: int
+    #: Board width and height as printed, in mm.
+    board_mm: tuple[float, float]
+    #: The printable area of a page (paper minus margins), in mm.
+    area_mm: tuple[float, float]
+
+    @property
+    def step_mm(self) -> tuple[float, float]:
+        return (self.area_mm[0] - OVERLAP_MM, self.area_mm[1] - OVERLAP_MM)
+
+    def name(self, row: int, column: int) -> str:
+        return f"{_row_letter(row)}{column + 1}"
+
+
+def tile_grid(board_mm: tuple[float, float], paper: str) -> TileGrid:
+    """The tiles for a board of `board_mm`, on portrait or landscape pages of
+    `paper`, whichever needs fewer pages (portrait on a tie).
+
+    >>> grid = tile_grid((800.0, 530.0), "A4")
+    >>> grid.columns * grid.rows, grid.area_mm
+    (9, (277.0, 190.0))
+    """
+    width, height = PAPERS[paper]
+    best: TileGrid | None = None
+    for area in (
+        (width - 2 * MARGIN_MM, height - 2 * MARGIN_MM),
+        (height - 2 * MARGIN_MM, width - 2 * MARGIN_MM),
+    ):
+        step = (area[0] - OVERLAP_MM, area[1] - OVERLAP_MM)
+        columns = max(1, math.ceil((board_mm[0] - OVERLAP_MM) / step[0]))
+        rows = max(1, math.ceil((board_mm[1] - OVERLAP_MM) / step[1]))
+        grid = TileGrid(columns, rows, board_mm, area)
+        if best is None or columns * rows < best.columns * best.rows:
+            best = grid
+    assert best is not None
+    return best
+
+
+def _row_letter(row: int) -> str:
+    letters = ""
+    row += 1
+    while row:
+        row, rest = divmod(row - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
+
+
+def board_frame(board: BoardGeometry) -> tuple[float, float, float, float]:
+    """The board's rectangle in board units: (0, 0) to the layout's size on a
+    laid-out board, else the drawn bounds plus a margin of one wagon space."""
+    x0, y0, x1, y1 = board.bounds
+    pad = board.space
+    return (x0 - pad, y0 - pad, x1 + pad, y1 + pad)
+
+
+def print_map(
+    game_map: Map,
+    path: str | Path,
+    *,
+    paper: str = "A4",
+    board_width_cm: float | None = None,
+) -> int:
+    """Write the print-and-play PDF of `game_map` to `path` (atomically). Returns
+    the number of pages. `board_width_cm` defaults to the layout's board width, or
+    80 cm for a map drawn from geography."""
+    import matplotlib
+    from matplotlib.backends.backend_pdf import PdfPages
+
+    from ttr_maps.io.files import OutputPathError, atomic_target, check_output_path
+    from ttr_maps.render.draw import _reporting_missing_glyphs
+
+    paper = parse_paper(paper)
+    target = Path(path)
+    if target.suffix.lower() != ".pdf":
+        raise PrintError(f"{target}: the output must be a .pdf file")
+    try:
+        check_output_path(target)
+    except OutputPathError as error:
+        raise PrintError(str(error)) from None
+    board = board_geometry(game_map)
+    frame = board_frame(board)
+    if board.laid_out and game_map.layout is not None and game_map.layout.size:
+        frame = (0.0, 0.0, *game_map.layout.size)
+    frame_width = frame[2] - frame[0]
+    width_cm = board_width_cm
+    if width_cm is None:
+        width_cm = frame_width if board.laid_out else DEFAULT_BOARD_WIDTH_CM
+    if not 10 <= width_cm <= 500:
+        raise PrintError(f"board width {width_cm:g} cm: choose 10 to 500 cm")
+    mm_per_unit = 10 * width_cm / frame_width
+    board_mm = (frame_width * mm_per_unit, (frame[3] - frame[1]) * mm_per_unit)
+    grid = tile_grid(board_mm, paper)
+    pages = 0
+    metadata = {"Title": f"{game_map.name}: print and play", "Creator": "ttr", "CreationDate": None}
+    try:
+        with (
+            matplotlib.rc_context({"pdf.fonttype": 42, "pdf.compression": 6}),
+            atomic_target(target) as temporary,
+            _reporting_missing_glyphs(),
+            PdfPages(temporary, metadata=metadata) as pdf,
+        ):
+            for figure in _pages(game_map, board, frame, mm_per_unit, grid, paper):
+                pdf.savefig(figure)
+                pages += 1
+    except OSError as error:
+        raise PrintError(f"{target}: cannot write ({error.strerror or error})") from None
+    return pages
+
+
+def _pages(game_map, board, frame, mm_per_unit, grid, paper):
+    yield _assembly_page(game_map, board, frame, grid, paper)
+    for row in range(grid.rows):
+        for column in range(grid.columns):
+            yield _tile_page(game_map, frame, mm_per_unit, grid, row, column, paper)
+    yield _track_page(game_map, paper)
+    yield from _ticket_pages(game_map, board, paper)
+    yield from _train_card_pages(paper)
+    yield _rules_page(game_map, paper)
+
+
+# ---------------------------------------------------------------- pages
+
+
+def _page(paper: str, landscape: bool = False) -> Figure:
+    from ttr_maps.render.draw import new_figure
+
+    width, height = PAPERS[paper]
+    if landscape:
+        width, height = height, width
+    return new_figure((width / _MM_PER_INCH, height / _MM_PER_INCH), dpi=72)
+
+
+def _mm_axes(figure: Figure, x: float, y: float, width: float, height: float) -> Any:
+    """An axes at (x, y) mm from the page's lower left, `width` x `height` mm,
+    whose data units are millimetres, with nothing drawn around it."""
+    page_w = figure.get_figwidth() * _MM_PER_INCH
+    page_h = figure.get_figheight() * _MM_PER_INCH
+    ax = figure.add_axes((x / page_w, y / page_h, width / page_w, height / page_h))
+    ax.set_xlim(0, width)
+    ax.set_ylim(0, height)
+    ax.set_axis_off()
+    return ax
+
+
+def _text(figure: Figure, x_mm: float, y_mm: float, text: str, size: float, **style: Any) -> None:
+    from ttr_maps.render.draw import font_properties
+
+    page_w = figure.get_figwidth() * _MM_PER_INCH
+    page_h = figure.get_figheight() * _MM_PER_INCH
+    weight = style.pop("weight", "normal")
+    figure.text(
+        x_mm / page_w, y_mm / page_h, text, fontproperties=font_properties(size, weight), **style
+    )
+
+
+def _draw_board(ax: Any, game_map: Map, view: tuple[float, float, float, float]) -> None:
+    from ttr_maps.render.draw import draw_map
+
+    draw_map(ax, game_map, legend=False, colorbar=False, view=view)
+    for text in ax.texts:
+        if text.get_path_effects():  # a halo would print the label as outlines
+            text.set_path_effects([])
+            text.set_bbox({"facecolor": "white", "alpha": 0.75, "edgecolor": "none", "pad": 0.6})
+
+
+def _label(ax: Any, x: float, y: float, text: str, size: float, **style: Any) -> None:
+    """Text on a card or sheet, in the fonts previews use (fallbacks for any script)."""
+    from ttr_maps.render.draw import font_properties
+
+    weight = style.pop("weight", "normal")
+    ax.text(x, y, text, fontproperties=font_properties(size, weight), **style)
+
+
+def _assembly_page(game_map, board, frame, grid, paper) -> Figure:
+    from matplotlib.patches import Rectangle
+
+    landscape = grid.area_mm[0] > grid.area_mm[1]
+    figure = _page(paper, landscape)
+    page_w = figure.get_figwidth() * _MM_PER_INCH
+    page_h = figure.get_figheight() * _MM_PER_INCH
+    _text(
+        figure,
+        MARGIN_MM,
+        page_h - MARGIN_MM - 5,
+        f"{game_map.name}: print and play",
+        16,
+        weight="bold",
+    )
+    _text(
+        figure,
+        MARGIN_MM,
+        page_h - MARGIN_MM - 12,
+        f"Board {grid.board_mm[0] / 10:.1f} × {grid.board_mm[1] / 10:.1f} cm on "
+        f"{grid.columns * grid.rows} {paper} pages ({grid.rows} rows × {grid.columns} "
+        f"columns).\nCut each tile along its frame, then glue the next tile onto the shaded "
+        f"{OVERLAP_MM:.0f} mm band, crosses on crosses.",
+        8.5,
+    )
+    width, height = page_w - 2 * MARGIN_MM, page_h - 2 * MARGIN_MM - 20
+    ax = _mm_axes(figure, MARGIN_MM, MARGIN_MM, width, height)
+    unit_per_mm = (frame[2] - frame[0]) / grid.board_mm[0]
+    step_x, step_y = (s * unit_per_mm for s in grid.step_mm)
+    # Show every tile whole, so the grid reads like the pages on the table.
+    tiles_w = ((grid.columns - 1) * grid.step_mm[0] + grid.area_mm[0]) * unit_per_mm
+    tiles_h = ((grid.rows - 1) * grid.step_mm[1] + grid.area_mm[1]) * unit_per_mm
+    _draw_board(ax, game_map, (frame[0], frame[3] - tiles_h, frame[0] + tiles_w, frame[3]))
+    for row in range(grid.rows):
+        for column in range(grid.columns):
+            x0 = frame[0] + column * step_x
+            y1 = frame[3] - row * step_y
+            tile = Rectangle(
+                (x0, y1 - grid.area_mm[1] * unit_per_mm),
+                grid.area_mm[0] * unit_per_mm,
+                grid.area_mm[1] * unit_per_mm,
+                fill=False,
+                edgecolor="#0063b1",
+                linewidth=1.0,
+                zorder=9,
+            )
+            ax.add_patch(tile)
+            _label(
+                ax,
+                x0 + step_x / 2,
+                y1 - step_y / 2,
+                grid.name(row, column),
+                18,
+                ha="center",
+                va="center",
+                color="#0063b1",
+                alpha=0.8,
+                zorder=10,
+            )
+    return figure
+
+
+def _tile_page(game_map, frame, mm_per_unit, grid, row, column, paper) -> Figure:
+    from matplotlib.patches import Rectangle
+
+    landscape = grid.area_mm[0] > grid.area_mm[1]
+    figure = _page(paper, landscape)
+    page_h = figure.get_figheight() * _MM_PER_INCH
+    area_w, area_h = grid.area_mm
+    step_w, step_h = grid.step_mm
+    ax = _mm_axes(figure, MARGIN_MM, MARGIN_MM, area_w, area_h)
+    x0 = frame[0] + column * step_w / mm_per_unit
+    y1 = frame[3] - row * step_h / mm_per_unit
+    _draw_board(ax, game_map, (x0, y1 - area_h / mm_per_unit, x0 + area_w / mm_per_unit, y1))
+    overlay = _mm_axes(figure, MARGIN_MM, MARGIN_MM, area_w, area_h)
+    overlay.add_patch(
+        Rectangle((0, 0), area_w, area_h, fill=False, edgecolor=_FRAME, linewidth=0.6)
+    )
+    if column < grid.columns - 1:  # the next tile to the right is glued here
+        overlay.add_patch(
+            Rectangle((step_w, 0), OVERLAP_MM, area_h, color="#000000", alpha=0.07, linewidth=0)
+        )
+    if row < grid.rows - 1:
+        overlay.add_patch(
+            Rectangle((0, 0), area_w, OVERLAP_MM, color="#000000", alpha=0.07, linewidth=0)
+        )
+    for x in (OVERLAP_MM / 2, step_w + OVERLAP_MM / 2):
+        for y in (OVERLAP_MM / 2, area_h - OVERLAP_MM / 2):
+            _cross(overlay, x, y)
+    name = grid.name(row, column)
+    _text(
+        figure,
+        MARGIN_MM,
+        page_h - MARGIN_MM + 3,
+        f"{name}: row {_row_letter(row)} of {grid.rows}, column {column + 1} of "
+        f"{grid.columns} · {game_map.name} · glue the next tile on the shaded band, "
+        "crosses on crosses",
+        7,
+        va="bottom",
+    )
+    return figure
+
+
+def _cross(ax: Any, x: float, y: float, size: float = 3.5) -> None:
+    ax.plot([x - size, x + size], [y, y], color=_FRAME, linewidth=0.5)
+    ax.plot([x, x], [y - size, y + size], color=_FRAME, linewidth=0.5)
+
+
+def _track_page(game_map: Map, paper: str) -> Figure:
+    from matplotlib.patches import Rectangle
+
+    figure = _page(paper)
+    page_w = figure.get_figwidth() * _MM_PER_INCH
+    page_h = figure.get_figheight() * _MM_PER_INCH
+    _text(
+        figure,
+        MARGIN_MM,
+        page_h - MARGIN_MM - 5,
+        f"Scoring track 0–100 · {game_map.name}",
+        14,
+        weight="bold",
+    )
+    _text(
+        figure,
+        MARGIN_MM,
+        page_h - MARGIN_MM - 11,
+        "Cut along the rows and lay them end to end beside the board; past 100, start again at 0.",
+        8.5,
+    )
+    side = TRACK_SQUARE_MM
+    per_row = int((page_w - 2 * MARGIN_MM) // side)
+    ax = _mm_axes(figure, MARGIN_MM, MARGIN_MM, page_w - 2 * MARGIN_MM, page_h - 2 * MARGIN_MM - 16)
+    top = page_h - 2 * MARGIN_MM - 16
+    for value in range(101):
+        row, column = divmod(value, per_row)
+        x, y = column * side, top - (row + 1) * side - row * 2
+        ax.add_patch(
+            Rectangle(
+                (x, y),
+                side,
+                side,
+                facecolor="#fdf6e3" if value % 5 else "#f3d9a4",
+                edgecolor=_FRAME,
+                linewidth=0.6,
+            )
+        )
+        _label(
+            ax,
+            x + side / 2,
+            y + side / 2,
+            str(value),
+            11 if value % 5 else 12,
+            ha="center",
+            va="center",
+            weight="bold" if value % 5 == 0 else "normal",
+        )
+    return figure
+
+
+def _card_grid(paper: str, card_mm: tuple[float, float]) -> list[tuple[float, float]]:
+    """Lower-left corners (mm) of the cards that fit on a portrait page, centred."""
+    width, height = PAPERS[paper]
+    columns = int((width - 2 * CARD_SHEET_MARGIN_MM) // card_mm[0])
+    rows = int((height - 2 * CARD_SHEET_MARGIN_MM) // card_mm[1])
+    left = (width - columns * card_mm[0]) / 2
+    bottom = (height - rows * card_mm[1]) / 2
+    return [
+        (left + c * card_mm[0], bottom + (rows - 1 - r) * card_mm[1])
+        for r in range(rows)
+        for c in range(columns)
+    ]
+
+
+def _ticket_pages(game_map: Map, board: BoardGeometry, paper: str):
+    from matplotlib.patches import Circle, Rectangle
+
+    slots = _card_grid(paper, TICKET_MM)
+    tickets = list(game_map.tickets)
+    card_w, card_h = TICKET_MM
+    for start in range(0, len(tickets), len(slots)):
+        figure = _page(paper)
+        for ticket, (x, y) in zip(tickets[start : start + len(slots)], slots, strict=False):
+            ax = _mm_axes(figure, x, y, card_w, card_h)
+            ax.add_patch(
+                Rectangle((0, 0), card_w, card_h, fill=False, edgecolor=_FRAME, linewidth=0.5)
+            )
+            _label(ax, 4, card_h - 6, ticket.a, 9.5, weight="bold", va="top")
+            _label(ax, 4, card_h - 12, f"to {ticket.b}", 9.5, weight="bold", va="top")
+            bonus = int(getattr(ticket, "bonus", 0) or 0)
+            ax.add_patch(
+                Circle((card_w - 9, 9), 6.5, facecolor="#f3d9a4", edgecolor=_FRAME, linewidth=0.6)
+            )
+            _label(
+                ax,
+                card_w - 9,
+                9,
+                str(ticket.value),
+                14,
+                ha="center",
+                va="center",
+                weight="bold",
+            )
+            notes = []
+            if bonus:
+                notes.append(f"+{bonus} bonus")
+            if ticket.long:
+                notes.append("long ticket")
+            if notes:
+                _label(ax, 4, 6, " · ".join(notes), 7, va="center")
+            _mini_map(ax, board, (ticket.a, ticket.b), (4, 18, card_w - 8, card_h - 38))
+        yield figure
+
+
+def _mini_map(
+    ax: Any, board: BoardGeometry, marked: tuple[str, str], box: tuple[float, float, float, float]
+) -> None:
+    """The board's routes as thin lines and its cities as dots, fitted into `box`
+    (x, y, width, height in the card's mm); the `marked` cities in red."""
+    x0, y0, x1, y1 = board.bounds
+    scale = min(box[2] / max(x1 - x0, 1e-9), box[3] / max(y1 - y0, 1e-9))
+    ox = box[0] + (box[2] - (x1 - x0) * scale) / 2
+    oy = box[1] + (box[3] - (y1 - y0) * scale) / 2
+
+    def fit(p):
+        return (ox + (p[0] - x0) * scale, oy + (p[1] - y0) * scale)
+
+    for shape in board.routes.values():
+        if shape.track not in (None, 1):
+            continue
+        points = [fit(p) for p in shape.path]
+        ax.plot([p[0] for p in points], [p[1] for p in points], color="#9a9a9a", linewidth=0.4)
+    xs, ys = zip(*(fit(p) for p in board.positions.values()), strict=True)
+    ax.scatter(xs, ys, s=1.5, color="#555555", linewidths=0)
+    for name in marked:
+        x, y = fit(board.positions[name])
+        ax.scatter(
+            [x], [y], s=22, facecolors="#d7301f", edgecolors=_FRAME, linewidths=0.5, zorder=5
+        )
+
+
+def _train_card_pages(paper: str):
+    from matplotlib.patches import Rectangle
+
+    from ttr_maps.render.draw import CAR_FILL
+
+    cards = [color for color in CARD_COLORS for _ in range(CARDS_PER_COLOR)]
+    cards += ["locomotive"] * LOCOMOTIVES
+    slots = _card_grid(paper, TRAIN_CARD_MM)
+    card_w, card_h = TRAIN_CARD_MM
+    rainbow = [CAR_FILL[c] for c in CARD_COLORS if c not in ("white", "black")]
+    for start in range(0, len(cards), len(slots)):
+        figure = _page(paper)
+        for card, (x, y) in zip(cards[start : start + len(slots)], slots, strict=False):
+            ax = _mm_axes(figure, x, y, card_w, card_h)
+            if card == "locomotive":
+                band = (card_h - 20) / len(rainbow)
+                for k, colour in enumerate(rainbow):
+                    ax.add_patch(
+                        Rectangle((4, 10 + k * band), card_w - 8, band, color=colour, linewidth=0)
+                    )
+                label = "locomotive (wild)"
+            else:
+                ax.add_patch(
+                    Rectangle(
+                        (4, 10),
+                        card_w - 8,
+                        card_h - 20,
+                        facecolor=CAR_FILL[card],
+                        edgecolor=_FRAME,
+                        linewidth=0.5,
+                    )
+                )
+                label = card
+            ax.add_patch(
+                Rectangle((0, 0), card_w, card_h, fill=False, edgecolor=_FRAME, linewidth=0.5)
+            )
+            _label(ax, card_w / 2, 5, label, 8, ha="center", va="center", weight="bold")
+        yield figure
+
+
+def rules_summary(game_map: Map) -> list[str]:
+    """The lines of the one-page rules summary, with the map's own numbers."""
+    wagons = game_map.wagons
+    points = ", ".join(f"{length}→{p}" for length, p in ROUTE_POINTS.items())
+    lines = [
+        f"{game_map.name}: rules summary",
+        "",
+        f"Setup (R3, R4). 110 train cards: 12 of each of 8 colours and 14 locomotives; five "
+        f"face up. Each player takes {wagons} wagons"
+        + (
+            f" (the map's setting; the base game has {DEFAULT_WAGONS})"
+            if wagons != DEFAULT_WAGONS
+            else ""
+        )
+        + ", 4 train cards and 3 tickets, and keeps at least 2 of the tickets.",
+        "",
+        "A turn (R6): do exactly one of these.",
+        "• Draw two train cards (R7), face up or from the deck. A face-up locomotive taken "
+        "first is the whole draw; it may not be the second card. Three face-up locomotives: "
+        "replace all five (R8).",
+        "• Claim a route (R9): pay as many cards of its colour as its length (gray: any one "
+        "colour; locomotives are wild) and place that many wagons. Double routes (R11): never "
+        "both; with 2–3 players only one of the two is used.",
+        "• Draw 3 tickets and keep at least 1 (R12).",
+        "",
+        f"Route points (R10): {points}.",
+        "",
+        "End (R14): when a player has 2 or fewer wagons after their turn, everyone plays one "
+        "more turn.",
+        "Score (R15–R17): route points, plus each completed ticket's value, minus each "
+        "incomplete one's; 10 points for the longest continuous path. Highest score wins; ties "
+        "go to more completed tickets, then to the longer path.",
+    ]
+    if game_map.rules == "europe":
+        lines += [
+            "",
+            "Europe rules (E1–E4): 3 stations each, built in a free city for 1, 2 then 3 "
+            "cards; each lets its owner use one other player's route at that city for tickets; "
+            "4 points per unbuilt station. Tunnels (hatched): turn up 3 cards and pay one more "
+            "per match. Ferries: the dotted spaces must be paid with locomotives. Long tickets: "
+            "each player is dealt 1 long and 3 regular and keeps at least 2.",
+        ]
+    lines += [
+        "",
+        f"This map: {len(game_map.cities)} cities, {len(game_map.routes)} routes "
+        f"({game_map.total_spaces} wagon spaces), {len(game_map.tickets)} tickets.",
+    ]
+    return lines
+
+
+def _rules_page(game_map: Map, paper: str) -> Figure:
+    import textwrap
+
+    figure = _page(paper)
+    page_w = figure.get_figwidth() * _MM_PER_INCH
+    page_h = figure.get_figheight() * _MM_PER_INCH
+    y = page_h - MARGIN_MM - 8
+    columns = int((page_w - 2 * MARGIN_MM) / 1.95)  # ~1.95 mm per character at 10 pt
+    for index, line in enumerate(rules_summary(game_map)):
+        if index == 0:
+            _text(figure, MARGIN_MM + 5, y, line, 16, weight="bold")
+            y -= 10
+            continue
+        for part in textwrap.wrap(line, columns) or [""]:
+            _text(figure, MARGIN_MM + 5, y, part, 10)
+            y -= 5.2
+    return figure

@@ -1,0 +1,3 @@
+"""Every output that is not a check: one module per subject, each with its
+reporters.
+"""

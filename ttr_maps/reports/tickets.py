@@ -1,0 +1,351 @@
+"""Reporting a deck analysis (`ttr tickets MAP`): JSON-ready dict, terminal
+tables, and a one-page figure drawn with the preview's public functions."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from ttr_maps.analysis.tickets import (
+    SCORE_WEIGHTS,
+    DeckAnalysis,
+    nearest_profile,
+    reference_profile,
+    value_distance,
+)
+
+#: Version of the JSON layout.
+TICKETS_FORMAT = 1
+
+
+def analysis_to_dict(analysis: DeckAnalysis, *, top: int = 10) -> dict[str, Any]:
+    """A JSON-ready dict with stable keys."""
+    board, measures = analysis.board, analysis.measures
+    tickets = measures.tickets
+    score = measures.score
+    regions = board.regions
+    result: dict[str, Any] = {
+        "format": TICKETS_FORMAT,
+        "map": {"id": board.map.id, "name": board.map.name, "diameter": board.diameter},
+        "score": {
+            "total": round(score.total, 3),
+            "parts": {k: round(v, 4) for k, v in score.parts.items()},
+            "weights": dict(SCORE_WEIGHTS),
+            "duplicates": score.duplicates,
+        },
+        "values": {
+            "regular": sorted(t.value for t in tickets if not t.long),
+            "long": sorted(t.value for t in tickets if t.long),
+            "relative_distance": round(value_distance(board, tickets), 4),
+            "nearest_published": nearest_profile(board, tickets).name,
+        },
+        "coverage": [
+            {
+                "city": city,
+                "degree": board.degree.get(city, 0),
+                "tickets": count,
+            }
+            for city, count in measures.city_tickets.items()
+        ],
+        "regions": {
+            "names": list(board.region_names),
+            "cities": {c: regions[c] for c in sorted(regions)},
+            "ticket_pairs": [
+                {"regions": list(pair), "tickets": n}
+                for pair, n in sorted(measures.region_pairs.items())
+            ],
+        },
+        "crowding": [
+            {
+                "players": c.players,
+                "excess_share": round(c.excess_share, 4),
+                "over_demanded_routes": [
+                    {
+                        "between": [r.connection.a, r.connection.b],
+                        "routes": list(r.connection.route_ids),
+                        "demand": round(r.demand, 3),
+                        "capacity": r.capacity,
+                    }
+                    for r in c.routes()[:top]
+                    if r.excess > 0
+                ],
+                "over_demanded_cities": [
+                    {
+                        "city": r.city,
+                        "demand": round(r.demand, 3),
+                        "capacity": r.capacity,
+                        "excess": round(r.excess, 3),
+                    }
+                    for r in c.cities()[:top]
+                    if r.excess > 0
+                ],
+            }
+            for c in measures.crowding
+        ],
+        "fragility": {
+            "single_path": [
+                {
+                    "between": list(t.cities),
+                    "value": t.value,
+                    "next_path": _next_cost(analysis, t.a, t.b),
+                }
+                for t in measures.single_path
+            ],
+            "overlapping_pairs": [
+                {
+                    "tickets": [list(p.first.cities), list(p.second.cities)],
+                    "shared": round(p.share, 3),
+                }
+                for p in measures.overlapping
+            ],
+        },
+    }
+    if analysis.calibration is not None:
+        cal = analysis.calibration
+        result["calibration"] = {
+            "random_decks": len(cal.scores),
+            "random_mean": round(cal.mean, 3),
+            "random_min": round(min(cal.scores), 3),
+            "beaten_share": round(cal.beaten_share, 4),
+        }
+    return result
+
+
+def _next_cost(analysis: DeckAnalysis, a: str, b: str) -> int | None:
+    costs = analysis.board.paths(a, b).costs
+    return costs[1] if len(costs) > 1 else None
+
+
+def analysis_renderables(analysis: DeckAnalysis, *, top: int = 8) -> Iterator[Any]:
+    """rich tables for the terminal, one per topic."""
+    from rich.markup import escape
+    from rich.table import Table
+
+    def table(title: str, *columns: str) -> Table:
+        t = Table(
+            title=escape(title), title_justify="left", title_style="bold", min_width=len(title)
+        )
+        for i, name in enumerate(columns):
+            t.add_column(escape(name), justify="left" if i == 0 or name == "cities" else "right")
+        return t
+
+    board, measures = analysis.board, analysis.measures
+    score = measures.score
+    head = table(
+        f"{board.map.name}: deck score {score.total:.1f} (lower is better)",
+        "part",
+        "value 0..1",
+        "weight",
+        "points",
+    )
+    for name, value in score.parts.items():
+        weight = SCORE_WEIGHTS[name]
+        head.add_row(name, f"{value:.3f}", f"{weight:.2f}", f"{100 * weight * value:.1f}")
+    head.add_row("duplicates", str(score.duplicates), "", f"{100 * score.duplicates:.0f}")
+    yield head
+    if analysis.calibration is not None:
+        cal = analysis.calibration
+        yield (
+            f"Against {len(cal.scores)} random decks of the same size: mean "
+            f"{cal.mean:.1f}, best {min(cal.scores):.1f}; this deck beats "
+            f"{100 * cal.beaten_share:.1f} %.\n"
+        )
+
+    tickets = measures.tickets
+    values = table(
+        f"Values (diameter {board.diameter}; nearest published profile: "
+        f"{nearest_profile(board, tickets).name})",
+        "value",
+        "regular",
+        "long",
+        "",
+    )
+    regular = Counter(t.value for t in tickets if not t.long)
+    long = Counter(t.value for t in tickets if t.long)
+    peak = max([*regular.values(), *long.values()])
+    for v in sorted(set(regular) | set(long)):
+        bar = "█" * max(1, round(16 * (regular[v] + long[v]) / peak))
+        values.add_row(str(v), str(regular[v] or ""), str(long[v] or ""), bar)
+    yield values
+
+    coverage = table("Coverage: ticket ends against degree", "city", "degree", "tickets")
+    rows = sorted(
+        measures.city_tickets.items(),
+        key=lambda item: (item[1] - board.degree.get(item[0], 0), item[0]),
+    )
+    for city, count in [*rows[:top], *rows[-3:]] if len(rows) > top + 3 else rows:
+        coverage.add_row(escape(city), str(board.degree.get(city, 0)), str(count))
+    yield coverage
+
+    names = board.region_names
+    regions = table("Tickets per region pair", "region", *names)
+    for i, name in enumerate(names):
+        regions.add_row(
+            escape(name),
+            *(str(measures.region_pairs.get((min(i, j), max(i, j)), 0)) for j in range(len(names))),
+        )
+    yield regions
+
+    for crowd in measures.crowding:
+        over = [r for r in crowd.routes() if r.excess > 0][:top]
+        title = (
+            f"Crowding at {crowd.players} players: {100 * crowd.excess_share:.1f} % of "
+            "wanted wagons over capacity"
+        )
+        if not over:
+            yield f"[bold]{escape(title)}[/bold]: no route over-demanded\n"
+            continue
+        crowded = table(title, "route", "length", "players wanting", "tracks")
+        for r in over:
+            crowded.add_row(
+                escape(str(r.connection)),
+                str(r.connection.length),
+                f"{r.demand:.2f}",
+                str(r.capacity),
+            )
+        cities = [c for c in crowd.cities() if c.excess > 0][:5]
+        crowded.caption = "busiest cities: " + escape(
+            ", ".join(f"{c.city} (+{c.excess:.2f})" for c in cities)
+        )
+        yield crowded
+
+    fragile = table("Fragility: tickets with a single cheap path", "ticket", "value", "next path")
+    for t in measures.single_path:
+        cost = _next_cost(analysis, t.a, t.b)
+        fragile.add_row(
+            escape(f"{t.a} – {t.b}"), str(t.value), "none" if cost is None else str(cost)
+        )
+    yield fragile
+    pairs = table("Ticket pairs sharing most of their path", "tickets", "shared")
+    for p in measures.overlapping[: 2 * top]:
+        pairs.add_row(
+            escape(f"{p.first.a} – {p.first.b} / {p.second.a} – {p.second.b}"), f"{p.share:.2f}"
+        )
+    yield pairs
+
+
+def plot_analysis(analysis: DeckAnalysis, path: str | Path, *, dpi: float = 90) -> Path:
+    """One page: crowding on the map at each table size (the preview's `draw_map`
+    with route and city heat), the value profile against the published decks,
+    coverage against degree, tickets per region pair and the score among random
+    decks."""
+    from ttr_maps.render.draw import (
+        CAR_EDGE,
+        check_figure_path,
+        draw_map,
+        font_properties,
+        new_figure,
+        save_figure,
+    )
+
+    check_figure_path(path)
+    board, measures = analysis.board, analysis.measures
+    figure = new_figure((16.0, 15.5), dpi)
+    figure.suptitle(
+        f"{board.map.name}: ticket deck (score {measures.score.total:.1f}, lower is better)",
+        fontproperties=font_properties(15, "bold"),
+    )
+    grid = figure.add_gridspec(
+        3, 4, height_ratios=[1.0, 1.0, 0.8], hspace=0.22, wspace=0.3,
+        left=0.03, right=0.98, top=0.95, bottom=0.04,
+    )  # fmt: skip
+    drawing = None
+    for i, crowd in enumerate(measures.crowding):
+        ax = figure.add_subplot(grid[i // 2, 2 * (i % 2) : 2 * (i % 2) + 2])
+        route_heat = {}
+        for r in crowd.routes():
+            ratio = min(1.0, r.demand / r.capacity / 2)
+            route_heat.update(dict.fromkeys(r.connection.route_ids, ratio))
+        worst = max((c.excess for c in crowd.cities()), default=0.0) or 1.0
+        city_heat = {c.city: c.excess / worst for c in crowd.cities() if c.excess > 0}
+        drawing = draw_map(
+            ax,
+            board.map,
+            route_heat=route_heat,
+            city_heat=city_heat,
+            legend=False,
+            colorbar=False,
+        )
+        ax.set_title(
+            f"{crowd.players} players: {100 * crowd.excess_share:.1f} % of wanted wagons "
+            "over capacity",
+            fontproperties=font_properties(11, "bold"),
+        )
+    if drawing is not None and drawing.heat_mappable is not None:
+        bar = figure.colorbar(
+            drawing.heat_mappable,
+            ax=figure.axes,
+            orientation="horizontal",
+            fraction=0.02,
+            pad=0.01,
+            aspect=60,
+            shrink=0.5,
+            anchor=(0.5, 3.2),
+        )
+        bar.set_ticks([0, 0.5, 1.0], labels=["0", "full (1×)", "2× or more"])
+        bar.set_label(
+            "route: players wanting it / free tracks (R11); city dot: excess demand",
+            fontproperties=font_properties(9),
+        )
+
+    ax = figure.add_subplot(grid[2, 0])
+    tickets = measures.tickets
+    bins = [i / 20 for i in range(21)]
+    for name, values in reference_profile(False) + [
+        (f"{name} long", v) for name, v in reference_profile(True)
+    ]:
+        ax.hist(values, bins=bins, histtype="step", density=True, linewidth=1.4, label=name)
+    ax.hist(
+        [t.value / board.diameter for t in tickets],
+        bins=bins,
+        density=True,
+        color="#6a8caf",
+        alpha=0.6,
+        edgecolor=CAR_EDGE,
+        label="this deck",
+    )
+    ax.set_title("Values / diameter", fontproperties=font_properties(10))
+    ax.legend(prop=font_properties(7))
+
+    ax = figure.add_subplot(grid[2, 1])
+    ends = 2 * len(tickets)
+    degree_total = sum(board.degree.values()) or 1
+    xs = [board.degree.get(c, 0) / degree_total for c in measures.city_tickets]
+    ys = [n / ends for n in measures.city_tickets.values()]
+    ax.scatter(xs, ys, s=18, color="#d7301f", edgecolors=CAR_EDGE, linewidths=0.4)
+    top = max([*xs, *ys, 0.01])
+    ax.plot([0, top], [0, top], color="#888888", linewidth=0.8, linestyle="--")
+    ax.set_xlabel("share of degree", fontproperties=font_properties(8))
+    ax.set_ylabel("share of ticket ends", fontproperties=font_properties(8))
+    ax.set_title("Coverage", fontproperties=font_properties(10))
+
+    ax = figure.add_subplot(grid[2, 2])
+    count = board.region_count
+    matrix = [
+        [measures.region_pairs.get((min(i, j), max(i, j)), 0) for j in range(count)]
+        for i in range(count)
+    ]
+    ax.imshow(matrix, cmap="Blues")
+    for i in range(count):
+        for j in range(count):
+            ax.text(j, i, str(matrix[i][j]), ha="center", va="center", fontsize=9)
+    labels = [name.removesuffix(" region") for name in board.region_names]
+    ax.set_xticks(range(count), labels, rotation=30, fontsize=7)
+    ax.set_yticks(range(count), labels, fontsize=7)
+    ax.set_title("Tickets per region pair", fontproperties=font_properties(10))
+
+    ax = figure.add_subplot(grid[2, 3])
+    if analysis.calibration is not None:
+        cal = analysis.calibration
+        ax.hist(cal.scores, bins=30, color="#bbbbbb", edgecolor=CAR_EDGE, linewidth=0.4)
+        ax.axvline(cal.deck_score, color="#d7301f", linewidth=2)
+        ax.set_title(
+            f"Score vs {len(cal.scores)} random decks: beats {100 * cal.beaten_share:.0f} %",
+            fontproperties=font_properties(10),
+        )
+        ax.set_xlabel("deck score (lower is better)", fontproperties=font_properties(8))
+    else:
+        ax.set_axis_off()
+    return save_figure(figure, path, dpi=dpi)

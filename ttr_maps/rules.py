@@ -1,0 +1,257 @@
+"""Rules as data: every number and switch of a rule set in one frozen value.
+
+`BASE` is the base game (R1-R17); `EUROPE` adds stations (E1), tunnels (E2),
+ferries (E3) and long tickets (E4). A map picks one with `rules:` and may change
+documented fields in its `settings:` block; `ttr play` and `ttr simulate` accept
+more changes with `--set FIELD=VALUE`. docs/rules.md lists the fields.
+
+>>> BASE.wagons, EUROPE.stations
+(45, 3)
+>>> BASE.with_overrides({"wagons": "40"}).wagons
+40
+>>> BASE.route_score(4)
+7
+>>> BASE.with_overrides({"colour": "red"})
+Traceback (most recent call last):
+...
+ttr_maps.rules.RuleSetError: unknown rule field 'colour'; fields: min_players, max_players, ...
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
+
+from ttr_core.engine.cards import DECK_SIZE
+from ttr_maps.model import RULE_SETS
+
+#: Bounds no variant may leave: five seat colours.
+SEATS_MAX = 5
+#: The longest route a map may have (R10 needs a score per length up to here).
+ROUTE_LENGTH_MAX = 8
+#: How many face-up slots a variant may have.
+MARKET_SIZE_MAX = 8
+
+
+class RuleSetError(ValueError):
+    """A rule set, or a change to one, that cannot be played; the message names the field."""
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    """Every number and switch of the rules. Build variants with `with_overrides`."""
+
+    #: The rule set the values start from: "base" or "europe" (the map's `rules`).
+    name: str = "base"
+    #: R1: players in a game.
+    min_players: int = 2
+    max_players: int = 5
+    #: R4: wagons each player starts with (a map's `settings.wagons`).
+    wagons: int = 45
+    #: R4: train cards dealt to each player.
+    starting_cards: int = 4
+    #: R4: tickets offered to each player at setup, and kept at least.
+    setup_tickets: int = 3
+    setup_keep: int = 2
+    #: R12: tickets drawn during the game, and kept at least.
+    tickets_drawn: int = 3
+    tickets_keep: int = 1
+    #: R7: face-up cards; R8: face-up locomotives that reset the market.
+    market_size: int = 5
+    market_locomotive_limit: int = 3
+    #: R14: the final round begins when a player ends a turn with this many wagons or fewer.
+    final_round_wagons: int = 2
+    #: R10: points for a route of length 1, 2, ..., 8.
+    route_points: tuple[int, ...] = (1, 2, 4, 7, 10, 15, 18, 21)
+    #: R11: with fewer players than this, taking one track of a double route closes the other.
+    double_routes_from: int = 4
+    #: R16: bonus for the longest continuous path (0: no bonus).
+    longest_path_bonus: int = 10
+    #: E1: stations per player, the cost of the 1st, 2nd, ... station (the last cost
+    #: repeats), and the points for each station not built.
+    stations: int = 0
+    station_costs: tuple[int, ...] = (1, 2, 3)
+    station_points: int = 4
+    #: E2: tunnels ask for extra cards, after turning up this many.
+    tunnels: bool = False
+    tunnel_reveal: int = 3
+    #: E3: ferries need their locomotives.
+    ferries: bool = False
+    #: E4: long tickets form a deck of their own; this many are dealt at setup.
+    long_tickets: bool = False
+    setup_long_tickets: int = 1
+
+    def __post_init__(self) -> None:
+        problem = self._problem()
+        if problem:
+            raise RuleSetError(problem)
+
+    def _problem(self) -> str | None:
+        if self.name not in RULE_SETS:
+            return f"unknown rule set {self.name!r}; known: {', '.join(RULE_SETS)}"
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+                return f"{f.name} must not be negative, not {value}"
+        if not 2 <= self.min_players <= self.max_players <= SEATS_MAX:
+            return f"min_players and max_players must satisfy 2 <= min <= max <= {SEATS_MAX}"
+        if not 1 <= self.market_size <= MARKET_SIZE_MAX:
+            return f"market_size must be 1 to {MARKET_SIZE_MAX}, not {self.market_size}"
+        if self.market_locomotive_limit < 1:
+            return "market_locomotive_limit must be at least 1"
+        if self.max_players * self.starting_cards + self.market_size > DECK_SIZE // 2:
+            return f"starting_cards: {self.max_players} hands and the market need too many cards"
+        if self.wagons < 1:
+            return "wagons must be at least 1"
+        if self.setup_keep > self.setup_tickets + self.setup_long_tickets * self.long_tickets:
+            return "setup_keep is more than the tickets offered at setup"
+        if self.tickets_keep > self.tickets_drawn or self.tickets_drawn < 1:
+            return "tickets_drawn must be at least 1 and at least tickets_keep"
+        if len(self.route_points) != ROUTE_LENGTH_MAX:
+            return f"route_points needs {ROUTE_LENGTH_MAX} values (lengths 1 to {ROUTE_LENGTH_MAX})"
+        if not self.station_costs or min(self.station_costs) < 1:
+            return "station_costs needs at least one cost, each 1 or more"
+        return None
+
+    # ----------------------------------------------------------------- queries
+    def route_score(self, length: int) -> int:
+        """R10: points for claiming a route of `length`."""
+        return self.route_points[length - 1]
+
+    def station_cost(self, stations_left: int) -> int:
+        """E1: cards the next station costs when `stations_left` remain."""
+        built = self.stations - stations_left
+        return self.station_costs[min(built, len(self.station_costs) - 1)]
+
+    # --------------------------------------------------------------- variants
+    def with_overrides(self, changes: Mapping[str, Any]) -> RuleSet:
+        """A copy with `changes` (field name -> value, or its text as on the command
+        line). Raises `RuleSetError` naming the field and the allowed fields."""
+        if not changes:
+            return self
+        values = {name: _convert(name, value) for name, value in changes.items()}
+        return replace(self, **values)
+
+    def changes_from(self, other: RuleSet) -> list[str]:
+        """The `--set FIELD=VALUE` texts that turn `other` into this rule set.
+
+        >>> BASE.with_overrides({"wagons": 30}).changes_from(BASE)
+        ['wagons=30']
+        """
+        mine, theirs = self.to_dict(), other.to_dict()
+        return [
+            f"{name}={_text(value)}"
+            for name, value in mine.items()
+            if name != "name" and value != theirs[name]
+        ]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every field, as JSON values (tuples as lists), in field order."""
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RuleSet:
+        """The rule set a record stored: the named set, with the stored fields
+        (fields a record does not hold keep the named set's values)."""
+        if not isinstance(data, Mapping):
+            raise RuleSetError("a rule set must be an object of fields")
+        base = named(str(data.get("name", "base")))
+        return base.with_overrides({k: v for k, v in data.items() if k != "name"})
+
+
+def _text(value: Any) -> str:
+    """A field's value as `--set` reads it back."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list | tuple):
+        return ",".join(str(item) for item in value)
+    return str(value)
+
+
+def _field_types() -> dict[str, type]:
+    return {f.name: type(getattr(BASE, f.name)) for f in fields(RuleSet) if f.name != "name"}
+
+
+def _convert(name: str, value: Any) -> Any:
+    """`value` (a value or its text) as the type of field `name`."""
+    types = _field_types()
+    if name not in types:
+        raise RuleSetError(f"unknown rule field {name!r}; fields: {', '.join(types)}")
+    kind = types[name]
+    try:
+        if kind is bool:
+            return _as_bool(value)
+        if kind is tuple:
+            items = value.split(",") if isinstance(value, str) else value
+            return tuple(_as_int(item) for item in items)
+        return _as_int(value)
+    except (TypeError, ValueError) as error:
+        expected = {bool: "true or false", tuple: "numbers separated by commas"}.get(
+            kind, "a whole number"
+        )
+        raise RuleSetError(f"{name}: {value!r} is not {expected} ({error})") from None
+
+
+def _as_int(value: Any) -> int:
+    if isinstance(value, bool):
+        raise ValueError("a switch is not a number")
+    if isinstance(value, int):
+        return value
+    text = str(value).strip()
+    if not text.isascii() or not text.lstrip("-").isdigit():
+        raise ValueError("write ASCII digits")
+    return int(text)
+
+
+def _as_bool(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("true", "yes", "on", "1"):
+        return True
+    if text in ("false", "no", "off", "0"):
+        return False
+    raise ValueError("write true or false")
+
+
+def parse_overrides(assignments: Iterable[str]) -> dict[str, Any]:
+    """`["wagons=40", "longest_path_bonus=0"]` as a dict of checked values.
+    Raises `RuleSetError` naming the bad assignment or field."""
+    changes: dict[str, Any] = {}
+    for text in assignments:
+        name, sep, value = text.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise RuleSetError(f"{text!r}: write FIELD=VALUE, e.g. wagons=40")
+        if name == "name":
+            raise RuleSetError("name: the rule set is the map's `rules`; change its fields")
+        changes[name] = _convert(name, value)
+    return changes
+
+
+BASE = RuleSet()
+EUROPE = RuleSet(name="europe", stations=3, tunnels=True, ferries=True, long_tickets=True)
+RULE_SET_VALUES: dict[str, RuleSet] = {"base": BASE, "europe": EUROPE}
+
+
+def named(name: str) -> RuleSet:
+    """The rule set called `name` ("base" or "europe")."""
+    if name not in RULE_SET_VALUES:
+        raise RuleSetError(f"unknown rule set {name!r}; known: {', '.join(RULE_SETS)}")
+    return RULE_SET_VALUES[name]
+
+
+def rules_for(game_map: Any, rules: str | RuleSet | None = None) -> RuleSet:
+    """The rules a game on `game_map` is played with: `rules` itself when it is a
+    `RuleSet`; else the named set (default: the map's `rules`) with the map's
+    `settings` applied."""
+    if isinstance(rules, RuleSet):
+        return rules
+    chosen = named(rules or game_map.rules)
+    settings = dict(getattr(game_map, "settings", None) or {})
+    settings.setdefault("wagons", game_map.wagons)
+    try:
+        return chosen.with_overrides(settings)
+    except RuleSetError as error:
+        raise RuleSetError(f"settings of map {game_map.id!r}: {error}") from None
