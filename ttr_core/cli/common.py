@@ -21,6 +21,11 @@ if TYPE_CHECKING:
     from ttr_maps.rules import RuleSet
 
 
+#: The MAP argument of every command that reads one map (see `load_map_argument`).
+MapArgument = Annotated[
+    str, typer.Argument(metavar="MAP", help="A bundled map id or a YAML file.", show_default=False)
+]
+
 #: The PATHS argument of `ttr validate` and `ttr fix`.
 MapPaths = Annotated[
     list[Path] | None,

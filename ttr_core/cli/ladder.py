@@ -13,6 +13,7 @@ from ttr_core.cli.common import (
     AddressOption,
     ExecutorOption,
     JobsOption,
+    MapArgument,
     executor_from_options,
     fail,
     games_progress,
@@ -34,9 +35,7 @@ HELP = (
 
 @app.command(help=HELP)
 def ladder(
-    map_argument: Annotated[
-        str, typer.Argument(metavar="MAP", help="Bundled map id or YAML file.")
-    ],
+    map_argument: MapArgument,
     bots: Annotated[
         str,
         typer.Option(

@@ -7,13 +7,12 @@ from typing import Annotated
 import typer
 
 from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, app
+from ttr_core.cli.common import MapArgument
 
 
 @app.command()
 def layout(
-    map_argument: Annotated[
-        str, typer.Argument(metavar="MAP", help="A bundled map id or a YAML file.")
-    ],
+    map_argument: MapArgument,
     write: Annotated[
         bool,
         typer.Option(

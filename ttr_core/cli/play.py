@@ -12,6 +12,7 @@ import typer
 from ttr_core.bots import bots_help
 from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, app
 from ttr_core.cli.common import (
+    MapArgument,
     RuleChanges,
     fail,
     load_map_argument,
@@ -142,9 +143,7 @@ def play_bots(
 
 @app.command(help=HELP)
 def play(
-    map_argument: Annotated[
-        str, typer.Argument(metavar="MAP", help="Bundled map id or YAML file.")
-    ],
+    map_argument: MapArgument,
     players: Annotated[
         int | None,
         typer.Option(

@@ -8,13 +8,12 @@ from typing import Annotated
 import typer
 
 from ttr_core.cli.app import EXIT_USAGE, app
+from ttr_core.cli.common import MapArgument
 
 
 @app.command()
 def preview(
-    map_argument: Annotated[
-        str, typer.Argument(metavar="MAP", help="A bundled map id or a YAML file.")
-    ],
+    map_argument: MapArgument,
     output: Annotated[
         Path,
         typer.Option("--output", "-o", help="Image to write: .png, .svg or .pdf."),

@@ -8,13 +8,12 @@ from typing import Annotated
 import typer
 
 from ttr_core.cli.app import app
+from ttr_core.cli.common import MapArgument
 
 
 @app.command(name="print")
 def print_command(
-    map_argument: Annotated[
-        str, typer.Argument(metavar="MAP", help="A bundled map id or a YAML file.")
-    ],
+    map_argument: MapArgument,
     output: Annotated[
         Path, typer.Option("--output", "-o", help="The PDF to write, e.g. game.pdf.")
     ],

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from ttr_core.cli.app import EXIT_FAILED, app
-from ttr_core.cli.common import fail, load_map_argument
+from ttr_core.cli.common import MapArgument, fail, load_map_argument
 
 
 class ProbeFormat(StrEnum):
@@ -19,9 +19,7 @@ class ProbeFormat(StrEnum):
 
 @app.command()
 def probe(
-    map_argument: Annotated[
-        str, typer.Argument(metavar="MAP", help="A bundled map id or a YAML file.")
-    ],
+    map_argument: MapArgument,
     wagons: Annotated[
         int | None,
         typer.Option(min=0, help="Wagon budget (default: the map's, 45 in the base rules)."),

@@ -14,6 +14,7 @@ from ttr_core.cli.common import (
     AddressOption,
     ExecutorOption,
     JobsOption,
+    MapArgument,
     RuleChanges,
     executor_from_options,
     fail,
@@ -38,9 +39,7 @@ HELP = (
 
 @app.command(help=HELP)
 def simulate(
-    map_argument: Annotated[
-        str, typer.Argument(metavar="MAP", help="Bundled map id or YAML file.")
-    ],
+    map_argument: MapArgument,
     out: Annotated[Path, typer.Option("--out", "-o", help="Folder for the report.")],
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")] = 100,
     players: PLAYERS_OPTION = 4,

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from ttr_core.cli.app import EXIT_USAGE, app
+from ttr_core.cli.common import MapArgument
 
 
 class StatsFormat(StrEnum):
@@ -18,9 +19,7 @@ class StatsFormat(StrEnum):
 
 @app.command()
 def stats(
-    map_argument: Annotated[
-        str, typer.Argument(metavar="MAP", help="A bundled map id or a YAML file.")
-    ],
+    map_argument: MapArgument,
     report_format: Annotated[
         StatsFormat, typer.Option("--format", "-f", help="text: tables; json: for scripts.")
     ] = StatsFormat.TEXT,

@@ -10,11 +10,7 @@ import typer
 from typer.core import TyperGroup
 
 from ttr_core.cli.app import EXIT_USAGE, app
-from ttr_core.cli.common import fail, load_map_argument
-
-MAP_ARGUMENT = Annotated[
-    str, typer.Argument(metavar="MAP", help="A bundled map id or a YAML file.")
-]
+from ttr_core.cli.common import MapArgument, fail, load_map_argument
 
 
 class _AnalyseByDefault(TyperGroup):
@@ -45,7 +41,7 @@ class TicketsFormat(StrEnum):
 
 @tickets_app.command()
 def analyse(
-    map_argument: MAP_ARGUMENT,
+    map_argument: MapArgument,
     report_format: Annotated[
         TicketsFormat, typer.Option("--format", "-f", help="text: tables; json: for scripts.")
     ] = TicketsFormat.TEXT,
@@ -107,7 +103,7 @@ def analyse(
 
 @tickets_app.command()
 def suggest(
-    map_argument: MAP_ARGUMENT,
+    map_argument: MapArgument,
     count: Annotated[int, typer.Option("--count", "-n", min=1, help="Regular tickets.")],
     long: Annotated[
         int, typer.Option("--long", min=0, help="Long tickets (a separate deck, E4).")
