@@ -20,12 +20,13 @@ from ttr_core.engine.actions import (
     Payment,
     parse_action,
 )
-from ttr_core.engine.cards import CARD_INDEX, CARD_KINDS, CARD_NAMES, DECK_SIZE, LOCO
+from ttr_core.engine.cards import CARD_INDEX, CARD_KINDS, CARD_NAMES, LOCO
 from ttr_core.engine.errors import IllegalAction, InvalidAction
 from ttr_core.engine.loop import bot_seed
 from ttr_core.engine.state import GameState
 from ttr_core.engine.view import PlayerView
 from ttr_maps.model import Map
+from ttr_maps.rules import DECK_SIZE
 
 #   A --2 red/blue-- B --3 gray-- C --1 green-- D
 #   A --4 yellow-- C ; D --2 gray-- E ; B --6 black-- E

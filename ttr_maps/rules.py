@@ -23,8 +23,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
-from ttr_core.engine.cards import DECK_SIZE
-from ttr_maps.model import RULE_SETS
+from ttr_maps.model import CARD_COLORS, RULE_SETS
+
+#: R3: 12 train cards of each colour and 14 locomotives (110 cards). Every rule set
+#: plays with this deck.
+CARDS_PER_COLOR = 12
+LOCOMOTIVES = 14
+DECK_SIZE = CARDS_PER_COLOR * len(CARD_COLORS) + LOCOMOTIVES
 
 #: Bounds no variant may leave: five seat colours.
 SEATS_MAX = 5

@@ -48,11 +48,12 @@ from ttr_core.engine.actions import (
     DrawTickets,
     Pass,
 )
-from ttr_core.engine.cards import CARD_INDEX, CARDS_PER_COLOR, DECK_SIZE, LOCO, LOCOMOTIVES
+from ttr_core.engine.cards import CARD_INDEX, LOCO
 from ttr_core.engine.compiled import GRAY_INDEX
 from ttr_core.engine.decisions import SecondCard
 from ttr_core.engine.enums import Phase, Status
 from ttr_core.engine.view import PlayerView
+from ttr_maps.rules import CARDS_PER_COLOR, DECK_SIZE, LOCOMOTIVES
 
 ONE_STEP = Style("one-step", ticket_budget=0.6, more_tickets_wagons=16)
 

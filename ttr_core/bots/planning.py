@@ -23,10 +23,10 @@ from typing import cast
 from weakref import WeakKeyDictionary
 
 from ttr_core.engine.actions import Action, Claim, Payment
-from ttr_core.engine.cards import CARD_INDEX, CARDS_PER_COLOR, DECK_SIZE, LOCO, LOCOMOTIVES
+from ttr_core.engine.cards import CARD_INDEX, LOCO
 from ttr_core.engine.compiled import GRAY_INDEX, Board
 from ttr_core.engine.legal import DRAW_DECK, DRAW_MARKET, can_claim_route, payment_shapes
-from ttr_maps.rules import BASE, EUROPE, RuleSet
+from ttr_maps.rules import BASE, CARDS_PER_COLOR, DECK_SIZE, EUROPE, LOCOMOTIVES, RuleSet
 
 #: A distance larger than any real one (no map has 10,000 wagons of track).
 INF = 10_000

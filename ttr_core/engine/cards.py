@@ -10,21 +10,12 @@ import random
 from collections.abc import Iterable, Sequence
 
 from ttr_maps.model import CARD_COLORS
+from ttr_maps.rules import CARDS_PER_COLOR, LOCOMOTIVES
 
 LOCO = 8
 CARD_KINDS = 9
 CARD_NAMES: tuple[str, ...] = (*CARD_COLORS, "loco")
 CARD_INDEX: dict[str, int] = {name: i for i, name in enumerate(CARD_NAMES)}
-
-#: R3: 12 cards of each colour and 14 locomotives.
-CARDS_PER_COLOR = 12
-LOCOMOTIVES = 14
-DECK_SIZE = CARDS_PER_COLOR * len(CARD_COLORS) + LOCOMOTIVES  # 110
-
-#: The base rules' market (the rule set holds the numbers a game uses).
-MARKET_SIZE = 5
-#: R8: three face-up locomotives reset the market.
-MARKET_LOCO_LIMIT = 3
 
 
 def full_deck() -> list[int]:

@@ -14,10 +14,10 @@ from functools import cached_property
 from weakref import WeakKeyDictionary
 
 from ttr_core.engine.actions import Action, BuildStation, Claim, Payment
-from ttr_core.engine.cards import CARD_INDEX, CARD_NAMES, DECK_SIZE, LOCO
+from ttr_core.engine.cards import CARD_INDEX, CARD_NAMES, LOCO
 from ttr_core.engine.longest_path import RouteTable, route_table
 from ttr_maps.model import CARD_COLORS, GRAY, Map
-from ttr_maps.rules import RuleSet, rules_for
+from ttr_maps.rules import DECK_SIZE, RuleSet, rules_for
 
 #: Route colour index of a gray route (cards are 0-7, LOCO is 8).
 GRAY_INDEX = -1
