@@ -14,12 +14,14 @@ from ttr_core.bots.styles import fallback_action
 from ttr_core.engine.actions import BuildStation, GiveUpTunnel, Payment, PayTunnel, Resign
 from ttr_core.engine.cards import CARD_INDEX
 from ttr_core.engine.compiled import board_for
+from ttr_core.engine.legal import can_claim_route
 from ttr_core.engine.loop import bot_seed
 from ttr_core.engine.state import END_ALL_PASSED, GameState
 from ttr_core.engine.view import PlayerView, TicketView, TunnelView
 from ttr_core.playtest.simulate import wilson_interval
 from ttr_maps import load_map
 from ttr_maps.io.bundled import bundled_map_ids
+from ttr_maps.rules import BASE
 
 CARD_YELLOW = CARD_INDEX["yellow"]
 STYLES = ["route-focus", "destination-hungry", "one-step", "long-route"]
@@ -111,7 +113,7 @@ def test_planning_distance_is_the_r2_ticket_value(map_id: str) -> None:
     board = board_for(load_map(map_id))
     graph = graph_for(board)
     assert graph_for(board) is graph  # built once per board
-    costs = route_costs(board, [-1] * board.num_routes, 0, 4, 45)
+    costs = route_costs(board, [-1] * board.num_routes, 0, 4, 45, 4)
     for t, value in enumerate(board.ticket_value):
         a, b = board.ticket_a[t], board.ticket_b[t]
         assert graph.distance[a][b] == value
@@ -125,9 +127,42 @@ def test_r11_route_costs_close_the_other_track_with_3_players() -> None:
     sibling = board.route_siblings[route][0]
     owners = [-1] * board.num_routes
     owners[route] = 1
-    assert route_costs(board, owners, 0, 3, 45)[sibling] == INF
-    assert route_costs(board, owners, 0, 4, 45)[sibling] == board.route_length[sibling]
-    assert route_costs(board, owners, 1, 4, 45)[route] == 0
+    assert route_costs(board, owners, 0, 3, 45, 4)[sibling] == INF
+    assert route_costs(board, owners, 0, 4, 45, 4)[sibling] == board.route_length[sibling]
+    assert route_costs(board, owners, 1, 4, 45, 4)[route] == 0
+
+
+@pytest.mark.parametrize(("players", "doubles_from"), [(4, 6), (2, 2), (3, 4)])
+def test_r11_planning_bots_read_double_routes_from_as_the_engine_does(players, doubles_from):
+    """Under a rule variant (`--set double_routes_from=N`), the routes a planning bot
+    may still use (`route_costs` finite and unowned) are exactly those the engine
+    lets it claim (`can_claim_route` with the game's rule set), at every turn of
+    greedy games."""
+    game_map = load_map("north_america")
+    rules = BASE.with_overrides({"double_routes_from": doubles_from})
+    for seed in range(2):
+        bots = [make_bot("greedy", bot_seed(seed, s)) for s in range(players)]
+        state = GameState(game_map, players, seed, rules)
+        board, checked = state.board, 0
+        while not state.is_over:
+            seat = state.to_move
+            view = state.view(seat)
+            if view.phase == "playing" and view.decision is None:
+                costs = route_costs(
+                    board, view.owners, seat, players, view.wagons[seat], doubles_from
+                )
+                open_to_bot = {r for r, c in enumerate(costs) if c < INF and view.owners[r] == -1}
+                claimable = {
+                    r
+                    for r in range(board.num_routes)
+                    if can_claim_route(
+                        board, r, seat, view.owners, players, view.wagons[seat], doubles_from
+                    )
+                }
+                assert open_to_bot == claimable
+                checked += 1
+            state.apply(bots[seat].act(view), seat)
+        assert checked > 50
 
 
 def win_share(name: str, games: int) -> tuple[float, float]:

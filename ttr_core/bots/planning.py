@@ -26,7 +26,7 @@ from ttr_core.engine.actions import Action, Claim, Payment
 from ttr_core.engine.cards import CARD_INDEX, LOCO
 from ttr_core.engine.compiled import GRAY_INDEX, Board
 from ttr_core.engine.legal import DRAW_DECK, DRAW_MARKET, can_claim_route, payment_shapes
-from ttr_maps.rules import BASE, CARDS_PER_COLOR, DECK_SIZE, EUROPE, LOCOMOTIVES, RuleSet
+from ttr_maps.rules import CARDS_PER_COLOR, DECK_SIZE, EUROPE, LOCOMOTIVES, RuleSet
 
 #: A distance larger than any real one (no map has 10,000 wagons of track).
 INF = 10_000
@@ -83,11 +83,18 @@ def _build_graph(board: Board) -> BoardGraph:
 
 
 def route_costs(
-    board: Board, owners: Sequence[int], seat: int, num_players: int, wagons: int
+    board: Board,
+    owners: Sequence[int],
+    seat: int,
+    num_players: int,
+    wagons: int,
+    double_routes_from: int,
 ) -> list[int]:
     """What each route costs `seat` to use: 0 if owned, its length if it can still
-    be claimed (R9, R11, as `can_claim_route` decides), INF if it is lost."""
-    closes_sibling = num_players <= 3
+    be claimed (R9, R11, as `can_claim_route` decides: with fewer players than the
+    rule set's `double_routes_from`, a claimed track closes its parallel one), INF if
+    it is lost."""
+    closes_sibling = num_players < double_routes_from
     costs = [INF] * len(owners)
     siblings = board.route_siblings
     for route, (holder, length) in enumerate(zip(owners, board.route_length, strict=True)):
@@ -201,7 +208,7 @@ def refreshed_plan(
     seat: int,
     num_players: int,
     wagons: int,
-    double_routes_from: int = BASE.double_routes_from,
+    double_routes_from: int,
 ) -> Plan | None:
     """`plan` without the routes `seat` has claimed since, or None when a planned
     route can no longer be claimed (R9, R11): then the plan must be re-made."""
@@ -225,8 +232,8 @@ def longest_claimable(
     seat: int,
     num_players: int,
     wagons: int,
+    double_routes_from: int,
     limit: int | None = None,
-    double_routes_from: int = BASE.double_routes_from,
 ) -> list[int]:
     """Free routes `seat` may claim and has wagons for, most points first (R9,
     R10, R11; at most `limit`)."""

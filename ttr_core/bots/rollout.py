@@ -136,8 +136,8 @@ class RolloutPlayer:
             seat,
             state.num_players,
             state.wagons[seat],
-            3,
             state.rule_set.double_routes_from,
+            3,
         )
 
     def needs(self, targets: tuple[int, ...] | list[int]) -> tuple[list[int], int]:
@@ -182,7 +182,14 @@ class RolloutPlayer:
     def costs(self) -> list[int]:
         """What each route costs me now (`route_costs`; E1 stations lend routes)."""
         state, seat = self.state, self.seat
-        costs = route_costs(state.board, state.owner, seat, state.num_players, state.wagons[seat])
+        costs = route_costs(
+            state.board,
+            state.owner,
+            seat,
+            state.num_players,
+            state.wagons[seat],
+            state.rule_set.double_routes_from,
+        )
         if seat in state.station_owner:
             lend_station_routes(self.graph, costs, state.owner, seat, state.station_owner)
         return costs

@@ -55,7 +55,7 @@ from ttr_core.bots.determinize import determinize
 from ttr_core.bots.one_step import OneStepBot
 from ttr_core.bots.planning import INF, best_payment, distances_from, graph_for, route_costs
 from ttr_core.bots.rollout import RolloutPlayer, rollout_players
-from ttr_core.bots.styles import GREEDY, PlanningBot, ferry_locos, rescue_station
+from ttr_core.bots.styles import GREEDY, PlanningBot, doubles_from, ferry_locos, rescue_station
 from ttr_core.engine.actions import (
     Action,
     DrawDeck,
@@ -226,7 +226,9 @@ class SearchBot:
             (
                 r
                 for r in range(board.num_routes)
-                if can_claim_route(board, r, seat, view.owners, view.num_players, wagons)
+                if can_claim_route(
+                    board, r, seat, view.owners, view.num_players, wagons, doubles_from(view)
+                )
             ),
             key=lambda r: (-board.route_length[r], r),
         )
@@ -373,7 +375,14 @@ def ticket_weights(view: PlayerView) -> dict[int, list[float]]:
     for other in range(view.num_players):
         if other == view.seat or other not in view.owners or not view.ticket_counts[other]:
             continue
-        costs = route_costs(board, view.owners, other, view.num_players, view.wagons[other])
+        costs = route_costs(
+            board,
+            view.owners,
+            other,
+            view.num_players,
+            view.wagons[other],
+            doubles_from(view),
+        )
         reach: dict[int, list[int]] = {}
         row = []
         for a, b in zip(board.ticket_a, board.ticket_b, strict=True):

@@ -148,7 +148,9 @@ class PlanningBot:
                 return rescue.action
         wagons = view.wagons[seat]
         for route in targets:
-            if can_claim_route(board, route, seat, view.owners, view.num_players, wagons):
+            if can_claim_route(
+                board, route, seat, view.owners, view.num_players, wagons, doubles_from(view)
+            ):
                 claim = best_payment(board, route, hand, needs, ferry_locos(view, route))
                 if claim is not None and is_worth_digging(view, route, claim):
                     return claim
@@ -193,7 +195,13 @@ class PlanningBot:
                 and board.route_length[r] <= spare
                 and view.owners[r] == -1
                 and can_claim_route(
-                    board, r, view.seat, view.owners, view.num_players, view.wagons[view.seat]
+                    board,
+                    r,
+                    view.seat,
+                    view.owners,
+                    view.num_players,
+                    view.wagons[view.seat],
+                    doubles_from(view),
                 )
             ]
             long_ones.sort(key=lambda r: (-board.route_length[r], r))
@@ -233,7 +241,13 @@ class PlanningBot:
         if plan is not None and key == self._plan_key:
             seat = view.seat
             refreshed = refreshed_plan(
-                plan, view.board, view.owners, seat, view.num_players, view.wagons[seat]
+                plan,
+                view.board,
+                view.owners,
+                seat,
+                view.num_players,
+                view.wagons[seat],
+                doubles_from(view),
             )
             if refreshed is not None:
                 self._plan = refreshed
@@ -305,6 +319,12 @@ def tickets_to_keep(
 # ---------------------------------------------------------------- shared helpers
 
 
+def doubles_from(view: PlayerView) -> int:
+    """R11: the table size from which both tracks of a double route stay open, as
+    this game's rule set says (a `--set double_routes_from=...` variant included)."""
+    return view.rule_set.double_routes_from
+
+
 def can_draw(view: PlayerView) -> bool:
     return view.deck_size + view.discard_size > 0
 
@@ -313,7 +333,12 @@ def my_costs(view: PlayerView) -> list[int]:
     """What each route costs me (see `route_costs`); with stations (E1), the routes
     of other players into my station cities are free."""
     costs = route_costs(
-        view.board, view.owners, view.seat, view.num_players, view.wagons[view.seat]
+        view.board,
+        view.owners,
+        view.seat,
+        view.num_players,
+        view.wagons[view.seat],
+        doubles_from(view),
     )
     if view.seat in view.station_owners:
         lend_station_routes(
@@ -376,16 +401,24 @@ def scoring_routes(view: PlayerView, limit: int | None = None) -> list[int]:
     """Free routes I may claim and have wagons for, most points first (at most `limit`)."""
     seat = view.seat
     return longest_claimable(
-        graph_for(view.board), view.owners, seat, view.num_players, view.wagons[seat], limit
+        graph_for(view.board),
+        view.owners,
+        seat,
+        view.num_players,
+        view.wagons[seat],
+        doubles_from(view),
+        limit,
     )
 
 
 def best_claim(view: PlayerView) -> Claim | None:
     """The affordable claim scoring most points (R10), or None."""
     board, seat, owners, hand = view.board, view.seat, view.owners, view.hand
-    wagons, players = view.wagons[seat], view.num_players
+    wagons, players, doubles = view.wagons[seat], view.num_players, doubles_from(view)
     for route in graph_for(board).by_length:
-        if owners[route] == -1 and can_claim_route(board, route, seat, owners, players, wagons):
+        if owners[route] == -1 and can_claim_route(
+            board, route, seat, owners, players, wagons, doubles
+        ):
             claim = best_payment(board, route, hand, None, ferry_locos(view, route))
             if claim is not None and is_worth_digging(view, route, claim):
                 return claim
@@ -409,7 +442,9 @@ def path_extensions(view: PlayerView) -> list[int]:
         for city in ends
         for other, route in graph.neighbors[city]
         if other not in degree
-        and can_claim_route(board, route, seat, owners, view.num_players, wagons)
+        and can_claim_route(
+            board, route, seat, owners, view.num_players, wagons, doubles_from(view)
+        )
     ]
     found.sort(key=lambda r: (-board.route_length[r], r))
     return list(dict.fromkeys(found))

@@ -63,7 +63,14 @@ def _completions(view: PlayerView, tickets: list[int]) -> list[tuple[int, list[i
     """Per ticket: the cheapest completion for `view.seat` (wagons, routes)."""
     board = view.board
     graph = graph_for(board)
-    costs = route_costs(board, view.owners, view.seat, view.num_players, view.wagons[view.seat])
+    costs = route_costs(
+        board,
+        view.owners,
+        view.seat,
+        view.num_players,
+        view.wagons[view.seat],
+        view.rule_set.double_routes_from,
+    )
     if view.station_owners:
         lend_station_routes(graph, costs, view.owners, view.seat, view.station_owners)
     return [
