@@ -8,7 +8,7 @@ import random
 import pytest
 from engine_positions import Watched, cards, europe_game
 
-from ttr_core.bots import bot_factories, make_bot
+from ttr_core.bots import BOTS, bot_factories, make_bot
 from ttr_core.bots.planning import INF, cheapest_path, graph_for, route_costs
 from ttr_core.bots.styles import fallback_action
 from ttr_core.engine.actions import BuildStation, GiveUpTunnel, Payment, PayTunnel, Resign
@@ -40,20 +40,36 @@ def play_watched(map_id: str, names: list[str], seed: int) -> GameState:
     return state
 
 
-def test_every_style_is_registered() -> None:
-    assert set(bot_factories()) >= {"random", *PLANNERS}
-    for name in bot_factories():
+def test_every_registered_bot_is_made_under_its_own_name() -> None:
+    assert set(BOTS) >= {"random", "one-step", "search", *PLANNERS}
+    assert list(bot_factories()) == list(BOTS)
+    for name, factory in bot_factories().items():
         assert make_bot(name, 1).name == name
+        assert factory(1).name == name
+    assert make_bot("search:7", 1).name == "search:7"
 
 
-def test_the_help_texts_name_every_bot() -> None:
-    # `ttr --help` must not import the bots: the registry lists their names apart.
-    from ttr_core.bots import BOT_NAMES
-    from ttr_core.cli.play import BOT_NAMES as HELP_TEXT
+def test_the_help_texts_name_every_bot_without_importing_one() -> None:
+    # `ttr --help` must not import the bots: the registry names them apart.
+    import subprocess
+    import sys
 
-    assert list(BOT_NAMES) == list(bot_factories())
-    assert HELP_TEXT.startswith(", ".join(BOT_NAMES))
-    assert "search:N" in HELP_TEXT
+    code = (
+        "import sys; from ttr_core.cli.play import BOTS_HELP; print(BOTS_HELP); "
+        "print(any(m.startswith('ttr_core.bots.') for m in sys.modules))"
+    )
+    shown, imported = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert shown.startswith(", ".join(BOTS))
+    assert "search:N" in shown
+    assert imported == "False"
+
+
+@pytest.mark.parametrize("name", ["nobody", "greedy:3", "search:0", "search:fast"])
+def test_a_bad_bot_name_is_refused_with_what_is_known(name: str) -> None:
+    with pytest.raises(ValueError, match=r"unknown bot|takes no parameter|search budget"):
+        make_bot(name, 1)
 
 
 @pytest.mark.parametrize("map_id", bundled_map_ids())

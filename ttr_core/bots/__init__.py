@@ -9,7 +9,10 @@ texts can list the names cheaply.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
+from dataclasses import dataclass
+from functools import partial
+from importlib import import_module
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from ttr_core.engine.actions import Action
@@ -26,78 +29,85 @@ class Bot(Protocol):
 
 BotFactory = Callable[[int], Bot]
 
-#: Every bot name `--bots` accepts, in the order of `bot_factories`.
-BOT_NAMES: tuple[str, ...] = (
-    "random",
-    "greedy",
-    "route-focus",
-    "destination-hungry",
-    "one-step",
-    "long-route",
-    "search",
-)
-#: Bots that take a parameter after a colon, and its syntax (for help texts).
-BOT_PARAMETERS: dict[str, str] = {
-    "search": "search:N for N playouts a move, search:Ts for T seconds a move",
+
+@dataclass(frozen=True)
+class BotSpec:
+    """One name `--bots` accepts. The bot's module is imported only when a bot is
+    made, so help texts list the names without importing any bot."""
+
+    #: "module:Class"; the class takes the seed (and `style`, or the parsed parameter).
+    where: str
+    #: A planning bot's `Style`, by name in `ttr_core.bots.styles.STYLES`.
+    style: str | None = None
+    #: For bots that take `NAME:PARAMETER`: "module:function" parsing the parameter
+    #: (raising ValueError with a message), and the syntax for help texts.
+    parse: str | None = None
+    syntax: str = ""
+
+
+#: Every bot, by the name the command line, the web table and reports use; the
+#: order is the order of help texts and of the web table's seat menu.
+BOTS: dict[str, BotSpec] = {
+    "random": BotSpec("ttr_core.bots.random_bot:RandomBot"),
+    "greedy": BotSpec("ttr_core.bots.styles:PlanningBot", style="greedy"),
+    "route-focus": BotSpec("ttr_core.bots.styles:PlanningBot", style="route-focus"),
+    "destination-hungry": BotSpec("ttr_core.bots.styles:PlanningBot", style="destination-hungry"),
+    "one-step": BotSpec("ttr_core.bots.one_step:OneStepBot"),
+    "long-route": BotSpec("ttr_core.bots.styles:PlanningBot", style="long-route"),
+    "search": BotSpec(
+        "ttr_core.bots.search:SearchBot",
+        parse="ttr_core.bots.search:parse_budget",
+        syntax="search:N for N playouts a move, search:Ts for T seconds a move",
+    ),
 }
+
+
+def _load(where: str) -> Any:
+    module, _, attribute = where.partition(":")
+    return getattr(import_module(module), attribute)
 
 
 def bots_help() -> str:
     """The bots for a `--bots` help text, with their parameters."""
-    names = ", ".join(BOT_NAMES)
-    parameters = "; ".join(BOT_PARAMETERS.values())
+    names = ", ".join(BOTS)
+    parameters = "; ".join(spec.syntax for spec in BOTS.values() if spec.parse)
     return f"{names} ({parameters})"
 
 
 def bot_factories() -> dict[str, BotFactory]:
     """Bot names (as the command line spells them) and their factories (seed -> bot)."""
-    from ttr_core.bots.one_step import OneStepBot
-    from ttr_core.bots.random_bot import RandomBot
-    from ttr_core.bots.search import SearchBot
-    from ttr_core.bots.styles import (
-        DESTINATION_HUNGRY,
-        GREEDY,
-        LONG_ROUTE,
-        ROUTE_FOCUS,
-        PlanningBot,
-        Style,
-    )
+    return {name: partial(make_bot, name) for name in BOTS}
 
-    def planning(style: Style) -> BotFactory:
-        return lambda seed: PlanningBot(seed, style)
 
-    return {
-        "random": RandomBot,
-        "greedy": planning(GREEDY),
-        "route-focus": planning(ROUTE_FOCUS),
-        "destination-hungry": planning(DESTINATION_HUNGRY),
-        "one-step": OneStepBot,
-        "long-route": planning(LONG_ROUTE),
-        "search": SearchBot,
-    }
+def _parsed_parameter(name: str) -> tuple[BotSpec, Any]:
+    """The spec of `name` and its parsed parameter (None without one); ValueError,
+    saying what is wrong and what is known, for a name that names no bot."""
+    base, colon, parameter = name.partition(":")
+    spec = BOTS.get(base)
+    if spec is None:
+        raise ValueError(f"unknown bot {name}; known bots: {bots_help()}")
+    if not colon:
+        return spec, None
+    if spec.parse is None:
+        raise ValueError(f"bot {base!r} takes no parameter (got {name!r})")
+    return spec, _load(spec.parse)(parameter)
 
 
 def check_bot_name(name: str) -> None:
     """Raise ValueError, saying what is wrong and what is known, unless `name`
     names a bot (`greedy`, `search`, `search:400`, `search:0.5s`)."""
-    base, _, parameter = name.partition(":")
-    if base not in BOT_NAMES:
-        raise ValueError(f"unknown bot {name}; known bots: {bots_help()}")
-    if ":" in name and base not in BOT_PARAMETERS:
-        raise ValueError(f"bot {base!r} takes no parameter (got {name!r})")
-    if base == "search" and ":" in name:
-        from ttr_core.bots.search import parse_budget
-
-        parse_budget(parameter)
+    _parsed_parameter(name)
 
 
 def make_bot(name: str, seed: int) -> Bot:
     """A bot by name, with its parameter if any (`search:400`). Raises ValueError
     naming the known bots."""
-    check_bot_name(name)
-    base, _, parameter = name.partition(":")
-    if ":" in name:  # only `search` takes a parameter (check_bot_name said so)
-        from ttr_core.bots.search import SearchBot, parse_budget
+    spec, parameter = _parsed_parameter(name)
+    make = _load(spec.where)
+    if spec.style is not None:
+        from ttr_core.bots.styles import STYLES
 
-        return SearchBot(seed, parse_budget(parameter), name)
-    return bot_factories()[base](seed)
+        return make(seed, STYLES[spec.style])  # type: ignore[no-any-return]
+    if parameter is not None:
+        return make(seed, parameter, name)  # type: ignore[no-any-return]
+    return make(seed)  # type: ignore[no-any-return]

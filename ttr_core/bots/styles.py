@@ -88,6 +88,12 @@ LONG_ROUTE = Style(
 )
 
 
+#: The planning styles by name (the names `ttr_core.bots.BOTS` gives them).
+STYLES: dict[str, Style] = {
+    style.name: style for style in (GREEDY, ROUTE_FOCUS, DESTINATION_HUNGRY, LONG_ROUTE)
+}
+
+
 class PlanningBot:
     """A bot that plans a network for its tickets; see `Style` for the variants."""
 

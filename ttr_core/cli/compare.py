@@ -12,7 +12,7 @@ import typer
 
 from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, app
 from ttr_core.cli.common import fail, load_map_argument
-from ttr_core.cli.play import BOT_NAMES
+from ttr_core.cli.play import BOTS_HELP
 from ttr_core.playtest.compare import FORMATS
 
 HELP = (
@@ -65,7 +65,7 @@ def compare(
     ] = 4,
     bots: Annotated[
         str,
-        typer.Option(help=f"Bots when A, B are maps, rotated over the seats. Bots: {BOT_NAMES}."),
+        typer.Option(help=f"Bots when A, B are maps, rotated over the seats. Bots: {BOTS_HELP}."),
     ] = "greedy",
     seed: Annotated[int, typer.Option(help="Seed when A, B are maps.")] = 0,
     jobs: Annotated[

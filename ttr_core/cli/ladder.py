@@ -20,7 +20,7 @@ from ttr_core.cli.common import (
     load_map_argument,
     stop_on_sigterm,
 )
-from ttr_core.cli.play import BOT_NAMES, PLAYERS_OPTION
+from ttr_core.cli.play import BOTS_HELP, PLAYERS_OPTION
 
 HELP = (
     "Rate bots by a round robin on MAP: every table of --players different bots "
@@ -40,7 +40,7 @@ def ladder(
         str,
         typer.Option(
             help="At least two different bots, comma-separated: 'greedy,one-step,search'. "
-            f"Bots: {BOT_NAMES}."
+            f"Bots: {BOTS_HELP}."
         ),
     ],
     games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games at every table.")] = 20,

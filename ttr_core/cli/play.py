@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from ttr_maps.rules import RuleSet
 
 #: The bots `--bots` accepts, for help texts (from the registry, `ttr_core.bots`).
-BOT_NAMES = bots_help()
+BOTS_HELP = bots_help()
 #: Who sits with a person when `--bots` is not given, in seat order after them.
 DEFAULT_OPPONENTS = ("greedy", "one-step", "route-focus", "long-route")
 #: Seats when neither `--players` nor several `--bots` say how many.
@@ -159,7 +159,7 @@ def play(
         str | None,
         typer.Option(
             help="Player for every seat, or one per seat: 'human,greedy,long-route'. "
-            f"Bots: {BOT_NAMES}. Default: you at seat 0, then "
+            f"Bots: {BOTS_HELP}. Default: you at seat 0, then "
             f"{', '.join(DEFAULT_OPPONENTS[:2])}, ….",
             show_default=False,
         ),

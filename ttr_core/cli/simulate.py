@@ -23,7 +23,7 @@ from ttr_core.cli.common import (
     rules_with_changes,
     stop_on_sigterm,
 )
-from ttr_core.cli.play import BOT_NAMES, PLAYERS_OPTION
+from ttr_core.cli.play import BOTS_HELP, PLAYERS_OPTION
 
 HELP = (
     "Play many bot games and write report.json, pictures and report.html to --out.\n\n"
@@ -47,7 +47,7 @@ def simulate(
         str,
         typer.Option(
             help="Bots, rotated over the seats game by game: 'greedy,long-route,random'. "
-            f"Bots: {BOT_NAMES}."
+            f"Bots: {BOTS_HELP}."
         ),
     ] = "greedy",
     seed: Annotated[int, typer.Option(help="Seed of the run: same seed, same report.")] = 0,
