@@ -18,8 +18,9 @@ from rich.console import Console
 
 from ttr_core.bots import make_bot
 from ttr_core.engine.loop import bot_seed
+from ttr_core.table import HUMAN
 from ttr_core.table.names import fold
-from ttr_core.table.terminal import HUMAN, Session, Terminal, play_at_table
+from ttr_core.table.terminal import Session, Terminal, play_at_table
 from ttr_maps import load_map
 
 _HEADER = re.compile(r"^.+ · seat \d+ .+ · \d players · deck ", re.MULTILINE)

@@ -60,7 +60,7 @@ def seat_bots(spec: str | None, players: int | None, humans: list[int] | None = 
     or the `humans` seats, the others from `DEFAULT_OPPONENTS`). `humans` lists
     seats that are people whatever `spec` says. `players` defaults to the number of
     names in `spec`, else `DEFAULT_PLAYERS`."""
-    from ttr_core.table.terminal import HUMAN
+    from ttr_core.table import HUMAN
 
     names = [n.strip() for n in (spec or "").split(",") if n.strip()]
     if players is None:
@@ -82,7 +82,7 @@ def seat_bots(spec: str | None, players: int | None, humans: list[int] | None = 
 
 def welcome_lines(names: list[str]) -> list[str]:
     """Who sits where, said once at the start."""
-    from ttr_core.table.terminal import HUMAN
+    from ttr_core.table import HUMAN
 
     seats = ", ".join(f"{seat} {name}" for seat, name in enumerate(names))
     people = [seat for seat, name in enumerate(names) if name == HUMAN]
@@ -189,7 +189,8 @@ def play(
     from ttr_core.bots import make_bot
     from ttr_core.engine.loop import bot_seed
     from ttr_core.engine.record import record_of, write_record
-    from ttr_core.table.terminal import HUMAN, play_at_table, stdin_terminal
+    from ttr_core.table import HUMAN
+    from ttr_core.table.terminal import play_at_table, stdin_terminal
     from ttr_maps.render.draw import PreviewError
 
     if picture is not None:

@@ -46,7 +46,7 @@ from ttr_core.serve.tables import (
     TableError,
     TableRegistry,
 )
-from ttr_core.table.terminal import HUMAN
+from ttr_core.table import HUMAN
 from ttr_maps.model import Map
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"

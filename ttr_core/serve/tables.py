@@ -28,7 +28,7 @@ from ttr_core.engine.actions import Action, Remove
 from ttr_core.engine.errors import IllegalAction
 from ttr_core.engine.loop import StopGame, bot_seed, run
 from ttr_core.engine.state import MAX_PLAYERS, MIN_PLAYERS, GameState
-from ttr_core.table.terminal import HUMAN
+from ttr_core.table import HUMAN
 from ttr_maps.model import Map
 
 #: Seconds between two bot moves that people can pick on the page (0: at once).

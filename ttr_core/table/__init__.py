@@ -13,3 +13,7 @@ table) needs besides the engine.
 
 Nothing here reads or writes the terminal: `ttr_core.table.terminal` does.
 """
+
+#: The player name of a seat played by a person (`--bots human,greedy`, the web
+#: table's seat menu): every other player name is a bot's (`ttr_core.bots.BOTS`).
+HUMAN = "human"

@@ -55,8 +55,6 @@ from ttr_maps.rules import RuleSet
 if TYPE_CHECKING:
     from rich.console import Console
 
-HUMAN = "human"
-
 
 @dataclass
 class Session:
@@ -144,7 +142,7 @@ def play_at_table(
     person or bot, sees only its own view and plays through the one game loop."""
     state = new_game(game_map, len(players), seed, rules)
     journal = Journal()
-    table = Table(
+    table = TerminalTable(
         terminal,
         names,
         journal,
@@ -187,7 +185,7 @@ def why_not(state: GameState, seat: int, action: Action) -> str:
 
 
 @dataclass
-class Table:
+class TerminalTable:
     """What the people at one table share: the terminal, the journal of the game,
     who saw what, and the board picture."""
 
@@ -213,7 +211,7 @@ class Table:
 class Person:
     """A seat played by a person at the table."""
 
-    def __init__(self, seat: int, table: Table) -> None:
+    def __init__(self, seat: int, table: TerminalTable) -> None:
         self.seat = seat
         self.table = table
         self.name = table.names[seat]
