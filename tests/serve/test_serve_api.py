@@ -22,13 +22,14 @@ from ttr_core.bots import bot_factories
 from ttr_core.cli import app as cli_app
 from ttr_core.engine.actions import Resign
 from ttr_core.engine.record import read_record, verify_record
+from ttr_core.engine.view import LOG_LENGTH
 from ttr_core.serve.app import MAX_BODY_BYTES, TOKEN_HEADER, create_app
 from ttr_core.serve.payloads import view_payload
 from ttr_core.serve.tables import PACES, Table, TableRegistry
 from ttr_maps import load_map
 
 #: What a seat's table response holds besides its view: public facts only.
-TABLE_KEYS = {"game", "map", "map_name", "players", "pace", "revision", "view", "result"}
+TABLE_KEYS = {"game", "map", "map_name", "players", "pace", "revision", "view", "log", "result"}
 
 
 class Clock:
@@ -83,7 +84,14 @@ def assert_is_the_seats_view(response: dict, table: Table, seat: int, tokens: di
     """R5: a seat's response is its PlayerView (as `view_payload`) plus public facts;
     no other seat's secret appears in it."""
     assert set(response) == TABLE_KEYS
-    assert response["view"] == as_json(view_payload(table.state.view(seat)))
+    view = table.state.view(seat)
+    assert response["view"] == as_json(view_payload(view))
+    # The log is the table's journal as this seat may see it (R4: not the others'
+    # ticket choices during setup).
+    seen = table.journal.since(0, view)[-LOG_LENGTH:]
+    assert response["log"] == [{"seat": e.seat, "text": e.text} for e in seen]
+    if view.phase == "setup":
+        assert all(e.seat == seat or "kept" not in e.text for e in seen)
     assert response["players"] == table.players
     assert response["revision"] == table.revision
     assert (response["result"] is None) == (not table.state.is_over)

@@ -140,16 +140,18 @@ def test_north_america_lobby_to_game_over_then_replay(page: Any, tmp_path: Path)
         "Object.keys(table.data.view.legal.market).find("
         "(s) => table.data.view.market[s] !== 'loco')",
     )
+    taken = js(page, f"table.data.view.market[{slot}]")
     page.click(f'#market button[data-slot="{slot}"]')
     page.wait_for_function("table.data.view.decision === 'second_card'")
     page.click("#deck")
     page.wait_for_function(f"{hand_size()} === {before + 2}")
-    assert "takes face-up card" in page.inner_text("#log")
-    assert "draws from the deck" in page.inner_text("#log")
+    # The log is told in the table's words (the journal), the colour taken included.
+    assert f"seat 0 (human) took {taken}" in page.inner_text("#log")
+    assert "seat 0 (human) drew from the deck" in page.inner_text("#log")
 
     # The bot answers, one move at a time.
     page.wait_for_function(
-        "table.data.view.log.some((e) => e.seat === 1) && table.data.view.to_move === 0"
+        "table.data.log.some((e) => e.seat === 1) && table.data.view.to_move === 0"
     )
     assert "seat 1 (greedy)" in page.inner_text("#log")
 
@@ -170,14 +172,15 @@ def test_north_america_lobby_to_game_over_then_replay(page: Any, tmp_path: Path)
         page.wait_for_selector("#dialog[open] .option")
         page.locator("#dialog .option").first.click()
     page.wait_for_selector(f'g.route.claimed[data-route="{route}"][data-owner="0"]')
-    assert "claims" in page.inner_text("#log")
+    title = js(page, f"document.querySelector('g.route[data-route=\"{route}\"]').dataset.title")
+    assert f"seat 0 (human) claimed {title} (" in page.inner_text("#log")
     page.hover(f'g.route[data-route="{route}"] polygon.car >> nth=0')
     assert tooltip.inner_text().endswith("owner: seat 0 (human)")
 
     # A ticket's cities light up on the board while the mouse is over it.
     page.hover("#tickets li.ticket >> nth=0")
     assert page.locator("g.city.ticket-end").count() == 2
-    page.wait_for_function("table.data.view.log.slice(-1)[0].seat === 1")  # the bot moved
+    page.wait_for_function("table.data.log.slice(-1)[0].seat === 1")  # the bot moved
     screenshot(page, tmp_path, "serve-table.png")
 
     record = fast_forward_and_check_the_end(page, tmp_path)

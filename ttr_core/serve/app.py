@@ -273,7 +273,6 @@ def create_app(
             RECORD_VERSION,
             RecordError,
             first_schema_problem,
-            iter_replay,
         )
 
         data = await read_json(request, MAX_RECORD_BYTES)
@@ -286,7 +285,7 @@ def create_app(
         if game_map is None:
             return error(400, f"the record's map {data['map']!r} is not on this server")
         try:
-            payload = replay_payload(data, game_map, iter_replay(data, game_map))
+            payload = replay_payload(data, game_map)
         except RecordError as problem:
             return error(400, str(problem))
         return JSONResponse(payload)

@@ -31,7 +31,9 @@ from ttr_core.engine.actions import (
     PayTunnel,
 )
 from ttr_core.engine.cards import CARD_NAMES
-from ttr_core.engine.view import PlayerView
+from ttr_core.engine.view import LOG_LENGTH, PlayerView
+from ttr_core.table.journal import public_event
+from ttr_core.table.texts import route_title
 from ttr_maps.model import Map, Ticket
 
 if TYPE_CHECKING:
@@ -136,7 +138,6 @@ def view_payload(view: PlayerView) -> dict[str, Any]:
         "route_points": list(view.route_points),
         "status": [str(s) for s in view.status],
         "final_round": view.final_round,
-        "log": [{"seat": seat, "text": text} for seat, text in view.log],
         "station_owners": {
             cities[city].name: seat for city, seat in enumerate(view.station_owners) if seat >= 0
         },
@@ -146,6 +147,7 @@ def view_payload(view: PlayerView) -> dict[str, Any]:
         else {
             "seat": tunnel.seat,
             "route": tunnel.route,
+            "title": route_title(game_map.routes[view.board.route_index[tunnel.route]], game_map),
             "payment": payment_payload(tunnel.payment),
             "revealed": [CARD_NAMES[card] for card in tunnel.revealed],
             "extra": tunnel.extra,
@@ -155,9 +157,13 @@ def view_payload(view: PlayerView) -> dict[str, Any]:
 
 
 def table_payload(table: Table, seat: int) -> dict[str, Any]:
-    """A seat's page: the table's public facts, the seat's view, and the result once
-    the game is over."""
+    """A seat's page: the table's public facts, the seat's view, the log in the
+    table's words (the journal, as this seat may see it: R4 hides the others'
+    ticket choices during setup), and the result once the game is over."""
     state = table.state
+    view = state.view(seat)
+    table.journal.settle_tunnel(view)
+    log = table.journal.since(0, view)[-LOG_LENGTH:]
     return {
         "game": table.id,
         "map": table.map_key,
@@ -165,34 +171,41 @@ def table_payload(table: Table, seat: int) -> dict[str, Any]:
         "players": table.players,
         "pace": table.pace,
         "revision": table.revision,
-        "view": view_payload(state.view(seat)),
+        "view": view_payload(view),
+        "log": [{"seat": event.seat, "text": event.text} for event in log],
         "result": table.result(),
     }
 
 
-def replay_payload(
-    record: Mapping[str, Any], game_map: Map, steps: Iterable[tuple]
-) -> dict[str, Any]:
-    """The frames of a replay, one per step of `ttr_core.engine.record.iter_replay`: who did
-    what, the routes and stations it changed (by index, with the new owner), and
-    every seat's route points and wagons after it. A record holds the whole game, so
-    a replay shows everything."""
+def replay_payload(record: Mapping[str, Any], game_map: Map) -> dict[str, Any]:
+    """The frames of a replay, one per step of `ttr_core.engine.record.iter_replay`:
+    who did what (the action, and the table's words for it, told from the game as it
+    stood before), the routes and stations it changed (by index, with the new owner),
+    and every seat's route points and wagons after it. A record holds the whole
+    game, so a replay shows everything. Raises `RecordError` for a record that does
+    not replay."""
+    from ttr_core.engine.record import iter_replay, replay
+
     frames = []
+    before = replay({**record, "actions": []}, game_map)
     state: GameState | None = None
     owners: list[int] = [-1] * len(game_map.routes)
     stations: list[int] = [-1] * len(game_map.cities)
-    for number, seat, action, state in steps:
+    for number, seat, action, state in iter_replay(record, game_map):
+        actor = seat if seat is not None else getattr(action, "seat", 0)
         frames.append(
             {
                 "number": number,
                 "seat": seat,
                 "action": str(action),
+                "text": public_event(before.view(actor), action),
                 "owners": _changes(owners, state.owner),
                 "stations": _changes(stations, state.station_owner),
                 "route_points": list(state.route_points),
                 "wagons": list(state.wagons),
             }
         )
+        before = state.clone()
     players = [seat.get("player", f"seat {i}") for i, seat in enumerate(record.get("seats", []))]
     return {
         "map": record["map"],

@@ -4,9 +4,10 @@ route, doubles side by side, tunnels, ferry locomotive spaces, and labels placed
 the same label placement (`ttr_maps.geometry.labels`).
 
 Board coordinates have y up; SVG has y down, so every y is negated. Every route is a
-group `<g class="route" data-route="ID">` holding one `<polygon class="car">` per car;
-every city a group `<g class="city" data-city="NAME">`. The page colours and wires
-them up; names are escaped for HTML (`html.escape`).
+group `<g class="route" data-route="ID" data-title="A–B track 2">` (the title in the
+table's words) holding one `<polygon class="car">` per car; every city a group
+`<g class="city" data-city="NAME">`. The page colours and wires them up; names are
+escaped for HTML (`html.escape`).
 
 >>> from ttr_maps import load_map
 >>> svg = board_svg(load_map("north_america"))
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 from html import escape
 
+from ttr_core.table.texts import route_title
 from ttr_maps.geometry.board import BoardGeometry, LabelBox, LabelFont, board_geometry, bounds_of
 from ttr_maps.geometry.labels import place_labels
 from ttr_maps.geometry.projection import Point
@@ -77,12 +79,15 @@ def board_svg(game_map: Map) -> str:
         f'style="--space:{SPACE_UNITS}px">',
         '<g class="routes">',
     ]
+    routes = {route.id: route for route in game_map.routes}
     for index, shape in enumerate(board.routes.values()):
+        title = route_title(routes[shape.id], game_map)
         kinds = " tunnel" if shape.tunnel else ""
         kinds += " ferry" if shape.locomotives else ""
         a, b = shape.cities
         parts.append(
             f'<g class="route{kinds}" data-index="{index}" data-route="{escape(shape.id)}" '
+            f'data-title="{escape(title)}" '
             f'data-a="{escape(a)}" data-b="{escape(b)}" data-length="{shape.length}" '
             f'data-color="{escape(shape.color)}" data-ferry="{shape.locomotives}">'
         )

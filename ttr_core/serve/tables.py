@@ -29,6 +29,7 @@ from ttr_core.engine.errors import IllegalAction
 from ttr_core.engine.loop import StopGame, bot_seed, run
 from ttr_core.engine.state import MAX_PLAYERS, MIN_PLAYERS, GameState
 from ttr_core.table import HUMAN
+from ttr_core.table.journal import Journal, Observed
 from ttr_maps.model import Map
 
 #: Seconds between two bot moves that people can pick on the page (0: at once).
@@ -82,6 +83,8 @@ class Table:
     last_move_at: float
     #: Grows with every change a page should fetch (actions, pace).
     revision: int = 0
+    #: What everyone saw happen, in the table's words (the page's log).
+    journal: Journal = field(default_factory=Journal)
     _result: dict | None = field(default=None, repr=False)
 
     @property
@@ -109,7 +112,9 @@ class Table:
         allows. Removing a seat is the host's action (D5), never a seat's."""
         if isinstance(action, Remove):
             raise IllegalAction("D5", "only the host may remove a seat")
+        seen = self.state.view(seat)
         self.state.apply(action, seat)
+        self.journal.observe(seen, action)
         self.last_move_at = now
         self.revision += 1
         self.advance_bots(now)
@@ -133,13 +138,19 @@ class Table:
             if delay > 0 and state.phase != "setup":
                 raise StopGame  # the next move waits for its turn at this pace
 
-        run(self.state, [seat.bot or _PERSON for seat in self.seats], after_move)
+        players = [
+            _PERSON if seat.bot is None else Observed(seat.bot, self.journal) for seat in self.seats
+        ]
+        run(self.state, players, after_move)
         return moves
 
     def fast_forward(self) -> None:
         """Test hook: bots play every seat, people's too, to the end of the game."""
         stand_ins = [
-            seat.bot or make_bot(FAST_FORWARD_BOT, bot_seed(self.state.seed, index))
+            Observed(
+                seat.bot or make_bot(FAST_FORWARD_BOT, bot_seed(self.state.seed, index)),
+                self.journal,
+            )
             for index, seat in enumerate(self.seats)
         ]
         run(self.state, stand_ins)

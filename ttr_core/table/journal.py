@@ -1,6 +1,9 @@
 """What happened at the table, as everyone saw it: the colour of a face-up card
 taken, a blind draw as "deck", a claim with its colour, length and cards, tickets
-drawn and kept, stations, tunnel outcomes (R7, R9, R12, E1, E2).
+drawn and kept, stations, tunnel outcomes (R7, R9, R12, E1, E2, D5).
+
+The one narrator of actions: the terminal table and the web table (its log and
+its replays) show these words; no page parses the action notation.
 
 The journal is written from each seat's view and the action it chose (`Observed`
 wraps any player, bot or person), so it knows only what was public at the time:
@@ -33,6 +36,7 @@ from ttr_core.engine.actions import (
     KeepTickets,
     Pass,
     PayTunnel,
+    Remove,
     Resign,
 )
 from ttr_core.engine.cards import CARD_NAMES
@@ -121,6 +125,8 @@ def public_event(view: PlayerView, action: Action) -> str:
         return "passed (nothing else was possible)"
     if isinstance(action, Resign):
         return "resigned"
+    if isinstance(action, Remove):
+        return f"seat {action.seat} was removed from the game"
     return str(action)
 
 

@@ -34,14 +34,6 @@ async function api(method, path, body, token) {
   return data;
 }
 
-function cityName(token) { return token.replace(/_/g, " "); }
-
-function routeLabel(routeId) {
-  const [pair, track] = routeId.split("/");
-  const cities = pair.split("-").map(cityName).join(" – ");
-  return track ? `${cities} (track ${track})` : cities;
-}
-
 function card(name, count, extra = "") {
   const label = name === "loco" ? "loco" : name;
   return el("span", { class: `card card-${name} ${extra}`, title: label },
@@ -59,18 +51,6 @@ function paymentChips(option) {
 function seatName(players, seat) {
   if (seat === null || seat === undefined) return "host";
   return `seat ${seat} (${players[seat]})`;
-}
-
-function prettyAction(text) {
-  let match;
-  if ((match = text.match(/^claim (\S+) with (.+)$/))) return `claims ${routeLabel(match[1])} with ${match[2]}`;
-  if ((match = text.match(/^station (\S+) with (.+)$/))) return `builds a station in ${cityName(match[1])} with ${match[2]}`;
-  if ((match = text.match(/^draw market (\d)$/))) return `takes face-up card ${Number(match[1]) + 1}`;
-  if (text === "draw deck") return "draws from the deck";
-  if (text === "tickets") return "draws tickets";
-  if ((match = text.match(/^pay (.+)$/))) return `pays the tunnel's extra ${match[1]}`;
-  if (text === "give up") return "gives up the tunnel";
-  return text;
 }
 
 // ---------------------------------------------------------------- dialog
@@ -240,7 +220,7 @@ const table = {
     else if (view.decision === "second_card") text = "Take a second card: the deck or a face-up card (not a locomotive).";
     else if (view.decision === "tunnel_payment") text = "Your tunnel needs more cards.";
     else if (view.phase === "setup") text = "Waiting for the others to choose their tickets…";
-    else if (view.to_move === view.seat) text = "Your turn: draw cards, claim a route, draw tickets" + (view.rules === "europe" ? " or build a station." : ".");
+    else if (view.to_move === view.seat) text = "Your turn: draw cards, claim a route, draw tickets" + (view.stations_left.length ? " or build a station." : ".");
     else text = `Waiting for ${seatName(data.players, view.to_move)}…`;
     if (view.final_round && view.phase !== "over") text += " Final round!";
     const mine = view.phase !== "over" && (view.decision || (view.phase === "playing" && view.to_move === view.seat));
@@ -251,11 +231,11 @@ const table = {
 
   renderScores(data) {
     const view = data.view;
-    const europe = view.rules === "europe";
+    const stations = view.stations_left.length > 0;
     const head = el("tr", {}, el("th", { text: "" }), el("th", { text: "player" }),
       el("th", { text: "pts", title: "route points so far" }), el("th", { text: "wagons" }),
       el("th", { text: "cards" }), el("th", { text: "tickets" }),
-      europe ? el("th", { text: "stations", title: "stations left" }) : null);
+      stations ? el("th", { text: "stations", title: "stations left" }) : null);
     const rows = data.players.map((player, seat) => el("tr", {
       class: [seat === view.seat ? "me" : "", seat === view.to_move && view.phase === "playing" ? "to-move" : "",
         view.status[seat] !== "active" ? "gone" : ""].join(" "),
@@ -266,7 +246,7 @@ const table = {
       el("td", { text: String(view.wagons[seat]) }),
       el("td", { text: String(view.card_counts[seat]) }),
       el("td", { text: String(view.ticket_counts[seat]) }),
-      europe ? el("td", { text: String(view.stations_left[seat]) }) : null));
+      stations ? el("td", { text: String(view.stations_left[seat]) }) : null));
     $("scores").replaceChildren(head, ...rows);
   },
 
@@ -302,7 +282,7 @@ const table = {
       el("span", { class: "ticket-value", text: `${ticket.value}${ticket.long ? " long" : ""}` }),
       el("span", { class: "ticket-state", text: ticket.completed ? "✓ done" : "open" })))
       : [el("li", { class: "muted", text: "none yet" })]));
-    if (view.rules === "europe") {
+    if (view.stations_left.length) {
       const left = view.stations_left[view.seat];
       const option = Object.values(view.legal.stations)[0]?.[0];
       const cost = option ? ` The next costs ${option.colored + option.locos} card(s) of one colour: click a city to build it.` : "";
@@ -314,10 +294,10 @@ const table = {
   },
 
   renderLog(data) {
-    const entries = data.view.log.slice().reverse();
+    const entries = data.log.slice().reverse();
     $("log").replaceChildren(...entries.map((entry) => el("li", {},
       el("span", { class: "swatch", style: entry.seat === null ? "" : `background:${SEAT_COLORS[entry.seat]}` }),
-      el("span", { text: `${seatName(data.players, entry.seat)} ${prettyAction(entry.text)}` }))));
+      el("span", { text: `${seatName(data.players, entry.seat)} ${entry.text}` }))));
   },
 
   renderDecision(data) {
@@ -349,12 +329,12 @@ const table = {
       return;
     }
     if (options.length === 1) { this.send(options[0].action); return; }
-    paymentDialog(`Claim ${routeLabel(node.dataset.route)}`, `Pay ${node.dataset.length} card(s):`, options);
+    paymentDialog(`Claim ${node.dataset.title}`, `Pay ${node.dataset.length} card(s):`, options);
   },
 
   clickCity(node) {
     const view = this.data && this.data.view;
-    if (!view || view.rules !== "europe") return;
+    if (!view || !view.stations_left.length) return;
     const options = view.legal.stations[node.dataset.city];
     if (!options) { flash(view.station_owners[node.dataset.city] !== undefined ? "this city has a station" : "you cannot build a station here now (E1)"); return; }
     paymentDialog(`Build a station in ${node.dataset.city}?`,
@@ -417,7 +397,7 @@ function tunnelDialog(view) {
   const tunnel = view.tunnel;
   const revealed = el("div", { class: "chips revealed" }, ...tunnel.revealed.map((name) => card(name)));
   const body = [
-    el("p", { text: `You laid ${tunnel.payment.text} for ${routeLabel(tunnel.route)}. The top three cards of the deck:` }),
+    el("p", { text: `You laid ${tunnel.payment.text} for ${tunnel.title}. The top three cards of the deck:` }),
     revealed,
     el("p", { text: tunnel.extra ? `They ask for ${tunnel.extra} more card(s) of your colour or locomotives (E2).` : "Nothing more to pay." }),
     el("div", { class: "options" }, ...view.legal.tunnel.map((option) => el("button", {
@@ -609,7 +589,7 @@ const replay = {
     $("replay-slider").value = String(this.step);
     const frame = data.frames[this.step - 1];
     $("replay-step").textContent = frame
-      ? `${this.step} / ${data.frames.length}: ${seatName(data.players, frame.seat)} ${prettyAction(frame.action)}`
+      ? `${this.step} / ${data.frames.length}: ${seatName(data.players, frame.seat)} ${frame.text}`
       : `0 / ${data.frames.length}: the game as dealt`;
     const points = frame ? frame.route_points : data.players.map(() => 0);
     const wagons = frame ? frame.wagons : null;
