@@ -39,7 +39,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ttr_maps.model import ROUTE_POINTS, Map, Ticket
+from ttr_maps.model import Map, Ticket
+from ttr_maps.rules import map_rules
 
 
 class ProbeError(ValueError):
@@ -48,14 +49,12 @@ class ProbeError(ValueError):
 
 @dataclass(frozen=True)
 class ProbeRoute:
+    """A connection the programme may claim, and what it scores (R10)."""
+
     a: str
     b: str
     length: int
-
-    @property
-    def points(self) -> int:
-        """R10."""
-        return ROUTE_POINTS[self.length]
+    points: int
 
 
 @dataclass(frozen=True)
@@ -110,10 +109,10 @@ def solve_max_score(
     tickets: Sequence[Ticket] | None = None,
     time_limit: float | None = None,
 ) -> ProbeResult:
-    """The highest solo score with `wagons` (default: the map's) and `tickets`
-    (default: the map's deck, regular and long)."""
+    """The highest solo score with `wagons` (default: the map's rule set's, R4) and
+    `tickets` (default: the map's deck, regular and long)."""
     programme = MaxScoreProgramme(game_map, tickets)
-    return programme.solve(game_map.wagons if wagons is None else wagons, time_limit)
+    return programme.solve(map_rules(game_map).wagons if wagons is None else wagons, time_limit)
 
 
 class MaxScoreProgramme:
@@ -132,7 +131,7 @@ class MaxScoreProgramme:
         h = self.highs = _quiet_highs()
         h.setOptionValue("random_seed", 0)
         h.setOptionValue("threads", 1)
-        self.claim = [h.addBinary(obj=ROUTE_POINTS[c.length]) for c in self.connections]
+        self.claim = [h.addBinary(obj=c.points) for c in self.connections]
         lengths = zip(self.connections, self.claim, strict=True)
         self.budget_row = h.addConstr(h.qsum(c.length * x for c, x in lengths) <= 0)
 
@@ -236,24 +235,30 @@ def highs_infinity() -> float:
 
 def _connections(game_map: Map) -> list[ProbeRoute]:
     """One entry per pair of neighbouring cities (R11: a lone player claims one
-    track of a double), as in `wagon_graph`."""
+    track of a double), as in `wagon_graph`, scored by the map's rule set (R10)."""
     from ttr_maps.graph import wagon_graph
 
+    rules = map_rules(game_map)
     edges = wagon_graph(game_map).edges(data="weight")
-    routes = (ProbeRoute(*sorted((a, b)), int(length)) for a, b, length in edges)
+    routes = (
+        ProbeRoute(*sorted((a, b)), int(length), rules.route_score(int(length)))
+        for a, b, length in edges
+    )
     return sorted(routes, key=lambda r: (r.a, r.b))
 
 
 def ticket_rates(game_map: Map, tickets: Sequence[Ticket] | None = None) -> list[TicketRate]:
-    """Every ticket's points per wagon along its cheapest path, best first."""
+    """Every ticket's points per wagon along its cheapest path, best first (route
+    points by the map's rule set, R10)."""
     from ttr_maps.graph import shortest_city_path, wagon_graph
 
+    rules = map_rules(game_map)
     graph = wagon_graph(game_map)
     rates = []
     for t in game_map.tickets if tickets is None else tickets:
         path = shortest_city_path(game_map, t.a, t.b, graph)
         lengths = [graph.edges[u, v]["weight"] for u, v in itertools.pairwise(path)]
-        rates.append(TicketRate(t, sum(lengths), sum(ROUTE_POINTS[n] for n in lengths)))
+        rates.append(TicketRate(t, sum(lengths), sum(rules.route_score(n) for n in lengths)))
     return sorted(rates, key=lambda r: (-r.points_per_wagon, str(r.ticket)))
 
 

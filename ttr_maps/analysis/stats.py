@@ -35,15 +35,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ttr_maps.model import ROUTE_COLORS, Map
+from ttr_maps.rules import RuleSet, map_rules
 from ttr_maps.text import for_matplotlib, for_rich
 
 if TYPE_CHECKING:
     import networkx as nx
 
-#: The player counts of R1.
-PLAYER_COUNTS: tuple[int, ...] = (2, 3, 4, 5)
-#: R11: with this many players or fewer, only one track of a double route is usable.
-SINGLE_TRACK_MAX_PLAYERS = 3
 #: JSON layout version of `stats_to_dict`; bump it when a key changes meaning.
 STATS_FORMAT = 1
 
@@ -74,7 +71,8 @@ class ConnectionLoad:
 class PlayerLoad:
     """Spaces against wagons for one player count.
 
-    `claimable_spaces` counts one track per double route with 2 or 3 players (R11).
+    `claimable_spaces` counts one track per double route with 2 or 3 players (R11:
+    below the rule set's `double_routes_from`).
     `wagon_ratio` is wagons in play per claimable space: near 1 the board fills up.
     """
 
@@ -124,11 +122,13 @@ class MapStats:
 
 
 def map_stats(game_map: Map) -> MapStats:
-    """Compute the designer metrics of a map (which should be valid)."""
+    """Compute the designer metrics of a map (which should be valid), with the
+    numbers of its rule set (`ttr_maps.rules.map_rules`)."""
     import networkx as nx
 
     from ttr_maps.graph import wagon_graph
 
+    rules = map_rules(game_map)
     graph = wagon_graph(game_map)
     routes = game_map.routes
     colors = tuple(
@@ -144,7 +144,7 @@ def map_stats(game_map: Map) -> MapStats:
         map_id=game_map.id,
         map_name=game_map.name,
         rules=game_map.rules,
-        wagons=game_map.wagons,
+        wagons=rules.wagons,
         cities=len(game_map.cities),
         segments=len(routes),
         doubles=sum(1 for group in game_map.parallel_routes.values() if len(group) > 1),
@@ -165,7 +165,7 @@ def map_stats(game_map: Map) -> MapStats:
         ),
         ticket_value_histogram=dict(sorted(Counter(t.value for t in game_map.tickets).items())),
         unreachable_tickets=_unreachable_tickets(game_map, graph),
-        players=player_loads(game_map),
+        players=player_loads(game_map, rules),
         ticket_bonuses=tuple((f"{t.a}:{t.b}", t.bonus) for t in game_map.tickets if t.bonus),
     )
 
@@ -182,15 +182,16 @@ def _unreachable_tickets(game_map: Map, graph: nx.Graph) -> tuple[str, ...]:
     )
 
 
-def player_loads(game_map: Map) -> tuple[PlayerLoad, ...]:
-    """Spaces against wagons for every player count (R1, R4, R11); TTR451 reads it."""
+def player_loads(game_map: Map, rules: RuleSet) -> tuple[PlayerLoad, ...]:
+    """Spaces against wagons for every player count of `rules` (R1, R4, R11);
+    TTR451 reads it."""
     spaces = game_map.total_spaces
     # R11: in a 2- or 3-player game a double route gives one claimable track.
     single_track = sum(group[0].length for group in game_map.parallel_routes.values())
     loads = []
-    for players in PLAYER_COUNTS:
-        claimable = single_track if players <= SINGLE_TRACK_MAX_PLAYERS else spaces
-        in_play = players * game_map.wagons
+    for players in rules.player_counts():
+        claimable = single_track if rules.is_single_track(players) else spaces
+        in_play = players * rules.wagons
         ratio = in_play / claimable if claimable else math.inf
         loads.append(PlayerLoad(players, in_play, spaces, claimable, round(ratio, 3)))
     return tuple(loads)

@@ -16,15 +16,8 @@ from ttr_maps.checks.problem import Level
 from ttr_maps.checks.registry import CheckContext, Finding, check
 from ttr_maps.checks.routes import route_path
 from ttr_maps.graph import distances_within
-from ttr_maps.model import CARD_COLORS, GRAY, Route, Ticket
-
-#: R3: train cards of each colour (the engine's copy is `ttr_core.engine.cards`).
-CARDS_PER_COLOR = 12
-#: R1: the player counts a map is played with.
-PLAYER_COUNTS = (2, 3, 4, 5)
-#: R4 (and E4 for long tickets) and R12: tickets dealt at setup and per draw.
-TICKETS_DEALT = 3
-TICKETS_DRAWN = 3
+from ttr_maps.model import GRAY, Route, Ticket
+from ttr_maps.rules import CARD_COLORS, CARDS_PER_COLOR
 
 #: TTR451: claimable spaces should exceed the wagons in play by this factor. The
 #: published boards have at least 1.33 (Europe, 5 players); below 1 the board
@@ -163,8 +156,9 @@ def color_supply(ctx: CheckContext) -> Iterator[Finding]:
 @check("TTR352", Level.WARNING, "the ticket deck is too small for the players", stage="design")
 def ticket_deck_size(ctx: CheckContext) -> Iterator[Finding]:
     """R4 deals 3 tickets to each player (E4: plus 1 long ticket); R12 draws 3 more
-    at a time. The deck should survive setup with 5 players and still let each
-    player draw once; otherwise drawing tickets stops (D4) and games can stall.
+    at a time (the map's rule set says how many). The deck should survive setup
+    with the most players and still let each player draw once; otherwise drawing
+    tickets stops (D4) and games can stall.
 
     Failing (5 players take 15 tickets at setup, and none is left to draw):
 
@@ -172,27 +166,35 @@ def ticket_deck_size(ctx: CheckContext) -> Iterator[Finding]:
 
     Passing: 30 tickets (North America).
     """
+    rules = ctx.rules
+    dealt, drawn = rules.setup_tickets, rules.tickets_drawn
     regular = sum(1 for t in ctx.map.tickets if not t.long)
     long = sum(1 for t in ctx.map.tickets if t.long)
-    europe = ctx.map.rules == "europe"
+
+    def long_needed(players: int) -> int:  # E4: long tickets dealt at setup
+        return rules.setup_long_tickets * players if rules.long_tickets else 0
+
+    counts = rules.player_counts()
     short = [
         players
-        for players in PLAYER_COUNTS
-        if regular < (TICKETS_DEALT + TICKETS_DRAWN) * players or (europe and long < players)
+        for players in counts
+        if regular < (dealt + drawn) * players or long < long_needed(players)
     ]
     if not short:
         return
     players = short[-1]
-    needed = (TICKETS_DEALT + TICKETS_DRAWN) * players
-    supported = [p for p in PLAYER_COUNTS if p not in short]
+    needed = (dealt + drawn) * players
+    supported = [p for p in counts if p not in short]
     up_to = f"it suits up to {supported[-1]} players" if supported else "it suits no count"
     text = (
-        f"{regular} regular tickets: {players} players take {TICKETS_DEALT * players} at "
-        f"setup (R4) and need {TICKETS_DRAWN * players} more for one draw each (R12); "
+        f"{regular} regular tickets: {players} players take {dealt * players} at "
+        f"setup (R4) and need {drawn * players} more for one draw each (R12); "
         f"add at least {max(needed - regular, 0)} tickets ({up_to})"
     )
-    if europe and long < players:
-        text += f"; {long} long tickets for {players} players (E4): add {players - long}"
+    if long < long_needed(players):
+        text += (
+            f"; {long} long tickets for {players} players (E4): add {long_needed(players) - long}"
+        )
     yield Finding(text, ("tickets",), on_key=True)
 
 
@@ -274,8 +276,9 @@ def track_for_wagons(ctx: CheckContext) -> Iterator[Finding]:
     """R14 ends a game when a player is down to 2 wagons. When the claimable spaces
     are not well above the wagons in play, players run out of routes first and
     every game ends with everybody passing (R6). R11 counts one track per double
-    route with 2 or 3 players. Flagged below 1.25 spaces per wagon in play for any
-    player count (the published boards: at least 1.33); the message says how many
+    route with 2 or 3 players (below the rule set's `double_routes_from`). Flagged
+    below 1.25 spaces per wagon in play for any player count of the rule set (the
+    published boards: at least 1.33); the message says how many
     spaces to add, or how many wagons each player may have (`settings.wagons`).
 
     Failing (4 players bring 180 wagons to 126 spaces):
@@ -289,7 +292,7 @@ def track_for_wagons(ctx: CheckContext) -> Iterator[Finding]:
 
     tight = [
         load
-        for load in player_loads(ctx.map)
+        for load in player_loads(ctx.map, ctx.rules)
         if load.claimable_spaces < TRACK_MARGIN * load.wagons_in_play
     ]
     if not tight:
@@ -308,10 +311,17 @@ def track_for_wagons(ctx: CheckContext) -> Iterator[Finding]:
         else ""
     )
     path = ("settings", "wagons") if "wagons" in (ctx.document.data.get("settings") or {}) else ()
+    single = ctx.rules.single_track_counts()
+    r11 = f"; R11: one track per double route with {_count_range(single)} players" if single else ""
     yield Finding(
-        f"too little track for the wagons ({counts}; R11: one track per double route with "
-        f"2–3 players): games can stall before anyone runs out of wagons; add at least "
-        f"{add} spaces of track{fewer}, or do not offer {worst.players} players",
+        f"too little track for the wagons ({counts}{r11}): games can stall before anyone "
+        f"runs out of wagons; add at least {add} spaces of track{fewer}, or do not offer "
+        f"{worst.players} players",
         path or ("routes",),
         on_key=not path,
     )
+
+
+def _count_range(counts: range) -> str:
+    """Player counts as text: "2–3", or "2" for one count."""
+    return f"{counts[0]}–{counts[-1]}" if len(counts) > 1 else f"{counts[0]}"

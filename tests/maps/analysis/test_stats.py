@@ -11,7 +11,8 @@ from ttr_core.cli import app
 from ttr_maps import load_map
 from ttr_maps.analysis.stats import map_stats, stats_renderables, stats_to_dict
 from ttr_maps.io.bundled import bundled_map_ids
-from ttr_maps.model import CARD_COLORS, Map
+from ttr_maps.model import Map
+from ttr_maps.rules import CARD_COLORS
 
 runner = CliRunner()
 
