@@ -229,7 +229,7 @@ def test_heatmap_is_on_an_absolute_scale(stalling_run: Path) -> None:
     original = ttr_maps.render.draw.render_map
     ttr_maps.render.draw.render_map = spy  # type: ignore[assignment]
     try:
-        from ttr_maps.checks.validate import load_map
+        from ttr_maps.load import load_map
 
         report_html.write_pictures(
             report, load_map(str(STALLING_MAP)), stalling_run, {"by_seat": {}, "by_bot": {}}
