@@ -294,6 +294,46 @@ def sweep_max_score(
     )
 
 
+@dataclass(frozen=True)
+class ProbeReport:
+    """What `ttr probe` reports: one solve, or one per budget of a sweep, and every
+    ticket's points per wagon. `values` says where the ticket values came from
+    ("map", or the file of other values)."""
+
+    map: Map
+    values: str
+    solves: tuple[ProbeResult, ...]
+    rates: tuple[TicketRate, ...]
+    #: The sweep, when budgets were given.
+    sweep: Sweep | None = None
+
+    @property
+    def optimal(self) -> bool:
+        """Whether every solve reached optimality (no time limit stopped one)."""
+        return all(r.optimal for r in self.solves)
+
+
+def probe_map(
+    game_map: Map,
+    *,
+    wagons: int | None = None,
+    budgets: Iterable[int] | None = None,
+    tickets: Sequence[Ticket] | None = None,
+    values: str = "map",
+    time_limit: float | None = None,
+) -> ProbeReport:
+    """Solve for `wagons` (default: the rule set's), or for every budget of
+    `budgets` (a sweep), with `tickets` (default: the map's deck)."""
+    sweep = None
+    if budgets is not None:
+        sweep = sweep_max_score(game_map, budgets, tickets=tickets, time_limit=time_limit)
+        solves = sweep.results
+    else:
+        solves = (solve_max_score(game_map, wagons, tickets=tickets, time_limit=time_limit),)
+    rates = tuple(ticket_rates(game_map, tickets))
+    return ProbeReport(game_map, values, solves, rates, sweep)
+
+
 def parse_budget_range(text: str) -> range:
     """`30..50` (both ends included) as a range of wagon budgets.
 

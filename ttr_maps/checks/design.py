@@ -156,9 +156,8 @@ def color_supply(ctx: CheckContext) -> Iterator[Finding]:
 @check("TTR352", Level.WARNING, "the ticket deck is too small for the players", stage="design")
 def ticket_deck_size(ctx: CheckContext) -> Iterator[Finding]:
     """R4 deals 3 tickets to each player (E4: plus 1 long ticket); R12 draws 3 more
-    at a time (the map's rule set says how many). The deck should survive setup
-    with the most players and still let each player draw once; otherwise drawing
-    tickets stops (D4) and games can stall.
+    at a time. The deck should survive setup with 5 players and still let each
+    player draw once; otherwise drawing tickets stops (D4) and games can stall.
 
     Failing (5 players take 15 tickets at setup, and none is left to draw):
 
@@ -166,6 +165,7 @@ def ticket_deck_size(ctx: CheckContext) -> Iterator[Finding]:
 
     Passing: 30 tickets (North America).
     """
+    # The numbers are the map's rule set's (its settings included), not the base game's.
     rules = ctx.rules
     dealt, drawn = rules.setup_tickets, rules.tickets_drawn
     regular = sum(1 for t in ctx.map.tickets if not t.long)
@@ -276,9 +276,8 @@ def track_for_wagons(ctx: CheckContext) -> Iterator[Finding]:
     """R14 ends a game when a player is down to 2 wagons. When the claimable spaces
     are not well above the wagons in play, players run out of routes first and
     every game ends with everybody passing (R6). R11 counts one track per double
-    route with 2 or 3 players (below the rule set's `double_routes_from`). Flagged
-    below 1.25 spaces per wagon in play for any player count of the rule set (the
-    published boards: at least 1.33); the message says how many
+    route with 2 or 3 players. Flagged below 1.25 spaces per wagon in play for any
+    player count (the published boards: at least 1.33); the message says how many
     spaces to add, or how many wagons each player may have (`settings.wagons`).
 
     Failing (4 players bring 180 wagons to 126 spaces):

@@ -13,10 +13,11 @@ from testdata import BAD
 from ttr_core.engine.result import score_game, ticket_points
 from ttr_core.engine.state import GameState
 from ttr_maps.analysis.fix import plan_fix
-from ttr_maps.analysis.stats import map_stats, stats_to_dict
+from ttr_maps.analysis.stats import map_stats
 from ttr_maps.checks.validate import validate_document, validate_file
 from ttr_maps.io.document import parse_document
 from ttr_maps.model import Map
+from ttr_maps.reports.stats import stats_to_dict
 from ttr_maps.spelling import did_you_mean, suggest
 
 SMALL = """\
