@@ -43,7 +43,7 @@ def stats(
 
     from ttr_core.cli.common import load_map_argument
     from ttr_maps.analysis.stats import map_stats
-    from ttr_maps.render.draw import PreviewError, check_figure_path
+    from ttr_maps.render.figure import PreviewError, check_figure_path
     from ttr_maps.reports.stats import plot_stats
 
     if plot is not None:

@@ -73,7 +73,7 @@ def analyse(
     import sys
 
     from ttr_maps.analysis.tickets import DeckError, analyse_deck
-    from ttr_maps.render.draw import PreviewError, check_figure_path
+    from ttr_maps.render.figure import PreviewError, check_figure_path
     from ttr_maps.reports.tickets import plot_analysis
 
     if plot is not None:

@@ -156,7 +156,7 @@ def print_map(
     from matplotlib.backends.backend_pdf import PdfPages
 
     from ttr_maps.io.files import OutputPathError, atomic_target, check_output_path
-    from ttr_maps.render.draw import _reporting_missing_glyphs
+    from ttr_maps.render.figure import reporting_missing_glyphs
 
     paper = parse_paper(paper)
     target = Path(path)
@@ -185,7 +185,7 @@ def print_map(
         with (
             matplotlib.rc_context({"pdf.fonttype": 42, "pdf.compression": 6}),
             atomic_target(target) as temporary,
-            _reporting_missing_glyphs(),
+            reporting_missing_glyphs(),
             PdfPages(temporary, metadata=metadata) as pdf,
         ):
             for figure in _pages(game_map, board, frame, mm_per_unit, grid, paper):
@@ -211,7 +211,7 @@ def _pages(game_map, board, frame, mm_per_unit, grid, paper):
 
 
 def _page(paper: str, landscape: bool = False) -> Figure:
-    from ttr_maps.render.draw import new_figure
+    from ttr_maps.render.figure import new_figure
 
     width, height = PAPERS[paper]
     if landscape:
@@ -232,7 +232,7 @@ def _mm_axes(figure: Figure, x: float, y: float, width: float, height: float) ->
 
 
 def _text(figure: Figure, x_mm: float, y_mm: float, text: str, size: float, **style: Any) -> None:
-    from ttr_maps.render.draw import font_properties
+    from ttr_maps.render.figure import font_properties
 
     page_w = figure.get_figwidth() * _MM_PER_INCH
     page_h = figure.get_figheight() * _MM_PER_INCH
@@ -254,7 +254,7 @@ def _draw_board(ax: Any, game_map: Map, view: tuple[float, float, float, float])
 
 def _label(ax: Any, x: float, y: float, text: str, size: float, **style: Any) -> None:
     """Text on a card or sheet, in the fonts previews use (fallbacks for any script)."""
-    from ttr_maps.render.draw import font_properties
+    from ttr_maps.render.figure import font_properties
 
     weight = style.pop("weight", "normal")
     ax.text(x, y, text, fontproperties=font_properties(size, weight), **style)
@@ -503,7 +503,7 @@ def _mini_map(
 def _train_card_pages(paper: str):
     from matplotlib.patches import Rectangle
 
-    from ttr_maps.render.draw import CAR_FILL
+    from ttr_maps.render.palette import CAR_FILL
 
     cards = [color for color in CARD_COLORS for _ in range(CARDS_PER_COLOR)]
     cards += ["locomotive"] * LOCOMOTIVES

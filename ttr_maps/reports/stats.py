@@ -164,14 +164,8 @@ def plot_stats(stats: MapStats, path: str | Path, *, dpi: float = 100) -> Path:
     """Write a one-page figure of the distributions (PNG, SVG or PDF by extension)."""
     from matplotlib.ticker import MaxNLocator
 
-    from ttr_maps.render.draw import (
-        CAR_EDGE,
-        CAR_FILL,
-        check_figure_path,
-        font_properties,
-        new_figure,
-        save_figure,
-    )
+    from ttr_maps.render.figure import check_figure_path, font_properties, new_figure, save_figure
+    from ttr_maps.render.palette import CAR_EDGE, CAR_FILL
 
     check_figure_path(path)
     figure = new_figure((12.0, 8.5), dpi)

@@ -235,14 +235,10 @@ def plot_analysis(analysis: DeckAnalysis, path: str | Path, *, dpi: float = 90) 
     coverage against degree, tickets per region pair and the score among random
     decks."""
     from ttr_maps.analysis.tickets import reference_profile
-    from ttr_maps.render.draw import (
-        CAR_EDGE,
-        check_figure_path,
-        draw_map,
-        font_properties,
-        new_figure,
-        save_figure,
-    )
+    from ttr_maps.render.draw import draw_map
+    from ttr_maps.render.figure import check_figure_path, font_properties, new_figure, save_figure
+    from ttr_maps.render.overlay import Heat, Overlay
+    from ttr_maps.render.palette import CAR_EDGE
 
     check_figure_path(path)
     board, measures = analysis.board, analysis.measures
@@ -264,14 +260,8 @@ def plot_analysis(analysis: DeckAnalysis, path: str | Path, *, dpi: float = 90) 
             route_heat.update(dict.fromkeys(r.connection.route_ids, ratio))
         worst = max((c.excess for c in crowd.cities()), default=0.0) or 1.0
         city_heat = {c.city: c.excess / worst for c in crowd.cities() if c.excess > 0}
-        drawing = draw_map(
-            ax,
-            board.map,
-            route_heat=route_heat,
-            city_heat=city_heat,
-            legend=False,
-            colorbar=False,
-        )
+        overlay = Overlay(heat=Heat(routes=route_heat, cities=city_heat))
+        drawing = draw_map(ax, board.map, overlay, legend=False, colorbar=False)
         ax.set_title(
             f"{crowd.players} players: {100 * crowd.excess_share:.1f} % of wanted wagons "
             "over capacity",
