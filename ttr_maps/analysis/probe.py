@@ -69,7 +69,6 @@ class ProbeResult:
     #: Relative gap between the best score found and the bound (0 when optimal).
     gap: float
     cpu_seconds: float
-    solver_seconds: float
 
     @property
     def route_points(self) -> int:
@@ -202,7 +201,6 @@ class MaxScoreProgramme:
             tickets=completed,
             gap=0.0 if optimal else float(info.mip_gap) if has_solution else float("inf"),
             cpu_seconds=time.process_time() - started,
-            solver_seconds=float(h.getRunTime()),
         )
 
 

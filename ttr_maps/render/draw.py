@@ -65,11 +65,9 @@ _CITY_MARKER_RADIUS = 4.5
 
 @dataclass(frozen=True)
 class MapDrawing:
-    """What `draw_map` drew, for callers that lay out their own legend or colorbar."""
+    """What `draw_map` drew, for callers that lay out their own colorbar (the
+    legend of a board is `ttr_maps.render.legend.legend_handles`)."""
 
-    legend_handles: tuple[Any, ...]
-    #: Pass as `handler_map` to `Axes.legend` along with `legend_handles`.
-    legend_handler_map: Mapping[Any, Any]
     heat_mappable: ScalarMappable | None = None
     #: Car polygons (corners in data coordinates) by route id.
     cars: Mapping[str, tuple[tuple[Point, ...], ...]] = field(default_factory=dict)
@@ -221,27 +219,26 @@ def draw_map(
             )
             bar.set_label(overlay.heat.label, fontproperties=font_properties(9))
 
-    handles, handler_map = legend_handles(game_map, overlay)
-    if legend and handles:
-        ax.legend(
-            handles=handles,
-            handler_map=handler_map,
-            loc="upper left",
-            bbox_to_anchor=(1.01, 1.0),
-            borderaxespad=0.0,
-            prop=font_properties(8.5),
-            frameon=False,
-            handlelength=2.2,
-        )
+    if legend:
+        handles, handler_map = legend_handles(game_map, overlay)
+        if handles:
+            ax.legend(
+                handles=handles,
+                handler_map=handler_map,
+                loc="upper left",
+                bbox_to_anchor=(1.01, 1.0),
+                borderaxespad=0.0,
+                prop=font_properties(8.5),
+                frameon=False,
+                handlelength=2.2,
+            )
     labels: Mapping[str, LabelBox] = {}
     label_points = 0.0
     if label_cities:
         labels, label_points = preview_labels(ax, game_map, board)
         with reporting_missing_glyphs():
             _draw_labels(ax, board, labels, label_points)
-    return MapDrawing(
-        tuple(handles), handler_map, heat_mappable, board.route_cars(), labels, label_points
-    )
+    return MapDrawing(heat_mappable, board.route_cars(), labels, label_points)
 
 
 def _colormap(name: str) -> Any:
