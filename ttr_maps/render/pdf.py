@@ -142,6 +142,36 @@ def board_frame(board: BoardGeometry) -> tuple[float, float, float, float]:
     return (x0 - pad, y0 - pad, x1 + pad, y1 + pad)
 
 
+@dataclass(frozen=True)
+class PrintPlan:
+    """How a board is printed: its frame in board units, the scale and the tiles."""
+
+    board: BoardGeometry
+    #: The board's rectangle in board units (`board_frame`, or the layout's size).
+    frame: tuple[float, float, float, float]
+    mm_per_unit: float
+    grid: TileGrid
+
+
+def print_plan(game_map: Map, paper: str, board_width_cm: float | None = None) -> PrintPlan:
+    """The frame, scale and tiles of `game_map` printed `board_width_cm` wide (default:
+    the layout's board width, or 80 cm for a map drawn from geography) on `paper`.
+    Raises `PrintError` for a width outside 10-500 cm."""
+    board = board_geometry(game_map)
+    frame = board_frame(board)
+    if board.laid_out and game_map.layout is not None and game_map.layout.size:
+        frame = (0.0, 0.0, *game_map.layout.size)
+    frame_width = frame[2] - frame[0]
+    width_cm = board_width_cm
+    if width_cm is None:
+        width_cm = frame_width if board.laid_out else DEFAULT_BOARD_WIDTH_CM
+    if not 10 <= width_cm <= 500:
+        raise PrintError(f"board width {width_cm:g} cm: choose 10 to 500 cm")
+    mm_per_unit = 10 * width_cm / frame_width
+    board_mm = (frame_width * mm_per_unit, (frame[3] - frame[1]) * mm_per_unit)
+    return PrintPlan(board, frame, mm_per_unit, tile_grid(board_mm, paper))
+
+
 def print_map(
     game_map: Map,
     path: str | Path,
@@ -166,19 +196,8 @@ def print_map(
         check_output_path(target)
     except OutputPathError as error:
         raise PrintError(str(error)) from None
-    board = board_geometry(game_map)
-    frame = board_frame(board)
-    if board.laid_out and game_map.layout is not None and game_map.layout.size:
-        frame = (0.0, 0.0, *game_map.layout.size)
-    frame_width = frame[2] - frame[0]
-    width_cm = board_width_cm
-    if width_cm is None:
-        width_cm = frame_width if board.laid_out else DEFAULT_BOARD_WIDTH_CM
-    if not 10 <= width_cm <= 500:
-        raise PrintError(f"board width {width_cm:g} cm: choose 10 to 500 cm")
-    mm_per_unit = 10 * width_cm / frame_width
-    board_mm = (frame_width * mm_per_unit, (frame[3] - frame[1]) * mm_per_unit)
-    grid = tile_grid(board_mm, paper)
+    plan = print_plan(game_map, paper, board_width_cm)
+    board, frame, mm_per_unit, grid = plan.board, plan.frame, plan.mm_per_unit, plan.grid
     pages = 0
     metadata = {"Title": f"{game_map.name}: print and play", "Creator": "ttr", "CreationDate": None}
     try:
@@ -448,7 +467,6 @@ def _ticket_pages(game_map: Map, board: BoardGeometry, paper: str):
             )
             _label(ax, 4, card_h - 6, ticket.a, 9.5, weight="bold", va="top")
             _label(ax, 4, card_h - 12, f"to {ticket.b}", 9.5, weight="bold", va="top")
-            bonus = int(getattr(ticket, "bonus", 0) or 0)
             ax.add_patch(
                 Circle((card_w - 9, 9), 6.5, facecolor="#f3d9a4", edgecolor=_FRAME, linewidth=0.6)
             )
@@ -463,8 +481,8 @@ def _ticket_pages(game_map: Map, board: BoardGeometry, paper: str):
                 weight="bold",
             )
             notes = []
-            if bonus:
-                notes.append(f"+{bonus} bonus")
+            if ticket.bonus:
+                notes.append(f"+{ticket.bonus} bonus")
             if ticket.long:
                 notes.append("long ticket")
             if notes:

@@ -118,9 +118,9 @@ def test_svg_has_one_group_per_route_one_car_per_space_and_every_city(map_id, tm
             assert drawn_shapes(ferries[route.id]) == route.ferry
 
 
-@pytest.mark.parametrize("map_id", bundled_map_ids())
-def test_png_has_the_asked_pixel_size(map_id, tmp_path):
-    out = render_map(load_map(map_id), tmp_path / "m.png", size=(8, 5), dpi=LOW_DPI)
+def test_png_has_the_asked_pixel_size(tmp_path):
+    """The size is the figure's, whatever the map: the biggest bundled board shows it."""
+    out = render_map(load_map("europe"), tmp_path / "m.png", size=(8, 5), dpi=LOW_DPI)
     assert png_size(out) == (8 * LOW_DPI, 5 * LOW_DPI)
     assert 5_000 < out.stat().st_size < 400_000
 
