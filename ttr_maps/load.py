@@ -79,13 +79,11 @@ def load_map(source: str | Path) -> Map:
     return report.map
 
 
-#: Errors in a map's `layout:` section (TTR501-TTR503): a fresh layout replaces it.
-LAYOUT_ERROR_CODES = frozenset({"TTR501", "TTR502", "TTR503"})
-
-
 def map_ignoring_layout(path: str | Path) -> tuple[Map | None, list[Problem]]:
     """The map in `path` without its board layout, for laying it out afresh: also
     when the only errors are in the old layout. Otherwise (None, the errors)."""
+    from ttr_maps.checks.layout import LAYOUT_ERROR_CODES
+
     report = validate_file(path, errors_only=True)
     blocking = [p for p in report.errors if p.code not in LAYOUT_ERROR_CODES]
     if report.map is None or blocking:

@@ -11,6 +11,7 @@ import typer
 from ttr_core.cli.app import EXIT_FAILED, app
 from ttr_core.cli.common import MapArgument, fail, load_map_argument
 from ttr_maps.reports.probe import REPORTERS
+from ttr_maps.rules import BASE
 
 #: `--format` choices, derived from the probe reporters.
 ProbeFormat = StrEnum("ProbeFormat", {name: name for name in REPORTERS})  # type: ignore[misc]
@@ -22,7 +23,9 @@ def probe(
     map_argument: MapArgument,
     wagons: Annotated[
         int | None,
-        typer.Option(min=0, help="Wagon budget (default: the map's, 45 in the base rules)."),
+        typer.Option(
+            min=0, help=f"Wagon budget (default: the map's, {BASE.wagons} in the base rules)."
+        ),
     ] = None,
     sweep: Annotated[
         str | None,
