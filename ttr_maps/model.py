@@ -173,7 +173,6 @@ class Map:
     cities: tuple[City, ...]
     routes: tuple[Route, ...]
     tickets: tuple[Ticket, ...]
-    extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
     #: The `settings` block as written (rule-set fields the map changes, see
     #: `ttr_maps.rules`); `wagons` is also read into `wagons`.
     settings: Mapping[str, Any] = field(default_factory=dict, compare=False)
