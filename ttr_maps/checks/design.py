@@ -23,8 +23,6 @@ from ttr_maps.rules import CARD_COLORS, CARDS_PER_COLOR
 #: published boards have at least 1.33 (Europe, 5 players); below 1 the board
 #: cannot hold the wagons and games stall before anyone runs out (R14).
 TRACK_MARGIN = 1.25
-#: The fewest wagons `settings.wagons` allows (the schema's minimum).
-MIN_WAGONS = 3
 #: TTR254: a card colour's spaces per card of that colour, and the longest route of
 #: one card colour (the published boards: at most 28 / 12 = 2.3, and 6).
 MAX_SPACES_PER_CARD = 3.0
@@ -306,7 +304,7 @@ def track_for_wagons(ctx: CheckContext) -> Iterator[Finding]:
     )
     fewer = (
         f", or give each player at most {wagons} wagons (settings.wagons)"
-        if wagons >= MIN_WAGONS
+        if wagons >= _fewest_wagons()
         else ""
     )
     path = ("settings", "wagons") if "wagons" in (ctx.document.data.get("settings") or {}) else ()
@@ -324,3 +322,10 @@ def track_for_wagons(ctx: CheckContext) -> Iterator[Finding]:
 def _count_range(counts: range) -> str:
     """Player counts as text: "2–3", or "2" for one count."""
     return f"{counts[0]}–{counts[-1]}" if len(counts) > 1 else f"{counts[0]}"
+
+
+def _fewest_wagons() -> int:
+    """The fewest wagons `settings.wagons` allows: the schema's minimum."""
+    from ttr_maps.checks.schema import map_schema
+
+    return int(map_schema()["properties"]["settings"]["properties"]["wagons"]["minimum"])
