@@ -37,7 +37,8 @@ class InvalidMapError(Exception):
 
 @dataclass(frozen=True)
 class _Loaded:
-    """A map loaded from a file, and what the file was when it was read."""
+    """A map loaded from a file: the file's identity before it was read, the bytes
+    the map was parsed from, and the map."""
 
     identity: FileIdentity
     data: bytes
@@ -59,23 +60,28 @@ def load_map(source: str | Path) -> Map:
     from ttr_maps.io.bundled import resolve_map_argument
 
     path = resolve_map_argument(str(source))
+    key: Path | None = None
     try:
         key = path.resolve()
         identity = file_identity(key)
-        # The bytes too: a file rewritten in place within one tick of the
-        # file system's clock keeps its size and modification time.
-        data = read_regular_file(key, limits.MAX_MAP_BYTES)
+        loaded = _LOADED.get(key)
+        # The bytes too: a file rewritten in place within one tick of the file
+        # system's clock keeps its size and modification time.
+        if (
+            loaded is not None
+            and loaded.identity == identity
+            and read_regular_file(key, limits.MAX_MAP_BYTES) == loaded.data
+        ):
+            return loaded.map
     except (OSError, ValueError):  # validate_file says why it cannot be read
         key = None
-    if key is not None:
-        loaded = _LOADED.get(key)
-        if loaded is not None and loaded.identity == identity and loaded.data == data:
-            return loaded.map
     report = validate_file(path, errors_only=True)
-    if report.map is None or report.errors:
+    if report.map is None or report.errors or report.document is None:
+        if key is not None:
+            _LOADED.pop(key, None)
         raise InvalidMapError(report)
-    if key is not None:
-        _LOADED[key] = _Loaded(identity, data, report.map)
+    if key is not None:  # the bytes the map was read from, and the file before them
+        _LOADED[key] = _Loaded(identity, report.document.text.encode("utf-8"), report.map)
     return report.map
 
 
