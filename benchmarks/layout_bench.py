@@ -22,7 +22,8 @@ import time
 from ttr_maps import load_map
 from ttr_maps.geometry.layout import compute_layout
 from ttr_maps.io.bundled import bundled_map_ids
-from ttr_maps.model import CARD_COLORS, Map
+from ttr_maps.model import Map
+from ttr_maps.rules import CARD_COLORS
 
 
 def generated_map(cities: int = 200, seed: int = 20261130) -> Map:

@@ -5,7 +5,10 @@ pyinstrument profile of the big map). It times:
 
 1. `ttr validate` on the bundled maps, as a subprocess, so interpreter start-up and
    imports count (target: well under 1 s);
-2. validating a generated map of 10,000 cities, 30,000 routes and 5,000 tickets
+2. `load_map` of each bundled map, in CPU time: the first load in a fresh process
+   (the loader's imports warmed on a starter map), which runs the error checks only,
+   and a second load of the unchanged file, which returns the same `Map`;
+3. validating a generated map of 10,000 cities, 30,000 routes and 5,000 tickets
    (target: under 10 s). The map is a jittered grid: each city joins its right and
    upper neighbours and some diagonals, lengths follow the distance, and tickets
    join cities a few steps apart, with correct values (R2), as a designer would.
@@ -111,6 +114,42 @@ def time_bundled(repeat: int) -> list[float]:
     return times
 
 
+#: Run in a fresh process: CPU seconds of the first and of a second load of one map.
+_LOAD = """
+import sys, tempfile, time
+from pathlib import Path
+from ttr_maps.io.starter import starter_map_text
+from ttr_maps.load import load_map
+with tempfile.TemporaryDirectory() as folder:
+    warm = Path(folder) / "warm.yaml"
+    warm.write_text(starter_map_text("warm"), encoding="utf-8")
+    load_map(warm)
+start = time.process_time(); load_map(sys.argv[1]); first = time.process_time() - start
+start = time.process_time(); load_map(sys.argv[1]); again = time.process_time() - start
+print(first, again)
+"""
+
+
+def time_load_map(repeat: int) -> None:
+    """Median CPU time of `load_map` per bundled map, first and cached."""
+    from ttr_maps.io.bundled import bundled_map_ids
+
+    for map_id in bundled_map_ids():
+        firsts, agains = [], []
+        for _ in range(repeat):
+            done = subprocess.run(
+                [sys.executable, "-c", _LOAD, map_id], capture_output=True, text=True, check=True
+            )
+            first, again = (float(x) for x in done.stdout.split())
+            firsts.append(first)
+            agains.append(again)
+        print(
+            f"load_map {map_id}: first load {1000 * statistics.median(firsts):.1f} ms CPU, "
+            f"unchanged file again {1000 * statistics.median(agains):.2f} ms "
+            f"(medians of {repeat})"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5, help="runs of the bundled-maps timing")
@@ -122,6 +161,7 @@ def main() -> None:
         f"ttr validate (bundled maps, subprocess): median {statistics.median(times):.3f} s, "
         f"best {min(times):.3f} s over {len(times)} runs (target < 1 s)"
     )
+    time_load_map(args.repeat)
     from ttr_maps.checks.validate import validate_file
 
     with tempfile.TemporaryDirectory() as folder:

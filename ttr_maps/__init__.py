@@ -1,21 +1,44 @@
-"""ttr_maps: Ticket to Ride maps as data — model, loading, checks, graph analysis,
-previews. It knows nothing of game rules; the engine lives in `ttr_core`.
+"""ttr_maps: Ticket to Ride maps as data — the model, the rule set a map plays by,
+loading, checks, geometry, drawing, analyses and reports. It never imports `ttr_core`.
+
+The names below are imported on first use, so `import ttr_maps.model` (or the
+`ttr` command's start-up) does not load the validator:
+
+>>> from ttr_maps import load_map
+>>> load_map("north_america").name
+'North America'
 """
 
-from ttr_maps.checks.validate import FileReport, InvalidMapError, load_map, validate_file
-from ttr_maps.model import CARD_COLORS, GRAY, ROUTE_COLORS, ROUTE_POINTS, City, Map, Route, Ticket
+from __future__ import annotations
 
-__all__ = [
-    "CARD_COLORS",
-    "GRAY",
-    "ROUTE_COLORS",
-    "ROUTE_POINTS",
-    "City",
-    "FileReport",
-    "InvalidMapError",
-    "Map",
-    "Route",
-    "Ticket",
-    "load_map",
-    "validate_file",
-]
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+#: Public name -> the module that defines it.
+_WHERE = {
+    "load_map": "ttr_maps.load",
+    "InvalidMapError": "ttr_maps.load",
+    "validate_file": "ttr_maps.checks.validate",
+    "Map": "ttr_maps.model",
+}
+
+__all__ = ["InvalidMapError", "Map", "load_map", "validate_file"]
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'ttr_maps' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value  # imported once
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
+
+if TYPE_CHECKING:
+    from ttr_maps.checks.validate import validate_file
+    from ttr_maps.load import InvalidMapError, load_map
+    from ttr_maps.model import Map

@@ -21,26 +21,11 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
-#: The eight card colours of R3, in the order the engine indexes them.
-CARD_COLORS: tuple[str, ...] = (
-    "red",
-    "orange",
-    "yellow",
-    "green",
-    "blue",
-    "pink",
-    "black",
-    "white",
-)
+from ttr_maps.rules import BASE, CARD_COLORS, RULE_SET_VALUES
+
 #: A gray route may be paid with any one card colour (R9).
 GRAY = "gray"
 ROUTE_COLORS: tuple[str, ...] = (*CARD_COLORS, GRAY)
-
-#: R10: points scored at once for a route of each length.
-ROUTE_POINTS: Mapping[int, int] = {1: 1, 2: 2, 3: 4, 4: 7, 5: 10, 6: 15, 7: 18, 8: 21}
-
-RULE_SETS: tuple[str, ...] = ("base", "europe")
-DEFAULT_WAGONS = 45
 
 CoordinateKind = Literal["geographic", "plane"]
 
@@ -92,11 +77,6 @@ class Route:
     @property
     def is_double(self) -> bool:
         return self.track is not None
-
-    @property
-    def points(self) -> int:
-        """R10: the points this route scores when claimed."""
-        return ROUTE_POINTS[self.length]
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,7 +173,6 @@ class Map:
     cities: tuple[City, ...]
     routes: tuple[Route, ...]
     tickets: tuple[Ticket, ...]
-    extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
     #: The `settings` block as written (rule-set fields the map changes, see
     #: `ttr_maps.rules`); `wagons` is also read into `wagons`.
     settings: Mapping[str, Any] = field(default_factory=dict, compare=False)
@@ -258,11 +237,14 @@ class Map:
             for i, t in enumerate(data.get("tickets", []))
         )
         settings = data.get("settings", {}) or {}
+        rules = str(data.get("rules", "base"))
+        # R4: the named rule set's wagons unless the map sets its own.
+        default_wagons = RULE_SET_VALUES.get(rules, BASE).wagons
         return cls(
             id=str(data["id"]),
             name=str(data["name"]),
-            rules=str(data.get("rules", "base")),
-            wagons=int(settings.get("wagons", DEFAULT_WAGONS)),
+            rules=rules,
+            wagons=int(settings.get("wagons", default_wagons)),
             coordinates="geographic" if geographic else "plane",
             cities=cities,
             routes=tuple(routes),

@@ -23,8 +23,20 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
-from ttr_maps.model import CARD_COLORS, RULE_SETS
+#: The rule sets a map may name (`rules:`); their values are `RULE_SET_VALUES`.
+RULE_SETS: tuple[str, ...] = ("base", "europe")
 
+#: R3: the eight card colours, in the order the engine indexes them.
+CARD_COLORS: tuple[str, ...] = (
+    "red",
+    "orange",
+    "yellow",
+    "green",
+    "blue",
+    "pink",
+    "black",
+    "white",
+)
 #: R3: 12 train cards of each colour and 14 locomotives (110 cards). Every rule set
 #: plays with this deck.
 CARDS_PER_COLOR = 12
@@ -123,6 +135,29 @@ class RuleSet:
     def route_score(self, length: int) -> int:
         """R10: points for claiming a route of `length`."""
         return self.route_points[length - 1]
+
+    def player_counts(self) -> range:
+        """R1: the player counts a game may have.
+
+        >>> list(BASE.player_counts())
+        [2, 3, 4, 5]
+        """
+        return range(self.min_players, self.max_players + 1)
+
+    def is_single_track(self, players: int) -> bool:
+        """R11: whether taking one track of a double route closes the other."""
+        return players < self.double_routes_from
+
+    def single_track_counts(self) -> range:
+        """R11: the player counts at which a double route gives one track.
+
+        >>> list(BASE.single_track_counts())
+        [2, 3]
+        >>> list(BASE.with_overrides({"double_routes_from": 2}).single_track_counts())
+        []
+        """
+        last = min(self.double_routes_from, self.max_players + 1)
+        return range(self.min_players, max(self.min_players, last))
 
     def station_cost(self, stations_left: int) -> int:
         """E1: cards the next station costs when `stations_left` remain."""
@@ -260,3 +295,17 @@ def rules_for(game_map: Any, rules: str | RuleSet | None = None) -> RuleSet:
         return chosen.with_overrides(settings)
     except RuleSetError as error:
         raise RuleSetError(f"settings of map {game_map.id!r}: {error}") from None
+
+
+def map_rules(game_map: Any) -> RuleSet:
+    """The rules that a map's checks, analyses and printouts read: `rules_for(game_map)`.
+
+    A map whose settings do not make a playable rule set (`setup_keep` above
+    `setup_tickets`, say) cannot be played: `rules_for` raises, and so does the
+    engine. Its reports still say what they can, from the named set with the
+    map's wagons.
+    """
+    try:
+        return rules_for(game_map)
+    except RuleSetError:
+        return named(game_map.rules).with_overrides({"wagons": game_map.wagons})

@@ -4,11 +4,11 @@ Validation uses it for unknown cities, colours and keys; `ttr preview --ticket`
 for unknown cities. Matching ignores case and surrounding spaces first (`omaha`
 is `Omaha`), then falls back to the closest spelling by `difflib`'s ratio.
 
->>> suggest("Omahaa", ["Denver", "Omaha"])
+>>> closest_spelling("Omahaa", ["Denver", "Omaha"])
 'Omaha'
->>> suggest("grey", ["red", "gray", "green"])
+>>> closest_spelling("grey", ["red", "gray", "green"])
 'gray'
->>> suggest("Paris", ["Denver", "Omaha"]) is None
+>>> closest_spelling("Paris", ["Denver", "Omaha"]) is None
 True
 >>> did_you_mean("colour", ["between", "length", "color"])
 "; did you mean 'color'?"
@@ -23,7 +23,7 @@ from collections.abc import Iterable
 CUTOFF = 0.6
 
 
-def suggest(word: object, choices: Iterable[str], cutoff: float = CUTOFF) -> str | None:
+def closest_spelling(word: object, choices: Iterable[str], cutoff: float = CUTOFF) -> str | None:
     """The known name closest to `word`, or None when nothing is close enough."""
     if not isinstance(word, str):
         return None
@@ -38,5 +38,5 @@ def suggest(word: object, choices: Iterable[str], cutoff: float = CUTOFF) -> str
 
 def did_you_mean(word: object, choices: Iterable[str]) -> str:
     """A message tail: `"; did you mean 'X'?"`, or "" when nothing is close."""
-    found = suggest(word, choices)
+    found = closest_spelling(word, choices)
     return f"; did you mean {found!r}?" if found is not None else ""

@@ -7,9 +7,8 @@ shown exactly as written and never runs as markup:
 - `for_matplotlib`: `$` starts mathtext (`$\\frac{$` crashes the drawing);
 - `for_rich`: `[...]` is rich markup (`[/]` crashes a table);
 - `for_html`: `<`, `&` and quotes;
-- `for_terminal` (`for_terminal_lines` for several lines): control characters
-  and escape sequences (which can clear the screen or retitle the window) are
-  shown as `\\x1b`-style escapes.
+- `for_terminal`: control characters and escape sequences (which can clear the
+  screen or retitle the window) are shown as `\\x1b`-style escapes.
 
 Use the helper at the point where text enters the medium (a label, a table cell,
 an HTML fragment, a line printed), not earlier: the data itself stays as written.
@@ -32,16 +31,6 @@ def for_terminal(text: str) -> str:
     'Denver\\\\x1b[2J'
     """
     return _CONTROL.sub(_escaped, text)
-
-
-def for_terminal_lines(text: str) -> str:
-    """Like `for_terminal`, but keeping line breaks: for text of several lines
-    (a help text, a table) that holds names.
-
-    >>> for_terminal_lines("a\\x07\\nb")
-    'a\\\\x07\\nb'
-    """
-    return "\n".join(for_terminal(line) for line in text.split("\n"))
 
 
 def _escaped(match: re.Match[str]) -> str:

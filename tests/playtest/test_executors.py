@@ -27,7 +27,7 @@ from ttr_core.playtest.executors import (
     iter_batches,
 )
 from ttr_core.playtest.html import prepare_report_folder
-from ttr_maps.checks.validate import load_map
+from ttr_maps.load import load_map
 
 MAP = "north_america"
 BOTS = ("greedy", "random")

@@ -219,8 +219,8 @@ def test_heatmap_is_on_an_absolute_scale(stalling_run: Path) -> None:
 
     seen: dict[str, Any] = {}
 
-    def spy(game_map: Any, path: Path, **options: Any) -> Path:
-        seen.update(options)
+    def spy(game_map: Any, path: Path, overlay: Any, **options: Any) -> Path:
+        seen.update(options, heat=overlay.heat)
         return path
 
     report = json.loads((stalling_run / "report.json").read_text())
@@ -229,7 +229,7 @@ def test_heatmap_is_on_an_absolute_scale(stalling_run: Path) -> None:
     original = ttr_maps.render.draw.render_map
     ttr_maps.render.draw.render_map = spy  # type: ignore[assignment]
     try:
-        from ttr_maps.checks.validate import load_map
+        from ttr_maps.load import load_map
 
         report_html.write_pictures(
             report, load_map(str(STALLING_MAP)), stalling_run, {"by_seat": {}, "by_bot": {}}
@@ -237,5 +237,5 @@ def test_heatmap_is_on_an_absolute_scale(stalling_run: Path) -> None:
     finally:
         ttr_maps.render.draw.render_map = original  # type: ignore[assignment]
     games = report["games"]
-    assert seen["route_heat"] == {r["route"]: r["claimed"] / games for r in report["routes"]}
-    assert "share of games" in seen["heat_label"]
+    assert seen["heat"].routes == {r["route"]: r["claimed"] / games for r in report["routes"]}
+    assert "share of games" in seen["heat"].label

@@ -21,7 +21,7 @@ from ttr_core.playtest.executors import (
     Work,
     iter_batches,
 )
-from ttr_maps.checks.validate import load_map
+from ttr_maps.load import load_map
 
 ray = pytest.importorskip("ray", reason="Ray is installed by .ci/run (pip install '.[cluster]')")
 

@@ -151,8 +151,8 @@ def stop_on_sigterm() -> None:
 def load_map_argument(argument: str) -> Map:
     """A MAP argument (bundled id or YAML path) as a playable map, or exit 2 with
     every error found in it."""
-    from ttr_maps.checks.validate import InvalidMapError, load_map
     from ttr_maps.io.bundled import bundled_map_ids
+    from ttr_maps.load import InvalidMapError, load_map
 
     try:
         return load_map(argument)

@@ -36,10 +36,10 @@ def layout(
     or the file cannot be written.
     """
     from ttr_core.cli.common import fail
-    from ttr_maps.checks.validate import map_ignoring_layout
     from ttr_maps.geometry.layout import LayoutError, compute_layout, with_layout
     from ttr_maps.io.bundled import resolve_map_argument
     from ttr_maps.io.files import OutputPathError, check_output_path, write_text_atomically
+    from ttr_maps.load import map_ignoring_layout
 
     path = resolve_map_argument(map_argument)
     game_map, problems = map_ignoring_layout(path)

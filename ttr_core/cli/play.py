@@ -194,7 +194,7 @@ def play(
     from ttr_maps.render.draw import PreviewError
 
     if picture is not None:
-        from ttr_maps.render.draw import output_format
+        from ttr_maps.render.figure import output_format
 
         try:
             output_format(picture)

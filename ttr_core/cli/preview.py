@@ -42,14 +42,14 @@ def preview(
     import warnings
 
     from ttr_core.cli.common import load_map_argument
-    from ttr_maps.render.draw import (
+    from ttr_maps.render.draw import render_map
+    from ttr_maps.render.figure import (
         MissingGlyphsWarning,
         PreviewError,
         check_figure_path,
         parse_size,
-        render_map,
-        ticket_path,
     )
+    from ttr_maps.render.overlay import Overlay, ticket_path
 
     try:
         check_figure_path(output)
@@ -59,18 +59,11 @@ def preview(
         raise typer.Exit(EXIT_USAGE) from None
     game_map = load_map_argument(map_argument)
     try:
-        path = ticket_path(game_map, ticket) if ticket is not None else None
+        path = ticket_path(game_map, ticket) if ticket is not None else ()
+        overlay = Overlay(path=path, tickets=tickets)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", MissingGlyphsWarning)
-            written = render_map(
-                game_map,
-                output,
-                title=title,
-                size=figure_size,
-                dpi=dpi,
-                highlight_path=path,
-                show_tickets=tickets,
-            )
+            written = render_map(game_map, output, overlay, title=title, size=figure_size, dpi=dpi)
     except PreviewError as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(EXIT_USAGE) from None

@@ -40,7 +40,7 @@ def print_command(
     import warnings
 
     from ttr_core.cli.common import fail, load_map_argument
-    from ttr_maps.render.draw import MissingGlyphsWarning
+    from ttr_maps.render.figure import MissingGlyphsWarning
     from ttr_maps.render.pdf import PrintError, parse_paper, print_map
 
     try:

@@ -10,11 +10,11 @@ import typer
 
 from ttr_core.cli.app import EXIT_USAGE, app
 from ttr_core.cli.common import MapArgument
+from ttr_maps.reports.stats import REPORTERS
 
-
-class StatsFormat(StrEnum):
-    TEXT = "text"
-    JSON = "json"
+#: `--format` choices, derived from the stats reporters.
+StatsFormat = StrEnum("StatsFormat", {name: name for name in REPORTERS})  # type: ignore[misc]
+DEFAULT_FORMAT = StatsFormat("text")
 
 
 @app.command()
@@ -22,7 +22,7 @@ def stats(
     map_argument: MapArgument,
     report_format: Annotated[
         StatsFormat, typer.Option("--format", "-f", help="text: tables; json: for scripts.")
-    ] = StatsFormat.TEXT,
+    ] = DEFAULT_FORMAT,
     plot: Annotated[
         Path | None,
         typer.Option(help="Also write a one-page figure of the distributions (.png/.svg/.pdf)."),
@@ -39,11 +39,12 @@ def stats(
     Exit status: 0 on success; 2 when the map cannot be read or has errors, or
     when the --plot file cannot be written (checked before any work).
     """
-    import json
+    import sys
 
     from ttr_core.cli.common import load_map_argument
-    from ttr_maps.analysis.stats import map_stats, plot_stats, stats_renderables, stats_to_dict
-    from ttr_maps.render.draw import PreviewError, check_figure_path
+    from ttr_maps.analysis.stats import map_stats
+    from ttr_maps.render.figure import PreviewError, check_figure_path
+    from ttr_maps.reports.stats import plot_stats
 
     if plot is not None:
         try:
@@ -52,18 +53,11 @@ def stats(
             typer.echo(f"error: {error}", err=True)
             raise typer.Exit(EXIT_USAGE) from None
     result = map_stats(load_map_argument(map_argument))
-    if report_format is StatsFormat.JSON:
-        typer.echo(json.dumps(stats_to_dict(result), indent=2, ensure_ascii=False))
-    else:
-        from rich.console import Console
-
-        console = Console()
-        for renderable in stats_renderables(result):
-            console.print(renderable)
+    REPORTERS[report_format.value](result, sys.stdout)
     if plot is not None:
         try:
             written = plot_stats(result, plot)
         except PreviewError as error:
             typer.echo(f"error: {error}", err=True)
             raise typer.Exit(EXIT_USAGE) from None
-        typer.echo(f"wrote {written}", err=report_format is StatsFormat.JSON)
+        typer.echo(f"wrote {written}", err=report_format != "text")

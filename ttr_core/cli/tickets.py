@@ -11,6 +11,7 @@ from typer.core import TyperGroup
 
 from ttr_core.cli.app import EXIT_USAGE, app
 from ttr_core.cli.common import MapArgument, fail, load_map_argument
+from ttr_maps.reports.tickets import REPORTERS
 
 
 class _AnalyseByDefault(TyperGroup):
@@ -34,9 +35,9 @@ tickets_app = typer.Typer(
 app.add_typer(tickets_app, name="tickets")
 
 
-class TicketsFormat(StrEnum):
-    TEXT = "text"
-    JSON = "json"
+#: `--format` choices, derived from the deck analysis reporters.
+TicketsFormat = StrEnum("TicketsFormat", {name: name for name in REPORTERS})  # type: ignore[misc]
+DEFAULT_FORMAT = TicketsFormat("text")
 
 
 @tickets_app.command()
@@ -44,7 +45,7 @@ def analyse(
     map_argument: MapArgument,
     report_format: Annotated[
         TicketsFormat, typer.Option("--format", "-f", help="text: tables; json: for scripts.")
-    ] = TicketsFormat.TEXT,
+    ] = DEFAULT_FORMAT,
     plot: Annotated[
         Path | None,
         typer.Option(
@@ -69,11 +70,11 @@ def analyse(
     Exit status: 0 on success; 2 when the map cannot be read, has errors or no
     tickets, or when the --plot file cannot be written (checked before any work).
     """
-    import json
+    import sys
 
     from ttr_maps.analysis.tickets import DeckError, analyse_deck
-    from ttr_maps.render.draw import PreviewError, check_figure_path
-    from ttr_maps.reports.tickets import analysis_renderables, analysis_to_dict, plot_analysis
+    from ttr_maps.render.figure import PreviewError, check_figure_path
+    from ttr_maps.reports.tickets import plot_analysis
 
     if plot is not None:
         try:
@@ -85,20 +86,13 @@ def analyse(
         analysis = analyse_deck(game_map, samples=samples, seed=seed)
     except DeckError as error:
         raise fail(f"{map_argument}: {error}") from None
-    if report_format is TicketsFormat.JSON:
-        typer.echo(json.dumps(analysis_to_dict(analysis), indent=2, ensure_ascii=False))
-    else:
-        from rich.console import Console
-
-        console = Console()
-        for renderable in analysis_renderables(analysis):
-            console.print(renderable)
+    REPORTERS[report_format.value](analysis, sys.stdout)
     if plot is not None:
         try:
             written = plot_analysis(analysis, plot)
         except PreviewError as error:
             raise fail(str(error)) from None
-        typer.echo(f"wrote {written}", err=report_format is TicketsFormat.JSON)
+        typer.echo(f"wrote {written}", err=report_format != "text")
 
 
 @tickets_app.command()

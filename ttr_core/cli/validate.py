@@ -11,13 +11,11 @@ import typer
 
 from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, EXIT_USAGE, app
 from ttr_core.cli.common import MapPaths
+from ttr_maps.checks.reporters import REPORTERS
 
-
-class OutputFormat(StrEnum):
-    text = "text"
-    json = "json"
-    github = "github"
-    sarif = "sarif"
+#: `--format` choices, derived from the validation reporters.
+OutputFormat = StrEnum("OutputFormat", {name: name for name in REPORTERS})  # type: ignore[misc]
+DEFAULT_FORMAT = OutputFormat("text")
 
 
 @app.command()
@@ -32,7 +30,7 @@ def validate(
             "workflow annotations (plus a full table in $GITHUB_STEP_SUMMARY when set); "
             "sarif: SARIF 2.1.0 for code scanning.",
         ),
-    ] = OutputFormat.text,
+    ] = DEFAULT_FORMAT,
     strict: Annotated[bool, typer.Option("--strict", help="Warnings fail the run too.")] = False,
     output: Annotated[
         Path | None,
@@ -55,7 +53,7 @@ def validate(
     are still checked and reported). A file can silence warnings with a comment
     line such as `# ttr: disable=TTR252`. See docs/map-format.md for every check.
     """
-    from ttr_maps.checks.reporters import FORMATS, check_table, to_markdown
+    from ttr_maps.checks.reporters import check_table, to_markdown
     from ttr_maps.checks.validate import iter_map_files, validate_files
     from ttr_maps.io.files import OutputPathError, check_output_path, write_text_atomically
 
@@ -70,7 +68,7 @@ def validate(
             raise typer.Exit(EXIT_USAGE) from None
     targets = list(iter_map_files(paths or [bundled_maps_folder()]))
     reports = list(validate_files(targets))
-    rendered = FORMATS[output_format.value](reports)
+    rendered = REPORTERS[output_format.value](reports)
     if output is None:
         typer.echo(rendered, nl=False)
     else:
@@ -80,7 +78,7 @@ def validate(
             typer.echo(f"ttr validate: cannot write {output}: {error.strerror or error}", err=True)
             raise typer.Exit(EXIT_USAGE) from None
     summary_file = os.environ.get("GITHUB_STEP_SUMMARY")
-    if output_format is OutputFormat.github and summary_file:
+    if output_format == "github" and summary_file:
         try:
             with open(summary_file, "a", encoding="utf-8") as handle:
                 handle.write(to_markdown(reports))

@@ -95,8 +95,9 @@ class MapPayload:
         uses for `argument`. Raises SimulationError if the text arrived damaged or
         this process reads it as another map."""
         from ttr_core.playtest import simulate
-        from ttr_maps.checks.validate import InvalidMapError, validate_document
+        from ttr_maps.checks.validate import validate_document
         from ttr_maps.io.document import parse_document
+        from ttr_maps.load import InvalidMapError
 
         if _sha256(self.text) != self.text_sha256:
             raise SimulationError(f"{self.argument}: the map arrived damaged (SHA-256 differs)")

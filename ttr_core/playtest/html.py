@@ -167,6 +167,7 @@ def write_pictures(
     totals: Mapping[str, Mapping[str, Iterable[int]]],
 ) -> list[Path]:
     from ttr_maps.render.draw import render_map
+    from ttr_maps.render.overlay import Heat, Overlay
 
     games = max(report["games"], 1)
     # Absolute scale: the share of games (routes) or of seat-games (cities), so two
@@ -177,10 +178,8 @@ def write_pictures(
         render_map(
             game_map,
             out_dir / PICTURES["heatmap"],
+            Overlay(heat=Heat(route_heat, city_heat, "share of games claimed (0 to 1)")),
             title=f"{game_map.name}: routes and cities claimed in {games} games",
-            route_heat=route_heat,
-            city_heat=city_heat,
-            heat_label="share of games claimed (0 to 1)",
         )
     ]
     written.append(

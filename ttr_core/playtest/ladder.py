@@ -184,7 +184,7 @@ def run_ladder(
     Games are played by `executor` (`ttr_core.playtest.executors`; default: `jobs` local
     processes), so the report is the same wherever they run."""
     from ttr_core.bots import check_bot_name
-    from ttr_maps.checks.validate import load_map
+    from ttr_maps.load import load_map
 
     for name in bots:
         try:

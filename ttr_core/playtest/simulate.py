@@ -121,7 +121,7 @@ def _load(map_argument: str) -> Map:
     """A map by id or path, loaded once per process."""
     game_map = _MAPS.get(map_argument)
     if game_map is None:
-        from ttr_maps.checks.validate import load_map
+        from ttr_maps.load import load_map
 
         game_map = _MAPS[map_argument] = load_map(map_argument)
     return game_map

@@ -1,6 +1,6 @@
-"""A picture of the board in play, drawn by the preview code (`render_map`): every
-claimed route in its owner's colour, stations (E1) as triangles in their owner's
-colour, and optionally one seat's ticket cities marked.
+"""A picture of the board in play, drawn by the preview code (`render_map` with an
+`Overlay`): every claimed route in its owner's colour, stations (E1) as triangles
+in their owner's colour, and optionally one seat's ticket cities marked.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ def draw_board(
     seat owning it (or -1), `station_owners` per city (or -1, or is empty). The
     legend lists the seats in seat order. Raises `PreviewError`."""
     from ttr_maps.render.draw import render_map
+    from ttr_maps.render.overlay import Markers, Overlay, Owners
 
     route_owner_colors = {
         game_map.routes[route].id: SEAT_COLORS[seat]
@@ -48,12 +49,5 @@ def draw_board(
     if TICKET_CITY_COLOR in markers.values():
         parts.append("gold: your ticket cities")
     label = "; ".join(parts) or "station (owner's colour)"
-    return render_map(
-        game_map,
-        path,
-        title=title,
-        route_owner_colors=route_owner_colors,
-        owner_names=labels,
-        city_markers=markers,
-        city_marker_label=label,
-    )
+    overlay = Overlay(owners=Owners(route_owner_colors, labels), markers=Markers(markers, label))
+    return render_map(game_map, path, overlay, title=title)

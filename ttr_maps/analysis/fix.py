@@ -86,11 +86,11 @@ def plan_fix(file: str | Path) -> FixPlan:
         plan.text = read_regular_file(path, limits.MAX_MAP_BYTES).decode("utf-8")
         document = parse_document(plan.text, str(file))
     except (OSError, ValueError, DocumentError):
-        report: FileReport = validate_file(path)  # the reader's own message and code
+        report: FileReport = validate_file(path, errors_only=True)  # the reader's own words
         plan.blockers = report.errors
         plan.unreadable = report.is_unreadable
         return plan
-    report = validate_document(document)
+    report = validate_document(document, errors_only=True)
     plan.blockers = [p for p in report.errors if p.code != TICKET_VALUE]
     if plan.blockers or report.map is None:
         return plan

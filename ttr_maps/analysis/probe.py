@@ -39,7 +39,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ttr_maps.model import ROUTE_POINTS, Map, Ticket
+from ttr_maps.model import Map, Ticket
+from ttr_maps.rules import map_rules
 
 
 class ProbeError(ValueError):
@@ -48,14 +49,12 @@ class ProbeError(ValueError):
 
 @dataclass(frozen=True)
 class ProbeRoute:
+    """A connection the programme may claim, and what it scores (R10)."""
+
     a: str
     b: str
     length: int
-
-    @property
-    def points(self) -> int:
-        """R10."""
-        return ROUTE_POINTS[self.length]
+    points: int
 
 
 @dataclass(frozen=True)
@@ -70,7 +69,6 @@ class ProbeResult:
     #: Relative gap between the best score found and the bound (0 when optimal).
     gap: float
     cpu_seconds: float
-    solver_seconds: float
 
     @property
     def route_points(self) -> int:
@@ -110,10 +108,10 @@ def solve_max_score(
     tickets: Sequence[Ticket] | None = None,
     time_limit: float | None = None,
 ) -> ProbeResult:
-    """The highest solo score with `wagons` (default: the map's) and `tickets`
-    (default: the map's deck, regular and long)."""
+    """The highest solo score with `wagons` (default: the map's rule set's, R4) and
+    `tickets` (default: the map's deck, regular and long)."""
     programme = MaxScoreProgramme(game_map, tickets)
-    return programme.solve(game_map.wagons if wagons is None else wagons, time_limit)
+    return programme.solve(map_rules(game_map).wagons if wagons is None else wagons, time_limit)
 
 
 class MaxScoreProgramme:
@@ -132,7 +130,7 @@ class MaxScoreProgramme:
         h = self.highs = _quiet_highs()
         h.setOptionValue("random_seed", 0)
         h.setOptionValue("threads", 1)
-        self.claim = [h.addBinary(obj=ROUTE_POINTS[c.length]) for c in self.connections]
+        self.claim = [h.addBinary(obj=c.points) for c in self.connections]
         lengths = zip(self.connections, self.claim, strict=True)
         self.budget_row = h.addConstr(h.qsum(c.length * x for c, x in lengths) <= 0)
 
@@ -203,7 +201,6 @@ class MaxScoreProgramme:
             tickets=completed,
             gap=0.0 if optimal else float(info.mip_gap) if has_solution else float("inf"),
             cpu_seconds=time.process_time() - started,
-            solver_seconds=float(h.getRunTime()),
         )
 
 
@@ -236,24 +233,30 @@ def highs_infinity() -> float:
 
 def _connections(game_map: Map) -> list[ProbeRoute]:
     """One entry per pair of neighbouring cities (R11: a lone player claims one
-    track of a double), as in `wagon_graph`."""
+    track of a double), as in `wagon_graph`, scored by the map's rule set (R10)."""
     from ttr_maps.graph import wagon_graph
 
+    rules = map_rules(game_map)
     edges = wagon_graph(game_map).edges(data="weight")
-    routes = (ProbeRoute(*sorted((a, b)), int(length)) for a, b, length in edges)
+    routes = (
+        ProbeRoute(*sorted((a, b)), int(length), rules.route_score(int(length)))
+        for a, b, length in edges
+    )
     return sorted(routes, key=lambda r: (r.a, r.b))
 
 
 def ticket_rates(game_map: Map, tickets: Sequence[Ticket] | None = None) -> list[TicketRate]:
-    """Every ticket's points per wagon along its cheapest path, best first."""
+    """Every ticket's points per wagon along its cheapest path, best first (route
+    points by the map's rule set, R10)."""
     from ttr_maps.graph import shortest_city_path, wagon_graph
 
+    rules = map_rules(game_map)
     graph = wagon_graph(game_map)
     rates = []
     for t in game_map.tickets if tickets is None else tickets:
         path = shortest_city_path(game_map, t.a, t.b, graph)
         lengths = [graph.edges[u, v]["weight"] for u, v in itertools.pairwise(path)]
-        rates.append(TicketRate(t, sum(lengths), sum(ROUTE_POINTS[n] for n in lengths)))
+        rates.append(TicketRate(t, sum(lengths), sum(rules.route_score(n) for n in lengths)))
     return sorted(rates, key=lambda r: (-r.points_per_wagon, str(r.ticket)))
 
 
@@ -287,6 +290,46 @@ def sweep_max_score(
     return Sweep(
         tuple(solve_max_score(game_map, w, tickets=tickets, time_limit=time_limit) for w in budgets)
     )
+
+
+@dataclass(frozen=True)
+class ProbeReport:
+    """What `ttr probe` reports: one solve, or one per budget of a sweep, and every
+    ticket's points per wagon. `values` says where the ticket values came from
+    ("map", or the file of other values)."""
+
+    map: Map
+    values: str
+    solves: tuple[ProbeResult, ...]
+    rates: tuple[TicketRate, ...]
+    #: The sweep, when budgets were given.
+    sweep: Sweep | None = None
+
+    @property
+    def optimal(self) -> bool:
+        """Whether every solve reached optimality (no time limit stopped one)."""
+        return all(r.optimal for r in self.solves)
+
+
+def probe_map(
+    game_map: Map,
+    *,
+    wagons: int | None = None,
+    budgets: Iterable[int] | None = None,
+    tickets: Sequence[Ticket] | None = None,
+    values: str = "map",
+    time_limit: float | None = None,
+) -> ProbeReport:
+    """Solve for `wagons` (default: the rule set's), or for every budget of
+    `budgets` (a sweep), with `tickets` (default: the map's deck)."""
+    sweep = None
+    if budgets is not None:
+        sweep = sweep_max_score(game_map, budgets, tickets=tickets, time_limit=time_limit)
+        solves = sweep.results
+    else:
+        solves = (solve_max_score(game_map, wagons, tickets=tickets, time_limit=time_limit),)
+    rates = tuple(ticket_rates(game_map, tickets))
+    return ProbeReport(game_map, values, solves, rates, sweep)
 
 
 def parse_budget_range(text: str) -> range:

@@ -22,19 +22,15 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from ttr_maps.model import Map, Ticket
+from ttr_maps.rules import RuleSet, map_rules
 
 if TYPE_CHECKING:
     import numpy as np
 
-#: R1: the table sizes crowding is measured for.
-TABLE_SIZES: tuple[int, ...] = (2, 3, 4, 5)
 #: Paths per ticket that share its usage, and how fast a dearer path loses weight:
 #: a path `PATH_TEMPERATURE` wagons dearer than the cheapest weighs e⁻¹ as much.
 PATHS_PER_TICKET = 4
 PATH_TEMPERATURE = 2.0
-#: A typical hand (R4 deals 3 and keeps at least 2; more are drawn later). With a
-#: long deck (E4) one of the three is a long ticket.
-HAND_SIZE = 3
 #: A second path is "cheap" when it costs at most this much more than the cheapest.
 CHEAP_PATH_SLACK_SHARE = 0.25
 CHEAP_PATH_SLACK_MIN = 2
@@ -118,9 +114,10 @@ class Connection:
     def tracks(self) -> int:
         return len(self.route_ids)
 
-    def capacity(self, players: int) -> int:
-        """R11: with 2 or 3 players only one track of a double may be claimed."""
-        return 1 if players <= 3 else self.tracks
+    def capacity(self, players: int, rules: RuleSet) -> int:
+        """R11: with 2 or 3 players (below `double_routes_from`) only one track of
+        a double may be claimed."""
+        return 1 if rules.is_single_track(players) else self.tracks
 
     def __str__(self) -> str:
         return f"{self.a}–{self.b}"
@@ -152,12 +149,14 @@ class TicketPaths:
 
 
 class TicketBoard:
-    """What the ticket measures need to know about a map, computed once."""
+    """What the ticket measures need to know about a map, computed once, with the
+    rules of its rule set (`ttr_maps.rules.map_rules`)."""
 
     def __init__(self, game_map: Map):
         from ttr_maps.graph import wagon_distances_from, wagon_graph
 
         self.map = game_map
+        self.rules = map_rules(game_map)
         self.graph = wagon_graph(game_map)
         self.connections: tuple[Connection, ...] = tuple(
             Connection(i, *sorted((a, b)), int(data["weight"]), tuple(data["routes"]))
@@ -182,7 +181,9 @@ class TicketBoard:
 
         found = self._capacity.get(players)
         if found is None:
-            found = np.array([c.capacity(players) for c in self.connections], dtype=float)
+            found = np.array(
+                [c.capacity(players, self.rules) for c in self.connections], dtype=float
+            )
             self._capacity[players] = found
         return found
 
@@ -300,13 +301,15 @@ class Crowding:
     players: int
     connections: tuple[Connection, ...]
     demand: tuple[float, ...]
+    #: Every connection's R11 capacity at this table size.
+    capacity: tuple[int, ...]
     excess_share: float
 
     def routes(self) -> list[RouteDemand]:
         """Every connection, most over-demanded first."""
         rows = [
-            RouteDemand(c, d, c.capacity(self.players))
-            for c, d in zip(self.connections, self.demand, strict=True)
+            RouteDemand(c, d, capacity)
+            for c, d, capacity in zip(self.connections, self.demand, self.capacity, strict=True)
         ]
         return sorted(rows, key=lambda r: (-r.excess, -r.demand, str(r.connection)))
 
@@ -428,7 +431,7 @@ def measure_deck(
     )
     region_pairs = Counter(tuple(sorted((regions[t.a], regions[t.b]))) for t in tickets)
 
-    crowding = tuple(_crowding(board, tickets, paths, n) for n in TABLE_SIZES)
+    crowding = tuple(_crowding(board, tickets, paths, n) for n in board.rules.player_counts())
     single = tuple(t for t, p in zip(tickets, paths, strict=True) if p.cheap_alternative is None)
     overlapping = _overlapping_pairs(board, tickets, paths)
     in_overlap = {id(x) for pair in overlapping for x in (pair.first, pair.second)}
@@ -453,10 +456,14 @@ def measure_deck(
     )
 
 
-def _hand_slots(tickets: Sequence[Ticket]) -> list[bool]:
-    """The kinds (long?) of the `HAND_SIZE` tickets of a typical hand."""
-    has_long = any(t.long for t in tickets) and any(not t.long for t in tickets)
-    return [False] * (HAND_SIZE - 1) + [has_long]
+def _hand_slots(rules: RuleSet, tickets: Sequence[Ticket]) -> list[bool]:
+    """The kinds (long?) of the tickets of a typical hand: as many as R4 offers
+    (`setup_tickets`: 3, of which at least 2 are kept, and more are drawn later);
+    with a long deck (E4) one of them is a long ticket."""
+    slots = [False] * rules.setup_tickets
+    if slots and any(t.long for t in tickets) and any(not t.long for t in tickets):
+        slots[-1] = True
+    return slots
 
 
 def _crowding(
@@ -469,7 +476,7 @@ def _crowding(
     import numpy as np
 
     free = np.ones(len(board.connections))
-    for long in _hand_slots(tickets):
+    for long in _hand_slots(board.rules, tickets):
         usages = [p.usage for t, p in zip(tickets, paths, strict=True) if t.long == long]
         free *= 1.0 - np.mean(usages, axis=0)
     demand = players * (1.0 - free)
@@ -477,7 +484,11 @@ def _crowding(
     wanted = float(demand @ board.lengths)
     excess = float(np.maximum(0.0, demand - capacity) @ board.lengths)
     return Crowding(
-        players, board.connections, tuple(demand.tolist()), excess / wanted if wanted else 0.0
+        players,
+        board.connections,
+        tuple(demand.tolist()),
+        tuple(int(c) for c in capacity),
+        excess / wanted if wanted else 0.0,
     )
 
 

@@ -15,6 +15,7 @@ from ttr_maps.checks import (  # noqa: F401  importing registers the checks
     tickets,
     topology,
 )
+from ttr_maps.checks.problem import Level
 from ttr_maps.checks.registry import REGISTRY, Check, Stage
 
 
@@ -23,6 +24,13 @@ def all_checks() -> list[Check]:
     return [REGISTRY[code] for code in sorted(REGISTRY)]
 
 
-def checks_at(stage: Stage) -> list[Check]:
-    """The runnable checks of one stage, by code."""
-    return [c for c in all_checks() if c.stage == stage and c.function is not None]
+def checks_at(stage: Stage, *, errors_only: bool = False) -> list[Check]:
+    """The runnable checks of one stage, by code; with `errors_only`, only those
+    whose level is error (the ones that decide whether a map can be played)."""
+    return [
+        c
+        for c in all_checks()
+        if c.stage == stage
+        and c.function is not None
+        and not (errors_only and c.level is not Level.ERROR)
+    ]

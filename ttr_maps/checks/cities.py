@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from ttr_maps.checks.problem import Level
 from ttr_maps.checks.registry import CheckContext, Finding, check
 from ttr_maps.io.document import MapDocument
-from ttr_maps.spelling import suggest
+from ttr_maps.spelling import closest_spelling
 
 
 @check("TTR101", Level.ERROR, "a city name is declared twice", stage="document")
@@ -59,7 +59,7 @@ def city_without_route(ctx: CheckContext) -> Iterator[Finding]:
         if isinstance(between, list):
             touched.update(name for name in between if isinstance(name, str))
     known = ctx.known_cities
-    touched.update(suggest(name, known) for name in list(touched) if name not in known)
+    touched.update(closest_spelling(name, known) for name in list(touched) if name not in known)
     for city in ctx.map.cities:
         if city.name not in touched:
             yield Finding(f"city {city.name!r} has no route", ("cities", city.name), on_key=True)

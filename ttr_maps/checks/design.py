@@ -16,22 +16,13 @@ from ttr_maps.checks.problem import Level
 from ttr_maps.checks.registry import CheckContext, Finding, check
 from ttr_maps.checks.routes import route_path
 from ttr_maps.graph import distances_within
-from ttr_maps.model import CARD_COLORS, GRAY, Route, Ticket
-
-#: R3: train cards of each colour (the engine's copy is `ttr_core.engine.cards`).
-CARDS_PER_COLOR = 12
-#: R1: the player counts a map is played with.
-PLAYER_COUNTS = (2, 3, 4, 5)
-#: R4 (and E4 for long tickets) and R12: tickets dealt at setup and per draw.
-TICKETS_DEALT = 3
-TICKETS_DRAWN = 3
+from ttr_maps.model import GRAY, Route, Ticket
+from ttr_maps.rules import CARD_COLORS, CARDS_PER_COLOR
 
 #: TTR451: claimable spaces should exceed the wagons in play by this factor. The
 #: published boards have at least 1.33 (Europe, 5 players); below 1 the board
 #: cannot hold the wagons and games stall before anyone runs out (R14).
 TRACK_MARGIN = 1.25
-#: The fewest wagons `settings.wagons` allows (the schema's minimum).
-MIN_WAGONS = 3
 #: TTR254: a card colour's spaces per card of that colour, and the longest route of
 #: one card colour (the published boards: at most 28 / 12 = 2.3, and 6).
 MAX_SPACES_PER_CARD = 3.0
@@ -172,27 +163,36 @@ def ticket_deck_size(ctx: CheckContext) -> Iterator[Finding]:
 
     Passing: 30 tickets (North America).
     """
+    # The numbers are the map's rule set's (its settings included), not the base game's.
+    rules = ctx.rules
+    dealt, drawn = rules.setup_tickets, rules.tickets_drawn
     regular = sum(1 for t in ctx.map.tickets if not t.long)
     long = sum(1 for t in ctx.map.tickets if t.long)
-    europe = ctx.map.rules == "europe"
+
+    def long_needed(players: int) -> int:  # E4: long tickets dealt at setup
+        return rules.setup_long_tickets * players if rules.long_tickets else 0
+
+    counts = rules.player_counts()
     short = [
         players
-        for players in PLAYER_COUNTS
-        if regular < (TICKETS_DEALT + TICKETS_DRAWN) * players or (europe and long < players)
+        for players in counts
+        if regular < (dealt + drawn) * players or long < long_needed(players)
     ]
     if not short:
         return
     players = short[-1]
-    needed = (TICKETS_DEALT + TICKETS_DRAWN) * players
-    supported = [p for p in PLAYER_COUNTS if p not in short]
+    needed = (dealt + drawn) * players
+    supported = [p for p in counts if p not in short]
     up_to = f"it suits up to {supported[-1]} players" if supported else "it suits no count"
     text = (
-        f"{regular} regular tickets: {players} players take {TICKETS_DEALT * players} at "
-        f"setup (R4) and need {TICKETS_DRAWN * players} more for one draw each (R12); "
+        f"{regular} regular tickets: {players} players take {dealt * players} at "
+        f"setup (R4) and need {drawn * players} more for one draw each (R12); "
         f"add at least {max(needed - regular, 0)} tickets ({up_to})"
     )
-    if europe and long < players:
-        text += f"; {long} long tickets for {players} players (E4): add {players - long}"
+    if long < long_needed(players):
+        text += (
+            f"; {long} long tickets for {players} players (E4): add {long_needed(players) - long}"
+        )
     yield Finding(text, ("tickets",), on_key=True)
 
 
@@ -289,7 +289,7 @@ def track_for_wagons(ctx: CheckContext) -> Iterator[Finding]:
 
     tight = [
         load
-        for load in player_loads(ctx.map)
+        for load in player_loads(ctx.map, ctx.rules)
         if load.claimable_spaces < TRACK_MARGIN * load.wagons_in_play
     ]
     if not tight:
@@ -304,14 +304,28 @@ def track_for_wagons(ctx: CheckContext) -> Iterator[Finding]:
     )
     fewer = (
         f", or give each player at most {wagons} wagons (settings.wagons)"
-        if wagons >= MIN_WAGONS
+        if wagons >= _fewest_wagons()
         else ""
     )
     path = ("settings", "wagons") if "wagons" in (ctx.document.data.get("settings") or {}) else ()
+    single = ctx.rules.single_track_counts()
+    r11 = f"; R11: one track per double route with {_count_range(single)} players" if single else ""
     yield Finding(
-        f"too little track for the wagons ({counts}; R11: one track per double route with "
-        f"2–3 players): games can stall before anyone runs out of wagons; add at least "
-        f"{add} spaces of track{fewer}, or do not offer {worst.players} players",
+        f"too little track for the wagons ({counts}{r11}): games can stall before anyone "
+        f"runs out of wagons; add at least {add} spaces of track{fewer}, or do not offer "
+        f"{worst.players} players",
         path or ("routes",),
         on_key=not path,
     )
+
+
+def _count_range(counts: range) -> str:
+    """Player counts as text: "2–3", or "2" for one count."""
+    return f"{counts[0]}–{counts[-1]}" if len(counts) > 1 else f"{counts[0]}"
+
+
+def _fewest_wagons() -> int:
+    """The fewest wagons `settings.wagons` allows: the schema's minimum."""
+    from ttr_maps.checks.schema import map_schema
+
+    return int(map_schema()["properties"]["settings"]["properties"]["wagons"]["minimum"])

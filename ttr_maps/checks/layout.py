@@ -9,6 +9,10 @@ from ttr_maps.checks.problem import Level
 from ttr_maps.checks.registry import CheckContext, Finding, check
 from ttr_maps.checks.routes import route_path
 
+#: The errors of a map's `layout:` section: `ttr layout` replaces the section, so a
+#: map whose only errors are these can still be laid out afresh.
+LAYOUT_ERROR_CODES = frozenset({"TTR501", "TTR502", "TTR503"})
+
 
 @check("TTR501", Level.ERROR, "the board layout names an unknown city")
 def layout_unknown_city(ctx: CheckContext) -> Iterator[Finding]:

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
-from ttr_maps.io.document import Position
 from ttr_maps.text import for_terminal
+
+if TYPE_CHECKING:  # the YAML reader is not needed to hold or print a problem
+    from ttr_maps.io.document import Position
 
 
 class Level(StrEnum):
@@ -20,6 +23,7 @@ class Level(StrEnum):
 class Problem:
     """One problem at one place in one file.
 
+    >>> from ttr_maps.io.document import Position
     >>> str(Problem("maps/x.yaml", Position(12, 5), Level.ERROR, "TTR304", "value 9 ..."))
     'maps/x.yaml:12:5: error TTR304 value 9 ...'
     """

@@ -37,6 +37,7 @@ from ttr_maps.checks.problem import Level, Problem
 from ttr_maps.graph import ShortestPaths, shortest_paths_from, wagon_adjacency
 from ttr_maps.io.document import DataPath, MapDocument, Position
 from ttr_maps.model import Map, Ticket
+from ttr_maps.rules import RuleSet, map_rules
 
 Stage = Literal["reader", "schema", "document", "map", "design"]
 
@@ -87,6 +88,12 @@ class CheckContext:
             line = self.document.position(("routes", route.entry)).line
             gaps.append(f"route {route.a}–{route.b} on line {line} names an unknown city")
         return tuple(gaps)
+
+    @cached_property
+    def rules(self) -> RuleSet:
+        """The rules the map is played with (its rule set and settings): the one
+        source of every rule number a check uses."""
+        return map_rules(self.map)
 
     @cached_property
     def known_cities(self) -> frozenset[str]:

@@ -2,20 +2,24 @@
 GitHub workflow commands for pull requests, and SARIF for code scanning.
 
 Every reporter takes the list of `FileReport`s of one run and returns a string;
-none of them prints. `FORMATS` maps a `--format` name to its reporter.
+none of them prints. `REPORTERS` maps a `--format` name to its reporter (the
+choices of `ttr validate --format` are its keys); `to_markdown` writes the step
+summary that goes with the github format.
+
+This module imports little, so the `ttr` command can read `REPORTERS` at start-up.
 """
 
 from __future__ import annotations
 
-import inspect
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
-from urllib.parse import quote
+from typing import TYPE_CHECKING, Any
 
 from ttr_maps.checks.problem import Level, Problem
-from ttr_maps.checks.validate import FileReport
+
+if TYPE_CHECKING:
+    from ttr_maps.checks.validate import FileReport
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_VERSION = "2.1.0"
@@ -145,6 +149,8 @@ def to_markdown(reports: Sequence[FileReport]) -> str:
 
 
 def _artifact_uri(path: str) -> str:
+    from urllib.parse import quote
+
     candidate = Path(path)
     if candidate.is_absolute():
         return candidate.as_uri()
@@ -166,6 +172,8 @@ def _sarif_level(level: Level) -> str:
 
 def sarif_rules() -> list[dict[str, Any]]:
     """SARIF reporting descriptors for every registered code."""
+    import inspect
+
     from ttr_maps.checks.catalog import all_checks
 
     rules = []
@@ -229,10 +237,8 @@ def to_sarif(reports: Sequence[FileReport]) -> str:
     return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
 
 
-Reporter = Callable[[Sequence[FileReport]], str]
-
 #: `--format` names and their reporters.
-FORMATS: dict[str, Reporter] = {
+REPORTERS: dict[str, Callable[[Sequence[FileReport]], str]] = {
     "text": to_text,
     "json": to_json,
     "github": to_github,

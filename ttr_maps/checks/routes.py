@@ -11,7 +11,8 @@ from collections.abc import Iterator
 from ttr_maps.checks.problem import Level
 from ttr_maps.checks.registry import CheckContext, Finding, check, rule
 from ttr_maps.io.document import DataPath
-from ttr_maps.model import CARD_COLORS, GRAY, Route
+from ttr_maps.model import GRAY, Route
+from ttr_maps.rules import CARD_COLORS
 from ttr_maps.spelling import did_you_mean
 
 rule(

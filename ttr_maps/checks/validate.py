@@ -27,11 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ttr_maps.checks.problem import Level, Problem
-
-# `iter_disabled_codes` lived here and may still be imported from here; the checks
-# import it from `ttr_maps.checks.suppress`, so the checks and this pipeline (which runs
-# them) do not import each other.
-from ttr_maps.checks.suppress import disabled_codes, iter_disabled_codes  # noqa: F401
+from ttr_maps.checks.suppress import disabled_codes
 from ttr_maps.io.document import DataPath, DocumentError, MapDocument, Position, read_document
 from ttr_maps.model import Map
 
@@ -67,23 +63,19 @@ class FileReport:
         return bool(self.errors or (strict and self.warnings))
 
 
-class InvalidMapError(Exception):
-    """A map that cannot be played: it could not be read or it has errors."""
+def validate_document(document: MapDocument, *, errors_only: bool = False) -> FileReport:
+    """Validate a parsed document: document checks, the schema, then map checks.
 
-    def __init__(self, report: FileReport):
-        self.report = report
-        lines = [str(p) for p in report.errors]
-        super().__init__("\n".join(lines) or f"{report.path}: invalid map")
-
-
-def validate_document(document: MapDocument) -> FileReport:
-    """Validate a parsed document: document checks, the schema, then map checks."""
+    With `errors_only`, only the checks whose level is error run: the report has
+    the same errors (no error comes from a warning's check), and a map without
+    errors is playable (`ttr_maps.load.load_map`).
+    """
     from ttr_maps.checks.catalog import checks_at
     from ttr_maps.checks.registry import CheckContext
     from ttr_maps.checks.schema import iter_schema_errors
 
     report = FileReport(document.path, document=document)
-    for check in checks_at("document"):
+    for check in checks_at("document", errors_only=errors_only):
         report.problems.extend(check.run(document))
     schema_errors = list(iter_schema_errors(document))
     report.problems.extend(problem for _, problem in schema_errors)
@@ -98,10 +90,10 @@ def validate_document(document: MapDocument) -> FileReport:
             left_out_routes=checkable.left_out_routes,
             unplaced_cities=checkable.unplaced_cities,
         )
-        for check in checks_at("map"):
+        for check in checks_at("map", errors_only=errors_only):
             report.problems.extend(check.run(context))
         if not report.errors:
-            for check in checks_at("design"):
+            for check in checks_at("design", errors_only=errors_only):
                 report.problems.extend(check.run(context))
     silenced = disabled_codes(document.text)
     if silenced:
@@ -192,9 +184,10 @@ def _map_of(checkable: CheckableData) -> Map | None:
     return replace(game_map, routes=routes, tickets=tickets)
 
 
-def validate_file(path: str | Path) -> FileReport:
-    """Validate one map file. A file that cannot be read is a report with one error:
-    TTR001 if it is not YAML, TTR000 if it cannot be read at all."""
+def validate_file(path: str | Path, *, errors_only: bool = False) -> FileReport:
+    """Validate one map file (with `errors_only`, see `validate_document`). A file
+    that cannot be read is a report with one error: TTR001 if it is not YAML,
+    TTR000 if it cannot be read at all."""
     try:
         document = read_document(path)
     except DocumentError as error:
@@ -207,7 +200,7 @@ def validate_file(path: str | Path) -> FileReport:
             message += "; the line holds a tab: YAML indents with spaces only"
         problem = Problem(str(path), position, Level.ERROR, code, message)
         return FileReport(str(path), [problem])
-    return validate_document(document)
+    return validate_document(document, errors_only=errors_only)
 
 
 def _has_tab_near(path: Path, line: int) -> bool:
@@ -285,34 +278,3 @@ def _is_symlink_loop(path: Path) -> bool:
     except OSError as error:
         return error.errno == errno.ELOOP
     return False
-
-
-def load_map(source: str | Path) -> Map:
-    """Load a playable map: a bundled map id or a YAML path.
-
-    Raises `InvalidMapError` (carrying the full report) if the file cannot be read
-    or has errors; warnings do not stop a map from being played.
-    """
-    from ttr_maps.io.bundled import resolve_map_argument
-
-    path = resolve_map_argument(str(source))
-    report = validate_file(path)
-    if report.map is None or report.errors:
-        raise InvalidMapError(report)
-    return report.map
-
-
-#: Errors in a map's `layout:` section (TTR501-TTR503): a fresh layout replaces it.
-LAYOUT_ERROR_CODES = frozenset({"TTR501", "TTR502", "TTR503"})
-
-
-def map_ignoring_layout(path: str | Path) -> tuple[Map | None, list[Problem]]:
-    """The map in `path` without its board layout, for laying it out afresh: also
-    when the only errors are in the old layout. Otherwise (None, the errors)."""
-    import dataclasses
-
-    report = validate_file(path)
-    blocking = [p for p in report.errors if p.code not in LAYOUT_ERROR_CODES]
-    if report.map is None or blocking:
-        return None, blocking or report.errors
-    return dataclasses.replace(report.map, layout=None), []

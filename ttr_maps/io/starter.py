@@ -25,6 +25,7 @@ from typing import Any
 
 from ttr_maps.io.files import OutputPathError, check_output_path, write_text_atomically
 from ttr_maps.model import CoordinateKind, Map
+from ttr_maps.rules import BASE
 
 MODELINE_PREFIX = "# yaml-language-server: $schema="
 
@@ -182,7 +183,7 @@ def starter_map_text(
         "# from here. The loop: ttr validate -> ttr fix -> ttr preview -> ttr stats.",
         f"# {where}",
         "# See docs/authoring.md and docs/map-format.md.",
-        "# Seven cities are too few for real games: too little track for 45 wagons and",
+        f"# Seven cities are too few for real games: too little track for {BASE.wagons} wagons and",
         "# too few tickets (TTR451, TTR352). Delete the next line once the map has grown.",
         "# ttr: disable=TTR352,TTR451",
         "format: 1",
@@ -191,7 +192,7 @@ def starter_map_text(
         "rules: base  # or europe: stations, tunnels (tunnel: true), ferries (ferry: N)",
         f"coordinates: {coordinates}",
         "settings:",
-        "  wagons: 45  # per player (R4)",
+        f"  wagons: {BASE.wagons}  # per player (R4)",
         "",
         "cities:",
     ]

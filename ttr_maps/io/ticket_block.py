@@ -88,7 +88,7 @@ def write_deck(path: Path, tickets: Sequence[Ticket], comment: str | None = None
     old = path.read_text(encoding="utf-8")
     new = replace_tickets_block(old, deck_to_yaml(tickets, comment))
     try:
-        report = validate_document(parse_document(new, str(path)))
+        report = validate_document(parse_document(new, str(path)), errors_only=True)
     except DocumentError as error:
         raise DeckError(f"{path}: the new tickets block would not read: {error}") from None
     if report.errors:

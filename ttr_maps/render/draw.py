@@ -1,117 +1,73 @@
-"""Map previews with matplotlib: cities, wagon cars, tickets, paths and heat.
+"""Drawing a board with matplotlib: cities, wagon cars, labels and an overlay.
 
 Two levels, so a report can reuse the drawing:
 
-- `render_map(game_map, path, ...)` draws a whole figure and writes it atomically
-  as PNG, SVG or PDF (chosen by the file extension).
-- `draw_map(ax, game_map, ...)` draws into an existing matplotlib `Axes`, e.g. one
-  panel of a bigger figure of game results.
+- `render_map(game_map, path, overlay)` draws a whole figure and writes it
+  atomically as PNG, SVG or PDF (chosen by the file extension).
+- `draw_map(ax, game_map, overlay)` draws into an existing matplotlib `Axes`,
+  e.g. one panel of a bigger figure of game results.
 
 Everything is drawn where `ttr_maps.geometry.board.board_geometry` puts it (this module
 computes no positions of its own), the same geometry the browser table, the print
 PDF and the checks use, so what a designer sees is what the validator judged. Each
 route is a track of `length` cars in its colour; parallel tracks run side by side.
 Tunnels have dashed, hatched cars; on a ferry the first N cars carry a locomotive
-dot (E2, E3).
+dot (E2, E3). What goes on top (a path, tickets, owners, heat, markers) is one
+`ttr_maps.render.overlay.Overlay`; figures, fonts and files are
+`ttr_maps.render.figure`'s, colours `ttr_maps.render.palette`'s.
 
 SVG output names its elements: each route is a group `route:<route id>` holding one
 path per car, each city dot is `city:<name>`, so tests and tools can count them.
-
-matplotlib is imported inside the functions; importing this module stays cheap and
-never touches pyplot or the global backend (figures get their own Agg canvas).
-
->>> output_format("board.svg")
-'svg'
->>> parse_size("16x10")
-(16.0, 10.0)
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ttr_maps.geometry.board import BoardGeometry, LabelBox, board_geometry
 from ttr_maps.geometry.projection import Point
-from ttr_maps.io.files import OutputPathError, atomic_target, check_output_path
-from ttr_maps.model import GRAY, ROUTE_COLORS, Map, Route
+from ttr_maps.model import GRAY, Map, Route
+from ttr_maps.render.figure import (
+    DEFAULT_DPI,
+    PreviewError,
+    check_figure_path,
+    font_properties,
+    new_figure,
+    reporting_missing_glyphs,
+    save_figure,
+)
+from ttr_maps.render.legend import legend_handles
+from ttr_maps.render.overlay import Overlay
+from ttr_maps.render.palette import (
+    CAR_EDGE,
+    CAR_FILL,
+    CITY_FILL,
+    HEAT_CMAP,
+    HIGHLIGHT_COLOR,
+    TICKET_COLOR,
+)
 from ttr_maps.text import for_matplotlib
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.cm import ScalarMappable
-    from matplotlib.figure import Figure
-    from matplotlib.font_manager import FontProperties
 
-#: Output formats by file extension.
-OUTPUT_FORMATS: Mapping[str, str] = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
-DEFAULT_DPI = 110
-#: Colormap of `route_heat` and `city_heat`: pale for 0, dark red for 1.
-HEAT_CMAP = "YlOrRd"
-
-#: Fill colour of the cars of each route colour. White and gray cars get a dark
-#: edge like every car, so they stay visible on the white background.
-CAR_FILL: Mapping[str, str] = {
-    "red": "#d7301f",
-    "orange": "#f28e1c",
-    "yellow": "#f5d327",
-    "green": "#2e9e44",
-    "blue": "#2166ac",
-    "pink": "#e57fbf",
-    "black": "#1f1f1f",
-    "white": "#ffffff",
-    GRAY: "#a9a9a9",
-}
-CAR_EDGE = "#262626"
-CITY_FILL = "#fdf6e3"
-HIGHLIGHT_COLOR = "#00b4ff"
-TICKET_COLOR = "#7b3294"
-
+#: The board alone, nothing on top.
+NO_OVERLAY = Overlay()
 #: Type size of city labels in previews, in points: the least that reads well.
 LABEL_POINTS = 8.0
 #: Radius of a city marker on a board drawn from geography, in points (edge included).
 _CITY_MARKER_RADIUS = 4.5
-#: Fonts tried in order for each glyph; DejaVu Sans ships with matplotlib.
-_FONT_PREFERENCE = (
-    "DejaVu Sans",
-    "Noto Sans",
-    "Noto Sans Arabic",
-    "Vazirmatn",
-    "Noto Sans CJK JP",
-    "Noto Sans CJK SC",
-    "WenQuanYi Zen Hei",
-    "Droid Sans Fallback",
-    "Noto Sans Devanagari",
-    "Noto Sans Thai",
-    "FreeSans",
-)
-
-
-class PreviewError(ValueError):
-    """A preview cannot be made as asked: unknown format, ticket, size or folder."""
-
-
-class MissingGlyphsWarning(UserWarning):
-    """Some characters have no glyph in any installed font; they show as boxes."""
-
-    def __init__(self, characters: str):
-        self.characters = characters
-        super().__init__(
-            f"no installed font has the characters {characters!r}; they are drawn as "
-            "boxes (install a font that covers them, e.g. one of the Noto family)"
-        )
 
 
 @dataclass(frozen=True)
 class MapDrawing:
-    """What `draw_map` drew, for callers that lay out their own legend or colorbar."""
+    """What `draw_map` drew, for callers that lay out their own colorbar (the
+    legend of a board is `ttr_maps.render.legend.legend_handles`)."""
 
-    legend_handles: tuple[Any, ...]
-    #: Pass as `handler_map` to `Axes.legend` along with `legend_handles`.
-    legend_handler_map: Mapping[Any, Any]
     heat_mappable: ScalarMappable | None = None
     #: Car polygons (corners in data coordinates) by route id.
     cars: Mapping[str, tuple[tuple[Point, ...], ...]] = field(default_factory=dict)
@@ -120,180 +76,20 @@ class MapDrawing:
     label_points: float = 0.0
 
 
-# ---------------------------------------------------------------- parsing options
-
-
-def output_format(path: str | Path) -> str:
-    """The output format for a file name: 'png', 'svg' or 'pdf'.
-
-    Raises `PreviewError` for any other extension.
-    """
-    suffix = Path(path).suffix.lower()
-    if suffix not in OUTPUT_FORMATS:
-        known = ", ".join(OUTPUT_FORMATS)
-        shown = suffix or "no extension"
-        raise PreviewError(f"{path}: unknown output format ({shown}); use one of {known}")
-    return OUTPUT_FORMATS[suffix]
-
-
-def check_figure_path(path: str | Path) -> str:
-    """The output format of a figure file (`output_format`), after checking that it
-    can be written at `path` (`ttr_maps.io.files.check_output_path`). Raises
-    `PreviewError`; call it before drawing, so a bad path fails at once."""
-    fmt = output_format(path)
-    try:
-        check_output_path(path)
-    except OutputPathError as error:
-        raise PreviewError(str(error)) from None
-    return fmt
-
-
-def parse_size(text: str) -> tuple[float, float]:
-    """A figure size in inches from 'WIDTHxHEIGHT', e.g. '16x10'."""
-    parts = text.lower().replace("×", "x").split("x")
-    try:
-        width, height = (float(p) for p in parts)
-    except ValueError:
-        raise PreviewError(f"size {text!r}: expected WIDTHxHEIGHT in inches, e.g. 16x10") from None
-    if not (1 <= width <= 100 and 1 <= height <= 100):
-        raise PreviewError(f"size {text!r}: width and height must be 1 to 100 inches")
-    return (width, height)
-
-
-def parse_ticket(game_map: Map, text: str) -> tuple[str, str]:
-    """Two different city names from 'A:B', checked against the map.
-
-    >>> from ttr_maps.model import Map
-    >>> m = Map.from_data({"format": 1, "id": "t", "name": "T", "coordinates": "plane",
-    ...     "cities": {"Oslo": {"x": 0, "y": 0}, "Bergen": {"x": 1, "y": 0}},
-    ...     "routes": [], "tickets": []})
-    >>> parse_ticket(m, "Oslo : Bergen")
-    ('Oslo', 'Bergen')
-    """
-    from ttr_maps.spelling import did_you_mean
-
-    parts = [p.strip() for p in text.split(":")]
-    if len(parts) != 2 or not all(parts):
-        raise PreviewError(f"ticket {text!r}: expected two cities as 'CITY:CITY'")
-    for name in parts:
-        if name not in game_map.city_index:
-            hint = did_you_mean(name, game_map.city_index)
-            raise PreviewError(f"ticket {text!r}: unknown city {name!r} on {game_map.id}{hint}")
-    if parts[0] == parts[1]:  # as TTR302 says of a ticket in a map file
-        raise PreviewError(f"ticket {text!r} joins {parts[0]} to itself; name two different cities")
-    return (parts[0], parts[1])
-
-
-def ticket_path(game_map: Map, text: str) -> list[str]:
-    """The cities of one shortest path (R2) for a ticket written 'A:B'."""
-    from ttr_maps.graph import shortest_city_path
-
-    a, b = parse_ticket(game_map, text)
-    path = shortest_city_path(game_map, a, b)
-    if not path:
-        raise PreviewError(f"ticket {text!r}: no route path joins {a} and {b}")
-    return path
-
-
-# ---------------------------------------------------------------- figures and files
-
-
-def font_families() -> list[str]:
-    """Installed fonts to try, in order; matplotlib falls back glyph by glyph."""
-    from matplotlib import font_manager
-
-    installed = {f.name for f in font_manager.fontManager.ttflist}
-    return [name for name in _FONT_PREFERENCE if name in installed] + ["sans-serif"]
-
-
-def font_properties(size: float, weight: str = "normal") -> FontProperties:
-    """Font for any text of a figure: DejaVu Sans first, then installed fallbacks."""
-    from matplotlib.font_manager import FontProperties
-
-    return FontProperties(family=font_families(), size=size, weight=weight)
-
-
-def new_figure(size: tuple[float, float], dpi: float = DEFAULT_DPI) -> Figure:
-    """A figure with its own Agg canvas: headless, and no pyplot global state."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    figure = Figure(figsize=size, dpi=dpi, facecolor="white")
-    FigureCanvasAgg(figure)
-    return figure
-
-
-def save_figure(figure: Figure, path: str | Path, *, dpi: float | None = None) -> Path:
-    """Write a figure atomically: render into a temporary file next to `path`, then
-    rename it over `path`, so readers never see half a file.
-
-    The format comes from the extension (`output_format`). Text stays text in SVG
-    (`<text>` elements) and PDF (embedded TrueType), so it can be selected and
-    edited in Inkscape, except where a halo (path effect) draws it as outlines.
-    """
-    import matplotlib
-
-    target = Path(path)
-    fmt = check_figure_path(target)
-    # No creation date in the metadata, so the same map gives the same file.
-    metadata: dict[str, Any] = {"Software": "ttr"} if fmt == "png" else {"Date": None}
-    try:
-        with (
-            matplotlib.rc_context({"svg.fonttype": "none", "pdf.fonttype": 42}),
-            atomic_target(target) as temporary,
-            _reporting_missing_glyphs(),
-        ):
-            figure.savefig(temporary, format=fmt, dpi=dpi or figure.dpi, metadata=metadata)
-    except OSError as error:
-        raise PreviewError(f"{target}: cannot write ({error.strerror or error})") from None
-    return target
-
-
-@contextmanager
-def _reporting_missing_glyphs() -> Iterator[None]:
-    """Turn matplotlib's one warning per missing glyph (per text, per draw) into a
-    single `MissingGlyphsWarning` naming all the characters. Nested uses merge."""
-    import re
-    import warnings
-
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        yield
-    missing: dict[str, None] = {}
-    for warning in caught:
-        message = warning.message
-        found = re.search(r"Glyph (\d+) .*missing from", str(message))
-        if isinstance(message, MissingGlyphsWarning):
-            missing.update(dict.fromkeys(message.characters))
-        elif found:
-            missing[chr(int(found.group(1)))] = None
-        else:
-            warnings.warn_explicit(message, warning.category, warning.filename, warning.lineno)
-    if missing:
-        warnings.warn(MissingGlyphsWarning("".join(missing)), stacklevel=3)
-
-
 def render_map(
     game_map: Map,
     path: str | Path,
+    overlay: Overlay = NO_OVERLAY,
     *,
     title: str | None = None,
     size: tuple[float, float] | None = None,
     dpi: float | None = None,
-    highlight_path: Sequence[str] | None = None,
-    show_tickets: bool = False,
-    route_owner_colors: Mapping[str, str] | None = None,
-    owner_names: Mapping[str, str] | None = None,
-    route_heat: Mapping[str, float] | None = None,
-    city_heat: Mapping[str, float] | None = None,
-    heat_label: str = "heat",
-    city_markers: Mapping[str, str] | None = None,
-    city_marker_label: str = "station (owner's colour)",
 ) -> Path:
-    """Draw a map and write it to `path` (PNG, SVG or PDF by extension).
+    """Draw a map with `overlay` on top and write it to `path` (PNG, SVG or PDF by
+    extension).
 
     `title` defaults to the map's name; `size` (inches) to one that fits the map's
-    shape with room for the legend. See `draw_map` for the other options.
+    shape with room for the legend (and a colorbar below, with heat).
     A map of more than `limits.MAX_PREVIEW_CITIES` cities is refused (PreviewError).
     """
     from ttr_maps.io.limits import MAX_PREVIEW_CITIES
@@ -306,27 +102,15 @@ def render_map(
     check_figure_path(path)  # fail on a bad extension or folder before drawing
     figure = new_figure(size or default_size(game_map), dpi or DEFAULT_DPI)
     # Fixed margins (no tight layout afterwards), so labels are placed on the final layout.
-    has_colorbar = route_heat is not None or city_heat is not None
+    has_colorbar = overlay.heat is not None
     figure.subplots_adjust(left=0.01, right=0.83, bottom=0.07 if has_colorbar else 0.02, top=0.93)
     ax = figure.add_subplot()
     figure.suptitle(
         for_matplotlib(title if title is not None else game_map.name),
         fontproperties=font_properties(15, "bold"),
     )
-    with _reporting_missing_glyphs():
-        draw_map(
-            ax,
-            game_map,
-            highlight_path=highlight_path,
-            show_tickets=show_tickets,
-            route_owner_colors=route_owner_colors,
-            owner_names=owner_names,
-            route_heat=route_heat,
-            city_heat=city_heat,
-            heat_label=heat_label,
-            city_markers=city_markers,
-            city_marker_label=city_marker_label,
-        )
+    with reporting_missing_glyphs():
+        draw_map(ax, game_map, overlay)
         return save_figure(figure, path, dpi=dpi)
 
 
@@ -348,48 +132,29 @@ def default_size(game_map: Map) -> tuple[float, float]:
 def draw_map(
     ax: Axes,
     game_map: Map,
+    overlay: Overlay = NO_OVERLAY,
     *,
-    highlight_path: Sequence[str] | None = None,
-    show_tickets: bool = False,
-    route_owner_colors: Mapping[str, str] | None = None,
-    owner_names: Mapping[str, str] | None = None,
-    route_heat: Mapping[str, float] | None = None,
-    city_heat: Mapping[str, float] | None = None,
-    heat_label: str = "heat",
-    city_markers: Mapping[str, str] | None = None,
-    city_marker_label: str = "station (owner's colour)",
     legend: bool = True,
     colorbar: bool = True,
     label_cities: bool = True,
     view: tuple[float, float, float, float] | None = None,
 ) -> MapDrawing:
-    """Draw a map into `ax`.
+    """Draw a map into `ax`, with `overlay` on top (`ttr_maps.render.overlay`).
 
-    - `highlight_path`: city names of a path (e.g. from `ticket_path`), drawn as a glow
-      under its routes.
-    - `show_tickets`: a thin line between the two cities of every ticket.
-    - `route_owner_colors`: route id -> player colour (any matplotlib colour). Claimed
-      routes are filled with their owner's colour, the others are faded.
-      `owner_names` (colour -> player name) labels the legend.
-    - `route_heat`: route id -> 0..1, cars coloured on `HEAT_CMAP` with a colorbar
-      (`heat_label` names it); routes left out are faded.
-    - `city_heat`: city name -> 0..1, city dots grow and redden with their heat.
-    - `city_markers`: city name -> colour: a triangle on the city (e.g. a station,
-      E1, in its owner's colour), listed in the legend as `city_marker_label`.
-
+    - `legend`: the legend just right of the axes (`ttr_maps.render.legend`);
+    - `colorbar`: with heat, a colorbar below the axes named by the heat's label;
+    - `label_cities`: city names;
     - `view`: (x0, y0, x1, y1) in board units, the part of the board to show
       (default: all of it), e.g. one printed tile.
 
     Labels come last, at a readable size (`preview_labels`: placed by the one label
     placement, or a laid-out board's own where its type is big enough at this
-    scale). The legend sits just right of the axes.
+    scale).
     """
     from matplotlib.collections import PatchCollection
     from matplotlib.colors import Normalize, to_rgba
     from matplotlib.patches import Polygon
 
-    if route_owner_colors is not None and route_heat is not None:
-        raise ValueError("draw_map: give route_owner_colors or route_heat, not both")
     board = board_geometry(game_map)
     positions = board.positions
     ax.set_axis_off()
@@ -402,7 +167,7 @@ def draw_map(
     cmap = _colormap(HEAT_CMAP)
     for shape in board.routes.values():
         route = game_map.route_by_id[shape.id]
-        face, edge, alpha = _car_style(route, route_owner_colors, route_heat, cmap, norm)
+        face, edge, alpha = _car_style(route, overlay, cmap, norm)
         collection = PatchCollection(
             [Polygon(car.corners, closed=True) for car in shape.cars],
             facecolors=[to_rgba(face, alpha)],
@@ -428,12 +193,12 @@ def draw_map(
             )
             ferry_marks.set_gid(f"ferry:{route.id}")
 
-    if highlight_path:
-        _draw_highlight(ax, highlight_path, positions)
-    if show_tickets:
+    if overlay.path:
+        _draw_highlight(ax, overlay.path, positions)
+    if overlay.tickets:
         _draw_tickets(ax, game_map, positions)
-    _draw_cities(ax, game_map, board, city_heat, cmap, norm)
-    for city, colour in (city_markers or {}).items():
+    _draw_cities(ax, game_map, board, overlay.city_heat, cmap, norm)
+    for city, colour in (overlay.markers.cities if overlay.markers else {}).items():
         x, y = positions[city]
         mark = ax.scatter([x], [y], s=140, marker="^", c=colour, edgecolors=CAR_EDGE, zorder=6)
         mark.set_gid(f"marker:{city}")
@@ -444,7 +209,7 @@ def draw_map(
         ax.set_ylim(view[1], view[3])
 
     heat_mappable = None
-    if route_heat is not None or city_heat is not None:
+    if overlay.heat is not None:
         from matplotlib.cm import ScalarMappable
 
         heat_mappable = ScalarMappable(norm=norm, cmap=cmap)
@@ -452,37 +217,28 @@ def draw_map(
             bar = ax.figure.colorbar(
                 heat_mappable, ax=ax, orientation="horizontal", fraction=0.035, pad=0.01, aspect=40
             )
-            bar.set_label(heat_label, fontproperties=font_properties(9))
+            bar.set_label(overlay.heat.label, fontproperties=font_properties(9))
 
-    handles, handler_map = _legend_handles(
-        game_map,
-        highlight_path,
-        show_tickets,
-        route_owner_colors,
-        owner_names,
-        show_colors=route_heat is None,
-        city_marker_label=city_marker_label if city_markers else None,
-    )
-    if legend and handles:
-        ax.legend(
-            handles=handles,
-            handler_map=handler_map,
-            loc="upper left",
-            bbox_to_anchor=(1.01, 1.0),
-            borderaxespad=0.0,
-            prop=font_properties(8.5),
-            frameon=False,
-            handlelength=2.2,
-        )
+    if legend:
+        handles, handler_map = legend_handles(game_map, overlay)
+        if handles:
+            ax.legend(
+                handles=handles,
+                handler_map=handler_map,
+                loc="upper left",
+                bbox_to_anchor=(1.01, 1.0),
+                borderaxespad=0.0,
+                prop=font_properties(8.5),
+                frameon=False,
+                handlelength=2.2,
+            )
     labels: Mapping[str, LabelBox] = {}
     label_points = 0.0
     if label_cities:
         labels, label_points = preview_labels(ax, game_map, board)
-        with _reporting_missing_glyphs():
+        with reporting_missing_glyphs():
             _draw_labels(ax, board, labels, label_points)
-    return MapDrawing(
-        tuple(handles), handler_map, heat_mappable, board.route_cars(), labels, label_points
-    )
+    return MapDrawing(heat_mappable, board.route_cars(), labels, label_points)
 
 
 def _colormap(name: str) -> Any:
@@ -491,17 +247,12 @@ def _colormap(name: str) -> Any:
     return colormaps[name]
 
 
-def _car_style(
-    route: Route,
-    owners: Mapping[str, str] | None,
-    heat: Mapping[str, float] | None,
-    cmap: Any,
-    norm: Any,
-) -> tuple[Any, str, float]:
+def _car_style(route: Route, overlay: Overlay, cmap: Any, norm: Any) -> tuple[Any, str, float]:
     """Face colour, edge colour and opacity of a route's cars."""
     base = CAR_FILL.get(route.color, CAR_FILL[GRAY])
-    if owners is not None:
-        owner = owners.get(route.id)
+    heat = overlay.route_heat
+    if overlay.owners is not None:
+        owner = overlay.owners.routes.get(route.id)
         return (owner, CAR_EDGE, 1.0) if owner else (base, CAR_EDGE, 0.22)
     if heat is not None:
         if route.id not in heat:
@@ -603,139 +354,6 @@ def board_limits(board: BoardGeometry) -> tuple[float, float, float, float]:
     ys = [p[1] for p in board.positions.values()]
     pad = 1.1 * board.space
     return (min(xs) - 2.2 * pad, min(ys) - pad, max(xs) + 2.2 * pad, max(ys) + pad)
-
-
-def _legend_handles(
-    game_map: Map,
-    highlight_path: Sequence[str] | None,
-    show_tickets: bool,
-    owners: Mapping[str, str] | None,
-    owner_names: Mapping[str, str] | None,
-    *,
-    show_colors: bool = True,
-    city_marker_label: str | None = None,
-) -> tuple[list[Any], dict[Any, Any]]:
-    from matplotlib.lines import Line2D
-    from matplotlib.patches import Patch
-
-    handles: list[Any] = []
-    handler_map: dict[Any, Any] = {}
-    if owners is not None:
-        # Named owners in the order given (seat order), then any other colour used.
-        for colour in dict.fromkeys([*(owner_names or {}), *owners.values()]):
-            label = for_matplotlib((owner_names or {}).get(colour, str(colour)))
-            handles.append(Patch(facecolor=colour, edgecolor=CAR_EDGE, label=label))
-        handles.append(
-            Patch(facecolor=CAR_FILL[GRAY], edgecolor=CAR_EDGE, alpha=0.3, label="unclaimed")
-        )
-    elif show_colors:
-        used = {r.color for r in game_map.routes}
-        for colour in ROUTE_COLORS:
-            if colour in used:
-                count = sum(1 for r in game_map.routes if r.color == colour)
-                handles.append(
-                    Patch(
-                        facecolor=CAR_FILL[colour],
-                        edgecolor=CAR_EDGE,
-                        linewidth=0.6,
-                        label=f"{colour} ({count})",
-                    )
-                )
-    if any(r.is_double for r in game_map.routes):
-        double, handler = _double_route_legend()
-        handles.append(double)
-        handler_map[double] = handler
-    if any(r.tunnel for r in game_map.routes):
-        handles.append(
-            Patch(
-                facecolor="#dddddd",
-                edgecolor=CAR_EDGE,
-                linestyle="--",
-                hatch="////",
-                label="tunnel",
-            )
-        )
-    if any(r.ferry for r in game_map.routes):
-        handles.append(
-            Line2D(
-                [],
-                [],
-                marker="o",
-                linestyle="none",
-                markersize=4,
-                color=CAR_EDGE,
-                label="ferry: locomotive space",
-            )
-        )
-    handles.append(
-        Line2D(
-            [],
-            [],
-            marker="o",
-            linestyle="none",
-            markersize=7,
-            markerfacecolor=CITY_FILL,
-            markeredgecolor=CAR_EDGE,
-            label="city",
-        )
-    )
-    if highlight_path:
-        label = f"path {highlight_path[0]} – {highlight_path[-1]}"
-        handles.append(Line2D([], [], color=HIGHLIGHT_COLOR, alpha=0.45, linewidth=6, label=label))
-    if show_tickets:
-        handles.append(Line2D([], [], color=TICKET_COLOR, alpha=0.5, linewidth=1, label="ticket"))
-        if any(t.long for t in game_map.tickets):
-            handles.append(
-                Line2D(
-                    [],
-                    [],
-                    color=TICKET_COLOR,
-                    alpha=0.6,
-                    linewidth=1.6,
-                    linestyle=(0, (4, 2)),
-                    label="long ticket",
-                )
-            )
-    if city_marker_label:
-        handles.append(
-            Line2D(
-                [],
-                [],
-                marker="^",
-                linestyle="none",
-                markersize=9,
-                markerfacecolor="#ffffff",
-                markeredgecolor=CAR_EDGE,
-                label=city_marker_label,
-            )
-        )
-    return handles, handler_map
-
-
-def _double_route_legend() -> tuple[Any, Any]:
-    """A legend handle for double routes, and its handler: two thin parallel bars."""
-    from matplotlib.legend_handler import HandlerPatch
-    from matplotlib.patches import Patch, Rectangle
-
-    class DoubleTrackHandler(HandlerPatch):
-        def create_artists(  # type: ignore[override]
-            self, legend, orig_handle, xdescent, ydescent, width, height, fontsize, trans
-        ):
-            bar = height * 0.34
-            return [
-                Rectangle(
-                    (-xdescent, -ydescent + offset),
-                    width,
-                    bar,
-                    facecolor="white",
-                    edgecolor=CAR_EDGE,
-                    linewidth=0.6,
-                    transform=trans,
-                )
-                for offset in (0.0, height - bar)
-            ]
-
-    return Patch(label="double route"), DoubleTrackHandler()
 
 
 def preview_labels(

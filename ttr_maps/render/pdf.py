@@ -34,7 +34,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ttr_maps.geometry.board import BoardGeometry, board_geometry
-from ttr_maps.model import CARD_COLORS, DEFAULT_WAGONS, ROUTE_POINTS, Map
+from ttr_maps.model import Map
+from ttr_maps.rules import (
+    CARD_COLORS,
+    CARDS_PER_COLOR,
+    DECK_SIZE,
+    LOCOMOTIVES,
+    RuleSet,
+    map_rules,
+    named,
+)
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -50,9 +59,6 @@ CARD_SHEET_MARGIN_MM = 5.0
 OVERLAP_MM = 10.0
 TICKET_MM = (63.0, 88.0)
 TRAIN_CARD_MM = (44.0, 68.0)
-#: R3: cards of each colour, and locomotives.
-CARDS_PER_COLOR = 12
-LOCOMOTIVES = 14
 #: Width of a board drawn from geography (no layout), in cm: a published board.
 DEFAULT_BOARD_WIDTH_CM = 80.0
 TRACK_SQUARE_MM = 18.0
@@ -136,6 +142,36 @@ def board_frame(board: BoardGeometry) -> tuple[float, float, float, float]:
     return (x0 - pad, y0 - pad, x1 + pad, y1 + pad)
 
 
+@dataclass(frozen=True)
+class PrintPlan:
+    """How a board is printed: its frame in board units, the scale and the tiles."""
+
+    board: BoardGeometry
+    #: The board's rectangle in board units (`board_frame`, or the layout's size).
+    frame: tuple[float, float, float, float]
+    mm_per_unit: float
+    grid: TileGrid
+
+
+def print_plan(game_map: Map, paper: str, board_width_cm: float | None = None) -> PrintPlan:
+    """The frame, scale and tiles of `game_map` printed `board_width_cm` wide (default:
+    the layout's board width, or 80 cm for a map drawn from geography) on `paper`.
+    Raises `PrintError` for a width outside 10-500 cm."""
+    board = board_geometry(game_map)
+    frame = board_frame(board)
+    if board.laid_out and game_map.layout is not None and game_map.layout.size:
+        frame = (0.0, 0.0, *game_map.layout.size)
+    frame_width = frame[2] - frame[0]
+    width_cm = board_width_cm
+    if width_cm is None:
+        width_cm = frame_width if board.laid_out else DEFAULT_BOARD_WIDTH_CM
+    if not 10 <= width_cm <= 500:
+        raise PrintError(f"board width {width_cm:g} cm: choose 10 to 500 cm")
+    mm_per_unit = 10 * width_cm / frame_width
+    board_mm = (frame_width * mm_per_unit, (frame[3] - frame[1]) * mm_per_unit)
+    return PrintPlan(board, frame, mm_per_unit, tile_grid(board_mm, paper))
+
+
 def print_map(
     game_map: Map,
     path: str | Path,
@@ -150,7 +186,7 @@ def print_map(
     from matplotlib.backends.backend_pdf import PdfPages
 
     from ttr_maps.io.files import OutputPathError, atomic_target, check_output_path
-    from ttr_maps.render.draw import _reporting_missing_glyphs
+    from ttr_maps.render.figure import reporting_missing_glyphs
 
     paper = parse_paper(paper)
     target = Path(path)
@@ -160,26 +196,15 @@ def print_map(
         check_output_path(target)
     except OutputPathError as error:
         raise PrintError(str(error)) from None
-    board = board_geometry(game_map)
-    frame = board_frame(board)
-    if board.laid_out and game_map.layout is not None and game_map.layout.size:
-        frame = (0.0, 0.0, *game_map.layout.size)
-    frame_width = frame[2] - frame[0]
-    width_cm = board_width_cm
-    if width_cm is None:
-        width_cm = frame_width if board.laid_out else DEFAULT_BOARD_WIDTH_CM
-    if not 10 <= width_cm <= 500:
-        raise PrintError(f"board width {width_cm:g} cm: choose 10 to 500 cm")
-    mm_per_unit = 10 * width_cm / frame_width
-    board_mm = (frame_width * mm_per_unit, (frame[3] - frame[1]) * mm_per_unit)
-    grid = tile_grid(board_mm, paper)
+    plan = print_plan(game_map, paper, board_width_cm)
+    board, frame, mm_per_unit, grid = plan.board, plan.frame, plan.mm_per_unit, plan.grid
     pages = 0
     metadata = {"Title": f"{game_map.name}: print and play", "Creator": "ttr", "CreationDate": None}
     try:
         with (
             matplotlib.rc_context({"pdf.fonttype": 42, "pdf.compression": 6}),
             atomic_target(target) as temporary,
-            _reporting_missing_glyphs(),
+            reporting_missing_glyphs(),
             PdfPages(temporary, metadata=metadata) as pdf,
         ):
             for figure in _pages(game_map, board, frame, mm_per_unit, grid, paper):
@@ -205,7 +230,7 @@ def _pages(game_map, board, frame, mm_per_unit, grid, paper):
 
 
 def _page(paper: str, landscape: bool = False) -> Figure:
-    from ttr_maps.render.draw import new_figure
+    from ttr_maps.render.figure import new_figure
 
     width, height = PAPERS[paper]
     if landscape:
@@ -226,7 +251,7 @@ def _mm_axes(figure: Figure, x: float, y: float, width: float, height: float) ->
 
 
 def _text(figure: Figure, x_mm: float, y_mm: float, text: str, size: float, **style: Any) -> None:
-    from ttr_maps.render.draw import font_properties
+    from ttr_maps.render.figure import font_properties
 
     page_w = figure.get_figwidth() * _MM_PER_INCH
     page_h = figure.get_figheight() * _MM_PER_INCH
@@ -248,7 +273,7 @@ def _draw_board(ax: Any, game_map: Map, view: tuple[float, float, float, float])
 
 def _label(ax: Any, x: float, y: float, text: str, size: float, **style: Any) -> None:
     """Text on a card or sheet, in the fonts previews use (fallbacks for any script)."""
-    from ttr_maps.render.draw import font_properties
+    from ttr_maps.render.figure import font_properties
 
     weight = style.pop("weight", "normal")
     ax.text(x, y, text, fontproperties=font_properties(size, weight), **style)
@@ -442,7 +467,6 @@ def _ticket_pages(game_map: Map, board: BoardGeometry, paper: str):
             )
             _label(ax, 4, card_h - 6, ticket.a, 9.5, weight="bold", va="top")
             _label(ax, 4, card_h - 12, f"to {ticket.b}", 9.5, weight="bold", va="top")
-            bonus = int(getattr(ticket, "bonus", 0) or 0)
             ax.add_patch(
                 Circle((card_w - 9, 9), 6.5, facecolor="#f3d9a4", edgecolor=_FRAME, linewidth=0.6)
             )
@@ -457,8 +481,8 @@ def _ticket_pages(game_map: Map, board: BoardGeometry, paper: str):
                 weight="bold",
             )
             notes = []
-            if bonus:
-                notes.append(f"+{bonus} bonus")
+            if ticket.bonus:
+                notes.append(f"+{ticket.bonus} bonus")
             if ticket.long:
                 notes.append("long ticket")
             if notes:
@@ -497,7 +521,7 @@ def _mini_map(
 def _train_card_pages(paper: str):
     from matplotlib.patches import Rectangle
 
-    from ttr_maps.render.draw import CAR_FILL
+    from ttr_maps.render.palette import CAR_FILL
 
     cards = [color for color in CARD_COLORS for _ in range(CARDS_PER_COLOR)]
     cards += ["locomotive"] * LOCOMOTIVES
@@ -535,53 +559,118 @@ def _train_card_pages(paper: str):
 
 
 def rules_summary(game_map: Map) -> list[str]:
-    """The lines of the one-page rules summary, with the map's own numbers."""
-    wagons = game_map.wagons
-    points = ", ".join(f"{length}→{p}" for length, p in ROUTE_POINTS.items())
+    """The lines of the one-page rules summary, written from the map's rule set
+    (`ttr_maps.rules.map_rules`: every number and switch, with the map's settings)."""
+    rules = map_rules(game_map)
+    default_wagons = named(rules.name).wagons
+    points = ", ".join(f"{n}→{p}" for n, p in enumerate(rules.route_points, start=1))
+    market = _number_word(rules.market_size)
     lines = [
         f"{game_map.name}: rules summary",
         "",
-        f"Setup (R3, R4). 110 train cards: 12 of each of 8 colours and 14 locomotives; five "
-        f"face up. Each player takes {wagons} wagons"
+        f"Setup (R3, R4). {DECK_SIZE} train cards: {CARDS_PER_COLOR} of each of "
+        f"{len(CARD_COLORS)} colours and {LOCOMOTIVES} locomotives; {market} face up. "
+        f"Each player takes {rules.wagons} wagons"
         + (
-            f" (the map's setting; the base game has {DEFAULT_WAGONS})"
-            if wagons != DEFAULT_WAGONS
+            f" (the map's setting; the base game has {default_wagons})"
+            if rules.wagons != default_wagons
             else ""
         )
-        + ", 4 train cards and 3 tickets, and keeps at least 2 of the tickets.",
+        + f", {rules.starting_cards} train cards and {rules.setup_tickets} tickets, and "
+        f"keeps at least {rules.setup_keep} of the tickets.",
         "",
         "A turn (R6): do exactly one of these.",
         "• Draw two train cards (R7), face up or from the deck. A face-up locomotive taken "
-        "first is the whole draw; it may not be the second card. Three face-up locomotives: "
-        "replace all five (R8).",
+        "first is the whole draw; it may not be the second card. "
+        f"{_number_word(rules.market_locomotive_limit).capitalize()} face-up locomotives: "
+        f"replace all {market} (R8).",
         "• Claim a route (R9): pay as many cards of its colour as its length (gray: any one "
         "colour; locomotives are wild) and place that many wagons. Double routes (R11): never "
-        "both; with 2–3 players only one of the two is used.",
-        "• Draw 3 tickets and keep at least 1 (R12).",
+        f"both{_single_track_text(rules)}.",
+        f"• Draw {rules.tickets_drawn} tickets and keep at least {rules.tickets_keep} (R12).",
         "",
         f"Route points (R10): {points}.",
         "",
-        "End (R14): when a player has 2 or fewer wagons after their turn, everyone plays one "
-        "more turn.",
+        f"End (R14): when a player has {rules.final_round_wagons} or fewer wagons after their "
+        "turn, everyone plays one more turn.",
         "Score (R15–R17): route points, plus each completed ticket's value, minus each "
-        "incomplete one's; 10 points for the longest continuous path. Highest score wins; ties "
-        "go to more completed tickets, then to the longer path.",
+        "incomplete one's"
+        + (
+            f"; {rules.longest_path_bonus} points for the longest continuous path"
+            if rules.longest_path_bonus
+            else ""
+        )
+        + ". Highest score wins; ties go to more completed tickets, then to the longer path.",
     ]
-    if game_map.rules == "europe":
-        lines += [
-            "",
-            "Europe rules (E1–E4): 3 stations each, built in a free city for 1, 2 then 3 "
-            "cards; each lets its owner use one other player's route at that city for tickets; "
-            "4 points per unbuilt station. Tunnels (hatched): turn up 3 cards and pay one more "
-            "per match. Ferries: the dotted spaces must be paid with locomotives. Long tickets: "
-            "each player is dealt 1 long and 3 regular and keeps at least 2.",
-        ]
+    europe = _europe_rules_text(rules)
+    if europe:
+        lines += ["", europe]
     lines += [
         "",
         f"This map: {len(game_map.cities)} cities, {len(game_map.routes)} routes "
         f"({game_map.total_spaces} wagon spaces), {len(game_map.tickets)} tickets.",
     ]
     return lines
+
+
+_NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
+
+
+def _number_word(count: int) -> str:
+    """A small count in words ("five"), a larger one in digits."""
+    return _NUMBER_WORDS[count] if 0 <= count < len(_NUMBER_WORDS) else str(count)
+
+
+def _single_track_text(rules: RuleSet) -> str:
+    """R11's clause: at which player counts only one track of a double is used."""
+    counts = rules.single_track_counts()
+    if not counts:
+        return ""
+    players = f"{counts[0]}–{counts[-1]}" if len(counts) > 1 else f"{counts[0]}"
+    return f"; with {players} players only one of the two is used"
+
+
+def _europe_rules_text(rules: RuleSet) -> str:
+    """The paragraph on the parts of E1–E4 that the rule set switches on ("" for none)."""
+    parts: list[tuple[int, str]] = []
+    if rules.stations:
+        costs = [rules.station_cost(rules.stations - built) for built in range(rules.stations)]
+        paid = ", ".join(str(c) for c in costs[:-1])
+        paid = f"{paid} then {costs[-1]}" if paid else f"{costs[-1]}"
+        parts.append(
+            (
+                1,
+                f"{rules.stations} stations each, built in a free city for {paid} cards; each "
+                "lets its owner use one other player's route at that city for tickets; "
+                f"{rules.station_points} points per unbuilt station.",
+            )
+        )
+    if rules.tunnels:
+        parts.append(
+            (
+                2,
+                f"Tunnels (hatched): turn up {rules.tunnel_reveal} cards and pay one more per "
+                "match.",
+            )
+        )
+    if rules.ferries:
+        parts.append((3, "Ferries: the dotted spaces must be paid with locomotives."))
+    if rules.long_tickets:
+        parts.append(
+            (
+                4,
+                f"Long tickets: each player is dealt {rules.setup_long_tickets} long and "
+                f"{rules.setup_tickets} regular and keeps at least {rules.setup_keep}.",
+            )
+        )
+    if not parts:
+        return ""
+    codes = [code for code, _ in parts]
+    if len(codes) > 2 and codes == list(range(codes[0], codes[-1] + 1)):
+        named_codes = f"E{codes[0]}–E{codes[-1]}"
+    else:
+        named_codes = ", ".join(f"E{code}" for code in codes)
+    return f"Europe rules ({named_codes}): " + " ".join(text for _, text in parts)
 
 
 def _rules_page(game_map: Map, paper: str) -> Figure:

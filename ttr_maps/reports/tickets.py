@@ -1,20 +1,19 @@
-"""Reporting a deck analysis (`ttr tickets MAP`): JSON-ready dict, terminal
-tables, and a one-page figure drawn with the preview's public functions."""
+"""Reporting a deck analysis (`ttr tickets MAP`): text tables for people, JSON
+for scripts (`REPORTERS`, the `--format` choices), and a one-page figure drawn
+with the preview's public functions.
+
+The numbers come from `ttr_maps.analysis.tickets`; nothing here computes them.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TextIO
 
-from ttr_maps.analysis.tickets import (
-    SCORE_WEIGHTS,
-    DeckAnalysis,
-    nearest_profile,
-    reference_profile,
-    value_distance,
-)
+if TYPE_CHECKING:
+    from ttr_maps.analysis.tickets import DeckAnalysis
 
 #: Version of the JSON layout.
 TICKETS_FORMAT = 1
@@ -22,6 +21,8 @@ TICKETS_FORMAT = 1
 
 def analysis_to_dict(analysis: DeckAnalysis, *, top: int = 10) -> dict[str, Any]:
     """A JSON-ready dict with stable keys."""
+    from ttr_maps.analysis.tickets import SCORE_WEIGHTS, nearest_profile, value_distance
+
     board, measures = analysis.board, analysis.measures
     tickets = measures.tickets
     score = measures.score
@@ -122,6 +123,8 @@ def analysis_renderables(analysis: DeckAnalysis, *, top: int = 8) -> Iterator[An
     """rich tables for the terminal, one per topic."""
     from rich.markup import escape
     from rich.table import Table
+
+    from ttr_maps.analysis.tickets import SCORE_WEIGHTS, nearest_profile
 
     def table(title: str, *columns: str) -> Table:
         t = Table(
@@ -231,14 +234,11 @@ def plot_analysis(analysis: DeckAnalysis, path: str | Path, *, dpi: float = 90) 
     with route and city heat), the value profile against the published decks,
     coverage against degree, tickets per region pair and the score among random
     decks."""
-    from ttr_maps.render.draw import (
-        CAR_EDGE,
-        check_figure_path,
-        draw_map,
-        font_properties,
-        new_figure,
-        save_figure,
-    )
+    from ttr_maps.analysis.tickets import reference_profile
+    from ttr_maps.render.draw import draw_map
+    from ttr_maps.render.figure import check_figure_path, font_properties, new_figure, save_figure
+    from ttr_maps.render.overlay import Heat, Overlay
+    from ttr_maps.render.palette import CAR_EDGE
 
     check_figure_path(path)
     board, measures = analysis.board, analysis.measures
@@ -260,14 +260,8 @@ def plot_analysis(analysis: DeckAnalysis, path: str | Path, *, dpi: float = 90) 
             route_heat.update(dict.fromkeys(r.connection.route_ids, ratio))
         worst = max((c.excess for c in crowd.cities()), default=0.0) or 1.0
         city_heat = {c.city: c.excess / worst for c in crowd.cities() if c.excess > 0}
-        drawing = draw_map(
-            ax,
-            board.map,
-            route_heat=route_heat,
-            city_heat=city_heat,
-            legend=False,
-            colorbar=False,
-        )
+        overlay = Overlay(heat=Heat(routes=route_heat, cities=city_heat))
+        drawing = draw_map(ax, board.map, overlay, legend=False, colorbar=False)
         ax.set_title(
             f"{crowd.players} players: {100 * crowd.excess_share:.1f} % of wanted wagons "
             "over capacity",
@@ -349,3 +343,27 @@ def plot_analysis(analysis: DeckAnalysis, path: str | Path, *, dpi: float = 90) 
     else:
         ax.set_axis_off()
     return save_figure(figure, path, dpi=dpi)
+
+
+def write_text(analysis: DeckAnalysis, out: TextIO) -> None:
+    """The tables of `analysis_renderables`, printed by rich to `out`."""
+    from rich.console import Console
+
+    console = Console(file=out)
+    for renderable in analysis_renderables(analysis):
+        console.print(renderable)
+
+
+def write_json(analysis: DeckAnalysis, out: TextIO) -> None:
+    """`analysis_to_dict` as indented JSON, one line at the end."""
+    import json
+
+    out.write(json.dumps(analysis_to_dict(analysis), indent=2, ensure_ascii=False) + "\n")
+    out.flush()
+
+
+#: `--format` names and their reporters: each writes the whole report to a stream.
+REPORTERS: dict[str, Callable[[DeckAnalysis, TextIO], None]] = {
+    "text": write_text,
+    "json": write_json,
+}

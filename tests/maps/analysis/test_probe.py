@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
+from hand_maps import TRIANGLE
 from testdata import REFERENCE
 from typer.testing import CliRunner
 
@@ -22,22 +22,6 @@ from ttr_maps.analysis.probe import (
 from ttr_maps.model import Map, Ticket
 
 runner = CliRunner()
-
-
-#: A -1- B -1- C and a long A -6- C (double); one ticket A-C worth 2 (R2).
-TRIANGLE = {
-    "format": 1,
-    "id": "triangle",
-    "name": "Triangle",
-    "coordinates": "plane",
-    "cities": {"A": {"x": 0, "y": 0}, "B": {"x": 1, "y": 1}, "C": {"x": 2, "y": 0}},
-    "routes": [
-        {"between": ["A", "B"], "length": 1, "color": "red"},
-        {"between": ["B", "C"], "length": 1, "color": "red"},
-        {"between": ["A", "C"], "length": 6, "color": ["blue", "green"]},
-    ],
-    "tickets": [{"between": ["A", "C"], "value": 2}],
-}
 
 
 def triangle() -> Map:
@@ -148,22 +132,6 @@ def test_north_america_printed_values_reproduce_the_paper():
     result = solve_max_score(game_map, 45, tickets=printed)
     assert result.optimal
     assert (result.score, result.ticket_points) == (285, 223)
-
-
-def test_cli_probe_json_on_a_hand_map(tmp_path: Path):
-    import yaml
-
-    path = tmp_path / "triangle.yaml"
-    path.write_text(yaml.safe_dump(TRIANGLE), encoding="utf-8")
-    result = runner.invoke(app, ["probe", str(path), "--wagons", "6", "-f", "json"])
-    assert result.exit_code == 0, result.output
-    data = json.loads(result.stdout)
-    assert data["solves"][0]["score"] == 17
-    assert data["solves"][0]["routes"] == [{"between": ["A", "C"], "length": 6}]
-    text = runner.invoke(app, ["probe", str(path), "--sweep", "2..4"])
-    assert text.exit_code == 0, text.output
-    assert "Likely undervalued" in text.stdout
-    assert "Running HiGHS" not in text.stdout
 
 
 @pytest.mark.parametrize(

@@ -1,56 +1,15 @@
-"""Designer metrics (ttr_maps.analysis.stats) and `ttr stats`."""
+"""Designer metrics (ttr_maps.analysis.stats)."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from typer.testing import CliRunner
+from hand_maps import hand_map
 
-from ttr_core.cli import app
 from ttr_maps import load_map
-from ttr_maps.analysis.stats import map_stats, stats_renderables, stats_to_dict
+from ttr_maps.analysis.stats import map_stats
 from ttr_maps.io.bundled import bundled_map_ids
-from ttr_maps.model import CARD_COLORS, Map
-
-runner = CliRunner()
-
-
-def hand_map() -> Map:
-    """Small enough to count by hand (see the expected values in each test).
-
-    A -2x2- B -3- C -1- D -2- E, and B -4- D. A-E has two shortest paths of 8:
-    A-B-D-E and A-B-C-D-E.
-    """
-    return Map.from_data(
-        {
-            "format": 1,
-            "id": "hand",
-            "name": "Hand",
-            "rules": "europe",
-            "coordinates": "plane",
-            "settings": {"wagons": 10},
-            "cities": {
-                "A": {"x": 0, "y": 0},
-                "B": {"x": 2, "y": 0},
-                "C": {"x": 5, "y": 0},
-                "D": {"x": 5, "y": 1},
-                "E": {"x": 7, "y": 1},
-            },
-            "routes": [
-                {"between": ["A", "B"], "length": 2, "color": ["red", "blue"]},
-                {"between": ["B", "C"], "length": 3, "color": "gray", "tunnel": True},
-                {"between": ["C", "D"], "length": 1, "color": "green", "ferry": 1},
-                {"between": ["B", "D"], "length": 4, "color": "yellow"},
-                {"between": ["D", "E"], "length": 2, "color": "black"},
-            ],
-            "tickets": [
-                {"between": ["A", "C"], "value": 5},
-                {"between": ["A", "E"], "value": 8},
-                {"between": ["C", "E"], "value": 3, "long": True},
-            ],
-        }
-    )
+from ttr_maps.model import Map
+from ttr_maps.rules import CARD_COLORS
 
 
 def test_counts_of_a_hand_counted_map():
@@ -160,71 +119,3 @@ def test_every_bundled_map_has_consistent_stats(map_id):
     assert s.unreachable_tickets == ()
     if game_map.rules == "europe":
         assert s.tunnels > 0 and s.ferries > 0 and s.long_tickets > 0
-
-
-def test_json_keys_are_stable():
-    data = stats_to_dict(map_stats(hand_map()))
-    assert list(data) == [
-        "format",
-        "map",
-        "counts",
-        "colors",
-        "length_histogram",
-        "degree_histogram",
-        "bridges",
-        "articulation_points",
-        "connections",
-        "cities_without_ticket",
-        "ticket_value_histogram",
-        "unreachable_tickets",
-        "ticket_bonuses",
-        "players",
-    ]
-    assert data["counts"]["ferry_locomotives"] == 1
-    assert data["connections"][0] == {
-        "between": ["A", "B"],
-        "length": 2,
-        "routes": ["A-B/1", "A-B/2"],
-        "ticket_load": 2.0,
-        "tickets": 2,
-        "unavoidable": 2,
-    }
-    json.dumps(data)  # JSON-ready as it is
-
-
-def test_text_report_has_a_table_per_topic():
-    titles = [str(t.title) for t in stats_renderables(map_stats(hand_map()))]
-    assert any(t.startswith("Chokepoints") for t in titles)
-    assert "Colours" in titles and "Network" in titles
-
-
-def test_cli_json(tmp_path):
-    result = runner.invoke(app, ["stats", "north_america", "--format", "json"])
-    assert result.exit_code == 0, result.output
-    data = json.loads(result.stdout)
-    assert data["counts"]["spaces"] == 309
-    assert data["colors"]["red"] == {"segments": 7, "spaces": 27}
-
-
-def test_cli_text_and_plot(tmp_path):
-    plot = tmp_path / "stats.png"
-    result = runner.invoke(app, ["stats", "north_america", "--plot", str(plot)])
-    assert result.exit_code == 0, result.output
-    assert "Chokepoints" in result.output and "Kansas City" in result.output
-    assert plot.read_bytes()[:4] == b"\x89PNG"
-
-
-def test_cli_bad_plot_extension_and_unknown_map_exit_2(tmp_path):
-    result = runner.invoke(app, ["stats", "north_america", "--plot", str(tmp_path / "a.bmp")])
-    assert result.exit_code == 2
-    assert "unknown output format" in result.output
-    result = runner.invoke(app, ["stats", str(tmp_path / "missing.yaml")])
-    assert result.exit_code == 2
-    assert "Traceback" not in result.output
-
-
-def test_cli_plot_into_a_missing_folder_fails_before_any_table(tmp_path):
-    result = runner.invoke(app, ["stats", "north_america", "--plot", str(tmp_path / "no/x.png")])
-    assert result.exit_code == 2
-    assert "does not exist" in result.output
-    assert result.stdout == ""

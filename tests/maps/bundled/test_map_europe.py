@@ -14,10 +14,11 @@ import networkx as nx
 import pytest
 from testdata import ROOT
 
-from ttr_maps import GRAY, Map, load_map, validate_file
+from ttr_maps import Map, load_map, validate_file
 from ttr_maps.geometry.projection import projected_positions, segments_cross
 from ttr_maps.graph import shortest_wagon_distance
 from ttr_maps.io.bundled import bundled_map_path
+from ttr_maps.model import GRAY
 
 REPO = ROOT
 REFERENCE = REPO / "tests" / "data" / "reference" / "europe.json"

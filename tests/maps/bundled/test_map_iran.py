@@ -7,10 +7,12 @@ from collections import Counter
 
 import pytest
 
-from ttr_maps import CARD_COLORS, GRAY, Map, load_map, validate_file
+from ttr_maps import Map, load_map, validate_file
 from ttr_maps.geometry.projection import city_distance, projected_positions, segments_cross
 from ttr_maps.graph import connected_city_groups, wagon_distances_from
 from ttr_maps.io.bundled import bundled_map_path
+from ttr_maps.model import GRAY
+from ttr_maps.rules import CARD_COLORS
 
 #: The design scale: kilometres of great-circle distance per wagon space.
 KM_PER_WAGON = 60

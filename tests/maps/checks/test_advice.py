@@ -13,11 +13,12 @@ from testdata import BAD
 from ttr_core.engine.result import score_game, ticket_points
 from ttr_core.engine.state import GameState
 from ttr_maps.analysis.fix import plan_fix
-from ttr_maps.analysis.stats import map_stats, stats_to_dict
+from ttr_maps.analysis.stats import map_stats
 from ttr_maps.checks.validate import validate_document, validate_file
 from ttr_maps.io.document import parse_document
 from ttr_maps.model import Map
-from ttr_maps.spelling import did_you_mean, suggest
+from ttr_maps.reports.stats import stats_to_dict
+from ttr_maps.spelling import closest_spelling, did_you_mean
 
 SMALL = """\
 format: 1
@@ -52,11 +53,11 @@ def test_small_map_is_clean() -> None:
 # --- suggestions ------------------------------------------------------------------
 
 
-def test_suggest_ignores_case_then_finds_the_closest_spelling() -> None:
-    assert suggest("omaha", ["Omaha", "Denver"]) == "Omaha"
-    assert suggest("Omahaa", ["Omaha", "Denver"]) == "Omaha"
-    assert suggest("Tehran", ["Omaha", "Denver"]) is None
-    assert suggest(7, ["Omaha"]) is None
+def test_closest_spelling_ignores_case_then_finds_the_nearest_name() -> None:
+    assert closest_spelling("omaha", ["Omaha", "Denver"]) == "Omaha"
+    assert closest_spelling("Omahaa", ["Omaha", "Denver"]) == "Omaha"
+    assert closest_spelling("Tehran", ["Omaha", "Denver"]) is None
+    assert closest_spelling(7, ["Omaha"]) is None
     assert did_you_mean("grey", ["gray", "green"]) == "; did you mean 'gray'?"
 
 

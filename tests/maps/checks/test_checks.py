@@ -12,7 +12,8 @@ from testdata import BAD
 from ttr_maps.checks.catalog import all_checks
 from ttr_maps.checks.problem import Level
 from ttr_maps.checks.registry import REGISTRY, CheckContext
-from ttr_maps.checks.validate import disabled_codes, validate_document, validate_file
+from ttr_maps.checks.suppress import disabled_codes
+from ttr_maps.checks.validate import validate_document, validate_file
 from ttr_maps.graph import shortest_paths_from
 from ttr_maps.io.document import parse_document
 

@@ -141,6 +141,10 @@ def test_mutated_maps_never_crash_the_validator(data: Any) -> None:
     report = _validate(data)
     for problem in report.problems:
         assert problem.code.startswith("TTR") and problem.position.line >= 1
+    # Loading runs the error checks alone and must find the very same errors.
+    errors_only = validate_document(report.document, errors_only=True) if report.document else None
+    if errors_only is not None:
+        assert errors_only.problems == report.errors
 
 
 @settings(max_examples=100, deadline=None)

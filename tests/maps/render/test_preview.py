@@ -1,4 +1,4 @@
-"""Map previews (ttr_maps.render.draw) and `ttr preview`."""
+"""Map previews (ttr_maps.render: draw, overlay, legend, figure) and `ttr preview`."""
 
 from __future__ import annotations
 
@@ -17,18 +17,16 @@ from ttr_core.cli import app
 from ttr_maps import load_map
 from ttr_maps.io.bundled import bundled_map_ids
 from ttr_maps.model import Map
-from ttr_maps.render.draw import (
+from ttr_maps.render.draw import draw_map, render_map
+from ttr_maps.render.figure import (
     MissingGlyphsWarning,
     PreviewError,
-    draw_map,
     font_families,
     new_figure,
     output_format,
     parse_size,
-    parse_ticket,
-    render_map,
-    ticket_path,
 )
+from ttr_maps.render.overlay import Heat, Markers, Overlay, Owners, parse_ticket, ticket_path
 
 SVG = "{http://www.w3.org/2000/svg}"
 LOW_DPI = 40
@@ -120,9 +118,9 @@ def test_svg_has_one_group_per_route_one_car_per_space_and_every_city(map_id, tm
             assert drawn_shapes(ferries[route.id]) == route.ferry
 
 
-@pytest.mark.parametrize("map_id", bundled_map_ids())
-def test_png_has_the_asked_pixel_size(map_id, tmp_path):
-    out = render_map(load_map(map_id), tmp_path / "m.png", size=(8, 5), dpi=LOW_DPI)
+def test_png_has_the_asked_pixel_size(tmp_path):
+    """The size is the figure's, whatever the map: the biggest bundled board shows it."""
+    out = render_map(load_map("europe"), tmp_path / "m.png", size=(8, 5), dpi=LOW_DPI)
     assert png_size(out) == (8 * LOW_DPI, 5 * LOW_DPI)
     assert 5_000 < out.stat().st_size < 400_000
 
@@ -172,26 +170,21 @@ def test_white_and_gray_cars_have_a_dark_edge(tmp_path):
 
 
 def test_tickets_overlay_draws_one_line_per_ticket(tmp_path):
-    out = render_map(small_map(), tmp_path / "t.svg", dpi=LOW_DPI, show_tickets=True)
+    out = render_map(small_map(), tmp_path / "t.svg", Overlay(tickets=True), dpi=LOW_DPI)
     assert len(svg_groups(out, "ticket:")) == 3
 
 
 def test_highlight_path_follows_the_shortest_path(tmp_path):
     game_map = small_map()
     path = ticket_path(game_map, "Aberdeen:Carn")
-    assert path == ["Aberdeen", "Bree", "Carn"]
-    out = render_map(game_map, tmp_path / "p.svg", dpi=LOW_DPI, highlight_path=path)
+    assert path == ("Aberdeen", "Bree", "Carn")
+    out = render_map(game_map, tmp_path / "p.svg", Overlay(path=path), dpi=LOW_DPI)
     assert "highlight" in svg_groups(out, "")
 
 
 def test_owner_colours_fill_claimed_routes_and_fade_the_others(tmp_path):
-    out = render_map(
-        small_map(),
-        tmp_path / "o.svg",
-        dpi=LOW_DPI,
-        route_owner_colors={"Bree-Dunmore": "#123456"},
-        owner_names={"#123456": "Ada"},
-    )
+    owners = Owners({"Bree-Dunmore": "#123456"}, {"#123456": "Ada"})
+    out = render_map(small_map(), tmp_path / "o.svg", Overlay(owners=owners), dpi=LOW_DPI)
     routes = svg_groups(out, "route:")
     assert "fill: #123456" in ET.tostring(routes["Bree-Dunmore"], encoding="unicode")
     assert "fill-opacity: 0.22" in ET.tostring(routes["Aberdeen-Bree/1"], encoding="unicode")
@@ -200,17 +193,17 @@ def test_owner_colours_fill_claimed_routes_and_fade_the_others(tmp_path):
 def test_heat_colours_routes_and_adds_a_colorbar():
     figure = new_figure((6, 4), LOW_DPI)
     ax = figure.add_subplot()
-    drawing = draw_map(
-        ax, small_map(), route_heat={"Bree-Carn": 1.0, "Bree-Dunmore": 0.0}, city_heat={"Bree": 1}
-    )
+    heat = Heat(routes={"Bree-Carn": 1.0, "Bree-Dunmore": 0.0}, cities={"Bree": 1})
+    drawing = draw_map(ax, small_map(), Overlay(heat=heat))
     assert drawing.heat_mappable is not None
     assert len(figure.axes) == 2  # the map and its colorbar
 
 
 def test_owner_colours_and_heat_together_are_refused():
-    figure = new_figure((6, 4), LOW_DPI)
     with pytest.raises(ValueError, match="not both"):
-        draw_map(figure.add_subplot(), small_map(), route_owner_colors={}, route_heat={})
+        Overlay(owners=Owners({}), heat=Heat(routes={}))
+    with pytest.raises(ValueError, match="route heat, city heat"):
+        Heat()
 
 
 def test_draw_map_fits_in_a_panel_of_a_bigger_figure():
@@ -346,6 +339,7 @@ def test_parse_size_and_ticket_errors():
 def test_importing_the_modules_does_not_import_matplotlib():
     code = (
         "import sys, ttr_maps, ttr_maps.render.draw, ttr_maps.analysis.stats, ttr_maps.io.starter\n"
+        "import ttr_maps.reports.stats, ttr_maps.reports.tickets, ttr_maps.reports.probe\n"
         "assert 'matplotlib' not in sys.modules, 'matplotlib imported'\n"
         "assert 'networkx' not in sys.modules, 'networkx imported'\n"
     )
@@ -472,14 +466,9 @@ def test_check_output_path_refuses_folders_missing_and_read_only_folders(tmp_pat
 
 
 def test_city_markers_are_drawn_and_named_in_the_legend(tmp_path: Path) -> None:
-    from ttr_maps.render.draw import render_map
-
+    markers = Markers({"Denver": "#d62728", "Miami": "#1f77b4"}, "station (owner's colour)")
     out = render_map(
-        load_map("north_america"),
-        tmp_path / "markers.svg",
-        city_markers={"Denver": "#d62728", "Miami": "#1f77b4"},
-        city_marker_label="station (owner's colour)",
-        dpi=40,
+        load_map("north_america"), tmp_path / "markers.svg", Overlay(markers=markers), dpi=40
     )
     svg = out.read_text()
     assert svg.count('id="marker:') == 2

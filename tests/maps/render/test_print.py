@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from ttr_core.cli import app
 from ttr_maps.model import Map
-from ttr_maps.render.pdf import PAPERS, print_map, tile_grid
+from ttr_maps.render.pdf import PAPERS, _page, print_map, print_plan, tile_grid
 
 runner = CliRunner()
 MM_PER_POINT = 25.4 / 72
@@ -49,6 +49,13 @@ layout:
 
 def small_map() -> Map:
     return Map.from_data(yaml.safe_load(SMALL))
+
+
+def geographic_data() -> dict:
+    """The small map without its layout: drawn from its coordinates."""
+    data = yaml.safe_load(SMALL)
+    del data["layout"]
+    return data
 
 
 def page_mm(page) -> tuple[float, float]:
@@ -101,21 +108,45 @@ def test_board_tiles_cover_the_board_at_real_size_with_overlap():
     assert grid.area_mm[0] - step_w == 10
 
 
-def test_board_width_scales_the_board_and_the_tile_count(tmp_path: Path):
-    small = print_map(small_map(), tmp_path / "a.pdf", paper="A3")
-    big = print_map(small_map(), tmp_path / "b.pdf", paper="A3", board_width_cm=90)
-    assert big > small
-    assert page_mm(PdfReader(tmp_path / "a.pdf").pages[0]) in {(297, 420), (420, 297)}
+def test_board_width_scales_the_board_and_the_tile_count():
+    small = print_plan(small_map(), "A3")
+    big = print_plan(small_map(), "A3", board_width_cm=90)
+    assert round(small.grid.board_mm[0]) == 300  # the layout's board, 30 cm wide
+    assert round(big.grid.board_mm[0]) == 900
+    assert big.grid.columns * big.grid.rows > small.grid.columns * small.grid.rows
 
 
-def test_cli_print_writes_letter_pages_and_reports_them(tmp_path: Path):
-    path = tmp_path / "small.yaml"
-    path.write_text(SMALL, encoding="utf-8")
+def test_a_map_without_a_layout_is_planned_80_cm_wide():
+    plan = print_plan(Map.from_data(geographic_data()), "A4")
+    assert round(plan.grid.board_mm[0]) == 800
+
+
+@pytest.mark.parametrize("paper", list(PAPERS))
+def test_pages_have_the_papers_size(paper):
+    width, height = PAPERS[paper]
+    for landscape in (False, True):
+        figure = _page(paper, landscape)
+        size = (round(figure.get_figwidth() * 25.4, 1), round(figure.get_figheight() * 25.4, 1))
+        assert size == ((height, width) if landscape else (width, height))
+
+
+def test_cli_prints_a_map_without_a_layout_on_letter_with_labels_as_text(tmp_path: Path):
+    """The whole command, once: paper by name, the board drawn from geography, real text."""
+    path = tmp_path / "geo.yaml"
+    path.write_text(yaml.safe_dump(geographic_data()), encoding="utf-8")
     out = tmp_path / "game.pdf"
-    result = runner.invoke(app, ["print", str(path), "-o", str(out), "--paper", "letter"])
+    result = runner.invoke(
+        app, ["print", str(path), "-o", str(out), "--paper", "letter", "--board-width", "15"]
+    )
     assert result.exit_code == 0, result.output
     assert "Letter pages" in result.output
-    assert page_mm(PdfReader(out).pages[-1]) == (216, 279)
+    reader = PdfReader(out)
+    assert page_mm(reader.pages[-1]) == (216, 279)
+    texts = [page.extract_text() for page in reader.pages]
+    assert "Board 15.0 ×" in texts[0]
+    track = next(i for i, text in enumerate(texts) if "Scoring track" in text)
+    tiles = " ".join(texts[1:track])
+    assert all(city in tiles for city in ("Aberdeen", "Bree", "Carn", "Dunmore"))
 
 
 @pytest.mark.parametrize(
@@ -141,15 +172,3 @@ def test_cli_print_refuses_a_non_pdf_output(tmp_path):
     path.write_text(SMALL, encoding="utf-8")
     result = runner.invoke(app, ["print", str(path), "-o", str(tmp_path / "x.png")])
     assert result.exit_code == 2 and "must be a .pdf" in result.output
-
-
-def test_a_map_without_a_layout_prints_80_cm_wide_with_labels_as_text(tmp_path: Path):
-    data = yaml.safe_load(SMALL)
-    del data["layout"]
-    out = tmp_path / "geo.pdf"
-    print_map(Map.from_data(data), out, paper="A3")
-    texts = [page.extract_text() for page in PdfReader(out).pages]
-    assert "Board 80.0 ×" in texts[0]
-    track = next(i for i, text in enumerate(texts) if "Scoring track" in text)
-    tiles = " ".join(texts[1:track])
-    assert all(city in tiles for city in ("Aberdeen", "Bree", "Carn", "Dunmore"))
