@@ -37,7 +37,7 @@ else:
 start = time.perf_counter()
 result = simulate(map_, games, players, bots.split(","), 1, jobs=workers, executor=executor)
 elapsed = time.perf_counter() - start
-digest = hashlib.sha256(json.dumps(result.report, sort_keys=True).encode()).hexdigest()[:16]
+digest = hashlib.sha256(json.dumps(result.report.to_dict()).encode()).hexdigest()[:16]
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(json.dumps({"seconds": elapsed, "startup": ready, "peak_mib": peak, "digest": digest}))
 """

@@ -17,7 +17,7 @@ from ttr_core.engine.compiled import board_for
 from ttr_core.engine.loop import bot_seed
 from ttr_core.engine.state import END_ALL_PASSED, GameState
 from ttr_core.engine.view import PlayerView, TicketView, TunnelView
-from ttr_core.playtest.simulate import wilson_interval
+from ttr_core.playtest.stats import wilson_interval
 from ttr_maps import load_map
 from ttr_maps.io.bundled import bundled_map_ids
 
