@@ -468,7 +468,10 @@ class RayCluster(Executor):
                 except (ray.exceptions.RayActorError, ray.exceptions.WorkerCrashedError):
                     if tries >= MAX_RETRIES:
                         raise WorkerLost(_lost_message(work, batch)) from None
-                    actors[slot] = _replace_actor(ray, actors[slot], worker_class, shared)
+                    # The other batches the lost actor held fail in turn: the actor is
+                    # replaced once, not each time (which would kill its replacement).
+                    if actors[slot] is actor:
+                        actors[slot] = _replace_actor(ray, actor, worker_class, shared)
                     retry = actors[slot].play.remote(work, batch.start, batch.stop)
                     pending[0] = (batch, retry, slot, actors[slot], tries + 1)
                     self.retries += 1
