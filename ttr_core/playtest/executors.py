@@ -133,7 +133,7 @@ class Work:
     records: bool = False
     #: The rule set, when not the map's own (`--set` overrides).
     rules: RuleSet | None = None
-    #: The same as `--set` texts, for the command that replays a game.
+    #: `rules` as `--set` texts, for the command that replays a game.
     rule_changes: tuple[str, ...] = ()
 
     def replay_command(self, index: int) -> str:
