@@ -28,7 +28,6 @@ from ttr_core.playtest.executors import (
 )
 from ttr_core.playtest.report import BalanceReport
 from ttr_core.playtest.simulate import simulate
-from ttr_maps import load_map
 from ttr_maps.model import Map
 
 MAP = "north_america"
@@ -37,19 +36,21 @@ GAMES = 40
 
 
 def _report(
-    executor: object, games: int = GAMES, jobs: int = 1, **options: object
+    game_map: Map, executor: object, games: int = GAMES, jobs: int = 1, **options: object
 ) -> BalanceReport:
-    return simulate(MAP, games, 2, BOTS, 5, jobs, executor=executor, **options).report
+    return simulate(game_map, MAP, games, 2, BOTS, 5, jobs, executor=executor, **options).report
 
 
 @pytest.fixture(scope="module")
-def alone() -> BalanceReport:
+def alone(north_america: Map) -> BalanceReport:
     """The run played in this process, game after game."""
-    return _report(InProcess())
+    return _report(north_america, InProcess())
 
 
-def test_local_processes_give_the_in_process_report(alone: BalanceReport) -> None:
-    assert _report(LocalProcesses(2), jobs=2) == alone
+def test_local_processes_give_the_in_process_report(
+    north_america: Map, alone: BalanceReport
+) -> None:
+    assert _report(north_america, LocalProcesses(2), jobs=2) == alone
 
 
 def test_work_in_flight_is_bounded(north_america: Map) -> None:
@@ -70,7 +71,9 @@ def test_work_in_flight_is_bounded(north_america: Map) -> None:
     assert pulled <= 2 * IN_FLIGHT_PER_WORKER + 1
 
 
-def test_a_lost_local_worker_is_replaced_and_the_report_unchanged(alone: BalanceReport) -> None:
+def test_a_lost_local_worker_is_replaced_and_the_report_unchanged(
+    north_america: Map, alone: BalanceReport
+) -> None:
     executor = LocalProcesses(2)
     killed = []
 
@@ -80,7 +83,7 @@ def test_a_lost_local_worker_is_replaced_and_the_report_unchanged(alone: Balance
             os.kill(workers[0].pid, signal.SIGKILL)
             killed.append(workers[0].pid)
 
-    report = _report(executor, jobs=2, on_game=kill_a_worker)
+    report = _report(north_america, executor, jobs=2, on_game=kill_a_worker)
     assert killed and executor.retries >= 1
     assert report == alone
 
@@ -107,7 +110,9 @@ def test_a_pool_broken_before_new_work_is_replaced_too(north_america: Map) -> No
     assert executor.retries >= 1
 
 
-def test_a_failing_game_stops_the_run_with_its_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failing_game_stops_the_run_with_its_seed(
+    monkeypatch: pytest.MonkeyPatch, north_america: Map
+) -> None:
     real = playout.play_summarised
 
     def fails_on_game_3(game_map, map_argument, names, seed, index, *rest):  # type: ignore[no-untyped-def]
@@ -117,7 +122,7 @@ def test_a_failing_game_stops_the_run_with_its_seed(monkeypatch: pytest.MonkeyPa
 
     monkeypatch.setattr(playout, "play_summarised", fails_on_game_3)
     with pytest.raises(GameFailed) as caught:
-        _report(InProcess(), games=6)
+        _report(north_america, InProcess(), games=6)
     message = str(caught.value)
     seed = playout.game_seed(5, 3)
     assert caught.value.seed == seed
@@ -212,17 +217,18 @@ def test_ray_missing_says_how_to_install(monkeypatch: pytest.MonkeyPatch, tmp_pa
 
 
 def test_a_failing_game_with_set_overrides_replays_with_them(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, north_america: Map
 ) -> None:
     from ttr_maps.rules import rules_for
 
-    rules = rules_for(load_map(MAP)).with_overrides({"wagons": 20})
-    assert _report(InProcess(), games=2, rules=rules).settings.rule_changes == ("wagons=20",)
+    rules = rules_for(north_america).with_overrides({"wagons": 20})
+    report = _report(north_america, InProcess(), games=2, rules=rules)
+    assert report.settings.rule_changes == ("wagons=20",)
 
     def fails(*_: object) -> None:
         raise RuntimeError("a bug")
 
     monkeypatch.setattr(playout, "play_summarised", fails)
     with pytest.raises(GameFailed) as caught:
-        _report(InProcess(), games=2, rules=rules)
+        _report(north_america, InProcess(), games=2, rules=rules)
     assert caught.value.command.endswith("--set wagons=20")

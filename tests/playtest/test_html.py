@@ -15,8 +15,8 @@ from ttr_maps.model import Map
 
 
 @pytest.fixture(scope="module")
-def simulation() -> Simulation:
-    return simulate("north_america", 3, 2, ["greedy", "random"], 4)
+def simulation(north_america: Map) -> Simulation:
+    return simulate(north_america, "north_america", 3, 2, ["greedy", "random"], 4)
 
 
 def test_heatmap_is_on_an_absolute_scale(

@@ -53,7 +53,9 @@ def _kill_one_game_worker() -> int | None:
     return None
 
 
-def test_a_killed_ray_worker_is_replaced_and_the_report_unchanged(local_ray: None) -> None:
+def test_a_killed_ray_worker_is_replaced_and_the_report_unchanged(
+    local_ray: None, north_america: Map
+) -> None:
     executor = RayCluster(workers=2)
     killed: list[int | None] = []
 
@@ -62,10 +64,11 @@ def test_a_killed_ray_worker_is_replaced_and_the_report_unchanged(local_ray: Non
             killed.append(_kill_one_game_worker())
 
     bots = ("greedy", "random")
-    run = simulate(MAP, 30, 2, bots, 3, 2, on_game=kill_once, executor=executor)
+    run = simulate(north_america, MAP, 30, 2, bots, 3, 2, on_game=kill_once, executor=executor)
     assert killed and killed[0] is not None
     assert executor.retries >= 1
-    assert run.report == simulate(MAP, 30, 2, bots, 3, 1, executor=InProcess()).report
+    alone = simulate(north_america, MAP, 30, 2, bots, 3, 1, executor=InProcess())
+    assert run.report == alone.report
 
 
 def test_a_game_that_raises_on_a_ray_worker_names_its_seed(

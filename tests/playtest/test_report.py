@@ -31,7 +31,8 @@ def report() -> BalanceReport:
     """A report with every part that varies: stalls, findings, `--set` changes."""
     game_map = load_map(STALLING_MAP)
     rules = rules_for(game_map).with_overrides({"longest_path_bonus": 12})
-    return simulate(str(STALLING_MAP), 4, 4, ["greedy", "long-route"], 3, rules=rules).report
+    bots = ["greedy", "long-route"]
+    return simulate(game_map, str(STALLING_MAP), 4, 4, bots, 3, rules=rules).report
 
 
 def test_a_report_reads_back_through_json_to_the_same_value(report: BalanceReport) -> None:

@@ -15,7 +15,7 @@ from ttr_core.engine.record import read_record, verify_record
 from ttr_core.playtest.playout import game_seed, seat_names
 from ttr_core.playtest.report import BalanceReport
 from ttr_core.playtest.simulate import simulate
-from ttr_maps import load_map
+from ttr_maps.model import Map
 
 runner = CliRunner()
 SIMULATE = ["simulate", "north_america", "--players", "3", "--seed", "9"]
@@ -59,17 +59,16 @@ def test_report_files_exist(run: Path) -> None:
     assert len(list((run / "records").glob("game-*.json"))) == 8
 
 
-def test_report_agrees_with_the_records(run: Path) -> None:
+def test_report_agrees_with_the_records(run: Path, north_america: Map) -> None:
     data = json.loads((run / "report.json").read_text())
     report = BalanceReport.from_dict(data)
     assert checked(report) == data
-    game_map = load_map("north_america")
     records = [read_record(run / "records" / f"game-{game_seed(9, i)}.json") for i in range(8)]
     wins_by_bot: dict[str, float] = {}
     totals_by_seat = [0, 0, 0]
     reasons: dict[str, int] = {}
     for i, record in enumerate(records):
-        assert verify_record(record, game_map) is None
+        assert verify_record(record, north_america) is None
         names = [s["player"] for s in record["seats"]]
         assert tuple(names) == seat_names(["greedy", "long-route", "random"], 3, i)
         seats = record["result"]["seats"]
@@ -121,8 +120,9 @@ def test_out_must_be_a_folder(tmp_path: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def europe_run() -> tuple[BalanceReport, list[dict]]:
-    simulation = simulate("europe", 6, 3, ["random", "long-route", "greedy"], 3, records=True)
+def europe_run(europe: Map) -> tuple[BalanceReport, list[dict]]:
+    bots = ["random", "long-route", "greedy"]
+    simulation = simulate(europe, "europe", 6, 3, bots, 3, records=True)
     checked(simulation.report)
     return simulation.report, [json.loads(text) for _, text in simulation.records]
 
@@ -152,7 +152,9 @@ def test_e1_score_parts_include_stations_and_sum_to_the_totals(europe_run) -> No
         assert parts == pytest.approx(scores.total.mean, abs=0.01)
 
 
-def test_e1_e2_europe_section_counts_stations_borrowed_routes_and_tunnels(europe_run) -> None:
+def test_e1_e2_europe_section_counts_stations_borrowed_routes_and_tunnels(
+    europe_run, north_america: Map
+) -> None:
     report, records = europe_run
     expected: dict[str, dict[str, int]] = {}
     for record in records:
@@ -182,7 +184,7 @@ def test_e1_e2_europe_section_counts_stations_borrowed_routes_and_tunnels(europe
         )
         assert got.tunnels_claimed_at_once == e["tc"] - e["p"] - e["g"]
     assert sum(e["tc"] for e in expected.values()) > 0
-    base = simulate("north_america", 1, 2, ["greedy"], 1).report
+    base = simulate(north_america, "north_america", 1, 2, ["greedy"], 1).report
     assert base.europe is None and "europe" not in checked(base)
 
 

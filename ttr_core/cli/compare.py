@@ -55,8 +55,8 @@ def _report(
             ) from None
     from ttr_core.playtest.simulate import simulate
 
-    load_map_argument(argument)  # exits 2 with the map's errors
-    return simulate(argument, games, players, bots, seed, min(jobs, games)).report
+    game_map = load_map_argument(argument)  # exits 2 with the map's errors
+    return simulate(game_map, argument, games, players, bots, seed, min(jobs, games)).report
 
 
 @app.command(help=HELP)

@@ -98,6 +98,7 @@ def ladder(
         try:
             with where:  # one Ray session for every table
                 result = run_ladder(
+                    game_map,
                     map_argument,
                     names,
                     games,

@@ -84,6 +84,7 @@ def simulate(
     try:
         with games_progress(f"{game_map.id}: playing", games) as advance:
             result = run(
+                game_map,
                 map_argument,
                 games,
                 players,

@@ -10,7 +10,8 @@ routes or tickets are screened at once), so a short run says less, not something
 false. The evidence's `ci95` is that (possibly widened) interval.
 
 >>> from ttr_core.playtest.simulate import simulate
->>> report = simulate("north_america", 4, 2, ["greedy", "random"], 1).report
+>>> from ttr_maps import load_map
+>>> report = simulate(load_map("iran"), "iran", 4, 2, ["greedy", "random"], 1).report
 >>> [f.code for f in findings(report)]
 []
 """

@@ -17,7 +17,8 @@ A prior of one shared (drawn) result per pair that met keeps ratings finite when
 a bot wins every game. The 95 % intervals come from the observed Fisher
 information of the fit (each rating against the mean of all).
 
->>> ladder = run_ladder("north_america", ["greedy", "random"], games=2, players=2, seed=1)
+>>> from ttr_maps import load_map
+>>> ladder = run_ladder(load_map("iran"), "iran", ["greedy", "random"], games=2, seed=1)
 >>> [row.bot for row in ladder.ratings]
 ['greedy', 'random']
 """
@@ -37,6 +38,7 @@ from ttr_core.playtest.stats import Z95, wilson_interval
 
 if TYPE_CHECKING:
     from ttr_core.playtest.executors import Executor
+    from ttr_maps.model import Map
 
 #: Elo points per natural-log unit of strength.
 ELO = 400 / math.log(10)
@@ -262,6 +264,7 @@ def _invert(matrix: list[list[float]]) -> list[list[float]]:
 
 
 def run_ladder(
+    game_map: Map,
     map_argument: str,
     bots: Sequence[str],
     games: int,
@@ -271,11 +274,10 @@ def run_ladder(
     on_game: Callable[[GameSummary], None] | None = None,
     executor: Executor | None = None,
 ) -> Ladder:
-    """Play the round robin and return its ladder.
-    Games are played by `executor` (`ttr_core.playtest.executors`; default: `jobs` local
-    processes), so the ladder is the same wherever they run."""
+    """Play the round robin on `game_map` (named `map_argument`) and return its
+    ladder. Games are played by `executor` (`ttr_core.playtest.executors`; default:
+    `jobs` local processes), so the ladder is the same wherever they run."""
     from ttr_core.bots import check_bot_name
-    from ttr_maps import load_map
 
     for name in bots:
         try:
@@ -285,7 +287,6 @@ def run_ladder(
     if games < 1:
         raise LadderError(f"--games must be at least 1, not {games}")
     tables = ladder_tables(bots, players)
-    game_map = load_map(map_argument)
     results = PairResults(bots)
     won = dict.fromkeys(bots, 0.0)
     played = dict.fromkeys(bots, 0)

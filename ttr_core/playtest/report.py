@@ -13,7 +13,8 @@ order (bots sorted by name). Every rate carries its 95 % Wilson interval (`ci95`
 `ttr_core.playtest.stats`).
 
 >>> from ttr_core.playtest.simulate import simulate
->>> report = simulate("north_america", 2, 2, ["greedy", "random"], 1).report
+>>> from ttr_maps import load_map
+>>> report = simulate(load_map("iran"), "iran", 2, 2, ["greedy", "random"], 1).report
 >>> report.games, sorted(report.win_rate.by_bot), len(report.win_rate.by_seat)
 (2, ['greedy', 'random'], 2)
 >>> BalanceReport.from_dict(report.to_dict()) == report

@@ -7,7 +7,8 @@
 Games are spread over workers in batches and summed in game order, so the same
 seed gives the same report whatever the executor and the number of workers.
 
->>> simulation = simulate("north_america", 2, 2, ["greedy", "random"], 1)
+>>> from ttr_maps import load_map
+>>> simulation = simulate(load_map("north_america"), "north_america", 2, 2, ["greedy", "random"], 1)
 >>> simulation.report.games, simulation.report.settings.bots
 (2, ('greedy', 'random'))
 """
@@ -24,6 +25,7 @@ from ttr_core.playtest.findings import findings
 from ttr_core.playtest.playout import GameSummary, rule_changes
 from ttr_core.playtest.report import BalanceReport, Settings
 from ttr_core.playtest.tally import FinalScores, Tally
+from ttr_maps.model import Map
 from ttr_maps.rules import RuleSet, rules_for
 
 if TYPE_CHECKING:
@@ -40,6 +42,7 @@ class Simulation:
 
 
 def simulate(
+    game_map: Map,
     map_argument: str,
     games: int,
     players: int,
@@ -51,11 +54,9 @@ def simulate(
     rules: RuleSet | None = None,
     executor: Executor | None = None,
 ) -> Simulation:
-    """Play `games` games on the map `map_argument` names (a bundled id or a path;
-    with `rules`, default the map's) and sum them up into a report."""
-    from ttr_maps import load_map
-
-    game_map = load_map(map_argument)
+    """Play `games` games on `game_map` (with `rules`, default the map's) and sum
+    them up into a report. `map_argument` is how the map was named (a bundled id or
+    a path): workers read the map from it, and the replay commands name it."""
     for name in bots:
         make_bot(name, 0)  # unknown names fail here, before any process starts
     changes = rule_changes(game_map, rules)

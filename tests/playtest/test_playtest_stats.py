@@ -1,4 +1,6 @@
-"""The statistics of play-tests: intervals, tests, multiple comparisons."""
+"""The statistics of play-tests (ttr_core/playtest/stats.py): intervals, tests, multiple
+comparisons. (Named apart from tests/maps/analysis/test_stats.py: test modules share one
+namespace.)"""
 
 from __future__ import annotations
 
