@@ -146,6 +146,29 @@ def test_batches_cover_every_game_once() -> None:
     assert list(itertools.chain.from_iterable(batches)) == list(range(23))
 
 
+def test_a_worker_stopped_while_sending_a_result_does_not_hang_the_exit() -> None:
+    """A worker terminated half-way through sending a batch leaves the pool's
+    reader thread waiting for the rest, and Python's exit waits for that thread:
+    stopping the pool ends the wait. (Here the half-sent result is written by hand.)"""
+    import struct
+    from concurrent.futures import ProcessPoolExecutor
+
+    from ttr_core.playtest.executors import _stop_pool
+
+    pool = ProcessPoolExecutor(1)
+    pool.submit(int).result()  # the pool runs; its reader thread waits for results
+    reader, results = pool._executor_manager_thread, pool._result_queue
+    assert reader is not None and results is not None
+    os.write(results._writer.fileno(), struct.pack("!i", 1_000_000) + b"half")
+    try:
+        _stop_pool(pool)
+        reader.join(timeout=10)
+        assert not reader.is_alive()
+    finally:
+        if not results._writer.closed:  # do not leave the test run hanging at exit
+            results._writer.close()
+
+
 def _default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 

@@ -361,10 +361,11 @@ def _wait_for(future: Future[list[GameSummary]]) -> list[GameSummary]:
 def _stop_pool(pool: Any) -> None:
     """Stop a process pool now: queued batches are dropped and running workers
     terminated (ProcessPoolExecutor has no public way to end running work before
-    Python 3.14, so its process table is read directly)."""
+    Python 3.14, so its process table and result pipe are read directly)."""
     # Read the workers first: shutdown forgets them (Python 3.11 sets the table to
     # None), and the running ones would then finish their batches before exiting.
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    results = getattr(pool, "_result_queue", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         if process.is_alive():
@@ -374,6 +375,12 @@ def _stop_pool(pool: Any) -> None:
         if process.is_alive():  # stuck: no way out but SIGKILL
             process.kill()
             process.join()
+    # A worker ended while it was sending a result leaves the pool's reader thread
+    # waiting for the rest of it, and Python's exit waits for that thread: with the
+    # workers' ends of the result pipe gone, closing this process's end lets the
+    # wait end (at end of file) instead of hanging the exit.
+    if results is not None:
+        results._writer.close()
 
 
 def _lost_message(work: Work, batch: range) -> str:
