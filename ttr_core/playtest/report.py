@@ -63,11 +63,12 @@ def _plain(value: Any) -> Any:
 
 
 def _frozen(value: Any) -> Any:
-    """JSON data as the values of a record: lists as tuples."""
+    """A JSON value as the value of a flat record's field: a list as a tuple, a
+    mapping as a dict (one level: a flat record holds no deeper structure)."""
     if isinstance(value, list):
-        return tuple(_frozen(v) for v in value)
+        return tuple(value)
     if isinstance(value, dict):
-        return {k: _frozen(v) for k, v in value.items()}
+        return dict(value)
     return value
 
 
