@@ -23,6 +23,7 @@ from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 from ttr_core.playtest.report import (
+    SEVERITIES,
     BalanceReport,
     BonusEvidence,
     Finding,
@@ -58,7 +59,7 @@ BONUS_SHARE = 0.5
 #: per player lies outside this band is flagged.
 PUBLISHED_TURNS_PER_PLAYER = (34.0, 45.0)
 
-SEVERITY_ORDER = {"high": 0, "medium": 1, "low": 2}
+SEVERITY_ORDER = {severity: order for order, severity in enumerate(SEVERITIES)}
 
 
 def findings(report: BalanceReport) -> tuple[Finding, ...]:

@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Simulation:
+    """What a run gives: the report, and what the report folder needs besides."""
+
     report: BalanceReport
     #: (seed, record text) per game, when records were asked for.
     records: tuple[tuple[int, str], ...]
