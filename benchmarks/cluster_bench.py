@@ -24,9 +24,11 @@ RUN = r"""
 import hashlib, json, resource, sys, time
 from ttr_core.playtest.executors import EXECUTORS
 from ttr_core.playtest.simulate import simulate
+from ttr_maps import load_map
 map_, games, players, bots, kind, workers = sys.argv[1:]
 games, players, workers = int(games), int(players), int(workers)
 executor = EXECUTORS[kind](workers, None)
+game_map = load_map(map_)
 start = time.perf_counter()
 if kind == "ray":
     import ray
@@ -35,9 +37,10 @@ if kind == "ray":
 else:
     ready = 0.0
 start = time.perf_counter()
-result = simulate(map_, games, players, bots.split(","), 1, jobs=workers, executor=executor)
+names = bots.split(",")
+result = simulate(game_map, map_, games, players, names, 1, jobs=workers, executor=executor)
 elapsed = time.perf_counter() - start
-digest = hashlib.sha256(json.dumps(result.report, sort_keys=True).encode()).hexdigest()[:16]
+digest = hashlib.sha256(json.dumps(result.report.to_dict()).encode()).hexdigest()[:16]
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(json.dumps({"seconds": elapsed, "startup": ready, "peak_mib": peak, "digest": digest}))
 """

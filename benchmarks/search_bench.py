@@ -13,7 +13,7 @@ move) and its strength against the heuristic bots (issue #15's targets).
 - strength: two players, seats alternated, `--games` games against one-step and
   as many against greedy; four players, the bot and three one-step bots (the
   best heuristic style at a five-style table), `--four-player-games` games, the
-  bot's seat rotating. Games run through `ttr_core.playtest.simulate.iter_games` (the
+  bot's seat rotating. Games run through `ttr_core.playtest.executors.iter_games` (the
   machinery of `ttr simulate`); shared first places count 1/k of a win.
   Wins are printed as they come in, with 95 % Wilson intervals, so a run can be
   stopped early and still report.
@@ -31,7 +31,8 @@ from ttr_core.bots.determinize import determinize
 from ttr_core.bots.rollout import rollout_players
 from ttr_core.engine.loop import bot_seed, play_game, run
 from ttr_core.engine.state import GameState
-from ttr_core.playtest.simulate import iter_games, wilson_interval
+from ttr_core.playtest.executors import iter_games
+from ttr_core.playtest.stats import wilson_interval
 from ttr_maps import load_map
 
 
@@ -113,7 +114,7 @@ def strength(map_id: str, bot: str, opponents: list[str], games: int, seed: int,
     label = f"{map_id}, {len(table)} players, {bot} vs {'+'.join(opponents)}"
     wins = 0.0
     started = time.perf_counter()
-    games_played = iter_games(map_id, games, len(table), table, seed, jobs)
+    games_played = iter_games(load_map(map_id), map_id, games, len(table), table, seed, jobs)
     for played, game in enumerate(games_played, start=1):
         winners = [s for s, seat in enumerate(game.seats) if seat.rank == 1]
         wins += sum(1 / len(winners) for s in winners if game.names[s] == bot)

@@ -16,6 +16,7 @@ import argparse
 import time
 
 from ttr_core.playtest.simulate import simulate
+from ttr_maps import load_map
 
 
 def main() -> None:
@@ -28,20 +29,21 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true")
     args = parser.parse_args()
     bots = args.bots.split(",")
-    simulate(args.map, 4, args.players, bots, 0)  # warm the map and board caches
+    game_map = load_map(args.map)
+    simulate(game_map, args.map, 4, args.players, bots, 0)  # warm the board caches
     if args.profile:
         from pyinstrument import Profiler
 
         profiler = Profiler()
         profiler.start()
-        simulate(args.map, args.games, args.players, bots, 1, jobs=1)
+        simulate(game_map, args.map, args.games, args.players, bots, 1, jobs=1)
         profiler.stop()
         print(profiler.output_text(unicode=True, color=False))
         return
     reports = []
     for jobs in (int(j) for j in args.jobs.split(",")):
         start, cpu = time.perf_counter(), time.process_time()
-        result = simulate(args.map, args.games, args.players, bots, 1, jobs=jobs)
+        result = simulate(game_map, args.map, args.games, args.players, bots, 1, jobs=jobs)
         elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
         reports.append(result.report)
         # With one job every game runs in this process: its CPU rate ignores other load.

@@ -32,6 +32,7 @@ def test_wheel_holds_the_bundled_maps_and_schemas(wheel: Path) -> None:
         assert f"ttr_maps/data/maps/{map_id}.yaml" in names
     assert "ttr_maps/data/schemas/map.schema.json" in names
     assert "ttr_maps/data/schemas/game-record.schema.json" in names
+    assert "ttr_maps/data/schemas/balance-report.schema.json" in names
     assert "ttr_maps/py.typed" in names and "ttr_core/py.typed" in names
 
 

@@ -18,7 +18,7 @@ from ttr_core.engine.legal import can_claim_route
 from ttr_core.engine.loop import bot_seed
 from ttr_core.engine.state import END_ALL_PASSED, GameState
 from ttr_core.engine.view import PlayerView, TicketView, TunnelView
-from ttr_core.playtest.simulate import wilson_interval
+from ttr_core.playtest.stats import wilson_interval
 from ttr_maps import load_map
 from ttr_maps.io.bundled import bundled_map_ids
 from ttr_maps.rules import BASE

@@ -1,10 +1,10 @@
 """Executors (ttr_core/playtest/executors.py): same games, same answer, wherever they run;
-bounded work in flight; lost workers replaced; a failing game named by its seed."""
+bounded work in flight; lost workers replaced; a failing game named by its seed; a
+stopped or killed run leaves nothing behind."""
 
 from __future__ import annotations
 
 import itertools
-import json
 import multiprocessing
 import os
 import signal
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from ttr_core.playtest import simulate
+from ttr_core.playtest import playout
 from ttr_core.playtest.executors import (
     IN_FLIGHT_PER_WORKER,
     GameFailed,
@@ -26,26 +26,34 @@ from ttr_core.playtest.executors import (
     Work,
     iter_batches,
 )
-from ttr_core.playtest.html import prepare_report_folder
-from ttr_maps.load import load_map
+from ttr_core.playtest.report import BalanceReport
+from ttr_core.playtest.simulate import simulate
+from ttr_maps.model import Map
 
 MAP = "north_america"
 BOTS = ("greedy", "random")
+GAMES = 40
 
 
-def _payload() -> MapPayload:
-    return MapPayload.from_map(MAP, load_map(MAP))
+def _report(
+    game_map: Map, executor: object, games: int = GAMES, jobs: int = 1, **options: object
+) -> BalanceReport:
+    return simulate(game_map, MAP, games, 2, BOTS, 5, jobs, executor=executor, **options).report
 
 
-def _report(executor: object, games: int = 24, jobs: int = 1) -> dict:
-    return simulate.simulate(MAP, games, 2, BOTS, 5, jobs, executor=executor).report
+@pytest.fixture(scope="module")
+def alone(north_america: Map) -> BalanceReport:
+    """The run played in this process, game after game."""
+    return _report(north_america, InProcess())
 
 
-def test_local_processes_give_the_in_process_report() -> None:
-    assert _report(LocalProcesses(2), jobs=2) == _report(InProcess())
+def test_local_processes_give_the_in_process_report(
+    north_america: Map, alone: BalanceReport
+) -> None:
+    assert _report(north_america, LocalProcesses(2), jobs=2) == alone
 
 
-def test_work_in_flight_is_bounded() -> None:
+def test_work_in_flight_is_bounded(north_america: Map) -> None:
     """A run of a billion games pulls only a few batches ahead of the one read."""
     pulled = 0
 
@@ -56,29 +64,31 @@ def test_work_in_flight_is_bounded() -> None:
             yield batch
 
     work = Work(MAP, BOTS, 2, 0)
-    runner = LocalProcesses(2).run(work, _payload(), counting())
+    runner = LocalProcesses(2).run(work, north_america, counting())
     first = next(runner)
     runner.close()  # stops the pool: queued batches dropped, workers ended
     assert len(first) == 1
     assert pulled <= 2 * IN_FLIGHT_PER_WORKER + 1
 
 
-def test_a_lost_local_worker_is_replaced_and_the_report_unchanged() -> None:
+def test_a_lost_local_worker_is_replaced_and_the_report_unchanged(
+    north_america: Map, alone: BalanceReport
+) -> None:
     executor = LocalProcesses(2)
     killed = []
 
-    def kill_a_worker(_: simulate.GameSummary) -> None:
+    def kill_a_worker(_: playout.GameSummary) -> None:
         workers = multiprocessing.active_children()
         if not killed and workers:
             os.kill(workers[0].pid, signal.SIGKILL)
             killed.append(workers[0].pid)
 
-    report = simulate.simulate(MAP, 40, 2, BOTS, 5, 2, on_game=kill_a_worker, executor=executor)
+    report = _report(north_america, executor, jobs=2, on_game=kill_a_worker)
     assert killed and executor.retries >= 1
-    assert report.report == _report(InProcess(), games=40)
+    assert report == alone
 
 
-def test_a_pool_broken_before_new_work_is_replaced_too() -> None:
+def test_a_pool_broken_before_new_work_is_replaced_too(north_america: Map) -> None:
     """A worker that dies between two submissions breaks the pool before the next
     one: that batch is retried with the others, and nothing is lost."""
     executor = LocalProcesses(2)
@@ -93,41 +103,42 @@ def test_a_pool_broken_before_new_work_is_replaced_too() -> None:
             yield batch
 
     work = Work(MAP, BOTS, 2, 5, False, None)
-    runs = executor.run(work, _payload(), batches_killing_a_worker())
+    runs = executor.run(work, north_america, batches_killing_a_worker())
     played = [summary for batch in runs for summary in batch]
-    alone = InProcess().run(work, _payload(), iter_batches(12, 2))
+    alone = InProcess().run(work, north_america, iter_batches(12, 2))
     assert played == [summary for batch in alone for summary in batch]
     assert executor.retries >= 1
 
 
-def test_a_failing_game_stops_the_run_with_its_seed(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = simulate.play_summarised
+def test_a_failing_game_stops_the_run_with_its_seed(
+    monkeypatch: pytest.MonkeyPatch, north_america: Map
+) -> None:
+    real = playout.play_summarised
 
-    def fails_on_game_3(map_argument, names, seed, index, *rest):  # type: ignore[no-untyped-def]
+    def fails_on_game_3(game_map, map_argument, names, seed, index, *rest):  # type: ignore[no-untyped-def]
         if index == 3:
             raise RuntimeError("a bug")
-        return real(map_argument, names, seed, index, *rest)
+        return real(game_map, map_argument, names, seed, index, *rest)
 
-    monkeypatch.setattr(simulate, "play_summarised", fails_on_game_3)
+    monkeypatch.setattr(playout, "play_summarised", fails_on_game_3)
     with pytest.raises(GameFailed) as caught:
-        _report(InProcess(), games=6)
+        _report(north_america, InProcess(), games=6)
     message = str(caught.value)
-    seed = simulate.game_seed(5, 3)
+    seed = playout.game_seed(5, 3)
     assert caught.value.seed == seed
     assert f"seed {seed}" in message and "RuntimeError: a bug" in message
     assert f"ttr play {MAP} --players 2 --bots random,greedy --seed {seed}" in message
 
 
-def test_map_payload_is_checked_on_arrival() -> None:
-    payload = _payload()
-    payload.install()
-    assert simulate._MAPS[MAP] == load_map(MAP)
+def test_map_payload_is_checked_on_arrival(north_america: Map) -> None:
+    payload = MapPayload.from_map(MAP, north_america)
+    assert payload.load() == north_america
     damaged = MapPayload(MAP, payload.text + "\n# x", payload.text_sha256, payload.model_digest)
     with pytest.raises(SimulationError, match="damaged"):
-        damaged.install()
+        damaged.load()
     other = MapPayload(MAP, payload.text, payload.text_sha256, "0" * 64)
     with pytest.raises(SimulationError, match="reads the map differently"):
-        other.install()
+        other.load()
 
 
 def test_batches_cover_every_game_once() -> None:
@@ -135,17 +146,27 @@ def test_batches_cover_every_game_once() -> None:
     assert list(itertools.chain.from_iterable(batches)) == list(range(23))
 
 
-def test_abandoned_staging_folders_are_removed_live_ones_kept(tmp_path: Path) -> None:
-    out = tmp_path / "out"
-    out.mkdir()
-    dead = subprocess.Popen([sys.executable, "-c", "pass"])
-    dead.wait()
-    abandoned = out / f".out.{dead.pid}.abc.tmp"
-    live = out / f".out.{os.getpid()}.def.tmp"
-    abandoned.mkdir()
-    live.mkdir()
-    staging = prepare_report_folder(out)
-    assert not abandoned.exists() and live.is_dir() and staging.is_dir()
+def test_a_worker_stopped_while_sending_a_result_does_not_hang_the_exit() -> None:
+    """A worker terminated half-way through sending a batch leaves the pool's
+    reader thread waiting for the rest, and Python's exit waits for that thread:
+    stopping the pool ends the wait. (Here the half-sent result is written by hand.)"""
+    import struct
+    from concurrent.futures import ProcessPoolExecutor
+
+    from ttr_core.playtest.executors import _stop_pool
+
+    pool = ProcessPoolExecutor(1)
+    pool.submit(int).result()  # the pool runs; its reader thread waits for results
+    reader, results = pool._executor_manager_thread, pool._result_queue
+    assert reader is not None and results is not None
+    os.write(results._writer.fileno(), struct.pack("!i", 1_000_000) + b"half")
+    try:
+        _stop_pool(pool)
+        reader.join(timeout=10)
+        assert not reader.is_alive()
+    finally:
+        if not results._writer.closed:  # do not leave the test run hanging at exit
+            results._writer.close()
 
 
 def _default_sigint() -> None:
@@ -218,24 +239,19 @@ def test_ray_missing_says_how_to_install(monkeypatch: pytest.MonkeyPatch, tmp_pa
     assert not (tmp_path / "r").exists()
 
 
-def test_report_json_is_plain_data() -> None:
-    json.dumps(_report(InProcess(), games=2))
-
-
 def test_a_failing_game_with_set_overrides_replays_with_them(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, north_america: Map
 ) -> None:
     from ttr_maps.rules import rules_for
 
-    rules = rules_for(load_map(MAP)).with_overrides({"wagons": 20})
-    assert simulate.simulate(MAP, 2, 2, BOTS, 5, rules=rules).report["settings"]["set"] == [
-        "wagons=20"
-    ]
+    rules = rules_for(north_america).with_overrides({"wagons": 20})
+    report = _report(north_america, InProcess(), games=2, rules=rules)
+    assert report.settings.rule_changes == ("wagons=20",)
 
     def fails(*_: object) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(simulate, "play_summarised", fails)
+    monkeypatch.setattr(playout, "play_summarised", fails)
     with pytest.raises(GameFailed) as caught:
-        simulate.simulate(MAP, 2, 2, BOTS, 5, rules=rules, executor=InProcess())
+        _report(north_america, InProcess(), games=2, rules=rules)
     assert caught.value.command.endswith("--set wagons=20")

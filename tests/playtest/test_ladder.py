@@ -17,7 +17,8 @@ from ttr_core.playtest.ladder import (
     ladder_tables,
     run_ladder,
 )
-from ttr_core.playtest.simulate import GameSummary, SeatSummary
+from ttr_core.playtest.playout import GameSummary, SeatSummary
+from ttr_maps.model import Map
 
 runner = CliRunner()
 
@@ -68,32 +69,42 @@ def test_a_clean_sweep_keeps_finite_ratings() -> None:
     assert 0 < fit["a"][0] < 5 and fit["a"][1] > 0
 
 
-def test_greedy_is_rated_above_random_and_the_report_has_its_schema() -> None:
-    report = run_ladder("north_america", ["random", "greedy", "route-focus"], 10, 2, seed=3)
-    assert report["format"] == "ttr-ladder" and report["version"] == 1
-    settings = report["settings"]
-    assert settings["tables"] == 3 and settings["games"] == 30
-    ratings = {row["bot"]: row for row in report["ratings"]}
-    assert report["ratings"][-1]["bot"] == "random"
-    assert ratings["greedy"]["ci95"][0] > ratings["random"]["ci95"][1]
-    for row in report["ratings"]:
-        low, high = row["ci95"]
-        assert low < row["rating"] < high
-        assert row["games"] == 20  # two tables of ten games each
-        assert set(row) >= {"wins", "win_rate", "win_rate_ci95", "mean_score"}
-    assert sum(r["rating"] for r in report["ratings"]) / 3 == pytest.approx(1500, abs=0.2)
-    cell = report["head_to_head"]["greedy"]["random"]
-    assert cell["games"] == 10 and cell["rate"] == 1.0
-    assert report["head_to_head"]["random"]["greedy"]["rate"] == 0.0
-    for table in report["tables"]:
-        assert sum(table["wins"].values()) == pytest.approx(10)
-    json.dumps(report)  # JSON-ready
-    assert ladder_picture(report).startswith(b"\x89PNG")
+def test_greedy_is_rated_above_random_and_the_ladder_has_its_format(north_america: Map) -> None:
+    bots = ["random", "greedy", "route-focus"]
+    ladder = run_ladder(north_america, "north_america", bots, 10, 2, seed=3)
+    data = json.loads(json.dumps(ladder.to_dict()))  # JSON-ready
+    assert data["format"] == "ttr-ladder" and data["version"] == 1
+    keys = ["format", "version", "settings", "decisions", "ratings", "head_to_head", "tables"]
+    assert list(data) == keys
+    assert ladder.settings.tables == 3 and ladder.settings.games == 30
+    ratings = {row.bot: row for row in ladder.ratings}
+    assert ladder.ratings[-1].bot == "random"
+    assert ratings["greedy"].ci95[0] > ratings["random"].ci95[1]
+    for row in ladder.ratings:
+        low, high = row.ci95
+        assert low < row.rating < high
+        assert row.games == 20  # two tables of ten games each
+        assert set(data["ratings"][0]) >= {"wins", "win_rate", "win_rate_ci95", "mean_score"}
+    assert sum(r.rating for r in ladder.ratings) / 3 == pytest.approx(1500, abs=0.2)
+    cell = ladder.head_to_head["greedy"]["random"]
+    assert cell.games == 10 and cell.rate == 1.0
+    assert ladder.head_to_head["random"]["greedy"].rate == 0.0
+    for table in ladder.tables:
+        assert sum(table.wins.values()) == pytest.approx(10)
+    assert ladder_picture(ladder).startswith(b"\x89PNG")
 
 
-def test_same_seed_same_ladder() -> None:
-    first = run_ladder("iran", ["greedy", "one-step"], 2, 2, seed=8)
-    assert run_ladder("iran", ["greedy", "one-step"], 2, 2, seed=8) == first
+def test_bots_that_never_met_have_an_empty_head_to_head_cell() -> None:
+    assert PairResults(["a", "b"]).head_to_head("a", "b").to_dict() == {
+        "games": 0,
+        "rate": None,
+        "ci95": None,
+    }
+
+
+def test_same_seed_same_ladder(iran: Map) -> None:
+    first = run_ladder(iran, "iran", ["greedy", "one-step"], 2, 2, seed=8)
+    assert run_ladder(iran, "iran", ["greedy", "one-step"], 2, 2, seed=8) == first
 
 
 def test_ladder_command_writes_json_and_png(tmp_path: Path) -> None:

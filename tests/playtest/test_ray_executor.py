@@ -12,16 +12,10 @@ import pytest
 from typer.testing import CliRunner
 
 from ttr_core.cli import app
-from ttr_core.playtest import simulate
-from ttr_core.playtest.executors import (
-    GameFailed,
-    InProcess,
-    MapPayload,
-    RayCluster,
-    Work,
-    iter_batches,
-)
-from ttr_maps.load import load_map
+from ttr_core.playtest.executors import GameFailed, InProcess, RayCluster, Work, iter_batches
+from ttr_core.playtest.playout import GameSummary
+from ttr_core.playtest.simulate import simulate
+from ttr_maps.model import Map
 
 ray = pytest.importorskip("ray", reason="Ray is installed by .ci/run (pip install '.[cluster]')")
 
@@ -59,26 +53,30 @@ def _kill_one_game_worker() -> int | None:
     return None
 
 
-def test_a_killed_ray_worker_is_replaced_and_the_report_unchanged(local_ray: None) -> None:
+def test_a_killed_ray_worker_is_replaced_and_the_report_unchanged(
+    local_ray: None, north_america: Map
+) -> None:
     executor = RayCluster(workers=2)
     killed: list[int | None] = []
 
-    def kill_once(_: simulate.GameSummary) -> None:
+    def kill_once(_: GameSummary) -> None:
         if not killed:
             killed.append(_kill_one_game_worker())
 
     bots = ("greedy", "random")
-    run = simulate.simulate(MAP, 60, 2, bots, 3, 2, on_game=kill_once, executor=executor)
+    run = simulate(north_america, MAP, 30, 2, bots, 3, 2, on_game=kill_once, executor=executor)
     assert killed and killed[0] is not None
     assert executor.retries >= 1
-    assert run.report == simulate.simulate(MAP, 60, 2, bots, 3, 1, executor=InProcess()).report
+    alone = simulate(north_america, MAP, 30, 2, bots, 3, 1, executor=InProcess())
+    assert run.report == alone.report
 
 
-def test_a_game_that_raises_on_a_ray_worker_names_its_seed(local_ray: None) -> None:
+def test_a_game_that_raises_on_a_ray_worker_names_its_seed(
+    local_ray: None, north_america: Map
+) -> None:
     work = Work(MAP, ("greedy", "no-such-bot"), 2, 7)
-    payload = MapPayload.from_map(MAP, load_map(MAP))
     with pytest.raises(GameFailed) as caught:
-        list(RayCluster(workers=2).run(work, payload, iter_batches(4, 2)))
+        list(RayCluster(workers=2).run(work, north_america, iter_batches(4, 2)))
     assert caught.value.index == 0
     assert "unknown bot no-such-bot" in str(caught.value)
     assert f"--seed {caught.value.seed}" in str(caught.value)
@@ -87,7 +85,9 @@ def test_a_game_that_raises_on_a_ray_worker_names_its_seed(local_ray: None) -> N
 def test_ray_ladder_is_the_local_ladder(local_ray: None, tmp_path: Path) -> None:
     def ladder(name: str, *options: str) -> str:
         out = tmp_path / f"{name}.json"
-        arguments = ["ladder", MAP, "--bots", "greedy,random,one-step", "--games", "4"]
+        # One table of three: the games go through Ray's workers once.
+        arguments = ["ladder", MAP, "--bots", "greedy,random,one-step", "--players", "3"]
+        arguments += ["--games", "6"]
         result = CliRunner().invoke(app, [*arguments, "--json", str(out), *options])
         assert result.exit_code == 0, result.output
         return out.read_text(encoding="utf-8")

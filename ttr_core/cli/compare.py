@@ -6,14 +6,17 @@ import json
 import os
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, app
 from ttr_core.cli.common import fail, load_map_argument
 from ttr_core.cli.play import BOTS_HELP
-from ttr_core.playtest.compare import FORMATS
+from ttr_core.playtest.compare import REPORTERS
+
+if TYPE_CHECKING:
+    from ttr_core.playtest.report import BalanceReport
 
 HELP = (
     "Compare two simulations and show the differences that are significant: win rates "
@@ -25,11 +28,15 @@ HELP = (
 
 
 #: The output formats, from the reporters' registry (never retyped).
-Format = StrEnum("Format", {name: name for name in FORMATS})
+Format = StrEnum("Format", {name: name for name in REPORTERS})
 
 
-def _report(argument: str, games: int, players: int, bots: list[str], seed: int, jobs: int) -> Any:
+def _report(
+    argument: str, games: int, players: int, bots: list[str], seed: int, jobs: int
+) -> BalanceReport:
     """A report: read from a report.json (or a folder holding one), else simulated."""
+    from ttr_core.playtest.report import FORMAT, BalanceReport, ReportError
+
     path = Path(argument)
     if path.is_dir() and (path / "report.json").is_file():
         path = path / "report.json"
@@ -38,13 +45,18 @@ def _report(argument: str, games: int, players: int, bots: list[str], seed: int,
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, ValueError) as error:
             raise fail(f"{argument}: cannot read the report: {error}") from None
-        if not isinstance(data, dict) or data.get("format") != "ttr-simulation-report":
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise fail(f"{argument}: not a report.json written by `ttr simulate`")
-        return data
+        try:
+            return BalanceReport.from_dict(data)
+        except ReportError as error:
+            raise fail(
+                f"{argument}: not a report.json written by `ttr simulate`: {error}"
+            ) from None
     from ttr_core.playtest.simulate import simulate
 
-    load_map_argument(argument)  # exits 2 with the map's errors
-    return simulate(argument, games, players, bots, seed, min(jobs, games)).report
+    game_map = load_map_argument(argument)  # exits 2 with the map's errors
+    return simulate(game_map, argument, games, players, bots, seed, min(jobs, games)).report
 
 
 @app.command(help=HELP)
@@ -87,7 +99,7 @@ def compare(
         _report(a, games, players, names, seed, workers),
         _report(b, games, players, names, seed, workers),
     )
-    text = FORMATS[output_format.value](comparison)
+    text = REPORTERS[output_format.value](comparison)
     if output is None:
         typer.echo(text, nl=False)
         raise typer.Exit(EXIT_OK)

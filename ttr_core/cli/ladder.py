@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -21,6 +21,9 @@ from ttr_core.cli.common import (
     stop_on_sigterm,
 )
 from ttr_core.cli.play import BOTS_HELP, PLAYERS_OPTION
+
+if TYPE_CHECKING:
+    from ttr_core.playtest.ladder import Ladder
 
 HELP = (
     "Rate bots by a round robin on MAP: every table of --players different bots "
@@ -94,7 +97,8 @@ def ladder(
     with games_progress(f"{game_map.id}: ladder", games * len(tables)) as advance:
         try:
             with where:  # one Ray session for every table
-                report = run_ladder(
+                result = run_ladder(
+                    game_map,
                     map_argument,
                     names,
                     games,
@@ -110,10 +114,10 @@ def ladder(
             raise fail(str(error), EXIT_FAILED) from None
         except KeyboardInterrupt:
             raise fail("interrupted: the games were stopped and nothing was written", 130) from None
-    picture = ladder_picture(report) if png_path is not None else None
+    picture = ladder_picture(result) if png_path is not None else None
     try:
         if json_path is not None:
-            write_text_atomically(json_path, json.dumps(report, indent=2) + "\n")
+            write_text_atomically(json_path, json.dumps(result.to_dict(), indent=2) + "\n")
         if png_path is not None and picture is not None:
             write_bytes_atomically(png_path, picture)
     except OSError as error:
@@ -122,39 +126,39 @@ def ladder(
     console = Console()
     if not console.is_terminal:  # a pipe or a file: no need to squeeze into 80 columns
         console = Console(width=160)
-    console.print(ratings_table(report, Table))
+    console.print(ratings_table(result, Table))
     raise typer.Exit(EXIT_OK)
 
 
-def ratings_table(report: dict, table_class: type) -> object:
+def ratings_table(ladder: Ladder, table_class: type) -> object:
     """The ratings, best first, and the head-to-head rates: the column numbered
     `k` is the bot in row `k` (so the table stays narrow)."""
-    settings = report["settings"]
+    settings = ladder.settings
     table = table_class(
-        title=f"{settings['map']}: {settings['games']} games, {settings['players']} players",
+        title=f"{settings.map}: {settings.games} games, {settings.players} players",
         caption="cell: % of pair results the row's bot won against the column's",
     )
-    order = [row["bot"] for row in report["ratings"]]
+    order = [row.bot for row in ladder.ratings]
     table.add_column("#", justify="right")
     table.add_column("bot", no_wrap=True, min_width=max(map(len, order)))
     for column in ("rating", "95 % CI", "wins"):
         table.add_column(column, justify="right", no_wrap=True)
     for number in range(1, len(order) + 1):
         table.add_column(str(number), justify="right")
-    head = report["head_to_head"]
-    for number, row in enumerate(report["ratings"], start=1):
-        low, high = row["ci95"]
+    head = ladder.head_to_head
+    for number, row in enumerate(ladder.ratings, start=1):
+        low, high = row.ci95
         cells = []
         for other in order:
-            cell = head[row["bot"]].get(other)
-            rate = cell["rate"] if cell else None
+            cell = head[row.bot].get(other)
+            rate = cell.rate if cell is not None else None
             cells.append("" if rate is None else f"{100 * rate:.0f}")
         table.add_row(
             str(number),
-            row["bot"],
-            f"{row['rating']:.0f}",
+            row.bot,
+            f"{row.rating:.0f}",
             f"{low:.0f}–{high:.0f}",
-            f"{100 * row['win_rate']:.0f} %",
+            f"{100 * row.win_rate:.0f} %",
             *cells,
         )
     return table

@@ -61,7 +61,7 @@ def simulate(
 ) -> None:
     from ttr_core.bots import bots_help, check_bot_name
     from ttr_core.playtest.executors import SimulationError
-    from ttr_core.playtest.html import ReportFolderError, prepare_report_folder, write_report
+    from ttr_core.playtest.folder import ReportFolderError, prepare_report_folder, write_report
     from ttr_core.playtest.simulate import simulate as run
     from ttr_maps.render.draw import PreviewError
 
@@ -84,6 +84,7 @@ def simulate(
     try:
         with games_progress(f"{game_map.id}: playing", games) as advance:
             result = run(
+                game_map,
                 map_argument,
                 games,
                 players,
@@ -97,7 +98,7 @@ def simulate(
             )
         try:
             write_report(
-                result.report, game_map, out, result.totals, result.records, staging=staging
+                result.report, game_map, out, result.scores, result.records, staging=staging
             )
         except (OSError, PreviewError, ReportFolderError) as error:
             message = getattr(error, "strerror", None) or error
@@ -111,15 +112,13 @@ def simulate(
     from ttr_core.playtest.findings import summary_lines
 
     report = result.report
-    for line in summary_lines(report["findings"]):
+    for line in summary_lines(report.findings):
         typer.echo(line)
-    for name, rate in report["win_rate"]["by_bot"].items():
-        low, high = rate["ci95"]
+    for name, rate in report.win_rate.by_bot.items():
+        low, high = rate.ci95
         typer.echo(
-            f"{name:>20}: wins {100 * rate['rate']:5.1f} % "
-            f"(95 % CI {100 * low:.1f}-{100 * high:.1f})"
+            f"{name:>20}: wins {100 * rate.rate:5.1f} % (95 % CI {100 * low:.1f}-{100 * high:.1f})"
         )
-    stalls = report["stalls"]["count"]
-    typer.echo(f"end reasons: {report['end_reasons']}; stalls: {stalls}")
+    typer.echo(f"end reasons: {dict(report.end_reasons)}; stalls: {report.stalls.count}")
     typer.echo(f"report written to {out / 'report.html'}")
     raise typer.Exit(EXIT_OK)

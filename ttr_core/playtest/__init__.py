@@ -1,3 +1,4 @@
-"""Many games: playouts, executors (local, Ray), the tally, findings, the
-balance report, comparisons and the ladder.
+"""Many games: playout → executors (local, Ray) → tally → findings → a typed
+BalanceReport (report.py, with stats.py for its intervals and tests), shown by html
+and folder, compared by compare; the ladder rates bots over the same machinery.
 """

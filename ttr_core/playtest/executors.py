@@ -1,8 +1,9 @@
 """Where a simulation's games are played: in this process, in local worker
 processes, or on a Ray cluster. One registry, one contract.
 
-Every executor plays the same batches of the same games (`play_batch`) and yields
-their summaries in game order, so a run's report is identical whichever executor
+`iter_games` plays a run: every executor plays the same batches of the same games
+(`play_batch`, through `ttr_core.playtest.playout`) and yields their summaries in
+game order, so a run's report is identical whichever executor
 and however many workers played it. What an executor adds is only *where*:
 
 - **bounded work in flight**: at most `IN_FLIGHT_PER_WORKER` batches per worker are
@@ -10,7 +11,8 @@ and however many workers played it. What an executor adds is only *where*:
   `--games` and Ctrl-C stops a run of a billion games at once;
 - **the map travels once per worker**, by content (`MapPayload`: the file's text
   with its SHA-256, and a digest of the parsed model that the worker checks, so a
-  worker with another ttr version that reads the map differently is refused);
+  worker with another ttr version that reads the map differently is refused); in
+  this process the map is the one the driver loaded, handed on;
 - **a lost worker is replaced** and its batches played again (a game is a pure
   function of its seed, so the answer does not change); a game that raises is a
   bug, and stops the run naming the game's seed and the command that replays it.
@@ -28,14 +30,15 @@ import os
 import signal
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the engine is imported where games are played, not by the CLI
     from concurrent.futures import Future
 
-    from ttr_core.playtest.simulate import GameSummary
+    from ttr_core.playtest.playout import GameSummary
+    from ttr_maps.model import Map
     from ttr_maps.rules import RuleSet
 
 #: Batches submitted ahead, per worker: enough to keep every worker busy while the
@@ -82,7 +85,7 @@ class MapPayload:
     model_digest: str
 
     @classmethod
-    def from_map(cls, argument: str, game_map: Any) -> MapPayload:
+    def from_map(cls, argument: str, game_map: Map) -> MapPayload:
         """The payload of `game_map`, loaded from the MAP argument `argument`
         (bundled id or path)."""
         from ttr_maps.io.bundled import resolve_map_argument
@@ -90,11 +93,9 @@ class MapPayload:
         text = resolve_map_argument(argument).read_text(encoding="utf-8")
         return cls(argument, text, _sha256(text), model_digest(game_map))
 
-    def install(self) -> None:
-        """Parse the map in this process and make it the one `play_summarised`
-        uses for `argument`. Raises SimulationError if the text arrived damaged or
-        this process reads it as another map."""
-        from ttr_core.playtest import simulate
+    def load(self) -> Map:
+        """The map, parsed in this process. Raises SimulationError if the text
+        arrived damaged or this process reads it as another map."""
         from ttr_maps.checks.validate import validate_document
         from ttr_maps.io.document import parse_document
         from ttr_maps.load import InvalidMapError
@@ -109,10 +110,10 @@ class MapPayload:
                 f"{self.argument}: this worker reads the map differently from the driver "
                 "(install the same ttr version on every machine)"
             )
-        simulate.install_map(self.argument, report.map)
+        return report.map
 
 
-def model_digest(game_map: Any) -> str:
+def model_digest(game_map: Map) -> str:
     """A digest of the parsed map (cities, routes, tickets, settings)."""
     return _sha256(repr(game_map))
 
@@ -132,32 +133,37 @@ class Work:
     records: bool = False
     #: The rule set, when not the map's own (`--set` overrides).
     rules: RuleSet | None = None
+    #: `rules` as `--set` texts, for the command that replays a game.
+    rule_changes: tuple[str, ...] = ()
+
+    def replay_command(self, index: int) -> str:
+        """The `ttr play` command that plays game `index` of the run again."""
+        from ttr_core.playtest.playout import game_seed, play_command, seat_names
+
+        names = seat_names(self.bots, self.players, index)
+        return play_command(
+            self.map_argument, names, game_seed(self.seed, index), self.rule_changes
+        )
 
 
-def play_batch(work: Work, games: range) -> list[GameSummary]:
-    """Play games `games` of a run. A game that raises becomes `GameFailed`."""
-    from ttr_core.playtest import simulate
+def play_batch(game_map: Map, work: Work, games: range) -> list[GameSummary]:
+    """Play games `games` of a run on `game_map`. A game that raises becomes
+    `GameFailed`."""
+    from ttr_core.playtest import playout
 
     summaries = []
     for index in games:
-        names = simulate.seat_names(work.bots, work.players, index)
-        seed = simulate.game_seed(work.seed, index)
+        names = playout.seat_names(work.bots, work.players, index)
+        seed = playout.game_seed(work.seed, index)
         try:
-            summary = simulate.play_summarised(
-                work.map_argument, names, seed, index, work.records, work.rules
+            summary = playout.play_summarised(
+                game_map, work.map_argument, names, seed, index, work.records, work.rules
             )
         except Exception as error:  # a bug: stop the run with what replays it
-            command = simulate.play_command(work.map_argument, names, seed, _changes(work))
-            raise GameFailed(index, seed, command, f"{type(error).__name__}: {error}") from None
+            reason = f"{type(error).__name__}: {error}"
+            raise GameFailed(index, seed, work.replay_command(index), reason) from None
         summaries.append(summary)
     return summaries
-
-
-def _changes(work: Work) -> list[str]:
-    """The run's `--set` overrides, for the command that replays a game."""
-    from ttr_core.playtest import simulate
-
-    return simulate.rule_changes(simulate._load(work.map_argument), work.rules)
 
 
 def batch_size(games: int, workers: int) -> int:
@@ -171,17 +177,46 @@ def iter_batches(games: int, size: int) -> Iterator[range]:
         yield range(start, min(start + size, games))
 
 
+def iter_games(
+    game_map: Map,
+    map_argument: str,
+    games: int,
+    players: int,
+    bots: Sequence[str],
+    seed: int,
+    jobs: int = 1,
+    records: bool = False,
+    rules: RuleSet | None = None,
+    executor: Executor | None = None,
+) -> Iterator[GameSummary]:
+    """Play the games of a run on `game_map` (named `map_argument` on the command
+    line) and yield their summaries in game order.
+
+    `executor` says where; by default this process when `jobs` is 1, else `jobs`
+    local worker processes."""
+    from ttr_core.playtest.playout import rule_changes
+
+    if executor is None:
+        executor = EXECUTORS["local"](jobs, None)
+    changes = tuple(rule_changes(game_map, rules))
+    work = Work(map_argument, tuple(bots), players, seed, records, rules, changes)
+    batches = iter_batches(games, batch_size(games, max(1, jobs)))
+    for summaries in executor.run(work, game_map, batches):
+        yield from summaries
+
+
 # ---------------------------------------------------------------- executors
 
 
 class Executor:
-    """Plays batches and yields each batch's summaries in the order given.
+    """Plays batches of a run on `game_map` and yields each batch's summaries in
+    the order given.
 
     Also a context manager: `with executor:` around several runs (a ladder's
     tables) keeps what it starts (a local Ray instance) for all of them."""
 
     def run(
-        self, work: Work, payload: MapPayload, batches: Iterator[range]
+        self, work: Work, game_map: Map, batches: Iterator[range]
     ) -> Iterator[list[GameSummary]]:
         raise NotImplementedError
 
@@ -197,10 +232,17 @@ class InProcess(Executor):
     """Every game in this process, one after another."""
 
     def run(
-        self, work: Work, payload: MapPayload, batches: Iterator[range]
+        self, work: Work, game_map: Map, batches: Iterator[range]
     ) -> Iterator[list[GameSummary]]:
         for batch in batches:
-            yield play_batch(work, batch)
+            yield play_batch(game_map, work, batch)
+
+
+#: The map this worker process plays, set once when the process starts
+#: (`_start_worker`): a process pool gives a task only its arguments and the
+#: process it runs in, and the map is too big to send with every batch. The driver
+#: never sets it.
+_worker_map: Map | None = None
 
 
 def _start_worker(payload: MapPayload) -> None:
@@ -208,10 +250,17 @@ def _start_worker(payload: MapPayload) -> None:
     # the workers, which must not die half-way through a result on their own.
     # SIGTERM is the driver's way to stop a worker: whatever handler the driver
     # had (the CLI turns SIGTERM into an exception) must not outlive the fork.
+    global _worker_map
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _leave_with(os.getppid())
-    payload.install()
+    _worker_map = payload.load()
+
+
+def _play_in_worker(work: Work, games: range) -> list[GameSummary]:
+    """A batch played in a pool worker, on the map it was started with."""
+    assert _worker_map is not None, "a pool worker is started by _start_worker"
+    return play_batch(_worker_map, work, games)
 
 
 #: Seconds between a worker's looks at whether its driver is still there.
@@ -240,10 +289,12 @@ class LocalProcesses(Executor):
     retries: int = 0
 
     def run(
-        self, work: Work, payload: MapPayload, batches: Iterator[range]
+        self, work: Work, game_map: Map, batches: Iterator[range]
     ) -> Iterator[list[GameSummary]]:
         from concurrent.futures import Future, ProcessPoolExecutor
         from concurrent.futures.process import BrokenProcessPool
+
+        payload = MapPayload.from_map(work.map_argument, game_map)
 
         def new_pool() -> ProcessPoolExecutor:
             return ProcessPoolExecutor(self.workers, initializer=_start_worker, initargs=(payload,))
@@ -252,7 +303,7 @@ class LocalProcesses(Executor):
             # A pool that has seen a worker die refuses new work at once; the batch
             # then fails like the ones in flight, and is retried with them.
             try:
-                return pool.submit(play_batch, work, batch)
+                return pool.submit(_play_in_worker, work, batch)
             except BrokenProcessPool as error:
                 refused: Future[list[GameSummary]] = Future()
                 refused.set_exception(error)
@@ -310,10 +361,11 @@ def _wait_for(future: Future[list[GameSummary]]) -> list[GameSummary]:
 def _stop_pool(pool: Any) -> None:
     """Stop a process pool now: queued batches are dropped and running workers
     terminated (ProcessPoolExecutor has no public way to end running work before
-    Python 3.14, so its process table is read directly)."""
+    Python 3.14, so its process table and result pipe are read directly)."""
     # Read the workers first: shutdown forgets them (Python 3.11 sets the table to
     # None), and the running ones would then finish their batches before exiting.
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    results = getattr(pool, "_result_queue", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         if process.is_alive():
@@ -323,17 +375,18 @@ def _stop_pool(pool: Any) -> None:
         if process.is_alive():  # stuck: no way out but SIGKILL
             process.kill()
             process.join()
+    # A worker ended while it was sending a result leaves the pool's reader thread
+    # waiting for the rest of it, and Python's exit waits for that thread: with the
+    # workers' ends of the result pipe gone, closing this process's end lets the
+    # wait end (at end of file) instead of hanging the exit.
+    if results is not None:
+        results._writer.close()
 
 
 def _lost_message(work: Work, batch: range) -> str:
-    from ttr_core.playtest import simulate
-
-    names = simulate.seat_names(work.bots, work.players, batch.start)
-    seed = simulate.game_seed(work.seed, batch.start)
-    command = simulate.play_command(work.map_argument, names, seed, _changes(work))
     return (
         f"games {batch.start}-{batch.stop - 1} lost their worker {MAX_RETRIES + 1} times; "
-        f"the first replays with: {command}"
+        f"the first replays with: {work.replay_command(batch.start)}"
     )
 
 
@@ -385,12 +438,14 @@ class RayCluster(Executor):
         return True
 
     def run(
-        self, work: Work, payload: MapPayload, batches: Iterator[range]
+        self, work: Work, game_map: Map, batches: Iterator[range]
     ) -> Iterator[list[GameSummary]]:
         ray = import_ray()
+        payload = MapPayload.from_map(work.map_argument, game_map)
         started_here = self._connect()
         actors: list[Any] = []
-        pending: deque[tuple[range, Any, int, int]] = deque()
+        #: (batch, result ref, slot, the actor it went to, tries)
+        pending: deque[tuple[range, Any, int, Any, int]] = deque()
         try:
             worker_class = _ray_worker_class(ray)
             count = self.workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
@@ -406,10 +461,10 @@ class RayCluster(Executor):
                     slot = turn % count
                     turn += 1
                     ref = actors[slot].play.remote(work, batch.start, batch.stop)
-                    pending.append((batch, ref, slot, 0))
+                    pending.append((batch, ref, slot, actors[slot], 0))
                 if not pending:
                     return
-                batch, ref, slot, tries = pending[0]
+                batch, ref, slot, actor, tries = pending[0]
                 try:
                     result = ray.get(ref)
                 except ray.exceptions.RayTaskError as error:
@@ -420,9 +475,12 @@ class RayCluster(Executor):
                 except (ray.exceptions.RayActorError, ray.exceptions.WorkerCrashedError):
                     if tries >= MAX_RETRIES:
                         raise WorkerLost(_lost_message(work, batch)) from None
-                    actors[slot] = _replace_actor(ray, actors[slot], worker_class, shared)
+                    # The other batches the lost actor held fail in turn: the actor is
+                    # replaced once, not each time (which would kill its replacement).
+                    if actors[slot] is actor:
+                        actors[slot] = _replace_actor(ray, actor, worker_class, shared)
                     retry = actors[slot].play.remote(work, batch.start, batch.stop)
-                    pending[0] = (batch, retry, slot, tries + 1)
+                    pending[0] = (batch, retry, slot, actors[slot], tries + 1)
                     self.retries += 1
                     continue
                 pending.popleft()
@@ -455,10 +513,10 @@ def _ray_worker_class(ray: Any) -> Any:
         """One worker: holds the map, plays batches."""
 
         def __init__(self, payload: MapPayload) -> None:
-            payload.install()
+            self.game_map = payload.load()
 
         def play(self, work: Work, start: int, stop: int) -> list[GameSummary]:
-            return play_batch(work, range(start, stop))
+            return play_batch(self.game_map, work, range(start, stop))
 
         def pid(self) -> int:
             return os.getpid()

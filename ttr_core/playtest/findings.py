@@ -1,7 +1,7 @@
-"""Findings: what a simulation report says a designer should look at, and why.
+"""Findings: what a balance report says a designer should look at, and why.
 
-`findings(report)` reads the numbers of a report (`ttr_core.playtest.simulate.Tally.to_report`)
-and returns a list of findings, most severe first. Each has a stable `code`, a
+`findings(report)` reads the numbers of a `BalanceReport` (`ttr_core.playtest.report`)
+and returns its findings, most severe first. Each has a stable `code`, a
 `severity` ("high", "medium", "low"), a one-line `title`, the `evidence` (numbers
 with 95 % confidence intervals) and a `suggestion`. **No finding without
 significance**: a rate is flagged only when its whole 95 % Wilson interval lies on
@@ -9,24 +9,36 @@ the wrong side of the threshold (widened by Bonferroni's correction when many se
 routes or tickets are screened at once), so a short run says less, not something
 false. The evidence's `ci95` is that (possibly widened) interval.
 
->>> report = {"games": 400, "settings": {"players": 4, "bots": ["greedy"]},
-...     "win_rate": {"fair_share": 0.25, "by_bot": {},
-...         "by_turn_order": {"1": {"games": 400, "wins": 140, "rate": 0.35},
-...                           "2": {"games": 400, "wins": 90, "rate": 0.225},
-...                           "3": {"games": 400, "wins": 90, "rate": 0.225},
-...                           "4": {"games": 400, "wins": 80, "rate": 0.2}}}}
->>> [(f["code"], f["severity"]) for f in findings(report)]
-[('seat-advantage', 'high')]
+>>> from ttr_core.playtest.simulate import simulate
+>>> from ttr_maps import load_map
+>>> report = simulate(load_map("iran"), "iran", 4, 2, ["greedy", "random"], 1).report
+>>> [f.code for f in findings(report)]
+[]
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping, Sequence
-from statistics import NormalDist
-from typing import Any
+from collections.abc import Iterator, Sequence
+from typing import NamedTuple
 
-from ttr_core.playtest.simulate import wilson_interval
+from ttr_core.playtest.report import (
+    SEVERITIES,
+    BalanceReport,
+    BonusEvidence,
+    Finding,
+    Fit,
+    GameLengthEvidence,
+    RouteFlag,
+    RoutesEvidence,
+    StallEvidence,
+    StyleEvidence,
+    TicketCompletion,
+    TicketOutlier,
+    TicketOutliersEvidence,
+    TurnOrderEvidence,
+)
+from ttr_core.playtest.stats import bonferroni_z, wilson_interval
 
 #: Routes claimed in fewer / more than these shares of games are flagged.
 RARE_ROUTE = 0.05
@@ -47,12 +59,10 @@ BONUS_SHARE = 0.5
 #: per player lies outside this band is flagged.
 PUBLISHED_TURNS_PER_PLAYER = (34.0, 45.0)
 
-SEVERITY_ORDER = {"high": 0, "medium": 1, "low": 2}
-
-Finding = dict[str, Any]
+SEVERITY_ORDER = {severity: order for order, severity in enumerate(SEVERITIES)}
 
 
-def findings(report: Mapping[str, Any]) -> list[Finding]:
+def findings(report: BalanceReport) -> tuple[Finding, ...]:
     """Every significant finding of a report, most severe first."""
     found: list[Finding] = []
     for rule in (
@@ -65,35 +75,22 @@ def findings(report: Mapping[str, Any]) -> list[Finding]:
         _game_length,
     ):
         found.extend(rule(report))
-    return sorted(found, key=lambda f: SEVERITY_ORDER[f["severity"]])
+    return tuple(sorted(found, key=lambda f: SEVERITY_ORDER[f.severity]))
 
 
-def _finding(
-    code: str, severity: str, title: str, evidence: Mapping[str, Any], suggestion: str
-) -> Finding:
-    return {
-        "code": code,
-        "severity": severity,
-        "title": title,
-        "evidence": dict(evidence),
-        "suggestion": suggestion,
-    }
-
-
-def _interval(successes: float, trials: int, tests: int = 1) -> list[float]:
+def _interval(successes: float, trials: int, tests: int = 1) -> tuple[float, float]:
     """The Wilson interval at 95 % for one test, widened (Bonferroni) when `tests`
     rates are screened at once, so that among many seats, routes or tickets the
     chance of one false finding stays near 5 %."""
-    z = NormalDist().inv_cdf(1 - 0.025 / max(tests, 1))
-    low, high = wilson_interval(successes, trials, z)
-    return [round(low, 4), round(high, 4)]
+    low, high = wilson_interval(successes, trials, bonferroni_z(tests))
+    return (round(low, 4), round(high, 4))
 
 
 def _pct(value: float) -> str:
     return f"{100 * value:.1f} %"
 
 
-def _seat_advantage(report: Mapping[str, Any]) -> Iterator[Finding]:
+def _seat_advantage(report: BalanceReport) -> Iterator[Finding]:
     """A place in the turn order (1 = the first player, chosen at random, R4) whose
     win-rate interval excludes the fair share (1 / players).
 
@@ -101,257 +98,238 @@ def _seat_advantage(report: Mapping[str, Any]) -> Iterator[Finding]:
     nothing on the board; its win rate only reflects which bots sit next to which in
     the rotation (with 4 bots at 3 seats, seat 1 always follows the bot listed before
     its own)."""
-    win = report.get("win_rate", {})
-    fair = win.get("fair_share")
+    fair = report.win_rate.fair_share
     if not fair:
         return
-    for group, label in (("by_turn_order", "player {} in turn order"),):
-        places = win.get(group, {})
-        for place, rate in places.items():
-            low, high = _interval(rate["wins"], rate["games"], len(places))
-            if low <= fair <= high:
-                continue
-            gap = rate["rate"] - fair
-            more = "more" if gap > 0 else "less"
-            yield _finding(
-                "seat-advantage",
-                "high" if abs(gap) >= HIGH_GAP else "medium",
-                f"{label.format(place)} wins {_pct(rate['rate'])} of games "
-                f"({_pct(low)}–{_pct(high)}), {more} than the fair {_pct(fair)}",
-                {
-                    group.removeprefix("by_"): int(place),
-                    "rate": rate["rate"],
-                    "ci95": [low, high],
-                    "fair_share": fair,
-                },
-                "moving early pays: look for short, cheap routes that complete many "
-                "tickets (the most claimed routes) and double or lengthen them"
-                if gap > 0
-                else "this place loses the contested routes: add parallel tracks on the "
-                "busiest connections",
-            )
+    places = report.win_rate.by_turn_order
+    for place, rate in enumerate(places, start=1):
+        low, high = _interval(rate.wins, rate.games, len(places))
+        if low <= fair <= high:
+            continue
+        gap = rate.rate - fair
+        more = "more" if gap > 0 else "less"
+        yield Finding(
+            "seat-advantage",
+            "high" if abs(gap) >= HIGH_GAP else "medium",
+            f"player {place} in turn order wins {_pct(rate.rate)} of games "
+            f"({_pct(low)}–{_pct(high)}), {more} than the fair {_pct(fair)}",
+            TurnOrderEvidence(place, rate.rate, (low, high), fair),
+            "moving early pays: look for short, cheap routes that complete many "
+            "tickets (the most claimed routes) and double or lengthen them"
+            if gap > 0
+            else "this place loses the contested routes: add parallel tracks on the "
+            "busiest connections",
+        )
 
 
-def _stalls(report: Mapping[str, Any]) -> Iterator[Finding]:
-    """Games that ended with everybody passing, with what had run out."""
-    stalls = report.get("stalls", {})
-    count = stalls.get("count", 0)
-    games = report.get("games", 0)
+#: What to do about stalls, by what ran out first (`playout.STALL_CAUSES`).
+STALL_ADVICE = {
+    "track": "add track (routes or double routes) or give fewer wagons "
+    "(settings.wagons): `ttr validate` says how many (TTR451)",
+    "cards": "players hold every train card: shorten the longest colored routes or "
+    "color fewer spaces of the scarce colors (TTR254)",
+    "tickets": "the ticket deck runs out: add tickets (TTR352)",
+}
+
+
+def _stalls(report: BalanceReport) -> Iterator[Finding]:
+    """Games that ended with everybody passing (R6), with what had run out."""
+    count, games = report.stalls.count, report.games
     if not count or not games:
         return
-    causes = stalls.get("causes", {})
+    causes = report.stalls.causes
     low, high = _interval(count, games)
-    advice = {
-        "track": "add track (routes or double routes) or give fewer wagons "
-        "(settings.wagons): `ttr validate` says how many (TTR451)",
-        "cards": "players hold every train card: shorten the longest colored routes or "
-        "color fewer spaces of the scarce colors (TTR254)",
-        "tickets": "the ticket deck runs out: add tickets (TTR352)",
-    }
     named = ", ".join(f"{cause}: {n}" for cause, n in causes.items()) or "unknown"
     # Track running out is the root: cards and tickets then run out as players hoard.
-    first = next((c for c in advice if causes.get(c)), None)
-    suggestion = advice[first] if first else "replay one with the command in report.json"
-    yield _finding(
+    first = next((c for c in STALL_ADVICE if causes.get(c)), None)
+    suggestion = STALL_ADVICE[first] if first else "replay one with the command in report.json"
+    yield Finding(
         "stalls",
         "high" if count / games >= 0.05 else "medium",
         f"{count} of {games} games stalled (everybody passed, R6): ran out of {named}",
-        {
-            "stalled": count,
-            "games": games,
-            "rate": round(count / games, 4),
-            "ci95": [low, high],
-            "causes": dict(causes),
-        },
+        StallEvidence(count, games, round(count / games, 4), (low, high), dict(causes)),
         suggestion,
     )
 
 
-def _dominant_style(report: Mapping[str, Any]) -> Iterator[Finding]:
+def _dominant_style(report: BalanceReport) -> Iterator[Finding]:
     """A bot style whose win rate is significantly above the fair share."""
-    win = report.get("win_rate", {})
-    fair = win.get("fair_share")
-    by_bot = win.get("by_bot", {})
+    fair = report.win_rate.fair_share
+    by_bot = report.win_rate.by_bot
     if not fair or len(by_bot) < 2:
         return
     for name, rate in by_bot.items():
-        low, high = _interval(rate["wins"], rate["games"], len(by_bot))
+        low, high = _interval(rate.wins, rate.games, len(by_bot))
         if low > fair:
-            yield _finding(
+            yield Finding(
                 "dominant-style",
-                "high" if rate["rate"] - fair >= HIGH_GAP else "medium",
-                f"{name} wins {_pct(rate['rate'])} of its seats ({_pct(low)}–{_pct(high)}), "
+                "high" if rate.rate - fair >= HIGH_GAP else "medium",
+                f"{name} wins {_pct(rate.rate)} of its seats ({_pct(low)}–{_pct(high)}), "
                 f"above the fair {_pct(fair)}",
-                {"bot": name, "rate": rate["rate"], "ci95": [low, high], "fair_share": fair},
+                StyleEvidence(name, rate.rate, (low, high), fair),
                 f"the map rewards the {name} style: compare its score parts with the others' "
                 "(routes, tickets, longest path) and weaken what it lives on; a style that "
                 "wins as often on the published boards is a stronger bot, not a map problem",
             )
 
 
-def _claimable_routes(report: Mapping[str, Any]) -> list[dict[str, Any]]:
+class _Claims(NamedTuple):
+    route: str
+    claimed: int
+    rate: float
+
+
+def _claimable_routes(report: BalanceReport) -> list[_Claims]:
     """The report's routes; with 2 or 3 players (R11: the other track of a double
     closes once one is claimed) the tracks of a double count as one route, claimed
     when either track is, so a closed second track is not "never claimed"."""
-    routes = report.get("routes", [])
-    if report.get("settings", {}).get("players", 4) > 3:
-        return list(routes)
-    merged: dict[str, dict[str, Any]] = {}
-    for route in routes:
-        name = route["route"].split("/")[0]
-        entry = merged.setdefault(name, {"route": name, "claimed": 0})
-        entry["claimed"] += route["claimed"]
-    games = max(report.get("games", 0), 1)
-    return [{**r, "rate": round(r["claimed"] / games, 6)} for r in merged.values()]
+    if report.settings.players > 3:
+        return [_Claims(r.route, r.claimed, r.rate) for r in report.routes]
+    merged: dict[str, int] = {}
+    for route in report.routes:
+        name = route.route.split("/")[0]
+        merged[name] = merged.get(name, 0) + route.claimed
+    games = max(report.games, 1)
+    return [_Claims(name, claimed, round(claimed / games, 6)) for name, claimed in merged.items()]
 
 
-def _routes(report: Mapping[str, Any]) -> Iterator[Finding]:
+def _routes(report: BalanceReport) -> Iterator[Finding]:
     """Routes claimed in almost no game, and in almost every game."""
-    games = report.get("games", 0)
+    games = report.games
     if not games:
         return
-    rare, common = [], []
+    rare: list[RouteFlag] = []
+    common: list[RouteFlag] = []
     routes = _claimable_routes(report)
     for route in routes:
-        low, high = _interval(route["claimed"], games, len(routes))
+        low, high = _interval(route.claimed, games, len(routes))
         if high < RARE_ROUTE:
-            rare.append((route["route"], route["rate"], [low, high]))
+            rare.append(RouteFlag(route.route, route.rate, (low, high)))
         elif low > COMMON_ROUTE:
-            common.append((route["route"], route["rate"], [low, high]))
+            common.append(RouteFlag(route.route, route.rate, (low, high)))
     if rare:
-        yield _finding(
+        yield Finding(
             "rarely-claimed-routes",
             "medium",
             f"{len(rare)} routes are claimed in fewer than {_pct(RARE_ROUTE)} of games: "
-            + ", ".join(r for r, _, _ in rare[:8])
+            + ", ".join(r.route for r in rare[:8])
             + (" …" if len(rare) > 8 else ""),
-            {"routes": [{"route": r, "rate": p, "ci95": ci} for r, p, ci in rare]},
+            RoutesEvidence(tuple(rare)),
             "nobody needs them: put them on a ticket's path, shorten them, or remove them",
         )
     if common:
-        yield _finding(
+        yield Finding(
             "always-claimed-routes",
             "low",
             f"{len(common)} routes are claimed in more than {_pct(COMMON_ROUTE)} of games: "
-            + ", ".join(r for r, _, _ in common[:8])
+            + ", ".join(r.route for r in common[:8])
             + (" …" if len(common) > 8 else ""),
-            {"routes": [{"route": r, "rate": p, "ci95": ci} for r, p, ci in common]},
+            RoutesEvidence(tuple(common)),
             "everybody needs them: a parallel track or an alternative way would open the "
             "map (unless the whole board fills up: see stalls)",
         )
 
 
-def fit_completion(tickets: Sequence[Mapping[str, Any]]) -> tuple[float, float] | None:
-    """Least-squares line of completion rate against value, weighted by times held:
-    (intercept, slope), or None with fewer than 3 held tickets or one value only.
+def fit_completion(tickets: Sequence[TicketCompletion]) -> Fit | None:
+    """Least-squares line of completion rate against value, weighted by times held,
+    or None with fewer than 3 held tickets or one value only.
 
-    >>> fit_completion([{"value": 4, "held": 10, "completed": 9},
-    ...                 {"value": 8, "held": 10, "completed": 7},
-    ...                 {"value": 12, "held": 10, "completed": 5}])
-    (1.1, -0.05)
+    >>> fit_completion([TicketCompletion("A–B", 4, 10, 9, 0.9),
+    ...                 TicketCompletion("B–C", 8, 10, 7, 0.7),
+    ...                 TicketCompletion("C–D", 12, 10, 5, 0.5)])
+    Fit(intercept=1.1, slope=-0.05)
     """
-    held = [t for t in tickets if t["held"]]
-    weight = sum(t["held"] for t in held)
+    held = [t for t in tickets if t.held]
+    weight = sum(t.held for t in held)
     if len(held) < 3 or not weight:
         return None
-    mean_x = sum(t["held"] * t["value"] for t in held) / weight
-    mean_y = sum(t["completed"] for t in held) / weight
-    sxx = sum(t["held"] * (t["value"] - mean_x) ** 2 for t in held)
+    mean_x = sum(t.held * t.value for t in held) / weight
+    mean_y = sum(t.completed for t in held) / weight
+    sxx = sum(t.held * (t.value - mean_x) ** 2 for t in held)
     if sxx == 0:
         return None
-    sxy = sum(
-        t["held"] * (t["value"] - mean_x) * (t["completed"] / t["held"] - mean_y) for t in held
-    )
+    sxy = sum(t.held * (t.value - mean_x) * (t.completed / t.held - mean_y) for t in held)
     slope = sxy / sxx
-    return (round(mean_y - slope * mean_x, 6), round(slope, 6))
+    return Fit(round(mean_y - slope * mean_x, 6), round(slope, 6))
 
 
-def _tickets(report: Mapping[str, Any]) -> Iterator[Finding]:
+def _tickets(report: BalanceReport) -> Iterator[Finding]:
     """Tickets completed far more or far less often than their value predicts."""
-    tickets = report.get("tickets", {}).get("by_ticket", [])
+    tickets = report.tickets.by_ticket
     fit = fit_completion(tickets)
     if fit is None:
         return
-    intercept, slope = fit
     outliers = []
     for t in tickets:
-        if t["held"] < MIN_HELD:
+        if t.held < MIN_HELD:
             continue
-        expected = min(max(intercept + slope * t["value"], 0.01), 0.99)
-        error = math.sqrt(expected * (1 - expected) / t["held"])
-        z = (t["completed"] / t["held"] - expected) / error
-        if abs(z) >= max(TICKET_OUTLIER_Z, NormalDist().inv_cdf(1 - 0.025 / len(tickets))):
+        expected = min(max(fit.intercept + fit.slope * t.value, 0.01), 0.99)
+        error = math.sqrt(expected * (1 - expected) / t.held)
+        z = (t.completed / t.held - expected) / error
+        if abs(z) >= max(TICKET_OUTLIER_Z, bonferroni_z(len(tickets))):
             outliers.append(
-                {
-                    "ticket": t["ticket"],
-                    "value": t["value"],
-                    "held": t["held"],
-                    "rate": round(t["completed"] / t["held"], 4),
-                    "expected": round(expected, 4),
-                    "ci95": _interval(t["completed"], t["held"], len(tickets)),
-                    "z": round(z, 2),
-                }
+                TicketOutlier(
+                    ticket=t.ticket,
+                    value=t.value,
+                    held=t.held,
+                    rate=round(t.completed / t.held, 4),
+                    expected=round(expected, 4),
+                    ci95=_interval(t.completed, t.held, len(tickets)),
+                    z=round(z, 2),
+                )
             )
     if not outliers:
         return
-    outliers.sort(key=lambda o: -abs(o["z"]))
+    outliers.sort(key=lambda o: -abs(o.z))
     named = ", ".join(
-        f"{o['ticket']} ({o['value']}): {_pct(o['rate'])} vs {_pct(o['expected'])}"
-        for o in outliers[:5]
+        f"{o.ticket} ({o.value}): {_pct(o.rate)} vs {_pct(o.expected)}" for o in outliers[:5]
     )
-    yield _finding(
+    yield Finding(
         "ticket-outliers",
         "medium",
         f"{len(outliers)} tickets are completed far from what their value predicts: {named}",
-        {"fit": {"intercept": intercept, "slope": slope}, "tickets": outliers},
+        TicketOutliersEvidence(fit, tuple(outliers)),
         "a ticket completed much less often than its value predicts is harder than its "
         "distance says (contested or fragile path, see TTR353): give it a bonus (D7) or "
         "open its path; one completed much more often is cheap for its value",
     )
 
 
-def _longest_path_bonus(report: Mapping[str, Any]) -> Iterator[Finding]:
-    """One style taking most longest-path bonuses, beyond its share of seats."""
-    bonus = report.get("longest_path_bonus", {}).get("by_bot", {})
-    by_bot = report.get("win_rate", {}).get("by_bot", {})
+def _longest_path_bonus(report: BalanceReport) -> Iterator[Finding]:
+    """One style taking most longest-path bonuses (R16), beyond its share of seats."""
+    bonus = report.longest_path_bonus.by_bot
+    by_bot = report.win_rate.by_bot
     total = sum(bonus.values())
     if len(bonus) < 2 or not total:
         return
-    seat_games = sum(by_bot[n]["games"] for n in bonus if n in by_bot)
+    seat_games = sum(by_bot[n].games for n in bonus if n in by_bot)
     if not seat_games:
         return
     for name, count in bonus.items():
         share = count / total
-        expected = by_bot.get(name, {}).get("games", 0) / seat_games
+        expected = (by_bot[name].games if name in by_bot else 0) / seat_games
         low, high = _interval(count, total, len(bonus))
         if share > BONUS_SHARE and low > expected:
-            yield _finding(
+            yield Finding(
                 "longest-path-concentrated",
                 "medium",
                 f"{name} takes {_pct(share)} of the longest-path bonuses ({_pct(low)}–"
                 f"{_pct(high)}) while holding {_pct(expected)} of the seats",
-                {
-                    "bot": name,
-                    "bonuses": count,
-                    "total": total,
-                    "share": round(share, 4),
-                    "ci95": [low, high],
-                    "seat_share": round(expected, 4),
-                },
+                BonusEvidence(name, count, total, round(share, 4), (low, high), round(expected, 4)),
                 "the 10 points (R16) go to one way of playing: more branching or shorter "
                 "routes in the open stretches make long paths contested",
             )
 
 
-def _game_length(report: Mapping[str, Any]) -> Iterator[Finding]:
+def _game_length(report: BalanceReport) -> Iterator[Finding]:
     """Games much shorter or longer (turns per player) than on the published boards."""
-    turns = report.get("turns", {})
-    players = report.get("settings", {}).get("players")
-    if not turns.get("count") or not players or turns.get("count", 0) < 2:
+    turns = report.turns
+    players = report.settings.players
+    if turns.count < 2 or not players or turns.mean is None or turns.sd is None:
         return
-    mean, sd, n = turns["mean"], turns.get("sd", 0.0), turns["count"]
+    mean, sd, n = turns.mean, turns.sd, turns.count
     half = 1.96 * sd / math.sqrt(n)
-    per_player = [round((mean - half) / players, 2), round((mean + half) / players, 2)]
+    per_player = (round((mean - half) / players, 2), round((mean + half) / players, 2))
     low, high = PUBLISHED_TURNS_PER_PLAYER
     if per_player[1] < low:
         side, advice = "shorter", "add track or wagons, or longer tickets"
@@ -359,16 +337,12 @@ def _game_length(report: Mapping[str, Any]) -> Iterator[Finding]:
         side, advice = "longer", "fewer wagons (settings.wagons) or more long routes"
     else:
         return
-    yield _finding(
+    yield Finding(
         "game-length",
         "medium",
         f"games last {mean / players:.1f} turns per player ({per_player[0]}–{per_player[1]}), "
         f"{side} than on the published boards ({low:.0f}–{high:.0f})",
-        {
-            "turns_per_player": round(mean / players, 2),
-            "ci95": per_player,
-            "published": [low, high],
-        },
+        GameLengthEvidence(round(mean / players, 2), per_player, PUBLISHED_TURNS_PER_PLAYER),
         advice,
     )
 
@@ -381,6 +355,6 @@ def summary_lines(found: Sequence[Finding]) -> list[str]:
 
     lines = [f"findings ({len(found)}):"]
     for f in found:  # titles name cities: text from the map, shown as text
-        lines.append(f"  [{f['severity']}] {for_terminal(f['title'])}")
-        lines.append(f"      try: {for_terminal(f['suggestion'])}")
+        lines.append(f"  [{f.severity}] {for_terminal(f.title)}")
+        lines.append(f"      try: {for_terminal(f.suggestion)}")
     return lines

@@ -1,7 +1,7 @@
 """A strength ladder: bots play a round robin on one map and get ratings.
 
 Every table of `players` distinct bots (every combination of the bots given)
-plays `games` games through `ttr_core.playtest.simulate.iter_games`, the machinery of
+plays `games` games through `ttr_core.playtest.executors.iter_games`, the machinery of
 `ttr simulate`: seat `s` of game `i` goes to the table's bot `(s + i) mod players`,
 so with `games` a multiple of `players` every bot sits in every seat equally
 often. Table `t` is seeded `game_seed(seed, t)`.
@@ -17,25 +17,29 @@ A prior of one shared (drawn) result per pair that met keeps ratings finite when
 a bot wins every game. The 95 % intervals come from the observed Fisher
 information of the fit (each rating against the mean of all).
 
->>> report = run_ladder("north_america", ["greedy", "random"], games=2, players=2, seed=1)
->>> [row["bot"] for row in report["ratings"]]
+>>> from ttr_maps import load_map
+>>> ladder = run_ladder(load_map("iran"), "iran", ["greedy", "random"], games=2, seed=1)
+>>> [row.bot for row in ladder.ratings]
 ['greedy', 'random']
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
-from ttr_core.playtest.simulate import GameSummary, game_seed, iter_games, wilson_interval
+from ttr_core.playtest.executors import iter_games
+from ttr_core.playtest.playout import GameSummary, game_seed
+from ttr_core.playtest.report import JsonRecord
+from ttr_core.playtest.stats import Z95, wilson_interval
 
 if TYPE_CHECKING:
     from ttr_core.playtest.executors import Executor
+    from ttr_maps.model import Map
 
-#: z for a 95 % confidence interval.
-Z95 = 1.959963984540054
 #: Elo points per natural-log unit of strength.
 ELO = 400 / math.log(10)
 #: The mean rating.
@@ -57,6 +61,98 @@ def ladder_tables(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
             f"{players} players need at least {players} different bots; got {len(bots)}"
         )
     return list(combinations(bots, players))
+
+
+@dataclass(frozen=True)
+class HeadToHead(JsonRecord):
+    """One bot against another: the games they met in, the first one's share of
+    their pair results with its 95 % interval; only `games` when they never met."""
+
+    games: int
+    wins: float | None = None
+    rate: float | None = None
+    ci95: tuple[float, float] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return super().to_dict() if self.games else {"games": 0, "rate": None, "ci95": None}
+
+
+@dataclass(frozen=True)
+class Rating(JsonRecord):
+    """A bot's Bradley–Terry rating (Elo scale) with its 95 % interval, and its
+    plain win rate over every game it played."""
+
+    bot: str
+    rating: float
+    ci95: tuple[float, float]
+    games: int
+    wins: float
+    win_rate: float
+    win_rate_ci95: tuple[float, float]
+    mean_score: float
+
+
+@dataclass(frozen=True)
+class TableResult(JsonRecord):
+    """One table of the round robin: its bots, seed, games and wins per bot."""
+
+    bots: tuple[str, ...]
+    seed: int
+    games: int
+    wins: Mapping[str, float]
+
+
+@dataclass(frozen=True)
+class LadderSettings(JsonRecord):
+    map: str
+    map_name: str
+    rules: str
+    bots: tuple[str, ...]
+    players: int
+    games_per_table: int
+    tables: int
+    games: int
+    seed: int
+
+
+#: How the ladder decides what it counts (written into every ladder).
+DECISIONS = {
+    "tables": "every combination of `players` distinct bots plays games_per_table games",
+    "seats": "seat s of game i at a table is the table's bot (s + i) mod players",
+    "table_seed": "table t is seeded game_seed(seed, t); its games as in ttr simulate",
+    "pairs": "in each game every pair of bots is one result, the better rank "
+    "winning (ties shared), weighted 1/(players-1)",
+    "rating": "Bradley-Terry maximum likelihood on the Elo scale (400 log10), "
+    "mean 1500, a prior of one drawn result per pair that met",
+    "ci95": "from the observed Fisher information, each rating against the mean",
+    "wins": "a shared first place counts 1/k of a win",
+}
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """The ladder of a round robin; `--json` writes `to_dict()`."""
+
+    settings: LadderSettings
+    #: Best first.
+    ratings: tuple[Rating, ...]
+    #: head_to_head[a][b]: a against b, for every other bot b.
+    head_to_head: Mapping[str, Mapping[str, HeadToHead]]
+    tables: tuple[TableResult, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": "ttr-ladder",
+            "version": 1,
+            "settings": self.settings.to_dict(),
+            "decisions": dict(DECISIONS),
+            "ratings": [r.to_dict() for r in self.ratings],
+            "head_to_head": {
+                a: {b: cell.to_dict() for b, cell in row.items()}
+                for a, row in self.head_to_head.items()
+            },
+            "tables": [t.to_dict() for t in self.tables],
+        }
 
 
 class PairResults:
@@ -82,21 +178,18 @@ class PairResults:
             self.games[a][b] += 1
             self.games[b][a] += 1
 
-    def head_to_head(self, a: str, b: str) -> dict[str, Any]:
+    def head_to_head(self, a: str, b: str) -> HeadToHead:
         """a against b: games at the same table, a's share of the pair results."""
         meetings = self.meetings[a][b]
         games = self.games[a][b]
         if not games:
-            return {"games": 0, "rate": None, "ci95": None}
+            return HeadToHead(0)
         rate = self.wins[a][b] / meetings
         # The interval of a proportion over the games they met in (shares count).
         low, high = wilson_interval(rate * games, games)
-        return {
-            "games": games,
-            "wins": round(rate * games, 6),
-            "rate": round(rate, 6),
-            "ci95": [round(low, 6), round(high, 6)],
-        }
+        return HeadToHead(
+            games, round(rate * games, 6), round(rate, 6), (round(low, 6), round(high, 6))
+        )
 
 
 def bradley_terry(results: PairResults, iterations: int = 10_000) -> dict[str, tuple[float, float]]:
@@ -171,6 +264,7 @@ def _invert(matrix: list[list[float]]) -> list[list[float]]:
 
 
 def run_ladder(
+    game_map: Map,
     map_argument: str,
     bots: Sequence[str],
     games: int,
@@ -179,12 +273,11 @@ def run_ladder(
     jobs: int = 1,
     on_game: Callable[[GameSummary], None] | None = None,
     executor: Executor | None = None,
-) -> dict[str, Any]:
-    """Play the round robin and return the ladder report (a JSON-ready dict).
-    Games are played by `executor` (`ttr_core.playtest.executors`; default: `jobs` local
-    processes), so the report is the same wherever they run."""
+) -> Ladder:
+    """Play the round robin on `game_map` (named `map_argument`) and return its
+    ladder. Games are played by `executor` (`ttr_core.playtest.executors`; default:
+    `jobs` local processes), so the ladder is the same wherever they run."""
     from ttr_core.bots import check_bot_name
-    from ttr_maps.load import load_map
 
     for name in bots:
         try:
@@ -194,17 +287,16 @@ def run_ladder(
     if games < 1:
         raise LadderError(f"--games must be at least 1, not {games}")
     tables = ladder_tables(bots, players)
-    game_map = load_map(map_argument)
     results = PairResults(bots)
     won = dict.fromkeys(bots, 0.0)
     played = dict.fromkeys(bots, 0)
     scores: dict[str, list[int]] = {bot: [] for bot in bots}
-    table_rows = []
+    table_results = []
     for number, table in enumerate(tables):
         table_won = dict.fromkeys(table, 0.0)
         table_seed = game_seed(seed, number)
         table_games = iter_games(
-            map_argument, games, players, table, table_seed, jobs, executor=executor
+            game_map, map_argument, games, players, table, table_seed, jobs, executor=executor
         )
         for game in table_games:
             results.add(game)
@@ -217,66 +309,44 @@ def run_ladder(
                     table_won[name] += 1 / len(winners)
             if on_game is not None:
                 on_game(game)
-        table_rows.append(
-            {
-                "bots": list(table),
-                "seed": table_seed,
-                "games": games,
-                "wins": {name: round(w, 6) for name, w in table_won.items()},
-            }
-        )
+        wins = {name: round(w, 6) for name, w in table_won.items()}
+        table_results.append(TableResult(table, table_seed, games, wins))
     fit = bradley_terry(results)
     ratings = []
     for bot in sorted(bots, key=lambda b: (-fit[b][0], bots.index(b))):
         theta, error = fit[bot]
         low, high = wilson_interval(won[bot], played[bot])
         ratings.append(
-            {
-                "bot": bot,
-                "rating": round(ELO_MEAN + ELO * theta, 1),
-                "ci95": [
+            Rating(
+                bot=bot,
+                rating=round(ELO_MEAN + ELO * theta, 1),
+                ci95=(
                     round(ELO_MEAN + ELO * (theta - Z95 * error), 1),
                     round(ELO_MEAN + ELO * (theta + Z95 * error), 1),
-                ],
-                "games": played[bot],
-                "wins": round(won[bot], 6),
-                "win_rate": round(won[bot] / played[bot], 6),
-                "win_rate_ci95": [round(low, 6), round(high, 6)],
-                "mean_score": round(sum(scores[bot]) / len(scores[bot]), 3),
-            }
+                ),
+                games=played[bot],
+                wins=round(won[bot], 6),
+                win_rate=round(won[bot] / played[bot], 6),
+                win_rate_ci95=(round(low, 6), round(high, 6)),
+                mean_score=round(sum(scores[bot]) / len(scores[bot]), 3),
+            )
         )
-    return {
-        "format": "ttr-ladder",
-        "version": 1,
-        "settings": {
-            "map": game_map.id,
-            "map_name": game_map.name,
-            "rules": game_map.rules,
-            "bots": list(bots),
-            "players": players,
-            "games_per_table": games,
-            "tables": len(tables),
-            "games": games * len(tables),
-            "seed": seed,
-        },
-        "decisions": {
-            "tables": "every combination of `players` distinct bots plays games_per_table games",
-            "seats": "seat s of game i at a table is the table's bot (s + i) mod players",
-            "table_seed": "table t is seeded game_seed(seed, t); its games as in ttr simulate",
-            "pairs": "in each game every pair of bots is one result, the better rank "
-            "winning (ties shared), weighted 1/(players-1)",
-            "rating": "Bradley-Terry maximum likelihood on the Elo scale (400 log10), "
-            "mean 1500, a prior of one drawn result per pair that met",
-            "ci95": "from the observed Fisher information, each rating against the mean",
-            "wins": "a shared first place counts 1/k of a win",
-        },
-        "ratings": ratings,
-        "head_to_head": {a: {b: results.head_to_head(a, b) for b in bots if b != a} for a in bots},
-        "tables": table_rows,
-    }
+    settings = LadderSettings(
+        map=game_map.id,
+        map_name=game_map.name,
+        rules=game_map.rules,
+        bots=tuple(bots),
+        players=players,
+        games_per_table=games,
+        tables=len(tables),
+        games=games * len(tables),
+        seed=seed,
+    )
+    head_to_head = {a: {b: results.head_to_head(a, b) for b in bots if b != a} for a in bots}
+    return Ladder(settings, tuple(ratings), head_to_head, tuple(table_results))
 
 
-def ladder_picture(report: dict[str, Any]) -> bytes:
+def ladder_picture(ladder: Ladder) -> bytes:
     """A PNG: the ratings with their intervals, and the head-to-head table."""
     import io
 
@@ -285,39 +355,39 @@ def ladder_picture(report: dict[str, Any]) -> bytes:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    ratings = report["ratings"]
-    order = [row["bot"] for row in ratings]
+    ratings = ladder.ratings
+    order = [row.bot for row in ratings]
     n = len(order)
     figure, (left, right) = plt.subplots(
         1, 2, figsize=(7 + 0.5 * n, 1.2 + 0.45 * n + 1.5), gridspec_kw={"width_ratios": [1, 1.1]}
     )
-    settings = report["settings"]
+    settings = ladder.settings
     figure.suptitle(
-        f"{settings['map']}: {settings['players']} players, "
-        f"{settings['games_per_table']} games a table, {settings['games']} games",
+        f"{settings.map}: {settings.players} players, "
+        f"{settings.games_per_table} games a table, {settings.games} games",
         fontsize=11,
     )
     positions = list(range(n))[::-1]
-    values = [row["rating"] for row in ratings]
-    lows = [row["rating"] - row["ci95"][0] for row in ratings]
-    highs = [row["ci95"][1] - row["rating"] for row in ratings]
+    values = [row.rating for row in ratings]
+    lows = [row.rating - row.ci95[0] for row in ratings]
+    highs = [row.ci95[1] - row.rating for row in ratings]
     left.errorbar(values, positions, xerr=[lows, highs], fmt="o", color="#1f77b4", capsize=4)
     left.axvline(ELO_MEAN, color="#999999", linewidth=0.8, linestyle="--")
     left.set_yticks(positions, order)
     left.set_xlabel("rating (Bradley–Terry, Elo scale, 95 % interval)")
     left.grid(axis="x", alpha=0.3)
     grid = [[float("nan")] * n for _ in range(n)]
-    head = report["head_to_head"]
+    head = ladder.head_to_head
     for i, a in enumerate(order):
         for j, b in enumerate(order):
             cell = head[a].get(b) if a != b else None
-            if cell and cell["rate"] is not None:
-                grid[i][j] = cell["rate"]
-                ink = "white" if abs(cell["rate"] - 0.5) > 0.3 else "black"
+            if cell is not None and cell.rate is not None:
+                grid[i][j] = cell.rate
+                ink = "white" if abs(cell.rate - 0.5) > 0.3 else "black"
                 right.text(
                     j,
                     i,
-                    f"{100 * cell['rate']:.0f}",
+                    f"{100 * cell.rate:.0f}",
                     ha="center",
                     va="center",
                     color=ink,
