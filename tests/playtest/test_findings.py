@@ -20,18 +20,19 @@ from ttr_core.playtest.findings import (
     summary_lines,
 )
 from ttr_core.playtest.report import BalanceReport, Finding, Fit
+from ttr_maps.rules import BASE, RuleSet
 
 STALLING_MAP = BAD / "ttr451_games_stall.yaml"
 runner = CliRunner()
 
 
-def _codes(report: BalanceReport) -> list[str]:
-    return [f.code for f in findings(report)]
+def _codes(report: BalanceReport, rules: RuleSet = BASE) -> list[str]:
+    return [f.code for f in findings(report, rules)]
 
 
 def _checked_findings(report: BalanceReport) -> tuple[Finding, ...]:
     """The findings, after checking that the report holding them fits the schema."""
-    found = findings(report)
+    found = findings(report, BASE)
     checked(replace(report, findings=found))
     return found
 
@@ -51,12 +52,12 @@ def test_r4_turn_order_advantage_needs_an_interval_that_excludes_the_fair_share(
     assert 0.25 < low < 0.313 < high
     # The same rates over 100 games are not significant: no finding.
     short = synthetic_report(games=100, wins_by_turn_order=[31.3, 22.9, 22.9, 22.9])
-    assert findings(short) == ()
+    assert findings(short, BASE) == ()
 
 
 def test_seat_numbers_alone_are_not_judged() -> None:
     # The first player is random (R4): a seat number's rate only reflects the bots.
-    assert findings(synthetic_report(wins_by_seat=[400, 200, 200, 200])) == ()
+    assert findings(synthetic_report(wins_by_seat=[400, 200, 200, 200]), BASE) == ()
 
 
 def test_r11_at_two_or_three_players_a_closed_second_track_is_not_rarely_claimed() -> None:
@@ -66,6 +67,10 @@ def test_r11_at_two_or_three_players_a_closed_second_track_is_not_rarely_claimed
     four = synthetic_report(players=4, routes=routes)
     [rare] = [f for f in _checked_findings(four) if f.code == "rarely-claimed-routes"]
     assert [r.route for r in rare.evidence.routes] == ["A-B/2"]
+    # A variant where one track closes the other at 4 players too (R11 read from
+    # the rules the games were played with, not from the player count alone).
+    closing = BASE.with_overrides({"double_routes_from": 5})
+    assert "rarely-claimed-routes" not in _codes(four, closing)
 
 
 def test_r6_stalls_name_their_cause_and_the_matching_advice() -> None:
@@ -124,7 +129,7 @@ def test_games_too_short_against_the_published_boards() -> None:
 
 def test_findings_are_sorted_by_severity() -> None:
     report = synthetic_report(stalls=(500, {"track": 500}), bonus_by_bot={"a": 900, "b": 100})
-    assert [f.severity for f in findings(report)] == ["high", "medium"]
+    assert [f.severity for f in findings(report, BASE)] == ["high", "medium"]
 
 
 @pytest.fixture(scope="module")

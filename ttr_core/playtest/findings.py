@@ -1,6 +1,6 @@
 """Findings: what a balance report says a designer should look at, and why.
 
-`findings(report)` reads the numbers of a `BalanceReport` (`ttr_core.playtest.report`)
+`findings(report, rules)` reads the numbers of a `BalanceReport` (`ttr_core.playtest.report`)
 and returns its findings, most severe first. Each has a stable `code`, a
 `severity` ("high", "medium", "low"), a one-line `title`, the `evidence` (numbers
 with 95 % confidence intervals) and a `suggestion`. **No finding without
@@ -11,8 +11,9 @@ false. The evidence's `ci95` is that (possibly widened) interval.
 
 >>> from ttr_core.playtest.simulate import simulate
 >>> from ttr_maps import load_map
+>>> from ttr_maps.rules import BASE
 >>> report = simulate(load_map("iran"), "iran", 4, 2, ["greedy", "random"], 1).report
->>> [f.code for f in findings(report)]
+>>> [f.code for f in findings(report, BASE)]
 []
 """
 
@@ -39,6 +40,7 @@ from ttr_core.playtest.report import (
     TurnOrderEvidence,
 )
 from ttr_core.playtest.stats import bonferroni_z, wilson_interval
+from ttr_maps.rules import RuleSet
 
 #: Routes claimed in fewer / more than these shares of games are flagged.
 RARE_ROUTE = 0.05
@@ -62,8 +64,9 @@ PUBLISHED_TURNS_PER_PLAYER = (34.0, 45.0)
 SEVERITY_ORDER = {severity: order for order, severity in enumerate(SEVERITIES)}
 
 
-def findings(report: BalanceReport) -> tuple[Finding, ...]:
-    """Every significant finding of a report, most severe first."""
+def findings(report: BalanceReport, rules: RuleSet) -> tuple[Finding, ...]:
+    """Every significant finding of a report of games played with `rules`, most
+    severe first."""
     found: list[Finding] = []
     for rule in (
         _seat_advantage,
@@ -74,7 +77,7 @@ def findings(report: BalanceReport) -> tuple[Finding, ...]:
         _longest_path_bonus,
         _game_length,
     ):
-        found.extend(rule(report))
+        found.extend(rule(report, rules))
     return tuple(sorted(found, key=lambda f: SEVERITY_ORDER[f.severity]))
 
 
@@ -90,7 +93,7 @@ def _pct(value: float) -> str:
     return f"{100 * value:.1f} %"
 
 
-def _seat_advantage(report: BalanceReport) -> Iterator[Finding]:
+def _seat_advantage(report: BalanceReport, rules: RuleSet) -> Iterator[Finding]:
     """A place in the turn order (1 = the first player, chosen at random, R4) whose
     win-rate interval excludes the fair share (1 / players).
 
@@ -132,7 +135,7 @@ STALL_ADVICE = {
 }
 
 
-def _stalls(report: BalanceReport) -> Iterator[Finding]:
+def _stalls(report: BalanceReport, rules: RuleSet) -> Iterator[Finding]:
     """Games that ended with everybody passing (R6), with what had run out."""
     count, games = report.stalls.count, report.games
     if not count or not games:
@@ -152,7 +155,7 @@ def _stalls(report: BalanceReport) -> Iterator[Finding]:
     )
 
 
-def _dominant_style(report: BalanceReport) -> Iterator[Finding]:
+def _dominant_style(report: BalanceReport, rules: RuleSet) -> Iterator[Finding]:
     """A bot style whose win rate is significantly above the fair share."""
     fair = report.win_rate.fair_share
     by_bot = report.win_rate.by_bot
@@ -179,11 +182,12 @@ class _Claims(NamedTuple):
     rate: float
 
 
-def _claimable_routes(report: BalanceReport) -> list[_Claims]:
-    """The report's routes; with 2 or 3 players (R11: the other track of a double
-    closes once one is claimed) the tracks of a double count as one route, claimed
-    when either track is, so a closed second track is not "never claimed"."""
-    if report.settings.players > 3:
+def _claimable_routes(report: BalanceReport, rules: RuleSet) -> list[_Claims]:
+    """The report's routes; where one track of a double closes the other (R11: with
+    fewer players than the rules' `double_routes_from`) the tracks count as one
+    route, claimed when either track is, so a closed second track is not "never
+    claimed"."""
+    if not rules.is_single_track(report.settings.players):
         return [_Claims(r.route, r.claimed, r.rate) for r in report.routes]
     merged: dict[str, int] = {}
     for route in report.routes:
@@ -193,14 +197,14 @@ def _claimable_routes(report: BalanceReport) -> list[_Claims]:
     return [_Claims(name, claimed, round(claimed / games, 6)) for name, claimed in merged.items()]
 
 
-def _routes(report: BalanceReport) -> Iterator[Finding]:
+def _routes(report: BalanceReport, rules: RuleSet) -> Iterator[Finding]:
     """Routes claimed in almost no game, and in almost every game."""
     games = report.games
     if not games:
         return
     rare: list[RouteFlag] = []
     common: list[RouteFlag] = []
-    routes = _claimable_routes(report)
+    routes = _claimable_routes(report, rules)
     for route in routes:
         low, high = _interval(route.claimed, games, len(routes))
         if high < RARE_ROUTE:
@@ -253,7 +257,7 @@ def fit_completion(tickets: Sequence[TicketCompletion]) -> Fit | None:
     return Fit(round(mean_y - slope * mean_x, 6), round(slope, 6))
 
 
-def _tickets(report: BalanceReport) -> Iterator[Finding]:
+def _tickets(report: BalanceReport, rules: RuleSet) -> Iterator[Finding]:
     """Tickets completed far more or far less often than their value predicts."""
     tickets = report.tickets.by_ticket
     fit = fit_completion(tickets)
@@ -295,7 +299,7 @@ def _tickets(report: BalanceReport) -> Iterator[Finding]:
     )
 
 
-def _longest_path_bonus(report: BalanceReport) -> Iterator[Finding]:
+def _longest_path_bonus(report: BalanceReport, rules: RuleSet) -> Iterator[Finding]:
     """One style taking most longest-path bonuses (R16), beyond its share of seats."""
     bonus = report.longest_path_bonus.by_bot
     by_bot = report.win_rate.by_bot
@@ -321,7 +325,7 @@ def _longest_path_bonus(report: BalanceReport) -> Iterator[Finding]:
             )
 
 
-def _game_length(report: BalanceReport) -> Iterator[Finding]:
+def _game_length(report: BalanceReport, rules: RuleSet) -> Iterator[Finding]:
     """Games much shorter or longer (turns per player) than on the published boards."""
     turns = report.turns
     players = report.settings.players

@@ -62,7 +62,8 @@ def simulate(
     for name in bots:
         make_bot(name, 0)  # unknown names fail here, before any process starts
     changes = rule_changes(game_map, rules)
-    tally = Tally(game_map, players, rules or rules_for(game_map), tuple(changes))
+    rules = rules or rules_for(game_map)
+    tally = Tally(game_map, players, rules, tuple(changes))
     kept: list[tuple[int, str]] = []
     played = iter_games(
         game_map, map_argument, games, players, bots, seed, jobs, records, rules, executor
@@ -84,5 +85,5 @@ def simulate(
     )
     report = tally.to_report(settings)
     # The findings come first in the file, and are read from the rest.
-    report = replace(report, findings=findings(report))
+    report = replace(report, findings=findings(report, rules))
     return Simulation(report, tuple(kept), tally.final_scores())
