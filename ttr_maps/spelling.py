@@ -17,23 +17,38 @@ True
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 #: How alike two spellings must be (difflib ratio, 0..1) to be proposed.
 CUTOFF = 0.6
 
 
+def closest_spellings(
+    word: object,
+    choices: Iterable[str],
+    count: int = 1,
+    fold: Callable[[str], str] = str.casefold,
+    cutoff: float = CUTOFF,
+) -> tuple[str, ...]:
+    """Up to `count` known names closest to `word`, closest first, compared after
+    `fold` (case by default; the table folds accents too): a name that differs
+    from `word` only by folding comes first."""
+    if not isinstance(word, str):
+        return ()
+    options = sorted(set(choices))  # sorted: the same answer on every run
+    folded = {fold(option.strip()): option for option in options}
+    query = fold(word.strip())
+    exact = folded.get(query)
+    if exact is not None and exact != word:
+        return (exact,)
+    close = difflib.get_close_matches(query, list(folded), n=count, cutoff=cutoff)
+    return tuple(folded[match] for match in close)
+
+
 def closest_spelling(word: object, choices: Iterable[str], cutoff: float = CUTOFF) -> str | None:
     """The known name closest to `word`, or None when nothing is close enough."""
-    if not isinstance(word, str):
-        return None
-    options = sorted(set(choices))  # sorted: the same answer on every run
-    folded = {option.strip().casefold(): option for option in options}
-    exact = folded.get(word.strip().casefold())
-    if exact is not None and exact != word:
-        return exact
-    close = difflib.get_close_matches(word.strip().casefold(), list(folded), n=1, cutoff=cutoff)
-    return folded[close[0]] if close else None
+    found = closest_spellings(word, choices, cutoff=cutoff)
+    return found[0] if found else None
 
 
 def did_you_mean(word: object, choices: Iterable[str]) -> str:

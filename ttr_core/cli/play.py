@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -19,6 +17,7 @@ from ttr_core.cli.common import (
     rules_with_changes,
     standings_table,
 )
+from ttr_maps.io.files import OutputPathError, check_output_path
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -88,24 +87,6 @@ def welcome_lines(names: list[str]) -> list[str]:
     people = [seat for seat, name in enumerate(names) if name == HUMAN]
     who = f"you are seat {people[0]}" if len(people) == 1 else f"people at seats {people}"
     return [f"Seats: {seats}; {who}. `help` lists the commands."]
-
-
-def check_output_file(path: Path, option: str) -> None:
-    """Exit 2 at once if `path` cannot be written (its folder is missing or not
-    writable, or it is a folder), so a person's game is never lost at the end."""
-    folder = path.parent if str(path.parent) else Path(".")
-    if path.is_dir():
-        raise fail(f"{option} {path}: is a folder")
-    if not folder.is_dir():
-        raise fail(f"{option} {path}: folder {folder} does not exist")
-    try:
-        handle, probe = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
-        os.close(handle)
-        os.unlink(probe)
-    except OSError as error:
-        raise fail(
-            f"{option} {path}: cannot write in {folder}: {error.strerror or error}"
-        ) from None
 
 
 def write_picture(state: GameState, names: list[str], path: Path) -> None:
@@ -191,7 +172,7 @@ def play(
     from ttr_core.engine.record import record_of, write_record
     from ttr_core.table import HUMAN
     from ttr_core.table.terminal import play_at_table, stdin_terminal
-    from ttr_maps.render.draw import PreviewError
+    from ttr_maps.render.figure import PreviewError
 
     if picture is not None:
         from ttr_maps.render.figure import output_format
@@ -202,7 +183,10 @@ def play(
             raise fail(str(error)) from None
     for path, option in ((record, "--record"), (picture, "--picture")):
         if path is not None:
-            check_output_file(path, option)
+            try:
+                check_output_path(path)
+            except OutputPathError as error:
+                raise fail(f"{option}: {error}") from None
     game_map = load_map_argument(map_argument)
     rules = rules_with_changes(game_map, changes)
     names = seat_bots(bots, players, human)

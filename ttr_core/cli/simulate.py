@@ -63,7 +63,7 @@ def simulate(
     from ttr_core.playtest.executors import SimulationError
     from ttr_core.playtest.folder import ReportFolderError, prepare_report_folder, write_report
     from ttr_core.playtest.simulate import simulate as run
-    from ttr_maps.render.draw import PreviewError
+    from ttr_maps.render.figure import PreviewError
 
     stop_on_sigterm()
     workers, where = executor_from_options(executor, jobs, address, games)

@@ -18,12 +18,11 @@ of its words starts the city's word at the same position (`sal l c`, `little r`)
 
 from __future__ import annotations
 
-import difflib
 import re
 import unicodedata
 from collections.abc import Iterable
 
-from ttr_maps.spelling import CUTOFF
+from ttr_maps.spelling import closest_spellings
 
 _NOT_WORD = re.compile(r"[\W_]+")
 #: Letters that Unicode does not decompose into a base letter and an accent.
@@ -63,11 +62,9 @@ class CityFinder:
         )
 
     def suggest(self, query: str, count: int = 3) -> tuple[str, ...]:
-        """Cities whose names look like `query` (for "did you mean"): as alike as
-        `ttr_maps.spelling` asks, compared with accents and case folded away."""
-        by_folded = {f: name for name, f in self._folded.items()}
-        close = difflib.get_close_matches(fold(query), list(by_folded), n=count, cutoff=CUTOFF)
-        return tuple(by_folded[f] for f in close)
+        """Cities whose names look like `query` (for "did you mean"): the one
+        spelling helper (`ttr_maps.spelling`), with accents and case folded away."""
+        return closest_spellings(query, self._folded, count, fold)
 
     def complete(self, typed: str) -> list[str]:
         """Completions of the last word of `typed`, a city name being typed (maybe

@@ -306,7 +306,7 @@ class Person:
 
     def _write_picture(self, view: PlayerView, path: Path) -> list[str]:
         from ttr_core.table.picture import draw_board
-        from ttr_maps.render.draw import PreviewError
+        from ttr_maps.render.figure import PreviewError
 
         mine = {c for t in view.tickets for c in (t.ticket.a, t.ticket.b)}
         # Hot-seat: a shared picture does not show one person's tickets.

@@ -134,6 +134,7 @@ def check_output_path(path: str | Path) -> Path:
             raise OutputPathError(f"{target}: folder {folder} is not writable")
         if len(os.fsencode(real.name)) > _name_max(folder):
             raise OutputPathError(f"{target}: file name too long")
+        _try_creating_in(folder, target)
     except OutputPathError:
         raise
     except OSError as error:
@@ -141,6 +142,22 @@ def check_output_path(path: str | Path) -> Path:
     except ValueError:  # a NUL byte in the name
         raise OutputPathError(f"{target}: the name contains a NUL byte") from None
     return target
+
+
+def _try_creating_in(folder: Path, target: Path) -> None:
+    """Create and remove a temporary file in `folder`: permissions can look right
+    and a file system still refuse (read-only mounts, /proc), and a command must
+    learn that before its work, not after (a game played to its end, then lost)."""
+    try:
+        handle, probe = tempfile.mkstemp(
+            dir=folder, prefix=f"{_TEMPORARY_PREFIX}{os.getpid()}-", suffix=_TEMPORARY_SUFFIX
+        )
+    except OSError as error:
+        raise OutputPathError(
+            f"{target}: cannot write in {folder}: {describe_os_error(error)}"
+        ) from None
+    os.close(handle)
+    os.unlink(probe)
 
 
 def write_destination(path: Path) -> Path:
