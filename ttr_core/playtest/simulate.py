@@ -28,8 +28,9 @@ from typing import TYPE_CHECKING, Any
 
 from ttr_core.bots import make_bot
 from ttr_core.engine.actions import GiveUpTunnel, PayTunnel
+from ttr_core.engine.enums import EndReason
 from ttr_core.engine.loop import bot_seed, run
-from ttr_core.engine.state import END_ALL_PASSED, GameState
+from ttr_core.engine.state import GameState
 from ttr_maps.model import Map
 from ttr_maps.rules import RuleSet
 
@@ -184,7 +185,7 @@ def play_summarised(
         tuple(arc),
         text,
         map_argument,
-        stall_causes(state) if state.end_reason == END_ALL_PASSED else (),
+        stall_causes(state) if state.end_reason == EndReason.ALL_PASSED else (),
     )
 
 
@@ -196,7 +197,7 @@ STALL_CAUSES = ("track", "cards", "tickets")
 def stall_causes(state: GameState) -> tuple[str, ...]:
     """What had run out when a game ended with everybody passing, read from a
     seat's public view (what everyone can see)."""
-    from ttr_core.engine.legal import can_claim_route
+    from ttr_core.engine.open_routes import can_claim_route
 
     view = state.view(0)
     players = view.num_players
@@ -480,9 +481,9 @@ class Tally:
             self.wagons_left.append(s.wagons_left)
         self.turns.append(game.turns)
         self.end_reasons[game.end_reason] = self.end_reasons.get(game.end_reason, 0) + 1
-        if game.end_reason == END_ALL_PASSED:
+        if game.end_reason == EndReason.ALL_PASSED:
             self.stall_count += 1
-        if game.end_reason == END_ALL_PASSED and len(self.stalls) < STALL_EXAMPLES:
+        if game.end_reason == EndReason.ALL_PASSED and len(self.stalls) < STALL_EXAMPLES:
             self.stalls.append(
                 {
                     "seed": game.seed,
@@ -494,7 +495,7 @@ class Tally:
                     "causes": list(game.stall_causes),
                 }
             )
-        if game.end_reason == END_ALL_PASSED:
+        if game.end_reason == EndReason.ALL_PASSED:
             for cause in game.stall_causes or ("none ran out",):
                 self.stall_causes[cause] = self.stall_causes.get(cause, 0) + 1
         for turn, (points, wagons) in enumerate(game.arc):
