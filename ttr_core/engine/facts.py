@@ -10,6 +10,7 @@ hidden from the seat (R5).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import NamedTuple
 
 from ttr_core.engine.compiled import Board, OpenGroups
@@ -20,8 +21,8 @@ from ttr_maps.rules import RuleSet
 
 class LegalFacts(NamedTuple):
     """One seat's facts. (A named tuple: one is made for every list of legal
-    actions, and `LegalFacts._make` builds it as fast as a plain tuple.) Made from
-    the state, the sequences are the state's own: read them before it changes."""
+    actions, and `make_facts` builds it as fast as a plain tuple.) Made from the
+    state, the sequences are the state's own: read them before it changes."""
 
     rule_set: RuleSet
     board: Board
@@ -42,3 +43,8 @@ class LegalFacts(NamedTuple):
     #: E1: the seat's stations left (0 without stations) and each city's owner.
     stations_left: int
     station_owners: Sequence[int]
+
+
+#: `LegalFacts` from a tuple of its fields in order, without the length check of
+#: `LegalFacts._make` (a Python call): one is made for every list of legal actions.
+make_facts = partial(tuple.__new__, LegalFacts)

@@ -13,19 +13,25 @@ docs/rules.md spells it out. A pending decision restricts its seat to its answer
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-from ttr_core.engine.actions import PASS, RESIGN, Action
+from ttr_core.engine.actions import DRAW_TICKETS, PASS, RESIGN, Action
 from ttr_core.engine.books import Books
+from ttr_core.engine.compiled import Board, OpenGroups
 from ttr_core.engine.decisions import ChooseTickets, SecondCard, TunnelPayment
 from ttr_core.engine.enums import Phase
 from ttr_core.engine.facts import LegalFacts
 from ttr_core.engine.moves.claims import claim_actions
 from ttr_core.engine.moves.draws import card_draw_actions, draw_second_card, second_card_actions
 from ttr_core.engine.moves.stations import station_actions
-from ttr_core.engine.moves.tickets import keep_actions, keep_tickets, ticket_draw_actions
+from ttr_core.engine.moves.tickets import keep_actions, keep_tickets
 from ttr_core.engine.moves.tunnels import pay_tunnel, tunnel_actions
+from ttr_maps.rules import RuleSet
+
+# Enum members as module names: `Phase.OVER` is a Python-level lookup on the enum
+# class (about 50 ns in CPython 3.11), and these run on every action.
+_PLAYING = Phase.PLAYING
 
 
 def legal_actions(facts: LegalFacts, include_resign: bool = False) -> list[Action]:
@@ -35,8 +41,19 @@ def legal_actions(facts: LegalFacts, include_resign: bool = False) -> list[Actio
     decision = facts.decision
     if decision is not None:
         actions = DECISIONS[type(decision)].answers(decision, facts)
-    elif facts.is_my_turn and facts.phase == Phase.PLAYING:
-        actions = turn_actions(facts)
+    elif facts.is_my_turn and facts.phase == _PLAYING:
+        actions = turn_actions(
+            facts.board,
+            facts.hand,
+            facts.open_groups,
+            facts.wagons,
+            facts.market,
+            facts.can_draw_deck,
+            facts.ticket_deck_size,
+            facts.rule_set,
+            facts.stations_left,
+            facts.station_owners,
+        )
     else:
         actions = []
     if include_resign:
@@ -44,14 +61,29 @@ def legal_actions(facts: LegalFacts, include_resign: bool = False) -> list[Actio
     return actions
 
 
-def turn_actions(facts: LegalFacts) -> list[Action]:
+def turn_actions(
+    board: Board,
+    hand: Sequence[int],
+    open_groups: OpenGroups,
+    wagons: int,
+    market: Sequence[int | None],
+    can_draw_deck: bool,
+    ticket_deck_size: int,
+    rule_set: RuleSet,
+    stations_left: int,
+    station_owners: Sequence[int],
+) -> list[Action]:
     """The actions that start a turn (R6), for the seat whose turn it is: card draws
     (R7), claims (R9; E3 ferries), stations (E1), tickets (R12); a pass only when
-    none of them is possible (R6)."""
-    actions = card_draw_actions(facts)
-    actions += claim_actions(facts)
-    actions += station_actions(facts)
-    actions += ticket_draw_actions(facts)
+    none of them is possible (R6). The arguments are the `LegalFacts` this needs,
+    one by one: the state's common case (its turn, nothing pending) calls this
+    straight away, without a bundle (it runs for every turn of every game)."""
+    actions = card_draw_actions(market, can_draw_deck)
+    claim_actions(board, hand, open_groups, wagons, rule_set.ferries, actions)
+    if stations_left > 0:
+        actions += station_actions(board, hand, stations_left, station_owners, rule_set)
+    if ticket_deck_size > 0:  # R12, D4 (see `ttr_core.engine.moves.tickets`)
+        actions.append(DRAW_TICKETS)
     if not actions:
         actions.append(PASS)
     return actions

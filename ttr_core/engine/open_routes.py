@@ -75,16 +75,23 @@ def open_route_groups(
 
 def close_route(
     board: Board,
-    groups: list[OpenGroup],
+    open_groups: Sequence[list[OpenGroup] | None],
+    claimer: int,
     route: int,
-    closes_siblings: bool,
+    double_routes_from: int = BASE.double_routes_from,
 ) -> None:
-    """`route` was claimed: it leaves `groups` (one seat's open routes, changed in
-    place; R9), and so do its parallel tracks when `closes_siblings` (the seat is the
-    claimer, or 2-3 players play: R11)."""
-    for closed in (route, *board.route_siblings[route]) if closes_siblings else (route,):
-        index = board.route_group[closed]
-        length, ferry, routes = groups[index]
-        if closed in routes:
-            at = routes.index(closed)
-            groups[index] = (length, ferry, routes[:at] + routes[at + 1 :])
+    """`route` was claimed by `claimer`: it leaves every seat's open routes (kept
+    per seat, changed in place; None for a seat whose routes are not made yet, R9),
+    and so do its parallel tracks for the claimer, and for everyone with 2-3
+    players (R11)."""
+    siblings = board.route_siblings[route]
+    few_players = len(open_groups) < double_routes_from
+    for seat, groups in enumerate(open_groups):
+        if groups is None:
+            continue
+        for closed in (route, *siblings) if seat == claimer or few_players else (route,):
+            index = board.route_group[closed]
+            length, ferry, routes = groups[index]
+            if closed in routes:
+                at = routes.index(closed)
+                groups[index] = (length, ferry, routes[:at] + routes[at + 1 :])

@@ -12,9 +12,8 @@ from operator import ge
 from ttr_core.engine.actions import Action, Claim, Payment
 from ttr_core.engine.books import Books
 from ttr_core.engine.cards import CARD_INDEX, LOCO
-from ttr_core.engine.compiled import GRAY_INDEX
+from ttr_core.engine.compiled import GRAY_INDEX, Board, OpenGroups
 from ttr_core.engine.errors import IllegalAction, InvalidAction
-from ttr_core.engine.facts import LegalFacts
 from ttr_core.engine.moves.tunnels import dig_tunnel
 from ttr_core.engine.open_routes import is_open_to
 
@@ -40,16 +39,19 @@ def payment_shapes(
     return shapes
 
 
-def claim_actions(facts: LegalFacts) -> list[Action]:
-    """R9: every claim the seat's hand and wagons pay for, among the routes open to
-    it (R11), grouped by colour, length and ferry, then by payment colour and
-    locomotive count, locomotives-only last (E3: ferries need locomotives)."""
-    actions: list[Action] = []
-    board = facts.board
-    hand = facts.hand
-    open_groups = facts.open_groups
-    wagons = facts.wagons
-    ferries = facts.rule_set.ferries
+def claim_actions(
+    board: Board,
+    hand: Sequence[int],
+    open_groups: OpenGroups,
+    wagons: int,
+    ferries: bool,
+    into: list[Action] | None = None,
+) -> list[Action]:
+    """R9: every claim the hand and the wagons pay for, among the routes open to the
+    seat (R11), grouped by colour, length and ferry, then by payment colour and
+    locomotive count, locomotives-only last. E3: with `ferries`, a ferry needs its
+    locomotives. The claims are added to `into` (a new list if None)."""
+    actions: list[Action] = [] if into is None else into
     # This runs once per turn of every game: the open routes come grouped by shape
     # (see `open_route_groups`), since whether and how a hand can pay depends only
     # on the group. A colour's groups come shortest first, so the first one too

@@ -4,6 +4,8 @@ and the second (the `SecondCard` decision).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ttr_core.engine.actions import DRAW_DECK, DRAW_MARKET, Action, DrawDeck, DrawMarket
 from ttr_core.engine.books import Books
 from ttr_core.engine.cards import LOCO
@@ -12,11 +14,10 @@ from ttr_core.engine.errors import IllegalAction, InvalidAction
 from ttr_core.engine.facts import LegalFacts
 
 
-def card_draw_actions(facts: LegalFacts) -> list[Action]:
+def card_draw_actions(market: Sequence[int | None], can_draw_deck: bool) -> list[Action]:
     """R7, D3: the deck (while it or the discards hold a card), then every face-up
     card."""
-    actions: list[Action] = [DRAW_DECK] if facts.can_draw_deck else []
-    market = facts.market
+    actions: list[Action] = [DRAW_DECK] if can_draw_deck else []
     if None not in market:
         actions.extend(DRAW_MARKET[: len(market)])
     else:

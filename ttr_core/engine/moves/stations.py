@@ -4,28 +4,32 @@ is scored in `ttr_core.engine.result`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ttr_core.engine.actions import Action, BuildStation
 from ttr_core.engine.books import Books
-from ttr_core.engine.compiled import GRAY_INDEX
+from ttr_core.engine.compiled import GRAY_INDEX, Board
 from ttr_core.engine.errors import IllegalAction, InvalidAction
-from ttr_core.engine.facts import LegalFacts
 from ttr_core.engine.moves.claims import check_hand_holds, payment_shapes
+from ttr_maps.rules import RuleSet
 
 
-def station_actions(facts: LegalFacts) -> list[Action]:
+def station_actions(
+    board: Board,
+    hand: Sequence[int],
+    stations_left: int,
+    station_owners: Sequence[int],
+    rule_set: RuleSet,
+) -> list[Action]:
     """E1: a station in any city without one, paid with cards of one colour
     (`RuleSet.station_cost`: 1, 2, then 3 cards with the europe rules; locomotives
-    are wild), while the seat has stations left."""
-    stations_left = facts.stations_left
-    if stations_left <= 0:
-        return []
-    cost = facts.rule_set.station_cost(stations_left)
-    shapes = payment_shapes(cost, GRAY_INDEX, facts.hand)
+    are wild), for a seat with stations left."""
+    cost = rule_set.station_cost(stations_left)
+    shapes = payment_shapes(cost, GRAY_INDEX, hand)
     actions: list[Action] = []
     if shapes:
-        owners = facts.station_owners
-        for city, table in enumerate(facts.board.station_payments(cost)):
-            if owners[city] == -1:
+        for city, table in enumerate(board.station_payments(cost)):
+            if station_owners[city] == -1:
                 for c, low, high in shapes:
                     actions.extend(table[c][low : high + 1])
     return actions

@@ -1,4 +1,5 @@
-"""R4, R12, E4, D4: destination tickets, listed and applied: drawing them, and the
+"""R4, R12, E4, D4: destination tickets: drawing them (listed by
+`ttr_core.engine.legal.turn_actions` while the ticket deck holds any), and the
 choice of which to keep (the `ChooseTickets` decision), at setup and later.
 """
 
@@ -7,17 +8,12 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import combinations
 
-from ttr_core.engine.actions import DRAW_TICKETS, Action, DrawTickets, KeepTickets
+from ttr_core.engine.actions import Action, DrawTickets, KeepTickets
 from ttr_core.engine.books import Books
 from ttr_core.engine.decisions import ChooseTickets
 from ttr_core.engine.enums import Phase, Status
 from ttr_core.engine.errors import IllegalAction
 from ttr_core.engine.facts import LegalFacts
-
-
-def ticket_draw_actions(facts: LegalFacts) -> list[Action]:
-    """R12, D4: drawing tickets, unless the ticket deck is empty."""
-    return [DRAW_TICKETS] if facts.ticket_deck_size > 0 else []
 
 
 def keep_actions(decision: ChooseTickets, facts: LegalFacts) -> list[Action]:

@@ -11,13 +11,13 @@ from ttr_core.engine.actions import Pass, Remove, Resign
 from ttr_core.engine.books import Books
 from ttr_core.engine.enums import EndReason, Phase, Status
 from ttr_core.engine.errors import IllegalAction
-from ttr_core.engine.legal import turn_actions
+from ttr_core.engine.legal import legal_actions
 from ttr_core.engine.moves.tickets import end_setup_if_done
 
 
 def pass_turn(books: Books, seat: int, action: Pass) -> None:
     """R6: a pass, only when the turn offers nothing else; it ends the turn."""
-    possible = turn_actions(books.legal_facts(seat))
+    possible = legal_actions(books.legal_facts(seat))
     if possible and not isinstance(possible[0], Pass):
         raise IllegalAction(
             "R6", f"you can still act (e.g. '{possible[0]}'); pass is for when you cannot"
