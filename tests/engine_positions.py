@@ -145,11 +145,6 @@ def stall(state: GameState) -> None:
     arrange(state, owners=owners, tickets={0: held}, ticket_deck=[])
 
 
-def claim_text(route: str, **payment: int) -> str:
-    parts = " ".join(f"{k}:{v}" for k, v in payment.items())
-    return f"claim {route} with {parts}"
-
-
 def check_invariants(state: GameState) -> None:
     assert_cards_conserved(state)  # R3: the 110 cards are all somewhere, once
     revealed = [c for d in state.pending for c in d.held_cards]

@@ -80,8 +80,8 @@ def test_r9_r10_r13_owners_bring_their_wagons_points_and_networks():
     arrange(state, owners=owners)
     assert state.wagons == [40, 45] and state.route_points == [6, 0]
     assert state.is_ticket_complete(0, 0) and state.view(0).tickets[0].completed
-    arrange(state, wagons={0: 2})  # given wagons win
-    assert state.wagons == [2, 45]
+    arrange(state, owners=owners, wagons={0: 2})  # given wagons win, points follow
+    assert state.wagons == [2, 45] and state.route_points == [6, 0]
 
 
 def test_an_arranged_position_plays_on_with_the_same_random_source():

@@ -29,35 +29,46 @@ position plays the same way.
 
 from __future__ import annotations
 
-from collections import Counter, deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from ttr_core.engine.books import Books
 from ttr_core.engine.cards import CARD_INDEX, CARD_KINDS, CARD_NAMES, full_deck
 from ttr_core.engine.decisions import Decision
 from ttr_core.engine.enums import Phase, Status
 
+T = TypeVar("T")
+
+#: R3: how many cards of each kind there are.
+_DECK_COUNTS = [full_deck().count(card) for card in range(CARD_KINDS)]
+
 
 class PositionError(ValueError):
     """A position that loses or doubles a card or a ticket, or names no such seat."""
 
 
+#: A part of the position with one value per seat: a mapping of the seats that
+#: change to their new values, or a new value for every seat.
+PerSeat = Mapping[int, T] | Sequence[T]
+
+
 def arrange(
     books: Books,
     *,
-    hands: Mapping[int, Sequence[int]] | None = None,
+    hands: PerSeat[Sequence[int]] | None = None,
     deck: Sequence[int] | None = None,
     discard: Sequence[int] | None = None,
     market: Sequence[int | None] | None = None,
-    tickets: Mapping[int, Sequence[int]] | None = None,
+    tickets: PerSeat[Sequence[int]] | None = None,
     ticket_deck: Sequence[int] | None = None,
     out_of_game_tickets: Sequence[int] | None = None,
     owners: Sequence[int] | None = None,
-    wagons: Mapping[int, int] | None = None,
-    route_points: Mapping[int, int] | None = None,
-    status: Mapping[int, Status] | None = None,
+    wagons: PerSeat[int] | None = None,
+    route_points: PerSeat[int] | None = None,
+    status: PerSeat[Status] | None = None,
     station_owners: Sequence[int] | None = None,
-    stations_left: Mapping[int, int] | None = None,
+    stations_left: PerSeat[int] | None = None,
     phase: Phase | None = None,
     current: int | None = None,
     first_player: int | None = None,
@@ -68,14 +79,15 @@ def arrange(
 ) -> None:
     """Set the given parts of the position; what is not given stays as it is.
 
-    Cards are card indices (`ttr_core.engine.cards`); `hands[seat]` is nine counts,
-    `deck` lists the deck with its top card last, `market` the face-up slots (None
-    for an empty one). `ticket_deck` lists tickets (indices into the map's) top
-    first. Per-seat parts (`hands`, `tickets`, `wagons`, ...) map seats to their new
-    value; `owners` (per route) and `station_owners` (per city) list every one, -1
-    for nobody. Given `owners`, each seat's wagons and route points follow from its
-    routes (R9, R10) unless `wagons` or `route_points` set them. `final_queue`, the
-    seats still to play in the final round (R14, D1), starts the final round.
+    Cards are card indices (`ttr_core.engine.cards`); a hand is nine counts, `deck`
+    lists the deck with its top card last, `market` the face-up slots (None for an
+    empty one). `ticket_deck` lists tickets (indices into the map's) top first.
+    Per-seat parts (`hands`, `tickets`, `wagons`, ...) map the seats that change to
+    their new values, or give a value for every seat; `owners` (per route) and
+    `station_owners` (per city) list every one, -1 for nobody. Given `owners`
+    without `wagons` (or `route_points`), each seat's wagons (route points) follow
+    from its routes (R9, R10). `final_queue`, the seats still to play in the final
+    round (R14, D1), starts the final round.
 
     Raises `PositionError` if a train card or a ticket is lost or doubled (the
     cards pending decisions hold, E2, and the tickets they offer count too); the
@@ -83,11 +95,7 @@ def arrange(
     """
     cards = books.cards
     if hands is not None:
-        for seat, hand in hands.items():
-            _check_seat(books, seat)
-            if len(hand) != CARD_KINDS or min(hand) < 0:
-                raise PositionError(f"a hand is {CARD_KINDS} counts of zero or more, not {hand}")
-            books.hands[seat] = list(hand)
+        books.hands = _per_seat(books, books.hands, hands, _hand)
     if deck is not None:
         cards.deck = list(deck)
     if discard is not None:
@@ -95,9 +103,7 @@ def arrange(
     if market is not None:
         cards.market = list(market)
     if tickets is not None:
-        for seat, held in tickets.items():
-            _check_seat(books, seat)
-            books.tickets[seat] = list(held)
+        books.tickets = _per_seat(books, books.tickets, tickets, list)
     if ticket_deck is not None:
         books.ticket_deck = deque(ticket_deck)
     if out_of_game_tickets is not None:
@@ -106,13 +112,18 @@ def arrange(
         if len(owners) != books.board.num_routes:
             raise PositionError(f"owners lists {books.board.num_routes} routes, not {len(owners)}")
         books.owner = list(owners)
-        _spend_wagons_on_routes(books)
-    _set_per_seat(books, books.wagons, wagons)
-    _set_per_seat(books, books.route_points, route_points)
-    _set_per_seat(books, books.status, status)
+        if wagons is None or route_points is None:
+            _spend_wagons_on_routes(books, wagons is None, route_points is None)
+    if wagons is not None:
+        books.wagons = _per_seat(books, books.wagons, wagons)
+    if route_points is not None:
+        books.route_points = _per_seat(books, books.route_points, route_points)
+    if status is not None:
+        books.status = _per_seat(books, books.status, status)
     if station_owners is not None:
         books.station_owner = list(station_owners)
-    _set_per_seat(books, books.stations_left, stations_left)
+    if stations_left is not None:
+        books.stations_left = _per_seat(books, books.stations_left, stations_left)
     if phase is not None:
         books.phase = phase
     if current is not None:
@@ -201,23 +212,23 @@ def check_accounted(books: Books) -> None:
     each in exactly one place: deck, discards, market, hands or held by a pending
     decision (E2); ticket decks, held, offered, held back at setup (R4) or out of
     the game (E4)."""
-    cards = books.cards
-    found = Counter(cards.deck)
-    found.update(cards.discard)
-    found.update(card for card in cards.market if card is not None)
-    for hand in books.hands:
-        for card, count in enumerate(hand):
-            found[card] += count
+    piles = books.cards
+    loose = [*piles.deck, *piles.discard, *(c for c in piles.market if c is not None)]
     for decision in books.pending:
-        found.update(decision.held_cards)
-    expected = Counter(full_deck())
-    if found != expected:
-        wrong = sorted(set(found) | set(expected), key=lambda c: c)
-        counts = ", ".join(f"{CARD_NAMES[c]} {found[c]}" for c in wrong if found[c] != expected[c])
-        raise PositionError(f"R3: the train cards are not all accounted for once ({counts})")
+        loose += decision.held_cards
+    counted = bytes(loose)  # cards are 0-8: as bytes they are counted in C
+    in_hands = [sum(column) for column in zip(*books.hands, strict=True)]
+    found = [counted.count(card) + in_hands[card] for card in range(CARD_KINDS)]
+    if found != _DECK_COUNTS:
+        wrong = ", ".join(
+            f"{CARD_NAMES[card]} {count}"
+            for card, count in enumerate(found)
+            if count != _DECK_COUNTS[card]
+        )
+        raise PositionError(f"R3: the train cards are not all accounted for once ({wrong})")
     every = [*books.ticket_deck, *books.long_ticket_deck, *books.out_of_game_tickets]
-    for held in books.tickets:
-        every += held
+    for tickets in books.tickets:
+        every += tickets
     for decision in books.pending:
         every += decision.held_tickets
     for returned in books.setup_returns.values():
@@ -226,23 +237,41 @@ def check_accounted(books: Books) -> None:
         raise PositionError("the tickets are not all accounted for once")
 
 
-def _spend_wagons_on_routes(books: Books) -> None:
-    """R9, R10: every seat's wagons and route points as its routes make them."""
+def _spend_wagons_on_routes(books: Books, wagons: bool, points: bool) -> None:
+    """R9, R10: every seat's wagons, route points or both as its routes make them."""
     board, rules = books.board, books.rule_set
-    wagons = [rules.wagons] * books.num_players
-    points = [0] * books.num_players
+    left = [rules.wagons] * books.num_players
+    scored = [0] * books.num_players
     for route, seat in enumerate(books.owner):
         if seat != -1:
             _check_seat(books, seat)
-            wagons[seat] -= board.route_length[route]
-            points[seat] += rules.route_score(board.route_length[route])
-    books.wagons, books.route_points = wagons, points
+            left[seat] -= board.route_length[route]
+            scored[seat] += rules.route_score(board.route_length[route])
+    if wagons:
+        books.wagons = left
+    if points:
+        books.route_points = scored
 
 
-def _set_per_seat(books: Books, values: list, changes: Mapping | None) -> None:
-    for seat, value in (changes or {}).items():
-        _check_seat(books, seat)
-        values[seat] = value
+def _per_seat(
+    books: Books, values: list, given: PerSeat, convert: Callable[[Any], Any] | None = None
+) -> list:
+    """A new list of `values` (one per seat) with `given` in it (see `PerSeat`)."""
+    if isinstance(given, Mapping):
+        values = values[:]
+        for seat, value in given.items():
+            _check_seat(books, seat)
+            values[seat] = value if convert is None else convert(value)
+        return values
+    if len(given) != books.num_players:
+        raise PositionError(f"{len(given)} values for {books.num_players} seats")
+    return list(given) if convert is None else [convert(value) for value in given]
+
+
+def _hand(counts: Sequence[int]) -> list[int]:
+    if len(counts) != CARD_KINDS or min(counts) < 0:
+        raise PositionError(f"a hand is {CARD_KINDS} counts of zero or more, not {counts}")
+    return list(counts)
 
 
 def _check_seat(books: Books, seat: int) -> None:
