@@ -150,7 +150,7 @@ def test_views_follow_every_change_the_operations_make(north_america):
         state.view(seat)  # fill every cache first
     route = board.route_index["Atlanta-Nashville"]
     state.take_route(0, route)
-    state.add_tickets(1, [state.ticket_deck.popleft()])
+    state.add_tickets(1, state.deal_tickets(1))
     state.set_status(2, Status.RESIGNED)
     for seat in range(3):
         assert state.view(seat) == fresh_view(seat)
