@@ -1,10 +1,11 @@
-"""Hand-built positions for engine tests: a tiny map and ways to set a game up
-exactly as a test needs it."""
+"""Helpers for engine tests: two tiny maps, games past setup, assertions (an action
+refused with the state unchanged, the invariants of a game) and seeded random
+playouts. Positions are set up through the public builder
+(`ttr_core.engine.positions`)."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
 
 import pytest
 
@@ -23,6 +24,7 @@ from ttr_core.engine.actions import (
 from ttr_core.engine.cards import CARD_INDEX, CARD_KINDS, CARD_NAMES, LOCO
 from ttr_core.engine.errors import IllegalAction, InvalidAction
 from ttr_core.engine.loop import bot_seed
+from ttr_core.engine.positions import arrange
 from ttr_core.engine.state import GameState
 from ttr_core.engine.view import PlayerView
 from ttr_maps.model import Map
@@ -91,58 +93,13 @@ def cards(**counts: int) -> list[int]:
     return hand
 
 
-def give_hand(state: GameState, seat: int, **counts: int) -> None:
-    """Replace a seat's hand, keeping all 110 cards in play: the old hand goes to
-    the deck, and the new cards come out of the deck or discards (or other hands
-    are left alone and the deck must hold them)."""
-    old = state.hands[seat]
-    for card, count in enumerate(old):
-        state.deck.extend([card] * count)
-    new = cards(**counts)
-    for card, count in enumerate(new):
-        for _ in range(count):
-            _take_from_pool(state, card)
-    state.hands[seat] = new
-
-
-def set_market(state: GameState, names: Iterable[str | None]) -> None:
-    """Put exactly these cards face up (None for an empty slot), via the pool."""
-    for card in state.market:
-        if card is not None:
-            state.deck.append(card)
-    market: list[int | None] = []
-    for name in names:
-        if name is None:
-            market.append(None)
-        else:
-            card = CARD_INDEX[name]
-            _take_from_pool(state, card)
-            market.append(card)
-    state.market = market
-
-
-def stack_deck(state: GameState, top_first: Iterable[str]) -> None:
-    """Put these cards on top of the deck, the first one on top."""
-    wanted = [CARD_INDEX[n] for n in top_first]
-    for card in wanted:
-        _take_from_pool(state, card)
-    state.deck.extend(reversed(wanted))
-
-
-def _take_from_pool(state: GameState, card: int) -> None:
-    for pile in (state.deck, state.discard):
-        if card in pile:
-            pile.remove(card)
-            return
-    raise AssertionError(f"no card {card} left in the deck or discards")
-
-
 def all_cards(state: GameState) -> list[int]:
     """Counts of each card kind wherever it is; always 12 per colour and 14 locos."""
     counts = [0] * CARD_KINDS
-    revealed = [c for d in state.pending if hasattr(d, "revealed") for c in d.revealed]
-    market = [c for c in state.market if c is not None]
-    for pile in (state.deck, state.discard, market, revealed):  # E2: tunnel reveals too
+    piles = state.cards
+    revealed = [c for d in state.pending for c in d.held_cards]  # E2: tunnel reveals too
+    market = [c for c in piles.market if c is not None]
+    for pile in (piles.deck, piles.discard, market, revealed):
         for card in pile:
             counts[card] += 1
     for hand in state.hands:
@@ -158,22 +115,47 @@ def assert_cards_conserved(state: GameState) -> None:
     assert all(c == 12 for c in counts[:LOCO])
 
 
-def claim_text(route: str, **payment: int) -> str:
-    parts = " ".join(f"{k}:{v}" for k, v in payment.items())
-    return f"claim {route} with {parts}"
+def hand_everything_to(state: GameState, seat: int, **kept: int) -> None:
+    """Deck, discards and market emptied into `seat`'s hand, except the cards in
+    `kept` (card name -> count), which go to the market."""
+    piles = state.cards
+    pool = piles.deck + piles.discard + [c for c in piles.market if c is not None]
+    market: list[int | None] = []
+    for name, count in kept.items():
+        for _ in range(count):
+            pool.remove(CARD_INDEX[name])
+            market.append(CARD_INDEX[name])
+    hand = state.hands[seat][:]
+    for card in pool:
+        hand[card] += 1
+    market += [None] * (len(piles.market) - len(market))
+    arrange(state, hands={seat: hand}, deck=[], discard=[], market=market)
+
+
+def stall(state: GameState) -> None:
+    """Nothing to draw, no tickets, no route left: every seat can only pass (R6).
+    The free routes go to the seats in turn (claimed ones stay), every card to the
+    first seat's hand, every ticket of the deck to its tickets."""
+    owners = [
+        holder if holder != -1 else route % state.num_players
+        for route, holder in enumerate(state.owner)
+    ]
+    hand_everything_to(state, 0)
+    held = state.tickets[0] + list(state.ticket_deck)
+    arrange(state, owners=owners, tickets={0: held}, ticket_deck=[])
 
 
 def check_invariants(state: GameState) -> None:
     assert_cards_conserved(state)  # R3: the 110 cards are all somewhere, once
-    revealed = [c for d in state.pending if hasattr(d, "revealed") for c in d.revealed]
+    revealed = [c for d in state.pending for c in d.held_cards]
     assert state.cards.count_all(state.hands, revealed) == DECK_SIZE  # the piles' own count
     for seat in range(state.num_players):
         claimed = sum(state.board.route_length[r] for r in state.claimed_routes(seat))
         assert state.wagons[seat] + claimed == state.map.wagons
         assert state.wagons[seat] >= 0
-    offered = [t for d in state.pending if hasattr(d, "offered") for t in d.offered]
+    offered = [t for d in state.pending for t in d.held_tickets]
     held = [t for tickets in state.tickets for t in tickets]
-    returns = [t for r in state._setup_returns.values() for t in r]
+    returns = [t for r in state.setup_returns.values() for t in r]
     gone = state.out_of_game_tickets + state.long_ticket_deck  # E4
     every_ticket = list(state.ticket_deck) + offered + held + returns + gone
     assert sorted(every_ticket) == list(range(len(state.map.tickets)))
@@ -227,15 +209,15 @@ def play(state: GameState, text: str, seat: int | None = None) -> None:
 
 def snapshot(state: GameState) -> tuple:
     return (
-        state.deck[:],
-        state.discard[:],
+        state.cards.deck[:],
+        state.cards.discard[:],
         list(state.ticket_deck),
         [h[:] for h in state.hands],
         [t[:] for t in state.tickets],
         state.wagons[:],
         state.route_points[:],
         state.owner[:],
-        state.market[:],
+        state.cards.market[:],
         state.pending[:],
         state.current,
         state.phase,

@@ -20,7 +20,7 @@ _WHERE = {
     # the game
     "GameState": "ttr_core.engine.state",
     "PlayerView": "ttr_core.engine.view",
-    "TicketView": "ttr_core.engine.view",
+    "TicketView": "ttr_core.engine.books",
     "Phase": "ttr_core.engine.enums",
     "Status": "ttr_core.engine.enums",
     "EndReason": "ttr_core.engine.enums",
@@ -157,6 +157,7 @@ if TYPE_CHECKING:
         Resign,
         parse_action,
     )
+    from ttr_core.engine.books import TicketView
     from ttr_core.engine.enums import DecisionKind, EndReason, Phase, Status
     from ttr_core.engine.errors import IllegalAction, InvalidAction
     from ttr_core.engine.loop import StopGame, bot_seed, new_game, play_game, run
@@ -171,6 +172,6 @@ if TYPE_CHECKING:
     )
     from ttr_core.engine.result import GameResult, SeatResult
     from ttr_core.engine.state import GameState
-    from ttr_core.engine.view import PlayerView, TicketView
+    from ttr_core.engine.view import PlayerView
     from ttr_maps import load_map
     from ttr_maps.rules import BASE, EUROPE, RuleSet, RuleSetError, parse_overrides, rules_for

@@ -12,12 +12,15 @@ from ttr_core.bots import BOTS, bot_factories, make_bot
 from ttr_core.bots.planning import INF, cheapest_path, graph_for, route_costs
 from ttr_core.bots.styles import fallback_action
 from ttr_core.engine.actions import BuildStation, GiveUpTunnel, Payment, PayTunnel, Resign
+from ttr_core.engine.books import TicketView
 from ttr_core.engine.cards import CARD_INDEX
 from ttr_core.engine.compiled import board_for
-from ttr_core.engine.legal import can_claim_route
+from ttr_core.engine.decisions import TunnelPayment
+from ttr_core.engine.enums import EndReason
 from ttr_core.engine.loop import bot_seed
-from ttr_core.engine.state import END_ALL_PASSED, GameState
-from ttr_core.engine.view import PlayerView, TicketView, TunnelView
+from ttr_core.engine.open_routes import can_claim_route
+from ttr_core.engine.state import GameState
+from ttr_core.engine.view import PlayerView
 from ttr_core.playtest.stats import wilson_interval
 from ttr_maps import load_map
 from ttr_maps.io.bundled import bundled_map_ids
@@ -79,7 +82,7 @@ def test_bot_finishes_games_with_2_to_5_players(map_id: str, name: str) -> None:
         names = [name, *(["greedy", "random", "long-route", "random"][: players - 1])]
         state = play_watched(map_id, names, seed=players * 11)
         assert state.is_over
-        assert state.end_reason != END_ALL_PASSED
+        assert state.end_reason != EndReason.ALL_PASSED
 
 
 def test_all_bots_at_one_table_on_every_map() -> None:
@@ -265,8 +268,9 @@ def test_e1_bot_builds_no_station_when_nothing_is_blocked(name: str) -> None:
 def test_e2_bot_pays_for_a_tunnel_it_plans_and_gives_up_when_it_cannot(name: str) -> None:
     """A-C (4 yellow, a tunnel) is on the way to D; one yellow turned up asks for one more."""
     view = europe_position("A-D", (), yellow=5)
-    tunnel = TunnelView(view.seat, "A-C", Payment("yellow", 4, 0), (CARD_YELLOW,), 1)
-    view = view._replace(decision="tunnel_payment", tunnel=tunnel, to_move=view.seat)
+    route = view.board.route_index["A-C"]
+    tunnel = TunnelPayment(view.seat, route, Payment("yellow", 4, 0), (CARD_YELLOW,), 1)
+    view = view._replace(decision=tunnel, tunnel=tunnel, to_move=view.seat)
     assert make_bot(name, 1).act(view) == PayTunnel(Payment("yellow", 1, 0))
     broke = view._replace(hand=tuple(cards(yellow=4)))
     assert make_bot(name, 1).act(broke) == GiveUpTunnel()
@@ -279,7 +283,7 @@ def test_e1_planning_bots_build_fewer_stations_than_random_and_games_end() -> No
     for seed in range(12):
         names = [[*PLANNERS, "random"][(seed + s) % 6] for s in range(4)]
         state = play_watched("europe", names, seed)
-        assert state.is_over and state.end_reason != END_ALL_PASSED
+        assert state.is_over and state.end_reason != EndReason.ALL_PASSED
         for seat, name in enumerate(names):
             kind = "random" if name == "random" else "planner"
             built[kind].append(

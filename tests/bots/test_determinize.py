@@ -37,7 +37,7 @@ def hidden(state: GameState, seat: int) -> tuple:
     return (
         [state.hands[s] for s in others],
         [sorted(state.tickets[s]) for s in others],
-        state.deck,
+        state.cards.deck,
         list(state.ticket_deck),
     )
 

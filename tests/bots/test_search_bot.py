@@ -14,7 +14,9 @@ from ttr_core.bots import check_bot_name, make_bot
 from ttr_core.bots.search import Budget, SearchBot, parse_budget
 from ttr_core.cli import app
 from ttr_core.engine.cards import CARD_KINDS
+from ttr_core.engine.decisions import SecondCard
 from ttr_core.engine.loop import bot_seed, play_game
+from ttr_core.engine.positions import arrange
 from ttr_core.engine.state import GameState
 from ttr_maps import load_map
 
@@ -26,28 +28,28 @@ def with_other_hidden_information(state: GameState, seat: int, rng: random.Rando
     reshuffled together (same counts), the others' tickets swapped with the deck's."""
     twin = state.clone()
     others = [s for s in range(state.num_players) if s != seat]
-    pool = list(twin.deck)
+    pool = list(twin.cards.deck)
     for other in others:
         pool += [card for card, count in enumerate(twin.hands[other]) for _ in range(count)]
     rng.shuffle(pool)
+    hands = {}
     for other in others:
         size = sum(twin.hands[other])
         hand = [0] * CARD_KINDS
         for card in pool[:size]:
             hand[card] += 1
         del pool[:size]
-        twin.hands[other] = hand
-    twin.deck = pool
+        hands[other] = hand
     deck = list(twin.ticket_deck)
+    tickets = {}
     for other in others:
-        for position, ticket in enumerate(twin.tickets[other]):
+        held = tickets[other] = list(twin.tickets[other])
+        for position, ticket in enumerate(held):
             if deck and not twin.board.ticket_long[ticket]:  # E4: long ones stay out
-                twin.tickets[other][position] = deck.pop(0)
+                held[position] = deck.pop(0)
                 deck.append(ticket)
-        twin._ticket_views[other] = None
     rng.shuffle(deck)
-    twin.ticket_deck.clear()
-    twin.ticket_deck.extend(deck)
+    arrange(twin, hands=hands, deck=pool, tickets=tickets, ticket_deck=deck)
     return twin
 
 
@@ -76,7 +78,7 @@ def test_r5_d6_search_decides_from_the_view_alone(map_id: str, players: int) -> 
         assert seat is not None
         twin = with_other_hidden_information(state, seat, rng)
         assert twin.view(seat) == state.view(seat)
-        assert twin.hands != state.hands and twin.deck != state.deck
+        assert twin.hands != state.hands and twin.cards.deck != state.cards.deck
         first = make_bot(SMALL, seed=compared).act(state.view(seat))
         second = make_bot(SMALL, seed=compared).act(twin.view(seat))
         assert first == second
@@ -132,7 +134,7 @@ def test_candidates_are_legal_and_keep_the_heuristics_choices() -> None:
         legal = view.legal_actions()
         assert candidates and all(c in legal for c in candidates)
         assert len(candidates) == len(set(candidates))
-        if view.decision == "second_card":  # R7: not searched, the one-step choice
+        if isinstance(view.decision, SecondCard):  # R7: not searched, the one-step choice
             assert candidates == [bot._one_step.act(view)]
         else:
             assert bots[seat].act(view) in candidates

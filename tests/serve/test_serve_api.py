@@ -21,6 +21,7 @@ from typer.testing import CliRunner
 from ttr_core.bots import bot_factories
 from ttr_core.cli import app as cli_app
 from ttr_core.engine.actions import Resign
+from ttr_core.engine.positions import arrange
 from ttr_core.engine.record import read_record, verify_record
 from ttr_core.engine.view import LOG_LENGTH
 from ttr_core.serve.app import MAX_BODY_BYTES, TOKEN_HEADER, create_app
@@ -437,14 +438,22 @@ def test_r5_hidden_cards_and_decks_never_change_a_seats_response(
     )
     before = client.get(f"/api/games/{game}", headers=auth(tokens[0])).content
     state = table_of(registry, game).state
-    random.Random(1).shuffle(state.deck)  # the deck's order
-    state.ticket_deck.reverse()  # the ticket deck's order
-    hand = state.hands[1]  # the opponent's cards, same count
+    deck = state.cards.deck[:]
+    hand = state.hands[1][:]  # the opponent's cards, same count: one swapped with the deck
     moved = next(c for c in range(9) if hand[c])
+    swapped = next(c for c in deck if c != moved)
     hand[moved] -= 1
-    hand[(moved + 1) % 9] += 1
-    state.tickets[1].reverse()  # the opponent's tickets
-    state._ticket_views[1] = None
+    hand[swapped] += 1
+    deck.remove(swapped)
+    deck.append(moved)
+    random.Random(1).shuffle(deck)  # the deck's order
+    arrange(
+        state,
+        deck=deck,
+        hands={1: hand},
+        ticket_deck=list(reversed(state.ticket_deck)),  # the ticket deck's order
+        tickets={1: state.tickets[1][::-1]},  # the opponent's tickets
+    )
     assert client.get(f"/api/games/{game}", headers=auth(tokens[0])).content == before
 
 

@@ -23,8 +23,9 @@ from ttr_core.engine.actions import (
     Resign,
 )
 from ttr_core.engine.cards import CARD_INDEX, CARD_NAMES
+from ttr_core.engine.decisions import TunnelPayment
 from ttr_core.engine.state import GameState
-from ttr_core.engine.view import PlayerView, TunnelView
+from ttr_core.engine.view import PlayerView
 from ttr_core.table.commands import (
     MAX_LINE,
     ChoosePayment,
@@ -48,9 +49,7 @@ def hand_of(**cards: int) -> tuple[int, ...]:
 def turn_view(map_id: str = "north_america", players: int = 3, **cards: int) -> PlayerView:
     """Seat 0's view on its turn, holding `cards`."""
     view = GameState(load_map(map_id), players, seed=1).view(0)
-    return view._replace(
-        phase="playing", to_move=0, decision=None, offered=(), hand=hand_of(**cards)
-    )
+    return view._replace(phase="playing", to_move=0, decision=None, hand=hand_of(**cards))
 
 
 def owned(view: PlayerView, route_id: str, seat: int) -> PlayerView:
@@ -295,10 +294,10 @@ def test_e3_a_ferry_is_paid_with_its_locomotives() -> None:
 
 
 def test_e2_tunnel_extra_cards_pay_or_give_up() -> None:
-    view = turn_view("europe", red=3, loco=1)._replace(
-        decision="tunnel_payment",
-        tunnel=TunnelView(0, "München-Wien", Payment("red", 2, 0), (0, 8, 4), 2),
-    )
+    view = turn_view("europe", red=3, loco=1)
+    route = view.board.route_index["München-Wien"]
+    tunnel = TunnelPayment(0, route, Payment("red", 2, 0), (0, 8, 4), 2)
+    view = view._replace(decision=tunnel, tunnel=tunnel)
     # Two extra cards: red 1 still in hand, then a locomotive.
     assert parse_command("pay", view) == Play(PayTunnel(Payment("red", 1, 1)))
     assert parse_command("pay red:1 loco:1", view) == Play(PayTunnel(Payment("red", 1, 1)))

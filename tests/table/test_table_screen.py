@@ -91,7 +91,7 @@ def test_r4_the_ticket_choice_lists_the_offer_with_wagons_needed() -> None:
     view = state.view(0)
     _, text = text_of(view, Screen(NAMES[:3]), 80, 24)
     assert "Choose tickets: keep at least 2" in text
-    for number, index in enumerate(view.offered, start=1):
+    for number, index in enumerate(view.decision.offered, start=1):
         ticket = view.map.tickets[index]
         assert f"  {number}  {ticket.a}–{ticket.b} {ticket.value} · needs " in text
 
@@ -135,13 +135,15 @@ def test_r14_the_final_round_has_a_banner() -> None:
 
 def test_e1_e2_e4_europe_shows_stations_tunnel_and_long_tickets() -> None:
     from ttr_core.engine.actions import Payment
-    from ttr_core.engine.view import TunnelView
+    from ttr_core.engine.decisions import TunnelPayment
 
     state, _ = played("europe", 3, 2, 30)
     seat = state.to_move
     assert seat is not None
-    tunnel = TunnelView(seat, "München-Wien", Payment("red", 2, 0), (0, 8, 4), 2)
-    view = state.view(seat)._replace(decision="tunnel_payment", tunnel=tunnel)
+    view = state.view(seat)
+    route = view.board.route_index["München-Wien"]
+    tunnel = TunnelPayment(seat, route, Payment("red", 2, 0), (0, 8, 4), 2)
+    view = view._replace(decision=tunnel, tunnel=tunnel)
     _, text = text_of(view, Screen(NAMES[:3]), 80, 24)
     assert "Tunnel München–Wien: you laid red 2" in text
     assert "turned up red, loco, blue: 2 more red or loco to pay (E2)" in text

@@ -23,8 +23,9 @@ view, with everything the view does not show drawn at random and consistently:
 The sampled state starts a history of its own (empty), so its views show an
 empty log; everything else in them equals the given view.
 
-This is the one module that builds a `GameState` from parts: whatever shape the
-engine gives its state, only this file needs to follow it.
+The sampled state is a game dealt as usual and then set to the sampled position
+through the engine's public builder (`ttr_core.engine.positions.arrange`), which
+also checks that every card and ticket is accounted for.
 
 >>> import random
 >>> from ttr_maps import load_map
@@ -39,14 +40,14 @@ True
 from __future__ import annotations
 
 import random
-from collections import deque
 from collections.abc import Mapping, Sequence
 
+from ttr_core.engine.actions import PASS, RESIGN
 from ttr_core.engine.cards import CARD_KINDS, full_deck
-from ttr_core.engine.connectivity import Connectivity
 from ttr_core.engine.decisions import ChooseTickets, Decision
-from ttr_core.engine.legal import PASS, RESIGN
-from ttr_core.engine.state import ACTIVE, SETUP, GameState
+from ttr_core.engine.enums import Phase, Status
+from ttr_core.engine.positions import arrange
+from ttr_core.engine.state import GameState
 from ttr_core.engine.view import PlayerView
 
 
@@ -71,24 +72,22 @@ def determinize(
     during play, or its ticket choice during setup).
     """
     seat = view.seat
-    in_setup = view.phase == SETUP
-    if view.phase == "over" or view.status[seat] != ACTIVE:
+    in_setup = view.phase == Phase.SETUP
+    if view.phase == Phase.OVER or view.status[seat] != Status.ACTIVE:
         raise NotDecidingError(f"seat {seat} has nothing to decide in this view")
     if in_setup and view.decision is None:
         raise NotDecidingError(f"seat {seat} has already chosen its tickets")
     if not in_setup and view.to_move != seat:
         raise NotDecidingError(f"it is not seat {seat}'s turn")
 
-    board = view.board
     players = view.num_players
     state = GameState(view.map, players, rng.getrandbits(62), view.rule_set)
     others = [s for s in range(players) if s != seat]
 
     # Cards (R3): what I cannot see, shuffled, then dealt by the public counts.
     unseen = full_deck()
-    tunnel = view.tunnel
     seen = [c for c in view.market if c is not None]
-    seen += tunnel.revealed if tunnel is not None else ()
+    seen += view.tunnel.revealed if view.tunnel is not None else ()
     for card, count in enumerate(view.hand):
         seen += [card] * count
     for card in seen:
@@ -99,62 +98,62 @@ def determinize(
     for other in others:
         for _ in range(view.card_counts[other]):
             hands[other][unseen.pop()] += 1
-    state.discard = [unseen.pop() for _ in range(view.discard_size)]
-    state.deck = unseen
-    state.hands = hands
-    state.market = list(view.market)
+    discard = [unseen.pop() for _ in range(view.discard_size)]
 
-    _deal_tickets(state, view, others, rng, ticket_weights or {})
-
-    # Public facts, copied.
-    state.owner = list(view.owners)
-    state.wagons = list(view.wagons)
-    state.route_points = list(view.route_points)
-    state.status = list(view.status)
-    if view.station_owners:
-        state.station_owner = list(view.station_owners)
-        state.stations_left = list(view.stations_left)
-    state.networks = [
-        Connectivity.of_routes(
-            board.num_cities,
-            ((board.route_a[r], board.route_b[r]) for r, h in enumerate(view.owners) if h == s),
-        )
-        for s in range(players)
-    ]
-    state.history = []
-    state.tunnel_reveals = {}
-    state.turns = 0
+    tickets, ticket_deck, out_of_game, offers = _deal_tickets(
+        view, others, rng, ticket_weights or {}
+    )
     if in_setup:
-        state.phase = SETUP
-        state.first_player = state.current = rng.randrange(players)
+        # Everyone chooses at once; who plays first is not known yet.
+        first = rng.randrange(players)
+        pending, passed, final_queue = offers, (), None
     else:
-        state.phase = view.phase
-        state.first_player = state.current = seat
-        decision = view.pending_decision()
-        state.pending = [decision] if decision is not None else []
-        state.final_queue = _final_queue(view) if view.final_round else None
-        state.passed = _pass_streak(view)
-    state._setup_returns = {}
-    # Caches derived from what was replaced.
-    state._ticket_views = [None] * players
-    state._snapshot = None
-    state._open_groups = [None] * players
+        first = seat
+        pending = [view.decision] if view.decision is not None else []
+        passed = _pass_streak(view)
+        final_queue = _final_queue(view) if view.final_round else None
+    stations = bool(view.station_owners)
+    arrange(
+        state,
+        hands=hands,
+        deck=unseen,
+        discard=discard,
+        market=view.market,
+        tickets=tickets,
+        ticket_deck=ticket_deck,
+        out_of_game_tickets=out_of_game,
+        # Public facts, copied.
+        owners=view.owners,
+        wagons=view.wagons,
+        route_points=view.route_points,
+        status=view.status,
+        station_owners=view.station_owners if stations else None,
+        stations_left=view.stations_left if stations else None,
+        phase=view.phase,
+        current=first,
+        first_player=first,
+        pending=pending,
+        passed=passed,
+        final_queue=final_queue,
+    )
     return state
 
 
 def _deal_tickets(
-    state: GameState,
     view: PlayerView,
     others: list[int],
     rng: random.Random,
     weights: Mapping[int, Sequence[float]],
-) -> None:
-    """Tickets (R4, R12, E4): mine and my offer as shown, the others drawn."""
+) -> tuple[list[list[int]], list[int], list[int], list[Decision]]:
+    """Tickets (R4, R12, E4): mine and my offer as shown, the others drawn. Returns
+    the tickets each seat holds, the ticket deck, the tickets out of the game and,
+    during setup, everyone's offers."""
     board = view.board
     seat = view.seat
     rule_set = view.rule_set
     is_long = board.ticket_long if rule_set.long_tickets else (False,) * len(board.ticket_value)
-    known = {t.index for t in view.tickets} | set(view.offered)
+    offered = view.decision.held_tickets if view.decision is not None else ()
+    known = {t.index for t in view.tickets} | set(offered)
     regular = [t for t in range(len(is_long)) if t not in known and not is_long[t]]
     long_ones = [t for t in range(len(is_long)) if t not in known and is_long[t]]
     rng.shuffle(regular)
@@ -162,22 +161,22 @@ def _deal_tickets(
     tickets: list[list[int]] = [[] for _ in range(view.num_players)]
     tickets[seat] = [t.index for t in view.tickets]
     pending: list[Decision] = []
-    if view.phase == SETUP:
+    if view.phase == Phase.SETUP:
         # Everyone else is still choosing among 3 regular tickets and, with the
         # europe rules, the long tickets dealt to each seat while they last (E4).
         spare = len(regular) - view.ticket_deck_size
         long_seats = _long_ticket_seats(view)
         for other in sorted([seat, *others]):
             if other == seat:
-                pending.append(ChooseTickets(seat, view.offered, view.keep_at_least, setup=True))
+                assert view.decision is not None
+                pending.append(view.decision)
                 continue
             count = min(rule_set.setup_tickets, spare)
             spare -= count
-            offered = tuple(regular.pop() for _ in range(count))
-            offered += tuple(long_ones.pop() for _ in range(long_seats.get(other, 0)))
-            if offered:
-                pending.append(ChooseTickets(other, offered, rule_set.setup_keep, setup=True))
-        state.pending = pending
+            offer = tuple(regular.pop() for _ in range(count))
+            offer += tuple(long_ones.pop() for _ in range(long_seats.get(other, 0)))
+            if offer:
+                pending.append(ChooseTickets(other, offer, rule_set.setup_keep, setup=True))
     else:
         # Regular tickets never leave the game: those not in the deck are held;
         # the other tickets held are long ones, at most those dealt at setup (E4).
@@ -193,10 +192,7 @@ def _deal_tickets(
                 tickets[other] += _weighted_draw(regular, count, weights[other], rng)
             else:
                 tickets[other] += [regular.pop() for _ in range(count)]
-    state.tickets = tickets
-    state.ticket_deck = deque(regular)
-    state.long_ticket_deck = []
-    state.out_of_game_tickets = long_ones
+    return tickets, regular, long_ones, pending
 
 
 def _weighted_draw(
@@ -237,7 +233,7 @@ def _final_queue(view: PlayerView) -> list[int]:
         return queue
     for k in range(1, players):
         other = (seat + k) % players
-        if view.status[other] != ACTIVE:
+        if view.status[other] != Status.ACTIVE:
             continue
         queue.append(other)
         if view.wagons[other] <= trigger:

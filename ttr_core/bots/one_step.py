@@ -80,7 +80,7 @@ class OneStepBot(PlanningBot):
         self._worth: CardWorths | None = None
 
     def choose(self, view: PlayerView) -> Action | None:
-        if view.decision == SecondCard.kind or (
+        if isinstance(view.decision, SecondCard) or (
             view.decision is None and view.phase == Phase.PLAYING and view.to_move == view.seat
         ):
             return self.best_action(view)
@@ -96,7 +96,7 @@ class OneStepBot(PlanningBot):
     def best_action(self, view: PlayerView) -> Action | None:
         """The legal action of highest value (see the module docstring)."""
         board, hand = view.board, view.hand
-        if view.decision == SecondCard.kind and self._worth is not None:
+        if isinstance(view.decision, SecondCard) and self._worth is not None:
             # Only my hand changed since the first card: the card worths still hold.
             worth, claim_gain, rescue, wants_tickets = self._worth, None, None, False
         else:

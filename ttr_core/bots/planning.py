@@ -22,10 +22,11 @@ from math import comb
 from typing import cast
 from weakref import WeakKeyDictionary
 
-from ttr_core.engine.actions import Action, Claim, Payment
+from ttr_core.engine.actions import DRAW_DECK, DRAW_MARKET, Action, Claim, Payment
 from ttr_core.engine.cards import CARD_INDEX, LOCO
 from ttr_core.engine.compiled import GRAY_INDEX, Board
-from ttr_core.engine.legal import DRAW_DECK, DRAW_MARKET, can_claim_route, payment_shapes
+from ttr_core.engine.moves.claims import payment_shapes
+from ttr_core.engine.open_routes import can_claim_route
 from ttr_maps.rules import CARDS_PER_COLOR, DECK_SIZE, EUROPE, LOCOMOTIVES, RuleSet
 
 #: A distance larger than any real one (no map has 10,000 wagons of track).

@@ -41,12 +41,12 @@ from ttr_core.bots.planning import (
     tunnel_odds,
 )
 from ttr_core.bots.styles import GREEDY, tickets_to_keep
-from ttr_core.engine.actions import Action, Claim
+from ttr_core.engine.actions import DRAW_TICKETS, Action, Claim
 from ttr_core.engine.cards import LOCO
 from ttr_core.engine.compiled import GRAY_INDEX
 from ttr_core.engine.decisions import ChooseTickets
 from ttr_core.engine.enums import DecisionKind
-from ttr_core.engine.legal import DRAW_TICKETS, can_claim_route
+from ttr_core.engine.open_routes import can_claim_route
 from ttr_core.engine.state import GameState
 
 
@@ -88,12 +88,12 @@ class RolloutPlayer:
         else:  # R7: the second card
             needs, gray = self._needs or self.needs(self.targets(self.plan()))
             choice = draw_for_needs(
-                state.market,
+                state.cards.market,
                 state.hands[seat],
                 needs,
                 gray,
                 second=True,
-                can_draw_deck=state.can_draw_from_deck(),
+                can_draw_deck=state.cards.can_draw(),
             )
         # Nothing to draw or claim (R6): whatever the rules allow, a pass at worst.
         return choice if choice is not None else state.legal_actions(seat)[0]
@@ -124,7 +124,12 @@ class RolloutPlayer:
                     if claim is not None:
                         return claim
         return draw_for_needs(
-            state.market, hand, needs, gray, second=False, can_draw_deck=state.can_draw_from_deck()
+            state.cards.market,
+            hand,
+            needs,
+            gray,
+            second=False,
+            can_draw_deck=state.cards.can_draw(),
         )
 
     def targets(self, plan: Plan) -> tuple[int, ...] | list[int]:

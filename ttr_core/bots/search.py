@@ -68,8 +68,9 @@ from ttr_core.engine.actions import (
     Resign,
 )
 from ttr_core.engine.cards import LOCO
-from ttr_core.engine.legal import can_claim_route
+from ttr_core.engine.decisions import ChooseTickets, SecondCard, TunnelPayment
 from ttr_core.engine.loop import run
+from ttr_core.engine.open_routes import can_claim_route
 from ttr_core.engine.state import GameState
 from ttr_core.engine.view import PlayerView
 
@@ -199,12 +200,12 @@ class SearchBot:
         anchor = self._one_step.act(view)
         preferred = [anchor, self._greedy.act(view)]
         chosen: list[Action] = [a for a in preferred if a in listed]
-        if view.decision == "tunnel_payment":
+        if isinstance(view.decision, TunnelPayment):
             pay = [a for a in legal if isinstance(a, PayTunnel)]
             chosen += pay[:1] + [a for a in legal if isinstance(a, GiveUpTunnel)]
-        elif view.decision == "choose_tickets":
+        elif isinstance(view.decision, ChooseTickets):
             chosen += [a for a in legal if isinstance(a, KeepTickets)]
-        elif view.decision == "second_card":
+        elif isinstance(view.decision, SecondCard):
             # R7: which second card matters little and playouts cannot tell it
             # from noise: the one-step choice, and the budget saved for the rest.
             chosen = chosen[:1]

@@ -40,6 +40,9 @@ from ttr_core.bots.planning import (
     tunnel_odds,
 )
 from ttr_core.engine.actions import (
+    DRAW_TICKETS,
+    GIVE_UP,
+    PASS,
     Action,
     Claim,
     DrawDeck,
@@ -52,7 +55,7 @@ from ttr_core.engine.actions import (
 )
 from ttr_core.engine.decisions import ChooseTickets, SecondCard, TunnelPayment
 from ttr_core.engine.enums import Phase
-from ttr_core.engine.legal import DRAW_TICKETS, GIVE_UP, PASS, can_claim_route
+from ttr_core.engine.open_routes import can_claim_route
 from ttr_core.engine.view import PlayerView
 from ttr_maps.rules import BASE, RuleSet
 
@@ -126,11 +129,11 @@ class PlanningBot:
 
     def choose(self, view: PlayerView) -> Action | None:
         """The style's choice, or None to let `fallback_action` pick."""
-        if view.decision == ChooseTickets.kind:
+        if isinstance(view.decision, ChooseTickets):
             return self.keep_tickets(view)
-        if view.decision == TunnelPayment.kind:
+        if isinstance(view.decision, TunnelPayment):
             return self.pay_tunnel(view)
-        if view.decision == SecondCard.kind:
+        if isinstance(view.decision, SecondCard):
             # Nothing but my hand changed since the first card: the needs still hold.
             needs, gray = self._needs or color_needs(
                 view.board, self.targets(view, self.plan(view)), tunnel_reserve(view)
@@ -227,7 +230,7 @@ class PlanningBot:
         if tunnel is None or not payments:
             return GIVE_UP
         board = view.board
-        route = board.route_index[tunnel.route]
+        route = tunnel.route
         if (
             view.final_round
             or view.rule_set.route_score(board.route_length[route]) >= 2 * tunnel.extra
@@ -266,12 +269,14 @@ class PlanningBot:
 
     def keep_tickets(self, view: PlayerView) -> KeepTickets:
         """R4/R12: keep the cheapest offered tickets per point (see `tickets_to_keep`)."""
+        decision = view.decision
+        assert isinstance(decision, ChooseTickets)
         return tickets_to_keep(
             graph_for(view.board),
             my_costs(view),
             [t.index for t in view.tickets if not t.completed],
-            view.offered,
-            min(view.keep_at_least, len(view.offered)),
+            decision.offered,
+            min(decision.minimum, len(decision.offered)),
             view.wagons[view.seat],
             self.style,
         )

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from ttr_core.engine.cards import CARD_NAMES
 from ttr_core.engine.errors import InvalidAction
 from ttr_maps.model import CARD_COLORS
+from ttr_maps.rules import MARKET_SIZE_MAX
 
 
 def _is_number(text: str) -> bool:
@@ -204,12 +205,17 @@ class GiveUpTunnel(Action):
         return "give up"
 
 
+#: The one value of each action without arguments, and of each market slot: the
+#: legal-action lists hand out these, and bots and tables answer with them.
+DRAW_DECK = DrawDeck()
+DRAW_MARKET = tuple(DrawMarket(slot) for slot in range(MARKET_SIZE_MAX))
+DRAW_TICKETS = DrawTickets()
+PASS = Pass()
+RESIGN = Resign()
+GIVE_UP = GiveUpTunnel()
+
 _SIMPLE: dict[str, Action] = {
-    "draw deck": DrawDeck(),
-    "tickets": DrawTickets(),
-    "pass": Pass(),
-    "resign": Resign(),
-    "give up": GiveUpTunnel(),
+    str(action): action for action in (DRAW_DECK, DRAW_TICKETS, PASS, RESIGN, GIVE_UP)
 }
 # Only ASCII digits are numbers in the notation: `²` or `١` are not read as 2 or 1.
 _MARKET = re.compile(r"draw market ([0-9]+)")

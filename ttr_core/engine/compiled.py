@@ -8,7 +8,7 @@ actions only picks ready-made values.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from weakref import WeakKeyDictionary
@@ -21,6 +21,13 @@ from ttr_maps.rules import DECK_SIZE, RuleSet, rules_for
 
 #: Route colour index of a gray route (cards are 0-7, LOCO is 8).
 GRAY_INDEX = -1
+
+#: Routes open to one seat with one shape: (length, ferry, routes).
+OpenGroup = tuple[int, int, tuple[int, ...]]
+#: Routes open to one seat, a group per shape of `Board.routes_by_shape` (maybe
+#: empty), in its order: `Board.gray_block` and `Board.card_blocks` tell each
+#: colour's groups (see `ttr_core.engine.moves.claims.open_route_groups`).
+OpenGroups = Sequence[OpenGroup]
 
 
 @dataclass(frozen=True, eq=False)
@@ -67,9 +74,9 @@ class Board:
         return route_table(zip(self.route_a, self.route_b, self.route_length, strict=True))
 
     @cached_property
-    def open_groups(self) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
+    def open_groups(self) -> tuple[OpenGroup, ...]:
         """`routes_by_shape` as (length, ferry, routes): every route open, as at the
-        start of a game (see `ttr_core.engine.legal.open_route_groups`)."""
+        start of a game (see `ttr_core.engine.moves.claims.open_route_groups`)."""
         return tuple(
             (length, ferry, tuple(r for r, _ in routes))
             for _, length, ferry, routes in self.routes_by_shape
@@ -112,15 +119,6 @@ class Board:
             for route, _ in routes:
                 group[route] = index
         return tuple(group)
-
-    @cached_property
-    def station_options(self) -> tuple[tuple[tuple[tuple[Action, ...], ...], ...], ...]:
-        """E1: station_options[city][cost] is a payment table like `claim_options`
-        for building a station in `city` with `cost` cards (1, 2 or 3)."""
-        return tuple(
-            tuple(self.station_payments(cost)[city.index] for cost in range(4))
-            for city in self.map.cities
-        )
 
     @cached_property
     def _station_tables(self) -> dict[int, tuple[tuple[tuple[Action, ...], ...], ...]]:

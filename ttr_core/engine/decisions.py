@@ -1,7 +1,15 @@
-"""Pending decisions: the multi-step parts of a turn, held by the game state.
+"""Pending decisions: the multi-step parts of a turn, as frozen values.
 
-A decision belongs to one seat and restricts what that seat may do next. Rule
-sets add their own kinds (the `europe` tunnel payment) the same way.
+A decision belongs to one seat and restricts what that seat may do next. The
+module of its action family lists its answers and applies them
+(`ttr_core.engine.legal.DECISIONS` says which); a seat sees its own pending
+decision in its view (`PlayerView.decision`).
+
+A decision may hold cards or tickets out of their piles (the tickets offered, the
+cards a tunnel turned up): `held_tickets` and `held_cards` say which, so that the
+110 cards and every ticket stay accounted for (R3), and so that a decision nobody
+will answer gives them back the same way whatever its kind
+(`Books.abandon`: D5, R12, E2).
 """
 
 from __future__ import annotations
@@ -14,7 +22,8 @@ from ttr_core.engine.enums import DecisionKind
 
 @dataclass(frozen=True, slots=True)
 class ChooseTickets:
-    """R4/R12: keep at least `minimum` of the offered tickets (indices into the map)."""
+    """R4/R12: keep at least `minimum` of the offered tickets (indices into the map);
+    `setup` for the simultaneous choice of R4."""
 
     seat: int
     offered: tuple[int, ...]
@@ -22,6 +31,14 @@ class ChooseTickets:
     setup: bool = False
 
     kind = DecisionKind.CHOOSE_TICKETS
+
+    @property
+    def held_tickets(self) -> tuple[int, ...]:
+        return self.offered
+
+    @property
+    def held_cards(self) -> tuple[int, ...]:
+        return ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,12 +49,21 @@ class SecondCard:
 
     kind = DecisionKind.SECOND_CARD
 
+    @property
+    def held_tickets(self) -> tuple[int, ...]:
+        return ()
+
+    @property
+    def held_cards(self) -> tuple[int, ...]:
+        return ()
+
 
 @dataclass(frozen=True, slots=True)
 class TunnelPayment:
-    """E2: the cards for a tunnel are laid down and three cards turned up; the
-    player pays `extra` more cards of `color` or locomotives (only locomotives if
-    `color` is None), or gives up."""
+    """E2: the cards for a tunnel (`route`, an index) are laid down and three cards
+    turned up; the player pays `extra` more cards of the colour laid or locomotives
+    (only locomotives if only locomotives were laid), or gives up. Everything in it
+    lies face up on the table: every view shows it (`PlayerView.tunnel`)."""
 
     seat: int
     route: int
@@ -46,6 +72,14 @@ class TunnelPayment:
     extra: int
 
     kind = DecisionKind.TUNNEL_PAYMENT
+
+    @property
+    def held_tickets(self) -> tuple[int, ...]:
+        return ()
+
+    @property
+    def held_cards(self) -> tuple[int, ...]:
+        return self.revealed
 
 
 Decision = ChooseTickets | SecondCard | TunnelPayment

@@ -31,6 +31,9 @@ from ttr_core.engine.state import GameState
 from ttr_maps.model import Map
 from ttr_maps.rules import RuleSet
 
+#: `Phase.OVER` as a module name (a lookup on the enum class costs more, once per action).
+_OVER = Phase.OVER
+
 #: Called after every applied action with (state, seat, action).
 StepHook = Callable[[GameState, int, Action], None]
 
@@ -63,7 +66,7 @@ def run(
     pickers = [getattr(p, "pick", None) if playout else None for p in players]
     deciders = [getattr(p, "decide", None) if playout else None for p in players]
     try:
-        while state.phase != Phase.OVER:
+        while state.phase != _OVER:
             seat = state.to_move
             assert seat is not None  # a game that is not over always has a seat to move
             pick = pickers[seat]

@@ -57,7 +57,7 @@ def record_of(state: GameState, players: Sequence[str]) -> dict[str, Any]:
         "version": RECORD_VERSION,
         "map": state.map.id,
         "map_fingerprint": map_fingerprint(state.map),
-        "rules": state.rules,
+        "rules": state.rule_set.name,
         "rule_set": state.rule_set.to_dict(),
         "seed": state.seed,
         "players": state.num_players,

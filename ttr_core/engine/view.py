@@ -1,5 +1,6 @@
-"""What one player may see (R5, D6): the board, the market, their own hand and
-tickets, and only counts of everything hidden. Bots receive nothing else.
+"""What one player may see (R5, D6): the board, the market, their own hand,
+tickets and pending decision, and only counts of everything hidden. Bots receive
+nothing else.
 
 A view is frozen and copies what it shows, so changing the game afterwards never
 changes a view already handed out.
@@ -7,40 +8,25 @@ changes a view already handed out.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
-from ttr_core.engine.actions import Action, KeepTickets, Payment
+from ttr_core.engine.actions import Action
+from ttr_core.engine.books import Books, TicketView
 from ttr_core.engine.cards import CARD_NAMES
-from ttr_core.engine.compiled import Board
-from ttr_core.engine.decisions import ChooseTickets, Decision, SecondCard, TunnelPayment
-from ttr_core.engine.enums import DecisionKind, Phase, Status
-from ttr_core.engine.legal import OpenGroups, legal_actions
-from ttr_maps.model import Map, Ticket
+from ttr_core.engine.compiled import Board, OpenGroups
+from ttr_core.engine.decisions import Decision, TunnelPayment
+from ttr_core.engine.enums import Phase, Status
+from ttr_core.engine.facts import LegalFacts, make_facts
+from ttr_core.engine.legal import legal_actions
+from ttr_maps.model import Map
 from ttr_maps.rules import BASE, RuleSet
 
-if TYPE_CHECKING:
-    from ttr_core.engine.state import GameState
+# Enum members as module names: `Phase.OVER` is a Python-level lookup on the enum
+# class (about 50 ns in CPython 3.11), and these run on every action.
+_SETUP, _OVER, _ACTIVE = Phase.SETUP, Phase.OVER, Status.ACTIVE
 
 #: How many recent actions a view's public log shows.
 LOG_LENGTH = 20
-
-
-class TicketView(NamedTuple):
-    """One of my tickets and whether it is complete (R13)."""
-
-    index: int
-    ticket: Ticket
-    completed: bool
-
-
-class TunnelView(NamedTuple):
-    """E2: a tunnel claim waiting for its extra cards."""
-
-    seat: int
-    route: str
-    payment: Payment
-    revealed: tuple[int, ...]
-    extra: int
 
 
 class PlayerView(NamedTuple):
@@ -50,11 +36,9 @@ class PlayerView(NamedTuple):
 
     seat: int
     board: Board
-    #: The rule set's name ("base" or "europe"); `rule_set` holds its values.
-    rules: str
     num_players: int
     phase: Phase
-    #: The seat whose turn it is (during setup: the first seat still choosing).
+    #: The seat whose turn it is (during setup: None, everyone chooses at once).
     to_move: int | None
     #: Face-up cards by slot, as card indices (see `ttr_core.engine.cards`); None if empty.
     market: tuple[int | None, ...]
@@ -64,12 +48,9 @@ class PlayerView(NamedTuple):
     #: My cards: nine counts indexed by card (8 colours, then locomotives).
     hand: tuple[int, ...]
     tickets: tuple[TicketView, ...]
-    #: My pending decision (a `DecisionKind`: "choose_tickets", "second_card",
-    #: "tunnel_payment") or None.
-    decision: DecisionKind | None
-    #: Tickets offered to me (indices into the map's tickets) while I choose.
-    offered: tuple[int, ...]
-    keep_at_least: int
+    #: My pending decision, as the engine holds it (`ChooseTickets` with the
+    #: tickets offered to me, `SecondCard`, `TunnelPayment`), or None.
+    decision: Decision | None
     #: Per route (by index): the owning seat, or -1.
     owners: tuple[int, ...]
     wagons: tuple[int, ...]
@@ -85,8 +66,9 @@ class PlayerView(NamedTuple):
     #: stations each seat has left.
     station_owners: tuple[int, ...] = ()
     stations_left: tuple[int, ...] = ()
-    #: E2 (europe rules): a tunnel being paid, as everyone sees it on the table.
-    tunnel: TunnelView | None = None
+    #: E2 (europe rules): a tunnel being paid, by any seat: its cards lie face up,
+    #: so everyone sees it (for its own seat it is also `decision`).
+    tunnel: TunnelPayment | None = None
     #: The routes still open to me (R9, R11), grouped by shape: derived from
     #: `owners`, kept here because it changes only when a route is claimed.
     open_groups: OpenGroups = ()
@@ -100,114 +82,79 @@ class PlayerView(NamedTuple):
     def hand_by_color(self) -> dict[str, int]:
         return {name: count for name, count in zip(CARD_NAMES, self.hand, strict=True) if count}
 
-    def pending_decision(self) -> Decision | None:
-        """My pending decision as the engine holds it, made from `decision`,
-        `offered`, `keep_at_least` and `tunnel`."""
-        kind = self.decision
-        if kind is None:
-            return None
-        if kind == DecisionKind.CHOOSE_TICKETS:
-            return ChooseTickets(self.seat, self.offered, self.keep_at_least)
-        if kind == DecisionKind.SECOND_CARD:
-            return SecondCard(self.seat)
-        tunnel = self.tunnel
-        if kind == DecisionKind.TUNNEL_PAYMENT and tunnel is not None:
-            route = self.board.route_index[tunnel.route]
-            return TunnelPayment(self.seat, route, tunnel.payment, tunnel.revealed, tunnel.extra)
-        return None
+    def legal_facts(self) -> LegalFacts:
+        """What my legal actions depend on, all of it in this view."""
+        seat = self.seat
+        return make_facts(
+            (
+                self.rule_set,
+                self.board,
+                self.phase,
+                self.to_move == seat,
+                self.decision,
+                self.hand,
+                self.market,
+                self.deck_size + self.discard_size > 0,
+                self.ticket_deck_size,
+                self.open_groups,
+                self.wagons[seat],
+                self.stations_left[seat] if self.stations_left else 0,
+                self.station_owners,
+            )
+        )
 
     def legal_actions(self, include_resign: bool = False) -> list[Action]:
         """The same list as `GameState.legal_actions(seat)`, from what I can see
         (the same dispatcher, `ttr_core.engine.legal.legal_actions`)."""
-        seat = self.seat
-        if self.phase == Phase.OVER or self.status[seat] != Status.ACTIVE:
+        if self.phase == _OVER or self.status[self.seat] != _ACTIVE:
             return []
-        return legal_actions(
-            self.rule_set,
-            self.board,
-            self.phase,
-            self.to_move == seat,
-            self.pending_decision(),
-            self.hand,
-            self.market,
-            self.deck_size + self.discard_size > 0,
-            self.ticket_deck_size,
-            self.open_groups,
-            self.wagons[seat],
-            self.stations_left[seat] if self.stations_left else 0,
-            self.station_owners,
-            include_resign,
-        )
+        return legal_actions(self.legal_facts(), include_resign)
 
 
-def public_text(action: Action) -> str:
-    """How an action looks to the other players: what was kept is a count."""
-    if isinstance(action, KeepTickets):
-        return f"kept {len(action.indices)} ticket(s)"
-    return str(action)
-
-
-def view_of(state: GameState, seat: int) -> PlayerView:
+def view_of(books: Books, seat: int) -> PlayerView:
     """Build the view of `seat` from the full state.
 
     This runs for every decision of every game, so what changes seldom (owners,
-    wagons, points, statuses, stations) comes from the state's shared snapshot and
+    wagons, points, statuses, stations) comes from the books' shared snapshot and
     the view is filled by position, in field order.
     """
-    decision = state.decision_for(seat) if state.pending else None
-    in_setup = state.phase == Phase.SETUP
-    offered: tuple[int, ...] = ()
-    keep_at_least = 0
-    if isinstance(decision, ChooseTickets):
-        offered, keep_at_least = decision.offered, decision.minimum
-    owners, wagons, route_points, status, station_owners, stations_left = state.public_snapshot()
-    if in_setup:
+    pending = books.pending
+    owners, wagons, route_points, status, station_owners, stations_left = books.public_snapshot()
+    if books.phase == _SETUP:
         # R4: the choice is simultaneous: nobody is "to move", others' ticket counts
         # show as 0 and their `keep` actions stay out of the log until all have chosen.
         to_move = None
-        ticket_counts = tuple(len(t) if s == seat else 0 for s, t in enumerate(state.tickets))
-        log = tuple(entry for entry in state.public_log[-LOG_LENGTH:] if entry[0] == seat)
+        ticket_counts = tuple(len(t) if s == seat else 0 for s, t in enumerate(books.tickets))
+        log = tuple(entry for entry in books.public_log[-LOG_LENGTH:] if entry[0] == seat)
     else:
-        to_move = state.to_move
-        ticket_counts = tuple(map(len, state.tickets))
-        log = tuple(state.public_log[-LOG_LENGTH:])
+        to_move = books.to_move
+        ticket_counts = tuple(map(len, books.tickets))
+        log = tuple(books.public_log[-LOG_LENGTH:])
+    cards = books.cards
     return PlayerView(
         seat,
-        state.board,
-        state.rules,
-        state.num_players,
-        state.phase,
+        books.board,
+        books.num_players,
+        books.phase,
         to_move,
-        tuple(state.market),
-        len(state.deck),
-        len(state.discard),
-        len(state.ticket_deck),
-        tuple(state.hands[seat]),
-        state.ticket_views(seat),
-        decision.kind if decision is not None else None,
-        offered,
-        keep_at_least,
+        tuple(cards.market),
+        len(cards.deck),
+        len(cards.discard),
+        len(books.ticket_deck),
+        tuple(books.hands[seat]),
+        books.ticket_views(seat),
+        books.decision_for(seat) if pending else None,
         owners,
         wagons,
-        tuple(map(sum, state.hands)),
+        tuple(map(sum, books.hands)),
         ticket_counts,
         route_points,
         status,
-        state.final_queue is not None,
+        books.final_queue is not None,
         log,
         station_owners,
         stations_left,
-        _tunnel_view(state) if state.pending else None,
-        state.open_groups(seat),
-        state.rule_set,
+        books.tunnel_being_paid() if pending else None,
+        books.open_groups(seat),
+        books.rule_set,
     )
-
-
-def _tunnel_view(state: GameState) -> TunnelView | None:
-    for decision in state.pending:
-        if isinstance(decision, TunnelPayment):
-            route = state.board.route_name(decision.route)
-            return TunnelView(
-                decision.seat, route, decision.payment, decision.revealed, decision.extra
-            )
-    return None

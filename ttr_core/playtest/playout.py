@@ -24,8 +24,9 @@ from dataclasses import dataclass, field
 
 from ttr_core.bots import make_bot
 from ttr_core.engine.actions import GiveUpTunnel, PayTunnel
+from ttr_core.engine.enums import EndReason
 from ttr_core.engine.loop import bot_seed, run
-from ttr_core.engine.state import END_ALL_PASSED, GameState
+from ttr_core.engine.state import GameState
 from ttr_maps.model import Map
 from ttr_maps.rules import RuleSet
 
@@ -141,7 +142,7 @@ def play_summarised(
         tuple(arc),
         text,
         map_argument,
-        stall_causes(state) if state.end_reason == END_ALL_PASSED else (),
+        stall_causes(state) if state.end_reason == EndReason.ALL_PASSED else (),
     )
 
 
@@ -153,12 +154,13 @@ STALL_CAUSES = ("track", "cards", "tickets")
 def stall_causes(state: GameState) -> tuple[str, ...]:
     """What had run out when a game ended with everybody passing, read from a
     seat's public view (what everyone can see)."""
-    from ttr_core.engine.legal import can_claim_route
+    from ttr_core.engine.open_routes import can_claim_route
 
     view = state.view(0)
     players = view.num_players
+    doubles = view.rule_set.double_routes_from
     track = not any(
-        can_claim_route(view.board, route, seat, view.owners, players, view.wagons[seat])
+        can_claim_route(view.board, route, seat, view.owners, players, view.wagons[seat], doubles)
         for seat in range(players)
         for route, owner in enumerate(view.owners)
         if owner == -1

@@ -13,7 +13,7 @@ import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ttr_core.engine.state import END_ALL_PASSED
+from ttr_core.engine.enums import EndReason
 from ttr_core.playtest.playout import GameSummary, play_command
 from ttr_core.playtest.report import (
     DECISIONS,
@@ -263,7 +263,7 @@ class Tally:
             self.wagons_left.append(s.wagons_left)
         self.turns.append(game.turns)
         self.end_reasons[game.end_reason] = self.end_reasons.get(game.end_reason, 0) + 1
-        if game.end_reason == END_ALL_PASSED:
+        if game.end_reason == EndReason.ALL_PASSED:
             self.stall_count += 1
             if len(self.stalls) < STALL_EXAMPLES:
                 command = play_command(game.map_argument, game.names, game.seed, self.rule_changes)

@@ -31,6 +31,7 @@ from ttr_core.engine.actions import (
     PayTunnel,
 )
 from ttr_core.engine.cards import CARD_NAMES
+from ttr_core.engine.decisions import ChooseTickets
 from ttr_core.engine.view import LOG_LENGTH, PlayerView
 from ttr_core.table.journal import public_event
 from ttr_core.table.texts import route_title
@@ -109,9 +110,11 @@ def view_payload(view: PlayerView) -> dict[str, Any]:
     game_map = view.map
     cities = game_map.cities
     tunnel = view.tunnel
+    decision = view.decision
+    offer = decision if isinstance(decision, ChooseTickets) else None
     return {
         "seat": view.seat,
-        "rules": view.rules,
+        "rules": view.rule_set.name,
         "num_players": view.num_players,
         "phase": str(view.phase),
         "to_move": view.to_move,
@@ -123,12 +126,12 @@ def view_payload(view: PlayerView) -> dict[str, Any]:
         "tickets": [
             {**ticket_payload(t.index, t.ticket), "completed": t.completed} for t in view.tickets
         ],
-        "decision": view.decision,
+        "decision": decision.kind if decision is not None else None,
         "offered": [
             {**ticket_payload(index, game_map.tickets[index]), "position": position}
-            for position, index in enumerate(view.offered)
+            for position, index in enumerate(offer.offered if offer else ())
         ],
-        "keep_at_least": view.keep_at_least,
+        "keep_at_least": offer.minimum if offer else 0,
         "owners": {
             game_map.routes[route].id: seat for route, seat in enumerate(view.owners) if seat >= 0
         },
@@ -146,8 +149,8 @@ def view_payload(view: PlayerView) -> dict[str, Any]:
         if tunnel is None
         else {
             "seat": tunnel.seat,
-            "route": tunnel.route,
-            "title": route_title(game_map.routes[view.board.route_index[tunnel.route]], game_map),
+            "route": view.board.route_name(tunnel.route),
+            "title": route_title(game_map.routes[tunnel.route], game_map),
             "payment": payment_payload(tunnel.payment),
             "revealed": [CARD_NAMES[card] for card in tunnel.revealed],
             "extra": tunnel.extra,

@@ -27,10 +27,11 @@ from ttr_core.bots import Bot, bot_factories, make_bot
 from ttr_core.engine.actions import Action, Remove
 from ttr_core.engine.errors import IllegalAction
 from ttr_core.engine.loop import StopGame, bot_seed, run
-from ttr_core.engine.state import MAX_PLAYERS, MIN_PLAYERS, GameState
+from ttr_core.engine.state import GameState
 from ttr_core.table import HUMAN
 from ttr_core.table.journal import Journal, Observed
 from ttr_maps.model import Map
+from ttr_maps.rules import BASE
 
 #: Seconds between two bot moves that people can pick on the page (0: at once).
 PACES: dict[str, float] = {"instant": 0.0, "fast": 0.35, "normal": 0.9, "slow": 1.8}
@@ -193,7 +194,7 @@ class TableRegistry:
     ) -> Table:
         """Start a game: `players` names each seat, `human` or a bot. Raises
         `TableError` for a bad seating, `RegistryFull` when no room is left."""
-        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        if not BASE.min_players <= len(players) <= BASE.max_players:
             raise TableError(f"R1: a game has 2 to 5 players, not {len(players)}")
         known = bot_factories()
         for player in players:

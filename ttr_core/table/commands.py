@@ -29,6 +29,12 @@ from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
 from ttr_core.engine.actions import (
+    DRAW_DECK,
+    DRAW_MARKET,
+    DRAW_TICKETS,
+    GIVE_UP,
+    PASS,
+    RESIGN,
     Action,
     BuildStation,
     Claim,
@@ -38,16 +44,9 @@ from ttr_core.engine.actions import (
 )
 from ttr_core.engine.cards import CARD_INDEX, CARD_NAMES, LOCO
 from ttr_core.engine.compiled import GRAY_INDEX
+from ttr_core.engine.decisions import ChooseTickets, TunnelPayment
 from ttr_core.engine.errors import InvalidAction
-from ttr_core.engine.legal import (
-    DRAW_DECK,
-    DRAW_MARKET,
-    DRAW_TICKETS,
-    GIVE_UP,
-    PASS,
-    RESIGN,
-    is_open_to,
-)
+from ttr_core.engine.open_routes import is_open_to
 from ttr_core.engine.view import PlayerView
 from ttr_core.table.names import CityFinder, fold, quoted_choices
 from ttr_core.table.payments import fewest_locos, sensible_payments, tunnel_payments
@@ -188,7 +187,8 @@ def _market(rest: Sequence[str], view: PlayerView) -> Action:
 
 def _keep(rest: Sequence[str], view: PlayerView) -> Action:
     """R4/R12: `keep 1 3` or `keep all` (tickets numbered as on screen, from 1)."""
-    offered = len(view.offered)
+    decision = view.decision
+    offered = len(decision.offered) if isinstance(decision, ChooseTickets) else 0
     if not offered:
         raise CommandError("you have no tickets to choose from (`tickets` draws some)")
     if [w.casefold() for w in rest] == ["all"]:
@@ -475,8 +475,8 @@ def find_city(words: Sequence[str], game_map: Map) -> str:
 
 def _pay(words: list[str], view: PlayerView) -> Command:
     """E2: `pay`, `pay loco`, `pay red:1 loco:1` for a tunnel's extra cards."""
-    tunnel = view.tunnel
-    if tunnel is None or tunnel.seat != view.seat:
+    tunnel = view.decision
+    if not isinstance(tunnel, TunnelPayment):
         raise CommandError("`pay` settles a tunnel's extra cards (E2); no tunnel waits for you")
     if any(":" in w for w in words):
         return Play(PayTunnel(_payment(" ".join(words))))

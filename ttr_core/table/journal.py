@@ -10,7 +10,7 @@ wraps any player, bot or person), so it knows only what was public at the time:
 the market before a card was taken, the cards turned up for a tunnel.
 
 >>> from ttr_core.engine.state import GameState
->>> from ttr_core.engine.legal import DRAW_MARKET
+>>> from ttr_core.engine.actions import DRAW_MARKET
 >>> from ttr_maps import load_map
 >>> state = GameState(load_map("north_america"), 2, seed=1)
 >>> journal = Journal()
@@ -40,6 +40,7 @@ from ttr_core.engine.actions import (
     Resign,
 )
 from ttr_core.engine.cards import CARD_NAMES
+from ttr_core.engine.decisions import ChooseTickets
 from ttr_core.engine.view import PlayerView
 from ttr_core.table.texts import payment_text, printable, route_shape, route_title
 
@@ -114,7 +115,9 @@ def public_event(view: PlayerView, action: Action) -> str:
     if isinstance(action, DrawTickets):
         return "drew tickets"
     if isinstance(action, KeepTickets):
-        return f"kept {len(action.indices)} of {len(view.offered)} tickets"
+        offer = view.decision
+        offered = len(offer.offered) if isinstance(offer, ChooseTickets) else 0
+        return f"kept {len(action.indices)} of {offered} tickets"
     if isinstance(action, BuildStation):
         return f"built a station in {printable(action.city)} ({payment_text(action.payment)})"
     if isinstance(action, PayTunnel):

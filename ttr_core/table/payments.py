@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from ttr_core.engine.actions import Payment
 from ttr_core.engine.cards import CARD_NAMES, LOCO
-from ttr_core.engine.legal import payment_shapes
+from ttr_core.engine.moves.claims import payment_shapes
 
 
 def sensible_payments(

@@ -18,7 +18,8 @@ from ttr_core.bots.planning import (
 )
 from ttr_core.engine.actions import Action, BuildStation, Claim, DrawMarket, Payment, Resign
 from ttr_core.engine.cards import CARD_NAMES
-from ttr_core.engine.legal import is_open_to
+from ttr_core.engine.decisions import ChooseTickets
+from ttr_core.engine.open_routes import is_open_to
 from ttr_core.engine.view import PlayerView
 from ttr_core.table.payments import fewest_locos, sensible_payments
 from ttr_core.table.texts import payment_text, printable, route_shape, route_title
@@ -38,7 +39,9 @@ def ticket_needs(view: PlayerView) -> list[int | None]:
 
 def offered_needs(view: PlayerView) -> list[int | None]:
     """Like `ticket_needs`, for the tickets offered to choose from (R4, R12)."""
-    return [_need(cost) for cost, _ in _completions(view, list(view.offered))]
+    decision = view.decision
+    offered = list(decision.offered) if isinstance(decision, ChooseTickets) else []
+    return [_need(cost) for cost, _ in _completions(view, offered)]
 
 
 def ticket_routes(view: PlayerView) -> set[int]:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from rich.text import Text
 
 from ttr_core.engine.cards import CARD_NAMES
+from ttr_core.engine.decisions import ChooseTickets, SecondCard, TunnelPayment
 from ttr_core.engine.view import PlayerView
 from ttr_core.table.journal import Event
 from ttr_core.table.progress import claimable_routes, offered_needs, ticket_needs
@@ -119,11 +120,12 @@ def _header(view: PlayerView, screen: Screen, width: int) -> list[Text]:
 
 def _prompt_hint(view: PlayerView) -> str:
     """What is asked now, with the commands that answer it."""
-    if view.decision == "choose_tickets":
-        return f"Choose tickets: keep at least {view.keep_at_least} (`keep 1 3`, `keep all`)"
-    if view.decision == "second_card":
+    decision = view.decision
+    if isinstance(decision, ChooseTickets):
+        return f"Choose tickets: keep at least {decision.minimum} (`keep 1 3`, `keep all`)"
+    if isinstance(decision, SecondCard):
         return "Second card: `deck` or `m N` (not a face-up loco, R7)"
-    if view.decision == "tunnel_payment":
+    if isinstance(decision, TunnelPayment):
         return "Your tunnel: `pay` the extra cards or `give up` (E2)"
     extra = ", `station CITY`" if _stations_left(view) else ""
     return f"Your turn: `deck`, `m N`, `claim CITY CITY`, `tickets`{extra} · `help`"
@@ -209,10 +211,11 @@ def _columns(cells: list[Text], width: int) -> list[Text]:
 def _decision(view: PlayerView) -> list[Text]:
     """The question being asked: tickets offered, a tunnel to pay; stations (E1)."""
     lines = []
-    if view.offered:
-        lines.append(Text(f"Offered (keep at least {view.keep_at_least}):", style="bold"))
+    decision = view.decision
+    if isinstance(decision, ChooseTickets) and decision.offered:
+        lines.append(Text(f"Offered (keep at least {decision.minimum}):", style="bold"))
         for number, (index, need) in enumerate(
-            zip(view.offered, offered_needs(view), strict=True), start=1
+            zip(decision.offered, offered_needs(view), strict=True), start=1
         ):
             ticket = view.map.tickets[index]
             cost = "cut off" if need is None else f"needs {need}"
@@ -223,9 +226,9 @@ def _decision(view: PlayerView) -> list[Text]:
                     f"{ticket.value}{long} · {cost}"
                 )
             )
-    tunnel = view.tunnel
-    if tunnel is not None and tunnel.seat == view.seat:
-        route = view.map.routes[view.board.route_index[tunnel.route]]
+    tunnel = decision if isinstance(decision, TunnelPayment) else None
+    if tunnel is not None:
+        route = view.map.routes[tunnel.route]
         turned = ", ".join(CARD_NAMES[c] for c in tunnel.revealed)
         kinds = f"{tunnel.payment.color} or loco" if tunnel.payment.color else "loco"
         lines.append(

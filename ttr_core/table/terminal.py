@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, NoReturn
 from ttr_core.bots import Bot
 from ttr_core.engine.actions import Action, DrawDeck, Resign
 from ttr_core.engine.cards import CARD_NAMES
+from ttr_core.engine.decisions import ChooseTickets, SecondCard, TunnelPayment
 from ttr_core.engine.errors import IllegalAction, InvalidAction
 from ttr_core.engine.loop import StopGame, new_game, run
 from ttr_core.engine.state import GameState
@@ -230,8 +231,8 @@ class Person:
         # on after a first card, a tunnel's cards or drawing tickets.
         table.journal.settle_tunnel(view)
         new = table.journal.since(table.seen.get(self.seat, 0), view)
-        goes_on = view.decision in ("second_card", "tunnel_payment") or (
-            view.decision == "choose_tickets" and view.phase == "playing"
+        goes_on = isinstance(view.decision, SecondCard | TunnelPayment) or (
+            isinstance(view.decision, ChooseTickets) and view.phase == "playing"
         )
         if goes_on:
             events = [*self._turn_start, *new]

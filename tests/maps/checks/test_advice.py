@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from testdata import BAD
 
+from ttr_core.engine.positions import arrange
 from ttr_core.engine.result import score_game, ticket_points
 from ttr_core.engine.state import GameState
 from ttr_maps.analysis.fix import plan_fix
@@ -242,10 +243,10 @@ def test_d7_completed_ticket_scores_value_plus_bonus_and_incomplete_loses_it() -
         "Denver–Omaha (4+3)",
     )
     state = GameState(game_map, 2, 1)
-    state.tickets[0] = [0]
-    state.tickets[1] = [0]
+    others = [t for t in range(len(game_map.tickets)) if t != 0]
+    arrange(state, pending=[], tickets={0: [0], 1: []}, ticket_deck=others)
     result = score_game(state)  # nobody joined Denver and Omaha: R15 with D7
-    assert [s.score["tickets"] for s in result.seats] == [-7, -7]
+    assert [s.score["tickets"] for s in result.seats] == [-7, 0]
     assert result.seats[0].tickets[0].value == 7
     done = replace(result.seats[0].tickets[0], completed=True)
     assert ticket_points([done]) == 7

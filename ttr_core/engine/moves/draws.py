@@ -1,62 +1,80 @@
-"""R7, R8, D3: drawing train cards, and the second card of a draw (the `SecondCard`
-decision). `GameState.apply` hands these functions the actions and the answers;
-they change the state through its bookkeeping, as its own methods would.
+"""R7, R8, D3: drawing train cards, listed and applied: the first card of a draw,
+and the second (the `SecondCard` decision).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
-from ttr_core.engine.actions import Action, DrawDeck, DrawMarket
+from ttr_core.engine.actions import DRAW_DECK, DRAW_MARKET, Action, DrawDeck, DrawMarket
+from ttr_core.engine.books import Books
 from ttr_core.engine.cards import LOCO
 from ttr_core.engine.decisions import SecondCard
 from ttr_core.engine.errors import IllegalAction, InvalidAction
-
-if TYPE_CHECKING:
-    from ttr_core.engine.state import GameState
+from ttr_core.engine.facts import LegalFacts
 
 
-def draw_first_card(state: GameState, seat: int, action: DrawDeck | DrawMarket) -> None:
+def card_draw_actions(market: Sequence[int | None], can_draw_deck: bool) -> list[Action]:
+    """R7, D3: the deck (while it or the discards hold a card), then every face-up
+    card."""
+    actions: list[Action] = [DRAW_DECK] if can_draw_deck else []
+    if None not in market:
+        actions.extend(DRAW_MARKET[: len(market)])
+    else:
+        actions.extend(DRAW_MARKET[slot] for slot, card in enumerate(market) if card is not None)
+    return actions
+
+
+def second_card_actions(decision: SecondCard, facts: LegalFacts) -> list[Action]:
+    """R7: the second card of a draw: the deck, or a face-up card that is not a locomotive."""
+    actions: list[Action] = [DRAW_DECK] if facts.can_draw_deck else []
+    for slot, card in enumerate(facts.market):
+        if card is not None and card != LOCO:
+            actions.append(DRAW_MARKET[slot])
+    return actions
+
+
+def draw_first_card(books: Books, seat: int, action: DrawDeck | DrawMarket) -> None:
     """R7: the first card. A face-up locomotive ends the turn at once; so does a
     draw after which no second card exists (D3)."""
     if isinstance(action, DrawDeck):
-        _draw_from_deck(state, seat)
+        _draw_from_deck(books, seat)
         ends_turn = False
     else:
-        _check_market_slot(state, action)
-        ends_turn = _take_market_card(state, seat, action.slot) == LOCO
-    if ends_turn or not state.cards.second_card_exists():
-        state._end_turn(seat)
+        _check_market_slot(books, action)
+        ends_turn = _take_market_card(books, seat, action.slot) == LOCO
+    if ends_turn or not books.cards.second_card_exists():
+        books.end_turn(seat)
     else:
-        state.pending.append(SecondCard(seat))
+        books.pending.append(SecondCard(seat))
 
 
-def draw_second_card(state: GameState, seat: int, decision: SecondCard, action: Action) -> None:
+def draw_second_card(books: Books, seat: int, decision: SecondCard, action: Action) -> None:
     """R7: the second card; a face-up locomotive may not be taken."""
     if isinstance(action, DrawDeck):
-        _draw_from_deck(state, seat)
+        _draw_from_deck(books, seat)
     elif isinstance(action, DrawMarket):
-        if _check_market_slot(state, action) == LOCO:
+        if _check_market_slot(books, action) == LOCO:
             raise IllegalAction("R7", "a face-up locomotive cannot be your second card")
-        _take_market_card(state, seat, action.slot)
+        _take_market_card(books, seat, action.slot)
     else:
         raise IllegalAction("R7", "take your second card ('draw deck' or 'draw market N')")
-    state.pending.pop()
-    state._end_turn(seat)
+    books.pending.pop()
+    books.end_turn(seat)
 
 
-def _draw_from_deck(state: GameState, seat: int) -> None:
+def _draw_from_deck(books: Books, seat: int) -> None:
     """R8: the top card of the deck into the hand (D3: refused when none is left)."""
-    card = state.cards.draw()
+    card = books.cards.draw()
     if card is None:
         raise IllegalAction("D3", "the deck and the discard pile are empty")
-    state.hands[seat][card] += 1
+    books.hands[seat][card] += 1
 
 
-def _check_market_slot(state: GameState, action: DrawMarket) -> int:
+def _check_market_slot(books: Books, action: DrawMarket) -> int:
     """The card in the slot `action` names (InvalidAction for no such slot, D3 for
     an empty one)."""
-    market = state.cards.market
+    market = books.cards.market
     if not 0 <= action.slot < len(market):
         raise InvalidAction(f"market slots are 0 to {len(market) - 1}")
     card = market[action.slot]
@@ -65,7 +83,7 @@ def _check_market_slot(state: GameState, action: DrawMarket) -> int:
     return card
 
 
-def _take_market_card(state: GameState, seat: int, slot: int) -> int:
-    card = state.cards.take(slot)  # R7: replaced at once, then R8
-    state.hands[seat][card] += 1
+def _take_market_card(books: Books, seat: int, slot: int) -> int:
+    card = books.cards.take(slot)  # R7: replaced at once, then R8
+    books.hands[seat][card] += 1
     return card

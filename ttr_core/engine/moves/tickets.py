@@ -1,30 +1,62 @@
-"""R4, R12, E4: tickets offered and kept (the `ChooseTickets` decision).
-`GameState.apply` hands these functions the actions and the answers; they change
-the state through its bookkeeping, as its own methods would.
+"""R4, R12, E4, D4: destination tickets: drawing them (listed by
+`ttr_core.engine.legal.turn_actions` while the ticket deck holds any), and the
+choice of which to keep (the `ChooseTickets` decision), at setup and later.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from functools import lru_cache
+from itertools import combinations
 
 from ttr_core.engine.actions import Action, DrawTickets, KeepTickets
+from ttr_core.engine.books import Books
 from ttr_core.engine.decisions import ChooseTickets
+from ttr_core.engine.enums import Phase, Status
 from ttr_core.engine.errors import IllegalAction
-
-if TYPE_CHECKING:
-    from ttr_core.engine.state import GameState
+from ttr_core.engine.facts import LegalFacts
 
 
-def draw_tickets(state: GameState, seat: int, action: DrawTickets | None = None) -> None:
+def keep_actions(decision: ChooseTickets, facts: LegalFacts) -> list[Action]:
+    """R4/R12: the answers to a ticket choice (see `keep_choices`)."""
+    return list(keep_choices(len(decision.offered), decision.minimum))
+
+
+@lru_cache(maxsize=64)
+def keep_choices(offered: int, minimum: int) -> tuple[KeepTickets, ...]:
+    """R4/R12: every way to keep at least `minimum` of `offered` tickets, smallest first."""
+    return tuple(
+        KeepTickets(indices)
+        for size in range(min(minimum, offered), offered + 1)
+        for indices in combinations(range(offered), size)
+    )
+
+
+def offer_setup_tickets(books: Books) -> None:
+    """R4: every seat is offered the top tickets, to choose from at the same time;
+    E4: with long tickets besides, and the long ones not dealt leave the game."""
+    rule_set = books.rule_set
+    long_deck = books.long_ticket_deck
+    for seat in range(books.num_players):
+        offered = books.deal_tickets(rule_set.setup_tickets)
+        if rule_set.long_tickets:
+            count = min(rule_set.setup_long_tickets, len(long_deck))
+            offered += tuple(long_deck.pop() for _ in range(count))
+        if offered:  # a map with too few tickets may leave a seat without any
+            books.pending.append(ChooseTickets(seat, offered, rule_set.setup_keep, setup=True))
+    books.out_of_game_tickets.extend(long_deck)
+    long_deck.clear()
+
+
+def draw_tickets(books: Books, seat: int, action: DrawTickets | None = None) -> None:
     """R12: the top tickets are offered (D4: not from an empty deck)."""
-    if not state.ticket_deck:
+    if not books.ticket_deck:
         raise IllegalAction("D4", "the ticket deck is empty")
-    rule_set = state.rule_set
-    offered = state._deal_tickets(rule_set.tickets_drawn)
-    state.pending.append(ChooseTickets(seat, offered, rule_set.tickets_keep))
+    rule_set = books.rule_set
+    offered = books.deal_tickets(rule_set.tickets_drawn)
+    books.pending.append(ChooseTickets(seat, offered, rule_set.tickets_keep))
 
 
-def keep_tickets(state: GameState, seat: int, decision: ChooseTickets, action: Action) -> None:
+def keep_tickets(books: Books, seat: int, decision: ChooseTickets, action: Action) -> None:
     """R4 (setup, keep at least 2) and R12 (keep at least 1); the rest go under
     the ticket deck (E4: long ones leave the game)."""
     rule = "R4" if decision.setup else "R12"
@@ -38,19 +70,24 @@ def keep_tickets(state: GameState, seat: int, decision: ChooseTickets, action: A
     minimum = min(decision.minimum, len(offered))
     if len(action.indices) < minimum:
         raise IllegalAction(rule, f"keep at least {minimum} of the offered tickets")
-    state.pending.remove(decision)
-    state.tickets[seat].extend(offered[i] for i in action.indices)
-    state._ticket_views[seat] = None
+    books.pending.remove(decision)
+    books.add_tickets(seat, [offered[i] for i in action.indices])
     returned = [t for i, t in enumerate(offered) if i not in action.indices]
     if decision.setup:
         # Simultaneous choice (R4): returns are held until everyone has chosen.
-        state._setup_returns[seat] = returned
-        state._finish_setup_if_done()
+        books.setup_returns[seat] = returned
+        end_setup_if_done(books)
     else:
-        state._return_tickets(returned)
-        state._end_turn(seat)
+        books.return_tickets(returned)
+        books.end_turn(seat)
 
 
-def abandon_tickets(state: GameState, decision: ChooseTickets) -> None:
-    """D5, R12: an offer nobody will answer goes back under the ticket deck."""
-    state._return_tickets(decision.offered)
+def end_setup_if_done(books: Books) -> None:
+    """R4: once every seat has chosen, the held returns go under the deck and play
+    begins with the first player (or the next active one, D5)."""
+    if books.phase != Phase.SETUP or books.pending:
+        return
+    books.release_setup_returns()
+    books.phase = Phase.PLAYING
+    if books.status[books.current] != Status.ACTIVE:
+        books.current = books.next_active_after(books.current)

@@ -1,5 +1,7 @@
-"""Game records against `schemas/game-record.schema.json`, and `ttr replay --verify`
-on records written by `ttr play`."""
+"""Game records (`ttr_core.engine.record`): byte-identical for the same seed and
+actions, replayed to the same result, checked against
+`schemas/game-record.schema.json`, and `ttr replay --verify` on records written by
+`ttr play`."""
 
 from __future__ import annotations
 
@@ -11,16 +13,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from engine_positions import started
 from jsonschema import Draft202012Validator
 from typer.testing import CliRunner
 
 from ttr_core.bots.random_bot import RandomBot
 from ttr_core.cli import app
-from ttr_core.engine.actions import Remove, Resign
+from ttr_core.engine.actions import Remove, Resign, parse_action
 from ttr_core.engine.loop import bot_seed, play_game
-from ttr_core.engine.record import dump_record, record_of
+from ttr_core.engine.record import dump_record, record_of, replay, verify_record
 from ttr_core.engine.state import GameState
-from ttr_maps import load_map
 from ttr_maps.io.bundled import schema_path
 
 Record = dict[str, Any]
@@ -35,11 +37,6 @@ def validator() -> Draft202012Validator:
 
 def schema_errors(record: Record) -> list[str]:
     return [f"{error.json_path}: {error.message}" for error in validator().iter_errors(record)]
-
-
-@pytest.fixture(scope="module")
-def north_america():
-    return load_map("north_america")
 
 
 def as_file_content(state: GameState, players: int) -> Record:
@@ -278,3 +275,58 @@ def test_a_record_with_an_unknown_rule_field_is_refused_with_its_name(played_rec
     result = runner.invoke(app, ["replay", str(bad), "--verify"])
     assert result.exit_code == 1
     assert "unknown rule field 'wagon'" in result.stderr
+
+
+# ------------------------------------------------------------ replays
+def test_same_seed_and_actions_give_a_byte_identical_record(north_america):
+    def record_text(seed):
+        bots = [RandomBot(bot_seed(seed, s)) for s in range(3)]
+        state = play_game(north_america, bots, seed)
+        return dump_record(record_of(state, ["random"] * 3))
+
+    assert record_text(5) == record_text(5)
+    assert record_text(5) != record_text(6)
+
+
+def test_record_replays_to_the_identical_result(north_america):
+    bots = [RandomBot(bot_seed(8, s)) for s in range(4)]
+    state = play_game(north_america, bots, 8)
+    record = json.loads(dump_record(record_of(state, ["random"] * 4)))
+    again = replay(record, north_america)
+    assert again.result() == state.result()
+    assert verify_record(record, north_america) is None
+    record["result"]["seats"][2]["total"] += 1
+    assert verify_record(record, north_america) == (
+        f"result.seats[2].total: {state.result().seats[2].total + 1!r} != "
+        f"{state.result().seats[2].total!r}"
+    )
+
+
+def test_record_with_a_resignation_and_a_removal_replays(north_america):
+    state = started(north_america, 4, seed=2)
+    state.apply(parse_action("resign"), seat=(state.current + 1) % 4)
+    state.apply(parse_action(f"remove {(state.current + 2) % 4}"))
+    bots = [RandomBot(s) for s in range(4)]
+    while not state.is_over:
+        seat = state.to_move
+        state.apply(bots[seat].act(state.view(seat)), seat)
+    record = json.loads(dump_record(record_of(state, ["x"] * 4)))
+    assert verify_record(record, north_america) is None
+    statuses = sorted(s["status"] for s in record["result"]["seats"])
+    assert statuses == ["active", "active", "removed", "resigned"]
+
+
+def test_e1_e2_europe_record_carries_stations_and_tunnel_events_and_replays(europe):
+    for seed in range(20):
+        bots = [RandomBot(bot_seed(seed, s)) for s in range(3)]
+        state = play_game(europe, bots, seed)
+        record = json.loads(dump_record(record_of(state, ["random"] * 3)))
+        tunnels = [a for a in record["actions"] if "revealed" in a]
+        stations = [s for seat in record["result"]["seats"] for s in seat["stations"]]
+        if tunnels and stations:
+            break
+    assert tunnels and stations
+    assert verify_record(record, europe) is None
+    tunnels[0]["revealed"] = [*reversed(tunnels[0]["revealed"]), "pink"]
+    difference = verify_record(record, europe)
+    assert difference is not None and ".revealed" in difference

@@ -1,0 +1,173 @@
+"""R9, R10, R11, E3: claiming routes (`ttr_core.engine.moves.claims`, with the
+routes open to each seat from `ttr_core.engine.open_routes`)."""
+
+from __future__ import annotations
+
+import pytest
+from engine_positions import (
+    assert_cards_conserved,
+    assert_illegal,
+    europe_game,
+    europe_map,
+    play,
+    started,
+    tiny_map,
+)
+
+from ttr_core.engine.actions import KeepTickets, parse_action
+from ttr_core.engine.cards import CARD_INDEX
+from ttr_core.engine.errors import InvalidAction
+from ttr_core.engine.positions import arrange, give_hand
+from ttr_core.engine.state import GameState
+
+
+# ----------------------------------------------------------------------- R9, R10
+def test_r9_pay_with_the_route_colour_and_locomotives():
+    state = started(tiny_map())
+    seat = state.current
+    give_hand(state, seat, red=1, loco=1, yellow=4)
+    play(state, "claim A-B/1 with red:1 loco:1")
+    assert state.owner[state.board.route_index["A-B/1"]] == seat
+    assert state.hands[seat][CARD_INDEX["red"]] == 0
+    assert state.wagons[seat] == 43
+    assert_cards_conserved(state)
+
+
+def test_r9_wrong_colour_wrong_count_and_missing_cards_are_refused():
+    state = started(tiny_map())
+    seat = state.current
+    give_hand(state, seat, red=3, blue=1, loco=1)
+    assert_illegal(state, "claim A-B/1 with blue:2", "R9")  # red route
+    assert_illegal(state, "claim A-B/1 with red:3", "R9")  # costs 2
+    assert_illegal(state, "claim A-B/2 with blue:2", "R9")  # only one blue
+    assert_illegal(state, "claim A-B/1 with loco:2", "R9")  # only one locomotive
+
+
+def test_r9_gray_route_takes_any_one_colour():
+    state = started(tiny_map())
+    seat = state.current
+    give_hand(state, seat, pink=2, white=1, loco=1)
+    claims = {str(a) for a in state.legal_actions() if str(a).startswith("claim B-C")}
+    assert claims == {"claim B-C with pink:2 loco:1"}
+    with pytest.raises(InvalidAction):
+        parse_action("claim B-C with pink:1 white:1 loco:1")
+    play(state, "claim B-C with pink:2 loco:1")
+    assert state.route_points[seat] == 4  # R10: length 3 scores 4
+
+
+def test_r9_a_route_can_be_paid_with_locomotives_only():
+    state = started(tiny_map())
+    seat = state.current
+    give_hand(state, seat, loco=4)
+    assert parse_action("claim A-C with loco:4") in state.legal_actions()
+    play(state, "claim A-C with loco:4")
+    assert state.route_points[seat] == 7
+
+
+def test_r9_claimed_route_belongs_to_its_owner():
+    state = started(tiny_map())
+    seat = state.current
+    give_hand(state, seat, green=1)
+    play(state, "claim C-D with green:1")
+    give_hand(state, 1 - seat, green=1)
+    assert_illegal(state, "claim C-D with green:1", "R9")
+
+
+def test_r9_a_player_with_too_few_wagons_cannot_claim():
+    state = started(tiny_map())
+    seat = state.current
+    give_hand(state, seat, black=6)
+    arrange(state, wagons={seat: 5})
+    assert not any(str(a).startswith("claim B-E") for a in state.legal_actions())
+    assert_illegal(state, "claim B-E with black:6", "R9")
+
+
+def test_r9_unknown_route_is_an_invalid_action():
+    state = started(tiny_map())
+    with pytest.raises(InvalidAction, match="no route"):
+        play(state, "claim A-Z with red:1")
+
+
+@pytest.mark.parametrize(
+    ("length", "points"), [(1, 1), (2, 2), (3, 4), (4, 7), (5, 10), (6, 15), (7, 18), (8, 21)]
+)
+def test_r10_route_points(length, points):
+    game_map = tiny_map(
+        routes=[
+            {"between": ["A", "B"], "length": length, "color": "red"},
+            {"between": ["B", "C"], "length": 1, "color": "red"},
+            {"between": ["C", "D"], "length": 1, "color": "red"},
+            {"between": ["D", "E"], "length": 1, "color": "red"},
+        ]
+    )
+    state = started(game_map)
+    seat = state.current
+    give_hand(state, seat, red=min(length, 8), loco=max(0, length - 8))
+    play(state, f"claim A-B with red:{length}")
+    assert state.route_points[seat] == points
+
+
+# ----------------------------------------------------------------------- R11
+@pytest.mark.parametrize("players", [2, 3])
+def test_r11_double_route_closes_in_two_and_three_player_games(players):
+    state = started(tiny_map(), players)
+    first = state.current
+    give_hand(state, first, red=2)
+    play(state, "claim A-B/1 with red:2")
+    second = state.current
+    give_hand(state, second, blue=2)
+    assert not any(str(a).startswith("claim A-B/2") for a in state.legal_actions())
+    assert_illegal(state, "claim A-B/2 with blue:2", "R11")
+
+
+@pytest.mark.parametrize("players", [4, 5])
+def test_r11_double_route_stays_open_to_others_with_four_or_five_players(players):
+    state = started(tiny_map(), players)
+    first = state.current
+    give_hand(state, first, red=2)
+    play(state, "claim A-B/1 with red:2")
+    second = state.current
+    give_hand(state, second, blue=2)
+    assert parse_action("claim A-B/2 with blue:2") in state.legal_actions()
+    play(state, "claim A-B/2 with blue:2")
+    assert state.owner[state.board.route_index["A-B/2"]] == second
+
+
+def test_r11_one_player_never_owns_both_tracks():
+    state = started(tiny_map(), 4)
+    seat = state.current
+    give_hand(state, seat, red=2, blue=2)
+    play(state, "claim A-B/1 with red:2")
+    arrange(state, current=seat)  # the same player's next turn
+    assert_illegal(state, "claim A-B/2 with blue:2", "R11")
+
+
+def test_r11_double_routes_from_a_rule_set_opens_the_other_track():
+    rules = GameState(tiny_map(), 2, seed=1).rule_set.with_overrides({"double_routes_from": 2})
+    state = GameState(tiny_map(), 2, seed=1, rules=rules)
+    for seat in range(2):
+        state.apply(KeepTickets((0, 1, 2)), seat)
+    first = state.current
+    give_hand(state, first, red=2)
+    play(state, "claim A-B/1 with red:2")
+    give_hand(state, state.current, blue=2)
+    assert parse_action("claim A-B/2 with blue:2") in state.legal_actions()
+
+
+# ----------------------------------------------------------------------- E3
+def test_e3_ferry_needs_its_locomotives():
+    state = europe_game()
+    seat = state.current
+    give_hand(state, seat, red=2, loco=1)
+    listed = {str(a) for a in state.legal_actions() if str(a).startswith("claim D-E")}
+    assert listed == {"claim D-E with red:1 loco:1"}
+    assert_illegal(state, "claim D-E with red:2", "E3")
+    play(state, "claim D-E with red:1 loco:1")
+
+
+def test_e3_ferries_are_ordinary_routes_under_the_base_rules():
+    state = GameState(europe_map(), 2, seed=1, rules="base")
+    for seat in range(2):
+        state.apply(KeepTickets((0, 1, 2)), seat)
+    give_hand(state, state.current, red=2)
+    play(state, "claim D-E with red:2")
