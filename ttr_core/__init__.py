@@ -51,7 +51,8 @@ _WHERE = {
     "InvalidAction": "ttr_core.engine.errors",
     # playing games
     "run": "ttr_core.engine.loop",
-    "new_game": "ttr_core.engine.loop",
+    # the library's older name of the one way to deal a game: `GameState` itself
+    "new_game": "ttr_core.engine.state:GameState",
     "StopGame": "ttr_core.engine.loop",
     "play_game": "ttr_core.engine.loop",
     "bot_seed": "ttr_core.engine.loop",
@@ -126,10 +127,11 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
+    where = _WHERE.get(name)
+    if where is None:
         raise AttributeError(f"module 'ttr_core' has no attribute {name!r}")
-    value = getattr(import_module(module), name)
+    module, _, attribute = where.partition(":")
+    value = getattr(import_module(module), attribute or name)
     globals()[name] = value  # imported once
     return value
 
@@ -160,7 +162,7 @@ if TYPE_CHECKING:
     from ttr_core.engine.books import TicketView
     from ttr_core.engine.enums import DecisionKind, EndReason, Phase, Status
     from ttr_core.engine.errors import IllegalAction, InvalidAction
-    from ttr_core.engine.loop import StopGame, bot_seed, new_game, play_game, run
+    from ttr_core.engine.loop import StopGame, bot_seed, play_game, run
     from ttr_core.engine.record import (
         RecordError,
         dump_record,
@@ -172,6 +174,7 @@ if TYPE_CHECKING:
     )
     from ttr_core.engine.result import GameResult, SeatResult
     from ttr_core.engine.state import GameState
+    from ttr_core.engine.state import GameState as new_game
     from ttr_core.engine.view import PlayerView
     from ttr_maps import load_map
     from ttr_maps.rules import BASE, EUROPE, RuleSet, RuleSetError, parse_overrides, rules_for

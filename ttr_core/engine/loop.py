@@ -15,7 +15,7 @@ to leave the game unfinished.
 
 >>> from ttr_core.bots.random_bot import RandomBot
 >>> from ttr_maps import load_map
->>> state = new_game(load_map("north_america"), players=2, seed=3)
+>>> state = GameState(load_map("north_america"), players=2, seed=3)
 >>> run(state, [RandomBot(1), RandomBot(2)]).is_over
 True
 """
@@ -40,13 +40,6 @@ StepHook = Callable[[GameState, int, Action], None]
 
 class StopGame(Exception):
     """Raised by a player's `act` to stop the game where it is (a person quit)."""
-
-
-def new_game(
-    game_map: Map, players: int, seed: int, rules: str | RuleSet | None = None
-) -> GameState:
-    """A game dealt on `game_map` (the same as `GameState(...)`)."""
-    return GameState(game_map, players, seed, rules)
 
 
 def run(

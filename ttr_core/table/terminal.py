@@ -31,7 +31,7 @@ from ttr_core.engine.actions import Action, DrawDeck, Resign
 from ttr_core.engine.cards import CARD_NAMES
 from ttr_core.engine.decisions import ChooseTickets, SecondCard, TunnelPayment
 from ttr_core.engine.errors import IllegalAction, InvalidAction
-from ttr_core.engine.loop import StopGame, new_game, run
+from ttr_core.engine.loop import StopGame, run
 from ttr_core.engine.state import GameState
 from ttr_core.engine.view import PlayerView
 from ttr_core.table.commands import (
@@ -141,7 +141,7 @@ def play_at_table(
 ) -> Session:
     """Play one game: `None` in `players` is a person at `terminal`. Every seat,
     person or bot, sees only its own view and plays through the one game loop."""
-    state = new_game(game_map, len(players), seed, rules)
+    state = GameState(game_map, len(players), seed, rules)
     journal = Journal()
     table = TerminalTable(
         terminal,
