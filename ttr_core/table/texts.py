@@ -8,7 +8,7 @@ that comes from a map (city and map names) or from a person passes through
 from __future__ import annotations
 
 from ttr_core.engine.actions import Payment
-from ttr_maps.model import GRAY, Map, Route
+from ttr_maps.model import Map, Route
 from ttr_maps.text import for_terminal
 
 #: The longest piece of a person's input echoed back in a message.
@@ -79,7 +79,3 @@ def route_shape(route: Route) -> str:
     if route.ferry:
         text += f" ferry {route.ferry}"
     return text
-
-
-def is_gray(route: Route) -> bool:
-    return route.color == GRAY
