@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ttr_core.playtest.html import PICTURES, to_html, write_pictures
+from ttr_maps.io.files import is_running
 
 if TYPE_CHECKING:
     from ttr_core.playtest.report import BalanceReport
@@ -61,18 +62,8 @@ def _remove_abandoned_staging(folder: Path, prefix: str) -> None:
     keeps its folder."""
     for candidate in folder.glob(f"{prefix}*.tmp"):
         pid_text = candidate.name[len(prefix) :].split(".", 1)[0]
-        if candidate.is_dir() and pid_text.isdecimal() and not _is_running(int(pid_text)):
+        if candidate.is_dir() and pid_text.isdecimal() and not is_running(int(pid_text)):
             shutil.rmtree(candidate, ignore_errors=True)
-
-
-def _is_running(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except (PermissionError, OverflowError):
-        return True  # someone else's process (or a pid we cannot ask about)
-    return True
 
 
 def _check_targets(out_dir: Path, record_names: list[str] | None = None) -> None:

@@ -266,18 +266,20 @@ def _remove_abandoned_temporaries(folder: Path) -> None:
         if not (name.startswith(_TEMPORARY_PREFIX) and name.endswith(_TEMPORARY_SUFFIX)):
             continue
         pid = name[len(_TEMPORARY_PREFIX) :].split("-", 1)[0]
-        if pid.isdigit() and not _is_running(int(pid)):
+        if pid.isdigit() and not is_running(int(pid)):
             with suppress(OSError):
                 os.unlink(entry.path)
 
 
-def _is_running(pid: int) -> bool:
+def is_running(pid: int) -> bool:
+    """Whether process `pid` still runs (a temporary file or folder named after it
+    is then still in use)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except (PermissionError, OverflowError):
-        return True
+        return True  # someone else's process (or a pid we cannot ask about)
     return True
 
 
