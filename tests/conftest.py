@@ -1,8 +1,12 @@
 """Shared fixtures: the bundled maps, loaded once per test session.
 
 The folder holding this file is on `sys.path` (pytest's default import mode), so
-tests import the shared support modules by name: `testdata` (paths),
-`engine_positions`, `table_player`, `serve_server`.
+tests import the shared support modules by name: `testdata` (paths), `hand_maps`
+(small maps counted by hand), `engine_positions` (tiny maps and the engine's
+invariant checks; positions themselves are set up with the public builder,
+`ttr_core.engine.positions`). A room's own support module sits in its folder,
+which pytest puts on `sys.path` for that folder's tests: `table/table_player`,
+`serve/serve_server`, `playtest/balance_reports`.
 """
 
 from __future__ import annotations
