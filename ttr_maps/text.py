@@ -7,6 +7,7 @@ shown exactly as written and never runs as markup:
 - `for_matplotlib`: `$` starts mathtext (`$\\frac{$` crashes the drawing);
 - `for_rich`: `[...]` is rich markup (`[/]` crashes a table);
 - `for_html`: `<`, `&` and quotes;
+- `for_markdown`: Markdown's punctuation (an editor's hover renders Markdown);
 - `for_terminal`: control characters and escape sequences (which can clear the
   screen or retitle the window) are shown as `\\x1b`-style escapes.
 
@@ -68,3 +69,17 @@ def for_html(text: str) -> str:
     '&lt;b&gt;&quot;A&amp;B&quot;&lt;/b&gt;'
     """
     return html.escape(text, quote=True)
+
+
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~&])")
+
+
+def for_markdown(text: str) -> str:
+    """`text` safe in Markdown (an editor's hover): every punctuation mark that
+    Markdown or its HTML could read is backslash-escaped, and control characters
+    shown as escapes.
+
+    >>> for_markdown("*Zürich* [x](y)")
+    '\\\\*Zürich\\\\* \\\\[x\\\\]\\\\(y\\\\)'
+    """
+    return _MARKDOWN.sub(r"\\\1", for_terminal(text))

@@ -25,9 +25,9 @@ from pathlib import Path
 import yaml
 
 from ttr_maps.checks.problem import Level, Problem
-from ttr_maps.checks.validate import FileReport, validate_document, validate_file
+from ttr_maps.checks.validate import FileReport, validate_document, validate_file, validate_text
 from ttr_maps.io import limits
-from ttr_maps.io.document import DocumentError, parse_document
+from ttr_maps.io.document import DocumentError, MapDocument, parse_document, parse_text
 from ttr_maps.io.files import FileIdentity, file_identity, read_regular_file, write_text_atomically
 
 TICKET_VALUE = "TTR304"
@@ -79,17 +79,31 @@ class FixPlan:
 def plan_fix(file: str | Path) -> FixPlan:
     """Work out the value changes for one file, without writing anything."""
     path = Path(file)
-    plan = FixPlan(str(file))
     try:
-        plan.identity = file_identity(path)
+        identity = file_identity(path)
         # Decoded as is: \r\n stays \r\n, so untouched bytes stay untouched.
-        plan.text = read_regular_file(path, limits.MAX_MAP_BYTES).decode("utf-8")
-        document = parse_document(plan.text, str(file))
+        text = read_regular_file(path, limits.MAX_MAP_BYTES).decode("utf-8")
+        document = parse_document(text, str(file))
     except (OSError, ValueError, DocumentError):
         report: FileReport = validate_file(path, errors_only=True)  # the reader's own words
-        plan.blockers = report.errors
-        plan.unreadable = report.is_unreadable
-        return plan
+        return FixPlan(str(file), blockers=report.errors, unreadable=report.is_unreadable)
+    plan = _plan_document(document)
+    plan.identity = identity
+    return plan
+
+
+def plan_fix_text(text: str, path: str) -> FixPlan:
+    """The changes `plan_fix` would make to a file holding `text` (an editor's
+    buffer: `ttr lsp` offers them as code actions)."""
+    try:
+        document = parse_text(text, path)
+    except DocumentError:
+        return FixPlan(path, text, blockers=validate_text(text, path, errors_only=True).errors)
+    return _plan_document(document)
+
+
+def _plan_document(document: MapDocument) -> FixPlan:
+    plan = FixPlan(document.path, document.text)
     report = validate_document(document, errors_only=True)
     plan.blockers = [p for p in report.errors if p.code != TICKET_VALUE]
     if plan.blockers or report.map is None:

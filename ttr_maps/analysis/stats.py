@@ -164,6 +164,23 @@ def map_stats(game_map: Map) -> MapStats:
     )
 
 
+def connection_loads(game_map: Map) -> tuple[ConnectionLoad, ...]:
+    """The ticket load of every connection (`MapStats.connection_loads`), heaviest
+    first, without the rest of the statistics (`ttr lsp` shows it on a route).
+
+    >>> m = Map.from_data({"format": 1, "id": "t", "name": "T", "coordinates": "plane",
+    ...     "cities": {"A": {"x": 0, "y": 0}, "B": {"x": 2, "y": 0}, "C": {"x": 4, "y": 0}},
+    ...     "routes": [{"between": ["A", "B"], "length": 2, "color": "red"},
+    ...                {"between": ["B", "C"], "length": 2, "color": "blue"}],
+    ...     "tickets": [{"between": ["A", "C"], "value": 4}, {"between": ["A", "B"], "value": 2}]})
+    >>> [(load.a, load.b, load.tickets) for load in connection_loads(m)]
+    [('A', 'B', 2), ('B', 'C', 1)]
+    """
+    from ttr_maps.graph import wagon_graph
+
+    return _connection_loads(game_map, wagon_graph(game_map))
+
+
 def _unreachable_tickets(game_map: Map, graph: nx.Graph) -> tuple[str, ...]:
     """Tickets whose cities no routes join, as "A:B" (one pass over the components)."""
     import networkx as nx

@@ -21,15 +21,25 @@ from __future__ import annotations
 import errno
 import math
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ttr_maps.checks.problem import Level, Problem
 from ttr_maps.checks.suppress import disabled_codes
-from ttr_maps.io.document import DataPath, DocumentError, MapDocument, Position, read_document
+from ttr_maps.io.document import (
+    DataPath,
+    DocumentError,
+    MapDocument,
+    Position,
+    parse_text,
+    read_document,
+)
 from ttr_maps.model import Map
+
+if TYPE_CHECKING:
+    from ttr_maps.checks.registry import CheckContext
 
 UNREADABLE = "TTR000"
 YAML_SYNTAX_ERROR = "TTR001"
@@ -44,6 +54,9 @@ class FileReport:
     problems: list[Problem] = field(default_factory=list)
     map: Map | None = None
     document: MapDocument | None = None
+    #: What the map checks read (the map without the entries the schema rejected,
+    #: its R2 distances): None when they could not run. `ttr lsp` answers from it.
+    context: CheckContext | None = None
 
     @property
     def errors(self) -> list[Problem]:
@@ -84,7 +97,7 @@ def validate_document(document: MapDocument, *, errors_only: bool = False) -> Fi
     if checkable is not None and game_map is not None:
         if not schema_errors:
             report.map = game_map
-        context = CheckContext(
+        context = report.context = CheckContext(
             game_map,
             document,
             left_out_routes=checkable.left_out_routes,
@@ -191,24 +204,47 @@ def validate_file(path: str | Path, *, errors_only: bool = False) -> FileReport:
     try:
         document = read_document(path)
     except DocumentError as error:
-        position = error.position or Position(1, 1)
-        code = error.code or (YAML_SYNTAX_ERROR if error.syntax else UNREADABLE)
-        message = error.message
-        if error.message.startswith("is a folder"):
-            message = "no map files (*.yaml, *.yml) found in this folder"
-        elif error.syntax and _has_tab_near(Path(path), position.line):
-            message += "; the line holds a tab: YAML indents with spaces only"
-        problem = Problem(str(path), position, Level.ERROR, code, message)
-        return FileReport(str(path), [problem])
+        return _unreadable(str(path), error, lambda: _lines_of_file(Path(path)))
     return validate_document(document, errors_only=errors_only)
 
 
-def _has_tab_near(path: Path, line: int) -> bool:
-    """Whether the line of a syntax error, or the one before it, holds a tab."""
+def validate_text(text: str, path: str, *, errors_only: bool = False) -> FileReport:
+    """Validate the text of a map that is not read from disk (an editor's buffer,
+    `ttr lsp`): the same report `validate_file` gives for a file holding `text`,
+    under the same limits (`ttr_maps.io.document.parse_text`).
+
+    >>> report = validate_text("format: 1\\nid: [x\\n", "x.yaml")
+    >>> [(p.code, p.position.line) for p in report.problems]
+    [('TTR001', 3)]
+    """
     try:
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        document = parse_text(text, path)
+    except DocumentError as error:
+        return _unreadable(path, error, text.splitlines)
+    return validate_document(document, errors_only=errors_only)
+
+
+def _unreadable(path: str, error: DocumentError, lines: Callable[[], list[str]]) -> FileReport:
+    """The report of a file that cannot be read or parsed: one error."""
+    position = error.position or Position(1, 1)
+    code = error.code or (YAML_SYNTAX_ERROR if error.syntax else UNREADABLE)
+    message = error.message
+    if error.message.startswith("is a folder"):
+        message = "no map files (*.yaml, *.yml) found in this folder"
+    elif error.syntax and _has_tab_near(lines(), position.line):
+        message += "; the line holds a tab: YAML indents with spaces only"
+    return FileReport(path, [Problem(path, position, Level.ERROR, code, message)])
+
+
+def _lines_of_file(path: Path) -> list[str]:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
-        return False
+        return []
+
+
+def _has_tab_near(lines: list[str], line: int) -> bool:
+    """Whether the line of a syntax error, or the one before it, holds a tab."""
     return any("\t" in text for text in lines[max(line - 2, 0) : line])
 
 

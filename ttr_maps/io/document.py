@@ -14,6 +14,7 @@ and the position of the offending node.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -189,9 +190,7 @@ def read_document(file: str | Path) -> MapDocument:
         raw = read_regular_file(file, limits.MAX_MAP_BYTES)
     except InputFileError as error:
         if error.too_large:
-            raise DocumentError(
-                path, f"the file is {error.reason}", Position(1, 1), code=FILE_TOO_LARGE
-            ) from None
+            raise DocumentError(path, _too_large(), Position(1, 1), code=FILE_TOO_LARGE) from None
         raise DocumentError(path, error.reason) from None
     try:
         text = raw.decode("utf-8")
@@ -199,6 +198,43 @@ def read_document(file: str | Path) -> MapDocument:
         reason = f"not UTF-8 text ({error.reason} at byte {error.start})"
         raise DocumentError(path, reason) from None
     return parse_document(text, path)
+
+
+def parse_text(text: str, path: str = "<string>") -> MapDocument:
+    """Parse the text of a map that is not read from disk (an editor's buffer)
+    with the limits `read_document` applies to a file: more than
+    `limits.MAX_MAP_BYTES` bytes of UTF-8 is refused (TTR004) before parsing."""
+    if len(text) > limits.MAX_MAP_BYTES // 4 and len(text.encode("utf-8")) > limits.MAX_MAP_BYTES:
+        raise DocumentError(path, _too_large(), Position(1, 1), code=FILE_TOO_LARGE)
+    return parse_document(text, path)
+
+
+def _too_large() -> str:
+    return f"the file is larger than the limit of {limits.MAX_MAP_BYTES:,} bytes"
+
+
+#: A top-level key of a map, written in block style at the start of a line.
+_TOP_KEY = re.compile(r"""^["']?(format|cities|routes|tickets)["']?[ \t]*:""", re.M)
+_MAP_MODELINE = re.compile(r"^#.*\$schema=\S*map\.schema\.json", re.M)
+
+
+def is_map_text(text: str) -> bool:
+    """Whether YAML text is a map file, judged from the text alone (it may be
+    broken or hostile, so it is not parsed): a `$schema` modeline naming
+    `map.schema.json`, or the top-level key `format` with `cities`, `routes` or
+    `tickets` beside it. Other YAML (a CI workflow, a compose file) is not a map.
+
+    >>> is_map_text("format: 1\\nid: x\\ncities: {}\\n")
+    True
+    >>> is_map_text("# yaml-language-server: $schema=../schemas/map.schema.json\\n")
+    True
+    >>> is_map_text("on: push\\njobs: {}\\n"), is_map_text("format: 1\\n")
+    (False, False)
+    """
+    if _MAP_MODELINE.search(text):
+        return True
+    keys = {match.group(1) for match in _TOP_KEY.finditer(text)}
+    return "format" in keys and len(keys) > 1
 
 
 def _position_of_offset(text: str, offset: int) -> Position:
