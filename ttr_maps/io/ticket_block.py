@@ -20,9 +20,10 @@ _YAML_WORDS = {"true", "false", "yes", "no", "on", "off", "null", "y", "n", "~"}
 _TOP_LEVEL_TICKETS = re.compile(r"tickets\s*:")
 
 
-def _scalar(name: str) -> str:
-    """A city name as a YAML flow scalar: plain when that reads back the same,
-    else a double-quoted (JSON) string, which YAML reads as written."""
+def name_scalar(name: str) -> str:
+    """A city name as a YAML scalar (in a flow list, a block list or as a key):
+    plain when that reads back the same, else a double-quoted (JSON) string, which
+    YAML reads as written. `ttr lsp` writes city names with it too."""
     if _PLAIN_NAME.fullmatch(name) and name.lower() not in _YAML_WORDS:
         return name
     return json.dumps(name, ensure_ascii=False)
@@ -42,7 +43,7 @@ def deck_to_yaml(tickets: Sequence[Ticket], comment: str | None = None) -> str:
     for t in tickets:
         extra = ", long: true" if t.long else ""
         lines.append(
-            f"  - {{between: [{_scalar(t.a)}, {_scalar(t.b)}], value: {t.value}{extra}}}\n"
+            f"  - {{between: [{name_scalar(t.a)}, {name_scalar(t.b)}], value: {t.value}{extra}}}\n"
         )
     return "".join(lines)
 

@@ -1,0 +1,293 @@
+"""The language server: pygls wiring, one state per open document, debouncing.
+
+Only `.yaml`/`.yml` documents whose text is a map (`is_map_text`) are checked;
+other YAML gets no diagnostics and no answers. A document is re-judged on every
+change, so a file becomes a map when its `format:` is written, and stops being one
+(its diagnostics cleared) when it is gone.
+
+Diagnostics are published on open at once, and after a change once the text has
+been still for `DEBOUNCE_SECONDS`. Checking runs in a worker thread, one version
+at a time per document: while one runs, later edits wait and only the newest
+text is checked next, so a burst of typing costs one check, not one per key.
+A request (hover, completion…) answers from the snapshot of the current text,
+taking it first if the debounce has not yet.
+
+The text is synchronised in full (each change sends the whole text): pygls
+applies ranged edits by lines it splits on more characters than LSP does, and a
+map is small next to what a check costs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from dataclasses import dataclass, field
+from urllib.parse import unquote, urlparse
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+
+from ttr_core.lsp import actions, completion, diagnostics, hover, navigation
+from ttr_core.lsp.lines import LineIndex
+from ttr_core.lsp.snapshot import Snapshot, take_snapshot
+from ttr_maps.checks.validate import MAP_SUFFIXES
+from ttr_maps.io.document import is_map_text
+
+#: How long the text must be still after a change before it is checked.
+DEBOUNCE_SECONDS = 0.1
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class _Document:
+    """What the server keeps for one open document."""
+
+    uri: str
+    path: str
+    is_map: bool = False
+    snapshot: Snapshot | None = None
+    #: The version whose diagnostics the editor shows (None: none shown).
+    published: int | None = None
+    timer: asyncio.TimerHandle | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: The city names of the text as last parsed (completion while it is not YAML).
+    cities: tuple[str, ...] = ()
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("ttr")
+    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
+        return "0"
+
+
+def _path_of(uri: str) -> str:
+    """The file path of a document (or its URI's path, for other schemes)."""
+    return unquote(urlparse(uri).path) or uri
+
+
+class MapLanguageServer(LanguageServer):
+    """`ttr lsp`: the checks of `ttr validate`, and more, in the editor."""
+
+    def __init__(self) -> None:
+        super().__init__("ttr", _version(), text_document_sync_kind=types.TextDocumentSyncKind.Full)
+        self.documents: dict[str, _Document] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # ----------------------------------------------------------- documents
+    def _text(self, uri: str) -> tuple[int, str]:
+        document = self.workspace.get_text_document(uri)
+        return document.version or 0, document.source
+
+    def opened(self, uri: str) -> None:
+        self.documents[uri] = _Document(uri, _path_of(uri))
+        self.changed(uri, delay=0.0)
+
+    def changed(self, uri: str, delay: float = DEBOUNCE_SECONDS) -> None:
+        state = self.documents.get(uri)
+        if state is None:
+            return
+        _, text = self._text(uri)
+        was_map = state.is_map
+        state.is_map = state.path.endswith(MAP_SUFFIXES) and is_map_text(text)
+        if state.timer is not None:
+            state.timer.cancel()
+            state.timer = None
+        if state.is_map:
+            loop = asyncio.get_running_loop()
+            state.timer = loop.call_later(delay, self._start_publishing, uri)
+        elif was_map:
+            state.snapshot = None
+            self._clear(state)
+
+    def closed(self, uri: str) -> None:
+        state = self.documents.pop(uri, None)
+        if state is None:
+            return
+        if state.timer is not None:
+            state.timer.cancel()
+        self._clear(state)
+
+    def _clear(self, state: _Document) -> None:
+        if state.published is not None:
+            state.published = None
+            params = types.PublishDiagnosticsParams(uri=state.uri, diagnostics=[])
+            self.text_document_publish_diagnostics(params)
+
+    def _start_publishing(self, uri: str) -> None:
+        task = asyncio.ensure_future(self._publish(uri))
+        self._tasks.add(task)  # a task nobody holds may be collected before it ends
+        task.add_done_callback(self._tasks.discard)
+
+    async def _publish(self, uri: str) -> None:
+        """Check the current text (unless it is checked) and publish its diagnostics."""
+        try:
+            snapshot = await self.snapshot(uri)
+        except Exception:  # never leave the editor without a word
+            logger.exception("ttr lsp: checking %s failed", uri)
+            self.window_log_message(
+                types.LogMessageParams(
+                    type=types.MessageType.Error,
+                    message=f"ttr lsp: checking {uri} failed (see the server's log)",
+                )
+            )
+            return
+        state = self.documents.get(uri)
+        if snapshot is None or state is None or not state.is_map:
+            return
+        version, _ = self._text(uri)
+        if snapshot.version != version or state.published == version:
+            return  # a newer text is on its way, or this one is shown already
+        state.published = version
+        params = types.PublishDiagnosticsParams(
+            uri=uri, diagnostics=diagnostics.diagnostics(snapshot), version=version
+        )
+        self.text_document_publish_diagnostics(params)
+
+    async def snapshot(self, uri: str) -> Snapshot | None:
+        """The checked state of the document's current text (None: not a map)."""
+        state = self.documents.get(uri)
+        if state is None or not state.is_map:
+            return None
+        async with state.lock:
+            version, text = self._text(uri)
+            if state.snapshot is not None and state.snapshot.version == version:
+                return state.snapshot
+            encoding = str(self.workspace.position_encoding or "utf-16")
+            loop = asyncio.get_running_loop()
+            snapshot = await loop.run_in_executor(
+                None, take_snapshot, uri, state.path, version, text, encoding
+            )
+            state.snapshot = snapshot
+            if snapshot.outline is not None and snapshot.outline.cities:
+                state.cities = snapshot.outline.city_names
+            return snapshot
+
+    async def run(self, uri: str, answer, *args):  # type: ignore[no-untyped-def]
+        """Run `answer(snapshot, *args)` in a worker thread on the current snapshot."""
+        snapshot = await self.snapshot(uri)
+        if snapshot is None:
+            return None
+        return await asyncio.get_running_loop().run_in_executor(None, answer, snapshot, *args)
+
+    def client_has(self, *path: str) -> bool:
+        """Whether the client's capabilities have `path` set and true."""
+        found: object = self.client_capabilities
+        for name in path:
+            found = getattr(found, name, None)
+            if found is None:
+                return False
+        return bool(found)
+
+
+def create_server() -> MapLanguageServer:
+    """A `MapLanguageServer` with every feature registered."""
+    server = MapLanguageServer()
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(params: types.DidOpenTextDocumentParams) -> None:
+        server.opened(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(params: types.DidChangeTextDocumentParams) -> None:
+        server.changed(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(params: types.DidCloseTextDocumentParams) -> None:
+        server.closed(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    async def on_hover(params: types.HoverParams) -> types.Hover | None:
+        def answer(snapshot: Snapshot) -> types.Hover | None:
+            return hover.hover(snapshot, snapshot.offset(params.position))
+
+        return await server.run(params.text_document.uri, answer)
+
+    @server.feature(
+        types.TEXT_DOCUMENT_COMPLETION,
+        types.CompletionOptions(trigger_characters=completion.TRIGGERS),
+    )
+    async def on_completion(params: types.CompletionParams) -> types.CompletionList | None:
+        uri = params.text_document.uri
+        state = server.documents.get(uri)
+        if state is None or not state.is_map:
+            return None
+        _, text = server._text(uri)
+        encoding = str(server.workspace.position_encoding or "utf-16")
+
+        def answer() -> list[types.CompletionItem]:
+            lines = LineIndex(text, encoding)
+            offset = lines.from_lsp(params.position.line, params.position.character)
+            return completion.completions(lines, offset, state.cities)
+
+        if not state.cities:  # nothing parsed yet: parse now
+            await server.snapshot(uri)
+        items = await asyncio.get_running_loop().run_in_executor(None, answer)
+        return types.CompletionList(is_incomplete=False, items=items)
+
+    @server.feature(types.TEXT_DOCUMENT_DEFINITION)
+    async def on_definition(params: types.DefinitionParams) -> types.Location | None:
+        def answer(snapshot: Snapshot) -> types.Location | None:
+            return navigation.definition(snapshot, snapshot.offset(params.position))
+
+        return await server.run(params.text_document.uri, answer)
+
+    @server.feature(types.TEXT_DOCUMENT_REFERENCES)
+    async def on_references(params: types.ReferenceParams) -> list[types.Location] | None:
+        def answer(snapshot: Snapshot) -> list[types.Location]:
+            offset = snapshot.offset(params.position)
+            return navigation.references(snapshot, offset, params.context.include_declaration)
+
+        return await server.run(params.text_document.uri, answer)
+
+    @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    async def on_symbols(
+        params: types.DocumentSymbolParams,
+    ) -> list[types.DocumentSymbol] | list[types.SymbolInformation] | None:
+        hierarchical = server.client_has(
+            "text_document", "document_symbol", "hierarchical_document_symbol_support"
+        )
+        answer = navigation.document_symbols if hierarchical else navigation.flat_symbols
+        return await server.run(params.text_document.uri, answer)
+
+    @server.feature(
+        types.TEXT_DOCUMENT_CODE_ACTION,
+        types.CodeActionOptions(
+            code_action_kinds=[
+                types.CodeActionKind.QuickFix,
+                types.CodeActionKind.SourceFixAll,
+            ]
+        ),
+    )
+    async def on_code_action(params: types.CodeActionParams) -> list[types.CodeAction] | None:
+        versioned = server.client_has("workspace", "workspace_edit", "document_changes")
+
+        def answer(snapshot: Snapshot) -> list[types.CodeAction]:
+            start, end = snapshot.offset(params.range.start), snapshot.offset(params.range.end)
+            return actions.code_actions(snapshot, start, end, params.context, versioned=versioned)
+
+        return await server.run(params.text_document.uri, answer)
+
+    return server
+
+
+def serve_stdio() -> None:
+    """Speak LSP on standard input and output until the editor says exit (or
+    closes standard input).
+
+    The protocol gets copies of the two descriptors; descriptor 1 then points at
+    standard error and descriptor 0 at /dev/null, so a stray print can never
+    corrupt the protocol's stream, and closing the protocol's output at exit
+    leaves Python's own `sys.stdout` usable.
+    """
+    protocol_in = os.fdopen(os.dup(0), "rb")
+    protocol_out = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    nothing = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(nothing, 0)
+    os.close(nothing)
+    create_server().start_io(protocol_in, protocol_out)
