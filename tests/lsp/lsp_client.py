@@ -42,9 +42,7 @@ class LspSession:
         self.client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)(
             lambda params: self._on_diagnostics(params)
         )
-        self.call(
-            self.client.start_io(sys.executable, "-m", "ttr_core", "lsp", "--stdio", cwd=cwd)
-        )
+        self.call(self.client.start_io(sys.executable, "-m", "ttr_core", "lsp", "--stdio", cwd=cwd))
         capabilities = types.ClientCapabilities(
             workspace=types.WorkspaceClientCapabilities(
                 workspace_edit=types.WorkspaceEditClientCapabilities(document_changes=True)
@@ -117,7 +115,7 @@ class LspSession:
 
     def close_document(self, uri: str) -> None:
         self.client.text_document_did_close(
-            types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri=uri))
+            types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
         )
 
     def published(self, uri: str) -> list[types.PublishDiagnosticsParams]:
@@ -129,8 +127,10 @@ class LspSession:
         wanted = self._versions[uri] if version is None else version
         with self._changed:
             ok = self._changed.wait_for(
-                lambda: any(p.version == wanted for p in self._published.get(uri, []))
-                or not self.is_running,
+                lambda: (
+                    any(p.version == wanted for p in self._published.get(uri, []))
+                    or not self.is_running
+                ),
                 TIMEOUT,
             )
             if not self.is_running:
@@ -146,30 +146,36 @@ class LspSession:
         return types.TextDocumentIdentifier(uri=uri)
 
     def hover(self, uri: str, line: int, character: int) -> types.Hover | None:
-        params = types.HoverParams(self._doc(uri), types.Position(line, character))
+        params = types.HoverParams(
+            text_document=self._doc(uri), position=types.Position(line, character)
+        )
         return self.call(self.client.text_document_hover_async(params))
 
     def completion(self, uri: str, line: int, character: int) -> list[types.CompletionItem]:
-        params = types.CompletionParams(self._doc(uri), types.Position(line, character))
+        params = types.CompletionParams(
+            text_document=self._doc(uri), position=types.Position(line, character)
+        )
         found = self.call(self.client.text_document_completion_async(params))
         if found is None:
             return []
         return list(found.items if isinstance(found, types.CompletionList) else found)
 
     def definition(self, uri: str, line: int, character: int) -> Any:
-        params = types.DefinitionParams(self._doc(uri), types.Position(line, character))
+        params = types.DefinitionParams(
+            text_document=self._doc(uri), position=types.Position(line, character)
+        )
         return self.call(self.client.text_document_definition_async(params))
 
     def references(self, uri: str, line: int, character: int) -> list[types.Location]:
         params = types.ReferenceParams(
-            self._doc(uri),
-            types.Position(line, character),
-            types.ReferenceContext(include_declaration=True),
+            text_document=self._doc(uri),
+            position=types.Position(line, character),
+            context=types.ReferenceContext(include_declaration=True),
         )
         return list(self.call(self.client.text_document_references_async(params)) or [])
 
     def symbols(self, uri: str) -> list[Any]:
-        params = types.DocumentSymbolParams(self._doc(uri))
+        params = types.DocumentSymbolParams(text_document=self._doc(uri))
         return list(self.call(self.client.text_document_document_symbol_async(params)) or [])
 
     def code_actions(
@@ -177,7 +183,9 @@ class LspSession:
     ) -> list[types.CodeAction]:
         where = where or diagnostics[0].range
         params = types.CodeActionParams(
-            self._doc(uri), where, types.CodeActionContext(diagnostics=diagnostics)
+            text_document=self._doc(uri),
+            range=where,
+            context=types.CodeActionContext(diagnostics=diagnostics),
         )
         found = self.call(self.client.text_document_code_action_async(params)) or []
         return [action for action in found if isinstance(action, types.CodeAction)]

@@ -164,13 +164,17 @@ def route_text(snapshot: Snapshot, entry: int) -> str | None:
     if 1 <= first.length <= len(rules.route_points):
         each = " per track" if len(tracks) > 1 else ""
         lines.append(f"Scores {rules.route_score(first.length)} points{each} (R10).")
-    if first.tunnel:
+    if first.tunnel and rules.tunnels:
         lines.append(
             f"A tunnel (E2): {rules.tunnel_reveal} cards are turned up, and each one of "
             "the colour used (or a locomotive) asks for one card more."
         )
-    if first.ferry:
+    elif first.tunnel:
+        lines.append(f"Marked as a tunnel, which the {rules.name!r} rules do not play (E2).")
+    if first.ferry and rules.ferries:
         lines.append(f"A ferry (E3): {first.ferry} of its cards must be locomotives.")
+    elif first.ferry:
+        lines.append(f"Marked as a ferry, which the {rules.name!r} rules do not play (E3).")
     load = snapshot.connection_loads.get(frozenset((first.a, first.b)))
     if load is not None:
         if load.tickets:
