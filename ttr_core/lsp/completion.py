@@ -35,6 +35,9 @@ _BLOCK_ITEM = re.compile(r"^([ \t]*)-[ \t]+([^,\[\]{}#]*)$|^([ \t]*)-$")
 _BLOCK_PARENT = re.compile(r"(?:^|[\s-])(between|color)[ \t]*:[ \t]*(?:#.*)?$")
 _BLOCK_SIBLING = re.compile(r"^([ \t]*)-(?:[ \t]|$)")
 _PLACES: dict[str, Place] = {"between": "city", "color": "color"}
+#: A comment starts the line or follows a blank (inside quotes it is text, but a
+#: city name with " #" in it is rare enough to go without completion).
+_COMMENT = re.compile(r"(?:^|\s)#")
 
 
 def completion_place(lines: LineIndex, offset: int) -> tuple[Place, int, list[str]] | None:
@@ -42,6 +45,8 @@ def completion_place(lines: LineIndex, offset: int) -> tuple[Place, int, list[st
     far starts, and the names already in the same list (not offered again)."""
     text = lines.text
     prefix = text[lines.line_start(offset) : offset]
+    if _COMMENT.search(prefix):
+        return None
     flow = _FLOW_LIST.search(prefix)
     if flow is not None:
         before, _, word = flow.group(2).rpartition(",")

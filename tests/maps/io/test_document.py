@@ -46,3 +46,17 @@ def test_keys_that_yaml_reads_as_null_or_number_have_their_own_positions():
     # callers that name keys as text find them too
     assert doc.position(("cities", "7"), key=True) == Position(4, 3)
     assert doc.position(("cities", "8"), key=True) == Position(2, 3)  # the mapping
+
+
+def test_is_map_text_knows_maps_from_other_yaml() -> None:
+    from testdata import ROOT
+
+    from ttr_maps.io.document import is_map_text
+    from ttr_maps.io.starter import starter_map_text
+
+    for path in (ROOT / "maps").glob("*.yaml"):
+        assert is_map_text(path.read_text(encoding="utf-8")), path
+    assert is_map_text(starter_map_text("x", coordinates="plane", schema_ref="other.json"))
+    assert is_map_text("format: 1\nid: [unclosed\ncities: {}\n")  # broken, still a map
+    assert not is_map_text((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    assert not is_map_text("services:\n  web:\n    format: 1\n    cities: []\n")  # not top level
