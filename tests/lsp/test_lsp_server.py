@@ -516,3 +516,36 @@ def test_garbage_on_the_wire_does_not_stop_the_server(lsp: LspSession, tmp_path:
     uri = uri_for(tmp_path, "still.yaml")
     lsp.open(uri, map_text("iran"))
     assert {d.code for d in lsp.diagnostics(uri)} == {"TTR353"}
+
+
+def test_the_server_stops_at_once_when_the_editor_closes_the_pipe_or_kills_it() -> None:
+    """An editor that dies (its pipe closes) or stops the server with SIGTERM never
+    leaves a `ttr lsp` behind, even while the server waits on its input."""
+    import select
+    import signal
+    import subprocess
+    import sys
+
+    def start() -> subprocess.Popen[bytes]:
+        command = [sys.executable, "-m", "ttr_core", "lsp"]
+        pipes = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+        return subprocess.Popen(command, **pipes)  # type: ignore[call-overload]
+
+    at_eof, killed = start(), start()
+    assert at_eof.stdin is not None and killed.stdin is not None
+    at_eof.stdin.close()
+    body = b'{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}'
+    killed.stdin.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+    killed.stdin.flush()
+    assert killed.stdout is not None
+    ready, _, _ = select.select([killed.stdout], [], [], 30)
+    assert ready and killed.stdout.readline().startswith(b"Content-Length")  # it is serving
+    killed.send_signal(signal.SIGTERM)
+    assert at_eof.wait(30) == 0
+    assert killed.wait(30) == 128 + signal.SIGTERM
+    for process in (at_eof, killed):
+        assert process.stderr is not None
+        assert b"Traceback" not in process.stderr.read()
+        for stream in (process.stdin, process.stdout, process.stderr):
+            if stream is not None and not stream.closed:
+                stream.close()

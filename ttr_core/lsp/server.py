@@ -23,6 +23,7 @@ import asyncio
 import gc
 import logging
 import os
+import signal
 from dataclasses import dataclass, field
 from urllib.parse import unquote, urlparse
 
@@ -83,6 +84,7 @@ class MapLanguageServer(LanguageServer):
         self.documents: dict[str, _Document] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._collector: asyncio.TimerHandle | None = None
+        self.is_shut_down = False
 
     # ----------------------------------------------------------- documents
     def _text(self, uri: str) -> tuple[int, str]:
@@ -204,6 +206,17 @@ def create_server() -> MapLanguageServer:
     """A `MapLanguageServer` with every feature registered."""
     server = MapLanguageServer()
 
+    @server.feature(types.SHUTDOWN)
+    def on_shutdown(params: None) -> None:
+        server.is_shut_down = True
+
+    @server.feature(types.EXIT)
+    def on_exit(params: None) -> None:
+        # The protocol's reader thread may still wait on standard input, and would
+        # hold the process until the editor closes it; nothing is left to save, so
+        # leave now, with the code LSP asks for (1 without a shutdown first).
+        os._exit(0 if server.is_shut_down else 1)
+
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(params: types.DidOpenTextDocumentParams) -> None:
         server.opened(params.text_document.uri)
@@ -305,13 +318,15 @@ def serve_stdio() -> None:
     time the designer waits for the diagnostics (a spike of 100-200 ms). What the
     server holds from start-up is frozen out of those scans.
     """
-    from ttr_maps.checks.validate import validate_text
-    from ttr_maps.io.starter import starter_map_text
+    from ttr_maps.checks.validate import validate_file
+    from ttr_maps.io.bundled import maps_dir
 
-    validate_text(starter_map_text("warm_up"), "warm_up.yaml")  # every check's imports
+    validate_file(maps_dir() / "north_america.yaml")  # the imports of every check
     gc.collect()
     gc.freeze()
     gc.disable()
+    for signum in (signal.SIGTERM, signal.SIGHUP):  # the editor stops it: at once
+        signal.signal(signum, lambda number, _: os._exit(128 + number))
     protocol_in = os.fdopen(os.dup(0), "rb")
     protocol_out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
