@@ -31,7 +31,13 @@ class ServerGone(AssertionError):
 class LspSession:
     """One `ttr lsp` process and a client connected to it."""
 
-    def __init__(self, *, hierarchical_symbols: bool = True, cwd: Path | None = None):
+    def __init__(
+        self,
+        *,
+        hierarchical_symbols: bool = True,
+        encodings: list[str] | None = None,
+        cwd: Path | None = None,
+    ):
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
         self._thread.start()
@@ -44,6 +50,7 @@ class LspSession:
         )
         self.call(self.client.start_io(sys.executable, "-m", "ttr_core", "lsp", "--stdio", cwd=cwd))
         capabilities = types.ClientCapabilities(
+            general=types.GeneralClientCapabilities(position_encodings=encodings),
             workspace=types.WorkspaceClientCapabilities(
                 workspace_edit=types.WorkspaceEditClientCapabilities(document_changes=True)
             ),

@@ -261,3 +261,22 @@ def test_lsp_and_pygls_stay_out_of_ttr_help() -> None:
     assert re.search(r"\blsp\b", subprocess.run(
         [sys.executable, "-m", "ttr_core", "--help"], capture_output=True, text=True, cwd=ROOT
     ).stdout)  # fmt: skip
+
+
+def test_the_walkthrough_in_docs_says_what_the_checks_say() -> None:
+    """docs/editors.md quotes diagnostics of two edits of the bundled North America:
+    they must be what the validator says of those edits, where it says them."""
+    from testdata import DOCS
+
+    from ttr_maps.checks.validate import validate_text
+
+    walkthrough = " ".join((DOCS / "editors.md").read_text(encoding="utf-8").split())
+    text = (ROOT / "maps" / "north_america.yaml").read_text(encoding="utf-8")
+    for before, after in (
+        ("[Boston, Miami], value: 12}", "[Boston, Miami], value: 14}"),
+        ("[Chicago, Omaha], length: 4", "[Chicago, Omahaa], length: 4"),
+    ):
+        (problem,) = validate_text(text.replace(before, after), "north_america.yaml").problems
+        assert f"`{problem.code} {problem.message}`" in walkthrough
+        assert f"line {problem.position.line}," in walkthrough
+    assert "at `136:39`" in walkthrough

@@ -477,6 +477,23 @@ def test_positions_count_utf16_units_as_the_editor_does(lsp: LspSession, tmp_pat
     assert definition is not None and definition.range.start.line == 4
 
 
+def test_positions_in_utf8_when_the_editor_asks_for_them(tmp_path: Path) -> None:
+    """Neovim offers UTF-8 first: columns are then counted in bytes."""
+    session = LspSession(encodings=["utf-8", "utf-16"])
+    try:
+        assert session.initialized.capabilities.position_encoding == "utf-8"
+        text = map_text("europe").replace("[Venezia, Zürich], len", "[Zürich, Venezzia], len")
+        uri = uri_for(tmp_path, "europe.yaml")
+        session.open(uri, text)
+        (unknown,) = [d for d in session.diagnostics(uri) if d.code == "TTR201"]
+        line, written = ticket_line(text, "Venezzia")
+        column = len(written[: written.index("Venezzia")].encode("utf-8"))
+        assert (unknown.range.start.line, unknown.range.start.character) == (line, column)
+        assert unknown.range.end.character == column + len("Venezzia")
+    finally:
+        assert session.close() == 0
+
+
 def test_hostile_text_gets_a_diagnostic_and_the_server_keeps_answering(
     lsp: LspSession, tmp_path: Path
 ) -> None:

@@ -87,8 +87,12 @@ class MapLanguageServer(LanguageServer):
         self.is_shut_down = False
 
     # ----------------------------------------------------------- documents
-    def _text(self, uri: str) -> tuple[int, str]:
-        document = self.workspace.get_text_document(uri)
+    def _text(self, uri: str) -> tuple[int, str] | None:
+        """The version and text of an open document (None once it is closed: never
+        `get_text_document`, which would read a closed one from disk)."""
+        document = self.workspace.text_documents.get(unquote(uri))
+        if document is None:
+            return None
         return document.version or 0, document.source
 
     def opened(self, uri: str) -> None:
@@ -97,11 +101,11 @@ class MapLanguageServer(LanguageServer):
 
     def changed(self, uri: str, delay: float = DEBOUNCE_SECONDS) -> None:
         state = self.documents.get(uri)
-        if state is None:
+        current = self._text(uri)
+        if state is None or current is None:
             return
-        _, text = self._text(uri)
         was_map = state.is_map
-        state.is_map = state.path.endswith(MAP_SUFFIXES) and is_map_text(text)
+        state.is_map = state.path.endswith(MAP_SUFFIXES) and is_map_text(current[1])
         if state.timer is not None:
             state.timer.cancel()
             state.timer = None
@@ -145,9 +149,10 @@ class MapLanguageServer(LanguageServer):
             )
             return
         state = self.documents.get(uri)
-        if snapshot is None or state is None or not state.is_map:
+        current = self._text(uri)
+        if snapshot is None or state is None or current is None or not state.is_map:
             return
-        version, _ = self._text(uri)
+        version = current[0]
         if snapshot.version != version or state.published == version:
             return  # a newer text is on its way, or this one is shown already
         state.published = version
@@ -172,10 +177,13 @@ class MapLanguageServer(LanguageServer):
         if state is None or not state.is_map:
             return None
         async with state.lock:
-            version, text = self._text(uri)
+            current = self._text(uri)
+            if current is None or self.documents.get(uri) is not state:
+                return None  # closed while it waited
+            version, text = current
             if state.snapshot is not None and state.snapshot.version == version:
                 return state.snapshot
-            encoding = str(self.workspace.position_encoding or "utf-16")
+            encoding = self.position_encoding
             loop = asyncio.get_running_loop()
             snapshot = await loop.run_in_executor(
                 None, take_snapshot, uri, state.path, version, text, encoding
@@ -191,6 +199,34 @@ class MapLanguageServer(LanguageServer):
         if snapshot is None:
             return None
         return await asyncio.get_running_loop().run_in_executor(None, answer, snapshot, *args)
+
+    @property
+    def position_encoding(self) -> str:
+        """How columns are counted, as agreed at start-up: "utf-16", "utf-8" or
+        "utf-32" (an enum's value: `str()` of the enum would be its name)."""
+        kind = self.workspace.position_encoding
+        return str(getattr(kind, "value", kind) or "utf-16")
+
+    async def complete(self, uri: str, position: types.Position) -> types.CompletionList | None:
+        """Completion from the current text (which need not be YAML) and the city
+        names as last parsed."""
+        state = self.documents.get(uri)
+        if state is None or not state.is_map:
+            return None
+        if not state.cities:  # nothing parsed yet: parse now
+            await self.snapshot(uri)
+        current = self._text(uri)
+        if current is None:
+            return None
+        encoding = self.position_encoding
+
+        def answer() -> list[types.CompletionItem]:
+            lines = LineIndex(current[1], encoding)
+            offset = lines.from_lsp(position.line, position.character)
+            return completion.completions(lines, offset, state.cities)
+
+        items = await asyncio.get_running_loop().run_in_executor(None, answer)
+        return types.CompletionList(is_incomplete=False, items=items)
 
     def client_has(self, *path: str) -> bool:
         """Whether the client's capabilities have `path` set and true."""
@@ -241,22 +277,7 @@ def create_server() -> MapLanguageServer:
         types.CompletionOptions(trigger_characters=completion.TRIGGERS),
     )
     async def on_completion(params: types.CompletionParams) -> types.CompletionList | None:
-        uri = params.text_document.uri
-        state = server.documents.get(uri)
-        if state is None or not state.is_map:
-            return None
-        _, text = server._text(uri)
-        encoding = str(server.workspace.position_encoding or "utf-16")
-
-        def answer() -> list[types.CompletionItem]:
-            lines = LineIndex(text, encoding)
-            offset = lines.from_lsp(params.position.line, params.position.character)
-            return completion.completions(lines, offset, state.cities)
-
-        if not state.cities:  # nothing parsed yet: parse now
-            await server.snapshot(uri)
-        items = await asyncio.get_running_loop().run_in_executor(None, answer)
-        return types.CompletionList(is_incomplete=False, items=items)
+        return await server.complete(params.text_document.uri, params.position)
 
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     async def on_definition(params: types.DefinitionParams) -> types.Location | None:
