@@ -53,7 +53,8 @@ def hover(snapshot: Snapshot, offset: int) -> types.Hover | None:
     return types.Hover(contents=contents, range=snapshot.range(span.start, span.end))
 
 
-def _count(number: int, noun: str) -> str:
+def count(number: int, noun: str) -> str:
+    """`1 wagon`, `2 wagons`."""
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
@@ -94,14 +95,14 @@ def city_text(context: CheckContext, name: str, declared: tuple[str, ...]) -> st
         if name in (tracks[0].a, tracks[0].b) and tracks[0].a != tracks[0].b
     ]
     tickets = [t for t in context.map.tickets if name in t.cities]
-    counts = f"{_count(len(routes), 'route')}, {_count(len(tickets), 'ticket')}"
+    counts = f"{count(len(routes), 'route')}, {count(len(tickets), 'ticket')}"
     lines = [f"**{md(name)}**: {counts}", ""]
     if routes:
         lines += ["Routes:", ""]
         lines += _listed(
             [
                 f"- to {md(r[0].b if r[0].a == name else r[0].a)}: "
-                f"{r[0].length} wagons, {_colors(r)}"
+                f"{count(r[0].length, 'wagon')}, {_colors(r)}"
                 for r in sorted(routes, key=lambda r: r[0].b if r[0].a == name else r[0].a)
             ]
         )
@@ -127,10 +128,10 @@ def ticket_text(context: CheckContext, entry: int) -> str | None:
         return f"{title}: {price}; no routes join its cities, so it can never be completed"
     lines = [f"{title}: {price}", ""]
     if shortest == ticket.value:
-        lines.append(f"Shortest distance: {shortest} wagons, equal to the value (R2).")
+        lines.append(f"Shortest distance: {count(shortest, 'wagon')}, equal to the value (R2).")
     else:
         lines.append(
-            f"Shortest distance: {shortest} wagons, but the value is {ticket.value}: "
+            f"Shortest distance: {count(shortest, 'wagon')}, but the value is {ticket.value}: "
             f"R2 says {shortest}."
         )
         if context.graph_gaps:
@@ -146,7 +147,7 @@ def _path_text(context: CheckContext, ticket: Ticket) -> str:
     path = context.shortest_path(ticket.a, ticket.b)
     legs = [context.adjacency[x][y] for x, y in pairwise(path)]
     cities = " → ".join(md(city) for city in path)
-    return f"{cities} ({' + '.join(map(str, legs))} = {sum(legs)} wagons)"
+    return f"{cities} ({' + '.join(map(str, legs))} = {count(sum(legs), 'wagon')})"
 
 
 def route_text(snapshot: Snapshot, entry: int) -> str | None:
@@ -159,7 +160,7 @@ def route_text(snapshot: Snapshot, entry: int) -> str | None:
     first = tracks[0]
     kind = {1: "route", 2: "double route"}.get(len(tracks), f"{len(tracks)} tracks")
     title = f"**{_pair(first.a, first.b)}** ({kind})"
-    lines = [f"{title}: {first.length} wagons, {_colors(tracks)}", ""]
+    lines = [f"{title}: {count(first.length, 'wagon')}, {_colors(tracks)}"]
     rules = context.rules
     if 1 <= first.length <= len(rules.route_points):
         each = " per track" if len(tracks) > 1 else ""
@@ -185,4 +186,4 @@ def route_text(snapshot: Snapshot, entry: int) -> str | None:
             )
         else:
             lines.append("On no ticket's shortest path.")
-    return "\n".join(lines)
+    return "\n\n".join(lines)  # one paragraph each

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
+from ttr_core.lsp.hover import count
 from ttr_core.lsp.outline import CityEntry, Entry, Mention, Outline, Span
 from ttr_core.lsp.snapshot import Snapshot
 
@@ -66,7 +67,7 @@ def _entry_details(snapshot: Snapshot) -> dict[tuple[str, int], str]:
         if key in details:
             details[key] += f" and {route.color}"
         else:
-            details[key] = f"{route.length} wagons, {route.color}"
+            details[key] = f"{count(route.length, 'wagon')}, {route.color}"
     for ticket in context.map.tickets:
         details[("ticket", ticket.entry)] = f"{ticket.points} points"
     return details
