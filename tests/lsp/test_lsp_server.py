@@ -70,9 +70,8 @@ def ttr_fix(path: Path) -> None:
     apply_fix(plan)
 
 
-def as_seen_by_validate(text: str, diagnostics: list[types.Diagnostic]) -> list[tuple]:
-    """Diagnostics as (line, column, level, code, message) in `ttr validate`'s terms."""
-    del text
+def as_seen_by_validate(diagnostics: list[types.Diagnostic]) -> list[tuple]:
+    """Diagnostics as (line, character, level, code, message)."""
     level = {types.DiagnosticSeverity.Error: "error", types.DiagnosticSeverity.Warning: "warning"}
     return [
         (d.range.start.line, d.range.start.character, level[d.severity], d.code, d.message)
@@ -81,6 +80,7 @@ def as_seen_by_validate(text: str, diagnostics: list[types.Diagnostic]) -> list[
 
 
 def expected_from_validate(text: str, problems: list[dict]) -> list[tuple]:
+    """`ttr validate`'s problems the same way, their positions as the editor counts."""
     return [
         (*lsp_position(text, p["line"], p["column"]), p["level"], p["code"], p["message"])
         for p in problems
@@ -94,13 +94,11 @@ def assert_same_as_validate(lsp: LspSession, tmp_path: Path, name: str, text: st
     uri = path.as_uri()
     lsp.open(uri, text)
     diagnostics = lsp.diagnostics(uri)
-    assert as_seen_by_validate(text, diagnostics) == expected_from_validate(
-        text, validate_json(path)
-    )
+    assert as_seen_by_validate(diagnostics) == expected_from_validate(text, validate_json(path))
     return diagnostics
 
 
-def ticket_line(text: str, pattern: str) -> tuple[int, str]:
+def line_holding(text: str, pattern: str) -> tuple[int, str]:
     """The 0-based line holding `pattern`, and the line."""
     for number, line in enumerate(text.splitlines()):
         if pattern in line:
@@ -144,7 +142,7 @@ def test_r2_an_edit_that_breaks_a_ticket_value_gives_ttr304_at_the_value(
     )
     version = lsp.change(uri, broken)
     (diagnostic,) = lsp.diagnostics(uri, version)
-    line, written = ticket_line(broken, "[Boston, Miami]")
+    line, written = line_holding(broken, "[Boston, Miami]")
     column = written.index("14")
     assert diagnostic.code == "TTR304" and diagnostic.severity == types.DiagnosticSeverity.Error
     assert diagnostic.source == "ttr"
@@ -155,7 +153,7 @@ def test_r2_an_edit_that_breaks_a_ticket_value_gives_ttr304_at_the_value(
 
 def test_r2_the_code_action_makes_the_edit_ttr_fix_makes(lsp: LspSession, tmp_path: Path) -> None:
     text = map_text("europe").replace("\n", "\r\n")  # line ends are kept, like ttr fix keeps them
-    line, written = ticket_line(text, "value: ")
+    line, written = line_holding(text, "value: ")
     value = re.search(r"value: (\d+)", written)
     assert value is not None
     broken_line = written.replace(f"value: {value.group(1)}", f"value: {int(value.group(1)) + 3}")
@@ -302,7 +300,7 @@ def test_completion_of_a_city_prefix_in_between(
     typing = text.replace("tickets:\n", "tickets:\n  - {between: [Winnipeg, Sa\n", 1)
     version = lsp.change(uri, typing)
     assert [d.code for d in lsp.diagnostics(uri, version)] == ["TTR001"]
-    line, written = ticket_line(typing, "[Winnipeg, Sa")
+    line, written = line_holding(typing, "[Winnipeg, Sa")
     items = lsp.completion(uri, line, utf16(written))
     labels = [item.label for item in items]
     cities = {city.name for city in north_america.cities}
@@ -318,7 +316,7 @@ def test_completion_of_colours(lsp: LspSession, tmp_path: Path) -> None:
     uri = uri_for(tmp_path, "colours.yaml")
     typing = text.replace("routes:\n", "routes:\n  - between: [Denver, Omaha]\n    color: \n", 1)
     lsp.open(uri, typing)
-    line, written = ticket_line(typing, "    color: ")
+    line, written = line_holding(typing, "    color: ")
     labels = [item.label for item in lsp.completion(uri, line, len(written))]
     assert sorted(labels) == sorted(ROUTE_COLORS)
     assert lsp.completion(uri, 0, 0) == []  # on the modeline: nothing to complete
@@ -330,7 +328,7 @@ def test_hover_on_a_ticket_gives_its_shortest_path_and_value(
     text = map_text("north_america")
     uri = uri_for(tmp_path, "hover.yaml")
     lsp.open(uri, text)
-    line, written = ticket_line(text, "[Boston, Miami]")
+    line, written = line_holding(text, "[Boston, Miami]")
     found = lsp.hover(uri, line, written.index("value"))
     assert found is not None and isinstance(found.contents, types.MarkupContent)
     shown = found.contents.value
@@ -350,14 +348,14 @@ def test_hover_on_a_city_and_on_a_route(lsp: LspSession, tmp_path: Path, north_a
     text = map_text("north_america")
     uri = uri_for(tmp_path, "hover2.yaml")
     lsp.open(uri, text)
-    line, written = ticket_line(text, "  Denver: {")
+    line, written = line_holding(text, "  Denver: {")
     city = lsp.hover(uri, line, written.index("Denver") + 2)
     assert city is not None
     entries = {r.entry for r in north_america.routes if "Denver" in r.cities}
     tickets = [t for t in north_america.tickets if "Denver" in t.cities]
     assert f"**Denver**: {len(entries)} routes, {len(tickets)} tickets" in city.contents.value
     assert "Denver–El Paso \\(4\\)" in city.contents.value  # names escaped for Markdown
-    line, written = ticket_line(text, "{between: [Denver, Kansas City]")
+    line, written = line_holding(text, "{between: [Denver, Kansas City]")
     route = lsp.hover(uri, line, written.index("length"))
     assert route is not None
     shown = route.contents.value
@@ -376,9 +374,9 @@ def test_definition_and_references_of_a_city(lsp: LspSession, tmp_path: Path) ->
     text = map_text("north_america")
     uri = uri_for(tmp_path, "definition.yaml")
     lsp.open(uri, text)
-    line, written = ticket_line(text, "{between: [Denver, Omaha]")
+    line, written = line_holding(text, "{between: [Denver, Omaha]")
     found = lsp.definition(uri, line, written.index("Omaha") + 1)
-    declared, _ = ticket_line(text, "  Omaha: {")
+    declared, _ = line_holding(text, "  Omaha: {")
     assert isinstance(found, types.Location) and found.uri == uri
     assert (found.range.start.line, found.range.start.character) == (declared, 2)
     assert (found.range.end.line, found.range.end.character) == (declared, 7)
@@ -470,7 +468,7 @@ def test_positions_count_utf16_units_as_the_editor_does(lsp: LspSession, tmp_pat
     )
     diagnostics = assert_same_as_validate(lsp, tmp_path, "emoji.yaml", text)
     (unknown,) = [d for d in diagnostics if d.code == "TTR301"]
-    line, written = ticket_line(text, "Bee")
+    line, written = line_holding(text, "Bee")
     assert unknown.range.start.character == utf16(written[: written.index("Bee")])
     uri = (tmp_path / "emoji.yaml").as_uri()
     definition = lsp.definition(uri, line, utf16(written[: written.index("Town")]))
@@ -490,7 +488,7 @@ def test_a_utf8_editor_gets_byte_columns_and_sigterm_stops_the_server(tmp_path: 
         uri = uri_for(tmp_path, "europe.yaml")
         session.open(uri, text)
         (unknown,) = [d for d in session.diagnostics(uri) if d.code == "TTR201"]
-        line, written = ticket_line(text, "Venezzia")
+        line, written = line_holding(text, "Venezzia")
         column = len(written[: written.index("Venezzia")].encode("utf-8"))
         assert (unknown.range.start.line, unknown.range.start.character) == (line, column)
         assert unknown.range.end.character == column + len("Venezzia")
