@@ -38,9 +38,10 @@ from ttr_core.engine.actions import (
     PayTunnel,
     Remove,
     Resign,
+    TimeOut,
 )
 from ttr_core.engine.cards import CARD_NAMES
-from ttr_core.engine.decisions import ChooseTickets
+from ttr_core.engine.decisions import ChooseTickets, SecondCard, TunnelPayment
 from ttr_core.engine.view import PlayerView
 from ttr_core.table.texts import payment_text, printable, route_shape, route_title
 
@@ -64,7 +65,8 @@ class Journal:
     _digging: tuple[int, int] | None = None
 
     def observe(self, view: PlayerView, action: Action) -> None:
-        """Record `action`, chosen by `view.seat` from `view`, as the others see it."""
+        """Record `action`, chosen by `view.seat` from `view`, as the others see it
+        (a host's `timeout N`: from seat N's view, told as seat N's event)."""
         self.settle_tunnel(view)
         text = public_event(view, action)
         if text:
@@ -130,6 +132,16 @@ def public_event(view: PlayerView, action: Action) -> str:
         return "resigned"
     if isinstance(action, Remove):
         return f"seat {action.seat} was removed from the game"
+    if isinstance(action, TimeOut):  # told from the view of the seat out of time
+        decision = view.decision
+        if isinstance(decision, ChooseTickets):
+            kept = min(decision.minimum, len(decision.offered))
+            return f"ran out of time: kept the first {kept} of {len(decision.offered)} tickets"
+        if isinstance(decision, SecondCard):
+            return "ran out of time before a second card"
+        if isinstance(decision, TunnelPayment):
+            return "ran out of time and gave up the tunnel"
+        return "ran out of time: the turn passes"
     return str(action)
 
 
