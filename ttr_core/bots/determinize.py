@@ -49,7 +49,6 @@ from ttr_core.engine.decisions import ChooseTickets, Decision
 from ttr_core.engine.enums import Phase, Status
 from ttr_core.engine.loop import SampledWorld
 from ttr_core.engine.positions import arrange
-from ttr_core.engine.state import GameState
 from ttr_core.engine.view import PlayerView
 
 

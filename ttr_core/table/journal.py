@@ -96,6 +96,12 @@ class Journal:
         setup = viewer.phase == "setup"
         return [e for e in self.events[start:] if e.seat == viewer.seat or not (setup and e.setup)]
 
+    def public(self, phase: str) -> list[Event]:
+        """The events someone watching may see in `phase` (R4: during the setup,
+        nobody's ticket choice)."""
+        setup = phase == "setup"
+        return [e for e in self.events if not (setup and e.setup)]
+
 
 def public_event(view: PlayerView, action: Action) -> str:
     """How `action` looks to everyone at the table ("" for nothing to tell)."""

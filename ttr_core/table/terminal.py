@@ -30,7 +30,6 @@ from ttr_core.bots import Bot
 from ttr_core.engine.actions import Action, DrawDeck, Resign
 from ttr_core.engine.cards import CARD_NAMES
 from ttr_core.engine.decisions import ChooseTickets, SecondCard, TunnelPayment
-from ttr_core.engine.errors import IllegalAction, InvalidAction
 from ttr_core.engine.loop import StopGame, run
 from ttr_core.engine.state import GameState
 from ttr_core.engine.view import PlayerView
@@ -44,6 +43,7 @@ from ttr_core.table.commands import (
     find_city,
     is_number,
     parse_command,
+    why_not,
 )
 from ttr_core.table.input_lines import iter_bounded_lines
 from ttr_core.table.journal import Event, Journal, Observed
@@ -173,16 +173,6 @@ def play_at_table(
 def _end_of_prompt(terminal: Terminal) -> list[str]:
     """An empty line to end a prompt left open by Ctrl-C or Ctrl-D at a terminal."""
     return [""] if terminal.interactive else []
-
-
-def why_not(state: GameState, seat: int, action: Action) -> str:
-    """The engine's reason (with its rule) why `seat` may not play `action` now,
-    found on a copy of the game: the game itself never changes."""
-    try:
-        state.clone().apply(action, seat)
-    except (IllegalAction, InvalidAction) as error:
-        return str(error)
-    return f"'{action}' is not possible now"
 
 
 @dataclass
