@@ -162,7 +162,7 @@ def write_record(record: Mapping[str, Any], path: str | Path) -> None:
 def read_record(path: str | Path) -> dict[str, Any]:
     """Read a record file and check it against `schemas/game-record.schema.json`.
     Raises `RecordError` saying what is wrong and where."""
-    record = _parse_json(path, _read_text(path))
+    record = parse_json(_read_text(path), str(path))
     if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
         raise RecordError(f"{path}: not a ttr game record (format is not {RECORD_FORMAT!r})")
     if record.get("version") != RECORD_VERSION:
@@ -188,10 +188,13 @@ def _read_text(path: str | Path) -> str:
         ) from None
 
 
-def _parse_json(path: str | Path, text: str) -> Any:
-    """JSON within the record limits: numbers of at most `MAX_NUMBER_CHARS`
-    characters, no NaN or Infinity, nesting at most `MAX_RECORD_DEPTH` deep."""
+def parse_json(text: str, where: str, max_depth: int | None = None) -> Any:
+    """JSON within the record limits (`where` names it in messages): numbers of at
+    most `MAX_NUMBER_CHARS` characters, no NaN or Infinity, nesting at most
+    `max_depth` (default `MAX_RECORD_DEPTH`) deep. Raises `RecordError`."""
     from ttr_maps.io.limits import MAX_NUMBER_CHARS, MAX_RECORD_DEPTH
+
+    deepest = MAX_RECORD_DEPTH if max_depth is None else max_depth
 
     def number(kind: type) -> Any:
         def parse(written: str) -> Any:
@@ -205,21 +208,21 @@ def _parse_json(path: str | Path, text: str) -> Any:
         raise ValueError(f"{written} is not a number JSON allows")
 
     try:
-        record = json.loads(
+        value = json.loads(
             text,
             parse_int=number(int),
             parse_float=number(float),
             parse_constant=refuse_constant,
         )
     except json.JSONDecodeError as error:
-        raise RecordError(f"{path}:{error.lineno}:{error.colno}: not JSON: {error.msg}") from None
+        raise RecordError(f"{where}:{error.lineno}:{error.colno}: not JSON: {error.msg}") from None
     except ValueError as error:
-        raise RecordError(f"{path}: not a ttr game record: {error}") from None
+        raise RecordError(f"{where}: not a ttr game record: {error}") from None
     except RecursionError:
-        raise RecordError(f"{path}: nested more than {MAX_RECORD_DEPTH} deep") from None
-    if _depth(record) > MAX_RECORD_DEPTH:
-        raise RecordError(f"{path}: nested more than {MAX_RECORD_DEPTH} deep")
-    return record
+        raise RecordError(f"{where}: nested more than {deepest} deep") from None
+    if _depth(value) > deepest:
+        raise RecordError(f"{where}: nested more than {deepest} deep")
+    return value
 
 
 def _depth(value: Any) -> int:

@@ -42,6 +42,8 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 #: Methods that change nothing: no Origin or content-type check.
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+#: Methods whose body must be JSON.
+BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 JSON_TYPE = "application/json"
 
 
@@ -131,7 +133,7 @@ def check_request(scope: Scope, hosts: AllowedHosts) -> tuple[int, bytes] | None
     if headers.get("sec-fetch-site", "").lower() == "cross-site":
         return _refusal(403, "requests from another site's page are refused")
     kind = headers.get("content-type", "").split(";", 1)[0].strip().lower()
-    if kind != JSON_TYPE:
+    if scope["method"] in BODY_METHODS and kind != JSON_TYPE:
         return _refusal(415, f"send the request body as JSON (Content-Type: {JSON_TYPE})")
     return None
 

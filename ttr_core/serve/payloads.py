@@ -243,7 +243,8 @@ def spectator_payload(table: Table, now: float = 0.0) -> dict[str, Any]:
 
 
 def replay_payload(record: Mapping[str, Any], game_map: Map) -> dict[str, Any]:
-    """The frames of a replay, one per step of `ttr_core.engine.record.iter_replay`:
+    """The frames of a replay, one per step of `ttr_core.engine.record.iter_replay`
+    (and the record's names and notes, each note shown after its action):
     who did what (the action, and the table's words for it, told from the game as it
     stood before), the routes and stations it changed (by index, with the new owner),
     and every seat's route points and wagons after it. A record holds the whole
@@ -276,6 +277,8 @@ def replay_payload(record: Mapping[str, Any], game_map: Map) -> dict[str, Any]:
         "map": record["map"],
         "seed": record["seed"],
         "players": players,
+        "names": [seat.get("name") for seat in record.get("seats", [])],
+        "notes": list(record.get("notes", [])),
         "frames": frames,
         "result": state.result().to_dict() if state is not None and state.is_over else None,
     }
