@@ -26,7 +26,9 @@ from ttr_core.serve.tables import Table, TableRegistry
 @contextmanager
 def running_server(app: Starlette) -> Iterator[str]:
     """Serve `app` and yield its base URL (`http://127.0.0.1:PORT`)."""
-    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    # IPPROTO_TCP named: asyncio then turns Nagle off (TCP_NODELAY) on each connection;
+    # with proto 0 a keep-alive answer waits ~40 ms for the delayed ACK.
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     listener.bind(("127.0.0.1", 0))
     port = listener.getsockname()[1]
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))

@@ -38,6 +38,7 @@ from ttr_core.engine.record import read_record, verify_record
 from ttr_core.engine.view import LOG_LENGTH
 from ttr_core.serve.app import MAX_RECORD_BYTES, TOKEN_HEADER, create_app
 from ttr_core.serve.payloads import view_payload
+from ttr_core.serve.store import TableStore
 from ttr_core.serve.tables import PACES, Table, TableRegistry
 from ttr_core.serve.thinkers import Thinkers
 from ttr_maps import load_map

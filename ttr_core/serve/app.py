@@ -232,9 +232,7 @@ def create_app(
 
     def answer(table: Table, seat: int | None) -> JSONResponse:
         now = tables.clock()
-        payload = (
-            spectator_payload(table, now) if seat is None else table_payload(table, seat, now)
-        )
+        payload = spectator_payload(table, now) if seat is None else table_payload(table, seat, now)
         return JSONResponse(payload, headers=PRIVATE)
 
     async def page(request: Request) -> Response:

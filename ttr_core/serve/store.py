@@ -202,16 +202,12 @@ class Database:
             self.connection.execute(
                 "UPDATE seats SET name = ? WHERE game = ? AND seat = ?", (name, game_id, seat)
             )
-            self.connection.execute(
-                "UPDATE games SET updated = ? WHERE id = ?", (updated, game_id)
-            )
+            self.connection.execute("UPDATE games SET updated = ? WHERE id = ?", (updated, game_id))
 
     def add_note(self, game_id: str, number: int, note: Note, updated: float) -> None:
         with self.connection:
             self._add_note(game_id, number, note)
-            self.connection.execute(
-                "UPDATE games SET updated = ? WHERE id = ?", (updated, game_id)
-            )
+            self.connection.execute("UPDATE games SET updated = ? WHERE id = ?", (updated, game_id))
 
     def _add_note(self, game_id: str, number: int, note: Note) -> None:
         self.connection.execute(
@@ -221,9 +217,7 @@ class Database:
 
     def touch(self, game_id: str, updated: float) -> None:
         with self.connection:
-            self.connection.execute(
-                "UPDATE games SET updated = ? WHERE id = ?", (updated, game_id)
-            )
+            self.connection.execute("UPDATE games SET updated = ? WHERE id = ?", (updated, game_id))
 
     def game_ids(self, *, unfinished_since: float | None = None) -> list[str]:
         """Games, the most recently changed first; with `unfinished_since`, only

@@ -245,6 +245,7 @@ class Table:
     def _moved(self, now: float) -> None:
         self.last_move_at = now
         self.revision += 1
+        self.clock_left(now)  # a turn that began with this action is timed from now
         self.wake.set()
 
     # ---------------------------------------------------------------- bots and clocks
@@ -704,6 +705,7 @@ class TableRegistry:
     def _seat(self, table: Table) -> None:
         now = self.clock()
         table.last_active = table.last_move_at = now
+        table.clock_left(now)  # the turn timer runs from the moment the table is open
         self._tables[table.id] = table
         if not table.state.is_over:
             self._drivers[table.id] = asyncio.get_running_loop().create_task(self._drive(table))

@@ -437,9 +437,7 @@ def _any_payment(route: Route) -> Payment:
     return Payment(route.color, route.length, 0)
 
 
-def claim_refusal(
-    route: Route, view: PlayerView, judge: Callable[[Action], str]
-) -> str | None:
+def claim_refusal(route: Route, view: PlayerView, judge: Callable[[Action], str]) -> str | None:
     """Why `view.seat` cannot claim `route` now, in the words `claim CITY CITY`
     gets at the terminal (the rule with it); None when it can. `judge(action)`
     gives the engine's reason for an action that is not legal (`why_not`)."""
