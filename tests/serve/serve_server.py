@@ -24,12 +24,14 @@ from ttr_core.serve.tables import Table, TableRegistry
 
 
 @contextmanager
-def running_server(app: Starlette) -> Iterator[str]:
-    """Serve `app` and yield its base URL (`http://127.0.0.1:PORT`)."""
+def running_server(app: Starlette, port: int = 0) -> Iterator[str]:
+    """Serve `app` and yield its base URL (`http://127.0.0.1:PORT`; a free port
+    unless `port` is given, e.g. the port of a server started again)."""
     # IPPROTO_TCP named: asyncio then turns Nagle off (TCP_NODELAY) on each connection;
     # with proto 0 a keep-alive answer waits ~40 ms for the delayed ACK.
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    listener.bind(("127.0.0.1", 0))
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind(("127.0.0.1", port))
     port = listener.getsockname()[1]
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)

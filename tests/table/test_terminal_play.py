@@ -95,8 +95,7 @@ def test_r4_r9_bad_commands_teach_and_change_nothing() -> None:
 def test_r9_a_taken_route_is_refused_with_the_rule_and_its_owner() -> None:
     from ttr_core.bots import make_bot
     from ttr_core.engine.state import GameState
-    from ttr_core.table.commands import Play, parse_command
-    from ttr_core.table.commands import why_not
+    from ttr_core.table.commands import Play, parse_command, why_not
 
     state = GameState(load_map("north_america"), 2, seed=5)
     bots = [make_bot("greedy", 0), make_bot("route-focus", 1)]

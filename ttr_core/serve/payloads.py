@@ -37,7 +37,7 @@ from ttr_core.engine.view import LOG_LENGTH, PlayerView
 from ttr_core.serve.tables import PACES
 from ttr_core.table.journal import public_event
 from ttr_core.table.payments import laid_cards, tunnel_refusal
-from ttr_core.table.texts import route_title
+from ttr_core.table.texts import payment_text, route_title
 from ttr_maps.model import Map, Ticket
 
 if TYPE_CHECKING:
@@ -62,6 +62,7 @@ def ticket_payload(index: int, ticket: Ticket) -> dict[str, Any]:
 def payment_payload(payment: Payment) -> dict[str, Any]:
     return {
         "text": str(payment),
+        "words": payment_text(payment),
         "color": payment.color,
         "colored": payment.colored,
         "locos": payment.locos,

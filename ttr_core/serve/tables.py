@@ -185,12 +185,6 @@ class Table:
     def names(self) -> list[str | None]:
         return [seat.name for seat in self.seats]
 
-    def label(self, seat: int | None) -> str:
-        """How the table names a seat: the person's name, else the player."""
-        if seat is None:
-            return "someone watching"
-        return self.seats[seat].name or self.seats[seat].player
-
     def seat_of(self, token: str) -> int | None:
         """The person's seat whose token this is, or None (compared in constant time)."""
         given = digest(token)
@@ -225,7 +219,10 @@ class Table:
         """A note from a seat (None: someone watching, who may give a name)."""
         if len(self.notes) >= MAX_NOTES:
             raise TableError(f"this game already keeps {MAX_NOTES} notes")
-        writer = self.label(seat) if seat is not None or name is None else clean_name(name)
+        if seat is not None:
+            writer = self.seats[seat].name or f"seat {seat} ({self.seats[seat].player})"
+        else:
+            writer = "someone watching" if name is None else clean_name(name)
         note = Note(len(self.state.history), seat, writer, clean_note(text))
         self.notes.append(note)
         self.revision += 1
