@@ -30,19 +30,19 @@ import contextlib
 import hashlib
 import secrets
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ttr_core.bots import Bot, bot_factories, is_heavy, make_bot
-from ttr_core.engine.actions import HOST_ACTIONS, Action, TimeOut, parse_action
+from ttr_core.engine.actions import HOST_ACTIONS, Action, TimeOut
 from ttr_core.engine.errors import IllegalAction, InvalidAction
 from ttr_core.engine.loop import StopGame, bot_seed, run
 from ttr_core.engine.record import Note, map_fingerprint
 from ttr_core.engine.state import GameState
 from ttr_core.serve.thinkers import Move, Thinkers
 from ttr_core.table import HUMAN
-from ttr_core.table.journal import Event, Journal, Observed
+from ttr_core.table.journal import Event, Journal, Observed, retell
 from ttr_maps.io.limits import MAX_NAME_CHARS, MAX_NOTE_CHARS, MAX_NOTES
 from ttr_maps.model import Map
 from ttr_maps.rules import BASE, RuleSet
@@ -470,26 +470,6 @@ def spectator_link(table: Table) -> str:
     return token
 
 
-def _replayed(
-    state: GameState,
-    journal: Journal,
-    actions: Iterable[tuple[int | None, str]],
-    remarks: dict[int, str] | None = None,
-) -> None:
-    """Replay recorded actions into `state`, the journal telling them as the
-    table did (each from the acting seat's view before it). Raises the engine's
-    errors for an action that does not apply."""
-    for number, (seat, text) in enumerate(actions):
-        action = parse_action(text)
-        actor = seat if seat is not None else getattr(action, "seat", 0)
-        if not 0 <= actor < state.num_players:
-            raise InvalidAction(f"there is no seat {actor}")
-        journal.observe(state.view(actor), action)
-        state.apply(action, seat)
-        if remarks and number in remarks:
-            journal.events.append(Event(actor, remarks[number]))
-
-
 def resumed_table(
     record: dict[str, Any],
     game_map: Map,
@@ -515,7 +495,7 @@ def resumed_table(
     seats, tokens = _seats_for(players, seed)
     table = _table(map_key, state, seats, pace, True, turn_seconds)
     try:
-        _replayed(state, table.journal, ((e["seat"], e["action"]) for e in record["actions"]))
+        retell(state, table.journal, ((e["seat"], e["action"]) for e in record["actions"]))
     except (IllegalAction, InvalidAction) as error:
         raise TableError(f"the record does not replay: {error}") from None
     if state.is_over:
@@ -559,7 +539,7 @@ def restored_table(stored: StoredGame, game_map: Map) -> Table:
     )
     table.remarks = {n: a.remark for n, a in enumerate(stored.actions) if a.remark}
     try:
-        _replayed(state, table.journal, ((a.seat, a.action) for a in stored.actions), table.remarks)
+        retell(state, table.journal, ((a.seat, a.action) for a in stored.actions), table.remarks)
     except (IllegalAction, InvalidAction) as error:
         raise TableError(f"its actions do not replay: {error}") from None
     table.notes = list(stored.notes)

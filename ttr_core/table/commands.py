@@ -7,7 +7,8 @@
 - `ChoosePayment(...)`: a claim, station or tunnel payment the hand can pay in
   several sensible ways (see `ttr_core.table.payments`): the person picks one;
 - `Look(kind, argument)`: something to show (`help`, `routes [CITY]`, `?`, `map`),
-  `quit`, or an empty line (redraw). Looking never changes the game.
+  a `note TEXT` for the record, `quit`, or an empty line (redraw). Looking never
+  changes the game.
 
 A line that cannot be read raises `CommandError`, with "did you mean" for a city
 that does not exist. The parser only reads a view: whether an action is legal is
@@ -103,7 +104,7 @@ class ChoosePayment:
 @dataclass(frozen=True)
 class Look:
     """Something to do besides playing: `help`, `routes` (with a city or not),
-    `kinds`, `map`, `quit`, or `redraw` (an empty line)."""
+    `kinds`, `map`, `note` (with its text), `quit`, or `redraw` (an empty line)."""
 
     kind: str
     argument: str = ""
@@ -146,6 +147,8 @@ def parse_command(text: str, view: PlayerView) -> Command:
     head = _ALIASES.get(head, head)
     if head in ("help", "kinds", "map", "quit"):
         return Look(head)
+    if head == "note":  # the rest of the line as typed
+        return Look("note", text.strip()[len(words[0]) :].strip())
     if head == "routes":
         return Look("routes", " ".join(rest))
     if head in ("resign", "pass") and not rest:
@@ -553,6 +556,7 @@ COMMAND_WORDS = (
     "routes",
     "help",
     "map",
+    "note",
     "quit",
 )
 _CITY_COMMANDS = {"claim", "station", "routes"}

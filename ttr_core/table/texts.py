@@ -29,6 +29,7 @@ Looking around (never ends your turn):
   routes [CITY] | r        the routes you can claim now, and what each costs you
   ?                        the kinds of action you may take now, with counts
   map                      write a picture of the board and print its path
+  note TEXT                a remark on the map, kept in the game record
   help | h                 this text; Enter alone redraws the table
 Leaving:
   resign                   leave the game; your routes stay (D5)
