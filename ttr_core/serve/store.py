@@ -4,9 +4,14 @@
 A game is stored when it starts, and every change is written before the server
 answers the request that made it (or, for a bot's move or a timeout, before the
 next one is made): each action is one row, in one transaction with the game's
-new state of play, so a server killed at any moment (SIGKILL, power loss) loses
-at most the action it was writing. At start the server reads the games back and
-replays their actions (`ttr_core.serve.tables.TableRegistry.restore`).
+new state of play, so a server killed at any moment (SIGKILL, a crash) loses at
+most the action it was writing. WAL mode with `synchronous=NORMAL`: a commit is
+in the operating system's hands when the server answers (a killed process loses
+nothing), and reaches the disk at the next checkpoint, so a power cut may take
+the last moves with it but never leaves a broken database; `FULL` would wait for
+the disk on every move (measured in benchmarks/serve_bench.py: about ten times
+the write time, and it holds up the person who moved). At start the server reads
+the games back and replays their actions (`TableRegistry.start`).
 
 What is stored is what a game record holds (map, rules, seed, actions, names,
 notes) and the table's settings, plus a SHA-256 digest of each seat's token and of
@@ -291,12 +296,13 @@ class Database:
 
 class TableStore:
     """The database of one data folder (or `":memory:"`), used from one writer
-    thread. `synchronous`: SQLite's `FULL` (every commit reaches the disk before
-    the server answers: nothing acknowledged is lost even on power loss) or
-    `NORMAL` (WAL's cheaper mode: safe against a killed process, the last commits
-    may be lost on power loss)."""
+    thread. `synchronous`: SQLite's `NORMAL` (WAL's mode: safe against a killed
+    process; on power loss the last commits may be lost, the file stays whole) or
+    `FULL` (every commit reaches the disk before the server answers)."""
 
-    def __init__(self, path: str | Path, synchronous: str = "FULL") -> None:
+    def __init__(self, path: str | Path, synchronous: str = "NORMAL") -> None:
+        if synchronous not in ("NORMAL", "FULL"):
+            raise ValueError(f"synchronous is NORMAL or FULL, not {synchronous!r}")
         self.path = path
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ttr-store")
         self._db: Database | None = None

@@ -606,6 +606,8 @@ class TableRegistry:
         self._janitor: asyncio.Task[None] | None = None
         self._maps: Callable[[str], Map | None] = lambda key: None
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
+        #: Every bot's move being thought, at every table.
+        self._thinking: set[asyncio.Task[None]] = set()
 
     def __len__(self) -> int:
         return len(self._tables)
@@ -637,8 +639,13 @@ class TableRegistry:
         return warnings
 
     async def stop(self) -> None:
-        """Stop every driver (the server is stopping; everything is stored)."""
-        tasks = [*self._drivers.values(), *([self._janitor] if self._janitor else [])]
+        """Stop every driver and every bot's thinking (the server is stopping;
+        everything is stored), then the thinkers."""
+        tasks = [
+            *self._drivers.values(),
+            *self._thinking,
+            *([self._janitor] if self._janitor else []),
+        ]
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -797,8 +804,9 @@ class TableRegistry:
                     table.thinking.add(seat)
                     table.revision += 1
                     task = asyncio.get_running_loop().create_task(self._think(table, seat))
-                    thinking.add(task)
-                    task.add_done_callback(thinking.discard)
+                    for tasks in (thinking, self._thinking):
+                        tasks.add(task)
+                        task.add_done_callback(tasks.discard)
                 now = self.clock()
                 wait = table.due_in(now)
                 if wait is None or wait > 0:

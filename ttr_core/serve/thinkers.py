@@ -186,6 +186,7 @@ class Thinkers:
         self._idle: asyncio.Queue[_Worker] | None = None
         self._workers: list[_Worker] = []
         self._lock = threading.Lock()
+        self._closed = False
 
     async def think(self, bot: Bot, view: PlayerView, heavy: bool) -> Move:
         """`bot`'s move in `view`, within the budget (else a stand-in's move)."""
@@ -229,7 +230,9 @@ class Thinkers:
             )
         except BaseException:  # out of time (or the server stops): a fresh worker
             worker.kill()  # its pipe's thread wakes up, and is free again
-            self._idle.put_nowait(await loop.run_in_executor(self._keeper, self._replace, worker))
+            if not self._closed:
+                replacement = await loop.run_in_executor(self._keeper, self._replace, worker)
+                self._idle.put_nowait(replacement)
             raise
         worker.boards.add(key)
         self._idle.put_nowait(worker)
@@ -252,6 +255,7 @@ class Thinkers:
 
     def close(self) -> None:
         """Stop the workers and threads (the server is stopping)."""
+        self._closed = True
         for worker in self._workers:
             worker.stop()
         self._workers.clear()
