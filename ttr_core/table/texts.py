@@ -20,8 +20,8 @@ On your turn (cities in any order; case, accents and unique prefixes are fine):
   market N | m N | m red   take face-up card N (1-5) or a colour (R7)
   claim CITY CITY [COLOUR] [TRACK] | c ...   claim a route (R9)
       COLOUR picks the cards for a gray route (or a coloured track of a double);
-      TRACK (1, 2) picks one of double tracks; `with red:2 loco:1` sets the cards
-  tickets | t              draw destination tickets (R12); then keep 1 3 | keep all
+      TRACK (1, 2) picks one of double tracks; `with red:2 loco:1` names cards
+  tickets | t              draw tickets (R12); then `keep 1 3` or `keep all`
   station CITY [COLOUR]    europe: build a station (E1)
   pay [COLOUR] | give up   europe: a tunnel's extra cards (E2)
   pass                     only when nothing else is possible (R6)
