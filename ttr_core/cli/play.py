@@ -134,7 +134,7 @@ def play(
     map_argument: Annotated[
         str | None,
         typer.Argument(
-            metavar="[MAP]",
+            metavar="MAP",
             help="A bundled map id or a YAML file (with --resume: the record's map, if "
             "it is not a bundled one).",
             show_default=False,
