@@ -186,7 +186,9 @@ def create_app(
     """The web table. `extra_maps` are offered besides the bundled maps; `hosts`:
     the names requests may be sent to (default: the loopback names); `warn` hears
     of stored games that could not be restored. `test_hooks` adds
-    `POST /api/games/{id}/fast-forward` (bots finish the game), for tests only."""
+    `POST /api/games/{id}/fast-forward` (bots finish the game), for tests only.
+    Serve it with its lifespan (uvicorn's `lifespan="on"`, a test client used as a
+    context manager): the tables' drivers and stored games start there."""
     catalogue = MapCatalogue(extra_maps)
     tables = registry if registry is not None else TableRegistry()
 

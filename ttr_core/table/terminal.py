@@ -483,7 +483,10 @@ class Person:
         if command.kind == "redraw":
             return None, [], None
         if command.kind == "quit":
-            if self._confirm("Stop the game here? It is saved unfinished with --record. [y/N] "):
+            if self._confirm(
+                "Stop the game here? --record saves it, and `ttr play --resume` goes on "
+                "with it. [y/N] "
+            ):
                 self._stop("quit")
             return None, ["the game goes on"], None
         if command.kind == "map":

@@ -33,7 +33,7 @@ Looking around (never ends your turn):
   help | h                 this text; Enter alone redraws the table
 Leaving:
   resign                   leave the game; your routes stay (D5)
-  quit | q                 stop now; the game is saved unfinished with --record"""
+  quit | q                 stop now; --record saves it for `ttr play --resume`"""
 
 
 def printable(text: str, limit: int | None = None) -> str:
