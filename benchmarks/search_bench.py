@@ -29,7 +29,7 @@ import time
 from ttr_core.bots import make_bot
 from ttr_core.bots.determinize import determinize
 from ttr_core.bots.rollout import rollout_players
-from ttr_core.engine.loop import bot_seed, play_game, run
+from ttr_core.engine.loop import SampledWorld, bot_seed, play_game, run
 from ttr_core.engine.state import GameState
 from ttr_core.playtest.executors import iter_games
 from ttr_core.playtest.stats import wilson_interval
@@ -73,7 +73,9 @@ def playout_speed(map_id: str, games: int) -> None:
         for name in ("rollout", "greedy"):
             cpu = time.process_time()
             for seed in range(games):
-                state = GameState(game_map, players, seed)
+                # A sampled world for the policy (it reads the state), a game for the bots.
+                kind = SampledWorld if name == "rollout" else GameState
+                state = kind(game_map, players, seed)
                 if name == "rollout":
                     run(state, rollout_players(state))
                 else:

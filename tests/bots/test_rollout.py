@@ -1,5 +1,7 @@
 """The search bot's playout policy: legal on every rule set and player count,
-the same game whether its plans are made fresh or copied from a warmed player."""
+the same game whether its plans are made fresh or copied from a warmed player.
+It reads the state, so it plays only sampled worlds (`SampledWorld`): dealt here
+from a seed, as a search bot's own guesses would be."""
 
 from __future__ import annotations
 
@@ -8,8 +10,7 @@ import pytest
 from ttr_core.bots.rollout import RolloutPlayer, rollout_players
 from ttr_core.bots.search import clearly_behind
 from ttr_core.engine.actions import Claim, DrawTickets, KeepTickets
-from ttr_core.engine.loop import run
-from ttr_core.engine.state import GameState
+from ttr_core.engine.loop import SampledWorld, run
 from ttr_maps import load_map
 
 
@@ -23,7 +24,7 @@ def test_r6_r9_e1_e3_playouts_are_legal_whole_games(map_id: str, players: int) -
     game_map = load_map(map_id)
     reasons = []
     for seed in range(6):
-        state = GameState(game_map, players, seed)
+        state = SampledWorld(game_map, players, seed)
         run(state, rollout_players(state))
         assert state.is_over
         kinds = {type(action) for _, action in state.history}
@@ -35,7 +36,7 @@ def test_r6_r9_e1_e3_playouts_are_legal_whole_games(map_id: str, players: int) -
 def test_r12_playouts_draw_tickets_when_their_plan_is_done() -> None:
     drew = 0
     for seed in range(10):
-        state = GameState(load_map("north_america"), 2, seed)
+        state = SampledWorld(load_map("north_america"), 2, seed)
         run(state, rollout_players(state))
         drew += sum(isinstance(action, DrawTickets) for _, action in state.history)
     assert drew > 0
@@ -47,7 +48,7 @@ def test_a_copied_player_plays_like_a_fresh_one(map_id: str) -> None:
     played is the one fresh players play (the plan is only a cache)."""
     game_map = load_map(map_id)
     for seed in range(4):
-        world = GameState(game_map, 3, seed)
+        world = SampledWorld(game_map, 3, seed)
         warm = rollout_players(world)
         for _ in range(40):  # into the game, plans made along the way
             seat = world.to_move
@@ -60,7 +61,7 @@ def test_a_copied_player_plays_like_a_fresh_one(map_id: str) -> None:
 
 
 def test_a_copy_does_not_change_the_original_player() -> None:
-    world = GameState(load_map("north_america"), 2, 1)
+    world = SampledWorld(load_map("north_america"), 2, 1)
     player = RolloutPlayer(world, 0)
     plan = player.plan()
     twin = player.bound_to(world.clone())

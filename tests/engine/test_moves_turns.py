@@ -1,5 +1,5 @@
-"""R6, D5: passing and leaving the game (`ttr_core.engine.moves.turns`), and what
-leaving does to decisions still pending (R4, R12, E4)."""
+"""R6, D5: passing, leaving the game and the host's timeout
+(`ttr_core.engine.moves.turns`), and what leaving does to decisions still pending (R4, R12, E4)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,9 @@ from engine_positions import (
     tiny_map,
 )
 
-from ttr_core.engine.actions import KeepTickets, Pass, Remove, Resign
-from ttr_core.engine.positions import give_hand
+from ttr_core.engine.actions import KeepTickets, Pass, Remove, Resign, TimeOut, parse_action
+from ttr_core.engine.cards import CARD_INDEX
+from ttr_core.engine.positions import give_hand, stack_deck
 from ttr_core.engine.state import GameState
 
 
@@ -128,3 +129,39 @@ def test_d5_a_seat_that_left_cannot_be_removed_again():
     state = started(tiny_map(), 3)
     state.apply(Remove(2))
     assert_illegal(state, "remove 2", "D5")
+
+
+def test_d5_a_timeout_ends_the_turn_and_settles_what_was_open():
+    """The host's `timeout N` (a table's turn timer): the seat's turn ends with
+    nothing more taken: the fewest tickets kept, the first offered (R4, R12), no
+    second card (D3), a tunnel given up (E2); it is not a pass of R6."""
+    state = GameState(tiny_map(), 2, seed=3)
+    offered = state.decision_for(0).offered
+    state.apply(TimeOut(0))  # during setup: the fewest allowed, the first offered
+    assert state.tickets[0] == list(offered[:2]) and state.decision_for(0) is None
+    assert state.history[-1] == (None, TimeOut(0))
+    play(state, "keep 0,1,2", seat=1)
+    seat = state.current
+    state.apply(TimeOut(seat))  # a turn not begun: nothing taken, the turn passes
+    assert state.current != seat and not state.passed and state.phase == "playing"
+    seat = state.current
+    cards = sum(state.hands[seat])
+    play(state, "draw deck")
+    state.apply(TimeOut(seat))  # between the two cards of a draw: one card only
+    assert sum(state.hands[seat]) == cards + 1 and state.current != seat
+    seat = state.current
+    play(state, "tickets")
+    drawn = state.decision_for(seat).offered
+    state.apply(TimeOut(seat))
+    assert state.tickets[seat][-1:] == [drawn[0]] and state.current != seat
+    assert_illegal(state, f"timeout {seat}", "D5")  # not its turn: nothing to time out
+    assert str(parse_action("timeout 1")) == "timeout 1"
+
+    europe = europe_game()
+    seat = europe.current
+    give_hand(europe, seat, yellow=4)
+    stack_deck(europe, ["yellow", "yellow", "white"])
+    play(europe, "claim A-C with yellow:4")
+    europe.apply(TimeOut(seat))  # E2: the tunnel given up, the cards back in the hand
+    assert europe.hands[seat][CARD_INDEX["yellow"]] == 4
+    assert europe.owner[europe.board.route_index["A-C"]] == -1 and europe.current != seat

@@ -21,7 +21,15 @@ from ttr_core.bots.random_bot import RandomBot
 from ttr_core.cli import app
 from ttr_core.engine.actions import Remove, Resign, parse_action
 from ttr_core.engine.loop import bot_seed, play_game
-from ttr_core.engine.record import dump_record, record_of, replay, verify_record
+from ttr_core.engine.record import (
+    Note,
+    dump_record,
+    names_of,
+    notes_of,
+    record_of,
+    replay,
+    verify_record,
+)
 from ttr_core.engine.state import GameState
 from ttr_maps.io.bundled import schema_path
 
@@ -330,3 +338,31 @@ def test_e1_e2_europe_record_carries_stations_and_tunnel_events_and_replays(euro
     tunnels[0]["revealed"] = [*reversed(tunnels[0]["revealed"]), "pink"]
     difference = verify_record(record, europe)
     assert difference is not None and ".revealed" in difference
+
+
+def test_names_and_notes_are_kept_in_the_record_and_change_nothing_of_the_game(
+    north_america, tmp_path: Path
+) -> None:
+    """A person's name at a seat and the table's notes (play-test feedback) go
+    into the record; the schema accepts them, `--verify` replays the same game,
+    and a record without them is written exactly as before."""
+    bots = [RandomBot(bot_seed(4, seat)) for seat in range(2)]
+    state = play_game(north_america, bots, 4)
+    notes = [
+        Note(0, None, "watching", "the west looks empty"),
+        Note(17, 1, "Bo", 'Denver–Omaha is "always" taken'),
+    ]
+    record = json.loads(dump_record(record_of(state, ["human", "random"], ["Ana", None], notes)))
+    assert schema_errors(record) == []
+    assert record["seats"] == [
+        {"seat": 0, "player": "human", "name": "Ana"},
+        {"seat": 1, "player": "random"},
+    ]
+    assert notes_of(record) == notes and names_of(record) == ["Ana", None]
+    assert list(record).index("notes") == list(record).index("actions") + 1
+    assert verify_record(record, north_america) is None
+    plain = json.loads(dump_record(record_of(state, ["human", "random"])))
+    assert "notes" not in plain and plain["seats"][0] == {"seat": 0, "player": "human"}
+    long_note = copy.deepcopy(record)
+    long_note["notes"][0]["text"] = "x" * 1001
+    assert any("notes" in error for error in schema_errors(long_note))

@@ -10,11 +10,23 @@ import re
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from serve_server import raw_get, running_server
+from serve_server import (
+    Clock,
+    auth,
+    post,
+    raw_get,
+    running_server,
+    serving,
+    settle,
+    start,
+    table_of,
+    until,
+)
 from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
@@ -24,57 +36,34 @@ from ttr_core.engine.actions import Resign
 from ttr_core.engine.positions import arrange
 from ttr_core.engine.record import read_record, verify_record
 from ttr_core.engine.view import LOG_LENGTH
-from ttr_core.serve.app import MAX_BODY_BYTES, TOKEN_HEADER, create_app
+from ttr_core.serve.app import MAX_RECORD_BYTES, TOKEN_HEADER, create_app
 from ttr_core.serve.payloads import view_payload
+from ttr_core.serve.store import TableStore
 from ttr_core.serve.tables import PACES, Table, TableRegistry
+from ttr_core.serve.thinkers import Thinkers
 from ttr_maps import load_map
 
-#: What a seat's table response holds besides its view: public facts only.
-TABLE_KEYS = {"game", "map", "map_name", "players", "pace", "revision", "view", "log", "result"}
-
-
-class Clock:
-    """A clock the tests move by hand."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def registry() -> TableRegistry:
-    return TableRegistry(clock=Clock())
-
-
-@pytest.fixture
-def client(registry: TableRegistry) -> TestClient:
-    return TestClient(create_app(registry=registry, test_hooks=True))
-
-
-def start(
-    client: TestClient,
-    players: list[str] | None = None,
-    game_map: str = "north_america",
-    seed: int = 3,
-    pace: str = "instant",
-) -> tuple[str, dict[int, str]]:
-    body = {"map": game_map, "players": players or ["human", "greedy"], "seed": seed, "pace": pace}
-    response = client.post("/api/games", json=body)
-    assert response.status_code == 201, response.text
-    data = response.json()
-    return data["game"], {s["seat"]: s["token"] for s in data["seats"] if s["token"]}
-
-
-def auth(token: str) -> dict[str, str]:
-    return {TOKEN_HEADER: token}
-
-
-def table_of(registry: TableRegistry, game: str) -> Table:
-    table = registry.get(game)
-    assert table is not None
-    return table
+#: What a seat's table response holds besides its view and log: public facts only.
+TABLE_KEYS = {
+    "game",
+    "map",
+    "map_name",
+    "players",
+    "names",
+    "pace",
+    "paces",
+    "fixed_deal",
+    "revision",
+    "thinking",
+    "turn_seconds",
+    "clock",
+    "notes",
+    "result",
+    "seed",
+    "watching",
+    "view",
+    "log",
+}
 
 
 def as_json(value: Any) -> Any:
@@ -94,8 +83,8 @@ def assert_is_the_seats_view(response: dict, table: Table, seat: int, tokens: di
     if view.phase == "setup":
         assert all(e.seat == seat or "kept" not in e.text for e in seen)
     assert response["players"] == table.players
-    assert response["revision"] == table.revision
     assert (response["result"] is None) == (not table.state.is_over)
+    assert (response["seed"] is None) == (not table.state.is_over)
     text = json.dumps(response)
     for other, token in tokens.items():
         if other != seat:
@@ -144,10 +133,10 @@ def test_map_files_given_to_the_server_are_offered_first(tmp_path: Path) -> None
     text = bundled_map_path("iran").read_text(encoding="utf-8")  # type: ignore[union-attr]
     copy = tmp_path / "my_iran.yaml"
     copy.write_text(re.sub(r"(?m)^id: .*$", "id: my_iran", text), encoding="utf-8")
-    client = TestClient(create_app([load_map(copy)]))
-    maps = client.get("/api/setup").json()["maps"]
-    assert maps[0] == {"key": "my_iran", "name": maps[0]["name"], "rules": "base", "file": True}
-    assert client.get("/api/maps/my_iran/board.svg").status_code == 200
+    with serving(create_app([load_map(copy)])) as client:
+        maps = client.get("/api/setup").json()["maps"]
+        assert maps[0] == {"key": "my_iran", "name": maps[0]["name"], "rules": "base", "file": True}
+        assert client.get("/api/maps/my_iran/board.svg").status_code == 200
 
 
 @pytest.mark.parametrize("map_id", ["north_america", "europe", "iran"])
@@ -199,19 +188,70 @@ def test_board_svg_escapes_names_and_refuses_unknown_maps(client: TestClient) ->
 def test_starting_a_game_gives_a_secret_token_to_each_human_seat(client: TestClient) -> None:
     response = client.post(
         "/api/games",
-        json={"map": "north_america", "players": ["human", "greedy", "human"], "seed": 5},
+        json={"map": "north_america", "players": ["human", "greedy", "human"]},
     )
     assert response.status_code == 201
-    seats = response.json()["seats"]
+    data = response.json()
+    seats = data["seats"]
     assert [s["player"] for s in seats] == ["human", "greedy", "human"]
     tokens = [s["token"] for s in seats]
     assert tokens[1] is None and tokens[0] != tokens[2] and len(tokens[0]) >= 20
-    assert response.json()["seed"] == 5
+    assert len(data["spectator"]) >= 20 and data["spectator"] not in tokens
+    assert "seed" not in data and data["fixed_deal"] is False
 
 
-def test_a_game_without_a_seed_gets_a_random_one(client: TestClient) -> None:
-    response = client.post("/api/games", json={"map": "iran", "players": ["human", "random"]})
-    assert response.status_code == 201 and isinstance(response.json()["seed"], int)
+def test_r5_the_seed_is_in_no_answer_before_the_end(
+    client: TestClient, registry: TableRegistry
+) -> None:
+    """The seed gives every shuffle, so every hidden card: a random one is drawn and
+    appears in no answer (nor do the bots' seeds) until the game is over; then the
+    result and the record show it."""
+    from ttr_core.engine.loop import bot_seed
+
+    created = client.post(
+        "/api/games", json={"map": "iran", "players": ["human", "greedy"], "pace": "instant"}
+    )
+    data = created.json()
+    game, token = data["game"], data["seats"][0]["token"]
+    table = table_of(registry, game)
+    secrets_ = [str(table.state.seed), *(str(bot_seed(table.state.seed, s)) for s in (0, 1))]
+    assert table.state.seed >= 2**32  # a random seed of 53 bits: no guess finds it
+    answers = [created.text, client.get("/api/setup").text]
+    answers.append(post(client, game, token, "actions", {"action": "keep 0,1"}).text)
+    settle(client, registry, game)
+    answers += [
+        client.get(f"/api/games/{game}", headers=auth(token)).text,
+        client.get(f"/api/games/{game}", headers=auth(data["spectator"])).text,
+        post(client, game, token, "name", {"name": "Ana"}).text,
+        post(client, game, token, "notes", {"text": "hello"}).text,
+        post(client, game, token, "pace", {"pace": "fast"}).text,
+        client.get(f"/api/games/{game}/why?route=Tehran-Qom", headers=auth(token)).text,
+        client.get(f"/api/games/{game}/record", headers=auth(token)).text,
+        client.get("/api/maps/iran/board.svg").text,
+    ]
+    for answer in answers:
+        for secret in secrets_:
+            assert secret not in answer
+    over = post(client, game, token, "fast-forward", {}).json()
+    assert over["seed"] == table.state.seed and over["fixed_deal"] is False
+    record = client.get(f"/api/games/{game}/record", headers=auth(token)).json()
+    assert record["seed"] == table.state.seed
+
+
+def test_a_seed_asked_for_is_a_fixed_deal_marked_for_everyone(
+    client: TestClient, registry: TableRegistry
+) -> None:
+    response = client.post(
+        "/api/games", json={"map": "iran", "players": ["human", "human"], "seed": 77}
+    )
+    data = response.json()
+    assert data["fixed_deal"] is True and "seed" not in data
+    assert table_of(registry, data["game"]).state.seed == 77
+    for seat in data["seats"]:
+        page = client.get(f"/api/games/{data['game']}", headers=auth(seat["token"])).json()
+        assert page["fixed_deal"] is True and page["seed"] is None
+    watching = client.get(f"/api/games/{data['game']}", headers=auth(data["spectator"]))
+    assert watching.json()["fixed_deal"] is True
 
 
 @pytest.mark.parametrize(
@@ -240,6 +280,9 @@ def test_bad_game_settings_get_400(client: TestClient, body: dict, message: str)
     assert message in response.json()["error"]
 
 
+JSON = {"content-type": "application/json"}
+
+
 @pytest.mark.parametrize(
     ("content", "status"),
     [
@@ -247,10 +290,14 @@ def test_bad_game_settings_get_400(client: TestClient, body: dict, message: str)
         (b"[1, 2]", 400),
         (b"\xff\xfe", 400),
         (b"", 400),
-        (b'{"map": "' + b"x" * MAX_BODY_BYTES + b'"}', 413),
+        (b"[" * 6000 + b"]" * 6000, 400),  # nested past Python's own recursion limit
+        (b"[" * 30 + b"]" * 30, 400),
+        (b'{"seed": 1' + b"0" * 5000 + b"}", 400),  # a number of 5,000 digits
+        (b'{"seed": NaN}', 400),
+        (b'{"map": "' + b"x" * MAX_RECORD_BYTES + b'"}', 413),
     ],
 )
-def test_malformed_and_oversized_bodies_get_4xx(
+def test_malformed_nested_and_oversized_bodies_get_4xx(
     client: TestClient, content: bytes, status: int
 ) -> None:
     game, tokens = start(client)
@@ -258,8 +305,10 @@ def test_malformed_and_oversized_bodies_get_4xx(
         ("/api/games", {}),
         (f"/api/games/{game}/actions", auth(tokens[0])),
         (f"/api/games/{game}/pace", auth(tokens[0])),
+        (f"/api/games/{game}/notes", auth(tokens[0])),
+        ("/api/replays", {}),
     ):
-        response = client.post(path, content=content, headers=headers)
+        response = client.post(path, content=content, headers={**headers, **JSON})
         assert response.status_code == status, (path, response.text)
         assert "error" in response.json()
 
@@ -269,7 +318,10 @@ def test_an_oversized_body_without_a_length_header_is_cut_off(client: TestClient
         for _ in range(64):
             yield b" " * 1024
 
-    response = client.post("/api/games", content=chunks())
+    game, tokens = start(client)
+    response = client.post(
+        f"/api/games/{game}/actions", content=chunks(), headers={**auth(tokens[0]), **JSON}
+    )
     assert response.status_code == 413
 
 
@@ -297,10 +349,10 @@ def test_wrong_methods_and_unknown_paths_get_json_4xx(client: TestClient) -> Non
 
 
 def test_the_fast_forward_hook_exists_only_in_test_mode() -> None:
-    client = TestClient(create_app())
-    game, tokens = start(client)
-    response = client.post(f"/api/games/{game}/fast-forward", headers=auth(tokens[0]))
-    assert response.status_code in (404, 405)
+    with serving(create_app(registry=TableRegistry(thinkers=Thinkers(processes=0)))) as client:
+        game, tokens = start(client)
+        response = client.post(f"/api/games/{game}/fast-forward", headers=auth(tokens[0]), json={})
+        assert response.status_code in (404, 405)
 
 
 # ------------------------------------------------------------------ actions
@@ -318,8 +370,9 @@ def test_r4_keeping_tickets_then_the_bot_replies_at_once_at_instant_pace(
         f"/api/games/{game}/actions", headers=auth(tokens[0]), json={"action": "keep 0,2"}
     )
     assert response.status_code == 200
-    view = response.json()["view"]
-    assert view["phase"] == "playing" and view["to_move"] == 0  # the bot has played
+    settle(client, registry, game)  # the bot chose its tickets, then played its turn
+    view = client.get(f"/api/games/{game}", headers=auth(tokens[0])).json()["view"]
+    assert view["phase"] == "playing" and view["to_move"] == 0
     assert [t["index"] for t in view["tickets"]] == [offered[0], offered[2]]
     assert table_of(registry, game).state.tickets[0] == [offered[0], offered[2]]
 
@@ -358,7 +411,8 @@ def test_r6_an_action_out_of_turn_is_refused_with_the_rule_and_changes_nothing(
         ({"action": "draw deck " + "x" * 400}, 400, "'action'"),
         ({}, 400, "'action'"),
         ({"action": "keep 0,1"}, 409, ""),
-        ({"action": "remove 1"}, 409, ""),
+        ({"action": "remove 1"}, 409, "host"),
+        ({"action": "timeout 1"}, 409, "host"),
     ],
 )
 def test_bad_actions_get_4xx_with_the_engines_message(
@@ -366,7 +420,7 @@ def test_bad_actions_get_4xx_with_the_engines_message(
 ) -> None:
     game, tokens = start(client)
     client.post(f"/api/games/{game}/actions", headers=auth(tokens[0]), json={"action": "keep 0,1"})
-    table = table_of(registry, game)
+    table = settle(client, registry, game)
     history = len(table.state.history)
     response = client.post(f"/api/games/{game}/actions", headers=auth(tokens[0]), json=body)
     assert response.status_code == status, response.text
@@ -425,7 +479,11 @@ def test_r5_every_response_of_a_seat_is_its_player_view(
             json={"action": str(rng.choice(options))},
         )
         assert response.status_code == 200, response.text
-        assert_is_the_seats_view(response.json(), table, seat, tokens)
+        answer = response.json()
+        assert answer["view"]["seat"] == seat and set(answer) == TABLE_KEYS
+        for other, token in tokens.items():
+            assert other == seat or token not in response.text
+        settle(client, registry, game)  # the bots' replies come off the request
     assert len(table.state.history) > 100
 
 
@@ -436,6 +494,7 @@ def test_r5_hidden_cards_and_decks_never_change_a_seats_response(
     client.post(
         f"/api/games/{game}/actions", headers=auth(tokens[0]), json={"action": "keep 0,1,2"}
     )
+    settle(client, registry, game)
     before = client.get(f"/api/games/{game}", headers=auth(tokens[0])).content
     state = table_of(registry, game).state
     deck = state.cards.deck[:]
@@ -486,24 +545,25 @@ def test_bots_move_one_at_a_time_at_the_chosen_pace(
     table = table_of(registry, game)
     clock = registry.clock
     assert isinstance(clock, Clock)
-    client.post(
-        f"/api/games/{game}/actions", headers=auth(tokens[0]), json={"action": "keep 0,1,2"}
-    )
-    assert table.state.phase == "playing"  # R4: bots' choices of tickets are never delayed
+    post(client, game, tokens[0], "actions", {"action": "keep 0,1,2"})
+    until(client, lambda: table.state.phase == "playing")  # R4: setup is never delayed
     while table.state.to_move == 0:  # play until the bots are due
         action = next(a for a in table.state.legal_actions(0) if str(a).startswith("draw"))
-        client.post(
-            f"/api/games/{game}/actions", headers=auth(tokens[0]), json={"action": str(action)}
-        )
+        post(client, game, tokens[0], "actions", {"action": str(action)})
     moves = len(table.state.history)
+    until(client, lambda: table.state.to_move in table.answers)  # the bot has thought
     client.get(f"/api/games/{game}", headers=auth(tokens[0]))
-    assert len(table.state.history) == moves  # too early
+    time.sleep(0.05)
+    assert len(table.state.history) == moves  # too early for the pace
     for expected in range(1, 4):
         clock.now += PACES["normal"]
         client.get(f"/api/games/{game}", headers=auth(tokens[0]))
-        client.get(f"/api/games/{game}", headers=auth(tokens[0]))  # a second poll adds nothing
+        until(client, lambda e=expected: len(table.state.history) == moves + e)
         if table.state.to_move == 0:
             break
+        until(client, lambda: table.state.to_move in table.answers)
+        client.get(f"/api/games/{game}", headers=auth(tokens[0]))  # a poll adds nothing
+        time.sleep(0.05)
         assert len(table.state.history) == moves + expected
 
 
@@ -528,7 +588,7 @@ def test_the_record_waits_for_the_end_then_ttr_replay_accepts_it(
     game, tokens = start(client, ["human", "one-step"], seed=21)
     response = client.get(f"/api/games/{game}/record", headers=auth(tokens[0]))
     assert response.status_code == 409  # R5: the record holds every hidden card
-    data = client.post(f"/api/games/{game}/fast-forward", headers=auth(tokens[0])).json()
+    data = client.post(f"/api/games/{game}/fast-forward", headers=auth(tokens[0]), json={}).json()
     assert data["view"]["phase"] == "over" and data["result"]["seats"]
     response = client.get(f"/api/games/{game}/record", headers=auth(tokens[0]))
     assert response.status_code == 200
@@ -546,7 +606,7 @@ def test_a_replay_has_one_frame_per_action_and_ends_on_the_final_board(
     client: TestClient, registry: TableRegistry
 ) -> None:
     game, tokens = start(client, ["human", "greedy"], game_map="europe", seed=2)
-    client.post(f"/api/games/{game}/fast-forward", headers=auth(tokens[0]))
+    client.post(f"/api/games/{game}/fast-forward", headers=auth(tokens[0]), json={})
     record = client.get(f"/api/games/{game}/record", headers=auth(tokens[0])).json()
     replay = client.post("/api/replays", json=record)
     assert replay.status_code == 200
@@ -580,7 +640,7 @@ def test_a_replay_has_one_frame_per_action_and_ends_on_the_final_board(
 )
 def test_a_bad_record_is_refused_with_a_reason(client: TestClient, change, message: str) -> None:
     game, tokens = start(client)
-    client.post(f"/api/games/{game}/fast-forward", headers=auth(tokens[0]))
+    client.post(f"/api/games/{game}/fast-forward", headers=auth(tokens[0]), json={})
     record = client.get(f"/api/games/{game}/record", headers=auth(tokens[0])).json()
     change(record)
     response = client.post("/api/replays", json=record)
@@ -591,34 +651,56 @@ def test_a_bad_record_is_refused_with_a_reason(client: TestClient, change, messa
 # ------------------------------------------------------------------ the registry
 
 
-def test_idle_games_expire(client: TestClient, registry: TableRegistry) -> None:
+def test_idle_games_leave_memory_and_come_back_from_the_store(
+    client: TestClient, registry: TableRegistry
+) -> None:
+    """An unfinished game nobody looks at frees its slot after `idle_seconds`, but
+    stays stored: its link brings it back as it was. A finished one frees its slot
+    sooner (`finished_seconds`)."""
     game, tokens = start(client)
+    post(client, game, tokens[0], "actions", {"action": "keep 0,1"})
+    history = list(settle(client, registry, game).state.history)
     clock = registry.clock
     assert isinstance(clock, Clock)
     clock.now += registry.idle_seconds - 1
     assert client.get(f"/api/games/{game}", headers=auth(tokens[0])).status_code == 200
     clock.now += registry.idle_seconds - 1  # looked at a moment ago: still here
-    assert client.get(f"/api/games/{game}", headers=auth(tokens[0])).status_code == 200
+    client.portal.call(registry.expire, clock.now)
+    assert game in registry
     clock.now += registry.idle_seconds + 1
+    assert client.portal.call(registry.expire, clock.now) == 1 and len(registry) == 0
     response = client.get(f"/api/games/{game}", headers=auth(tokens[0]))
-    assert response.status_code == 404 and "expired" in response.json()["error"]
-    assert len(registry) == 0
+    assert response.status_code == 200 and game in registry
+    assert table_of(registry, game).state.history == history
+
+    post(client, game, tokens[0], "fast-forward", {})
+    clock.now += registry.finished_seconds + 1
+    assert client.portal.call(registry.expire, clock.now) == 1
+    assert client.get(f"/api/games/{game}/record", headers=auth(tokens[0])).status_code == 200
 
 
-def test_fifty_games_at_once_then_a_full_server_says_503() -> None:
-    registry = TableRegistry(max_tables=50, clock=Clock())
-    client = TestClient(create_app(registry=registry))
-    games = [start(client, seed=seed) for seed in range(50)]
-    for game, tokens in games:
-        assert client.get(f"/api/games/{game}", headers=auth(tokens[0])).status_code == 200
-    response = client.post("/api/games", json={"map": "iran", "players": ["human", "greedy"]})
-    assert response.status_code == 503 and "50 games" in response.json()["error"]
-    registry.clock.now += registry.idle_seconds + 1  # type: ignore[attr-defined]
-    assert (
-        client.post("/api/games", json={"map": "iran", "players": ["human", "greedy"]}).status_code
-        == 201
+def test_a_full_server_says_503_and_frees_the_slots_of_finished_and_idle_games(
+    store: TableStore,
+) -> None:
+    registry = TableRegistry(
+        store=store, max_tables=50, thinkers=Thinkers(processes=0), clock=Clock()
     )
-    assert len(registry) == 1
+    with serving(create_app(registry=registry, test_hooks=True)) as client:
+        games = [start(client, seed=seed) for seed in range(50)]
+        for game, tokens in games:
+            assert client.get(f"/api/games/{game}", headers=auth(tokens[0])).status_code == 200
+        body = {"map": "iran", "players": ["human", "greedy"]}
+        response = client.post("/api/games", json=body)
+        assert response.status_code == 503 and "50 games" in response.json()["error"]
+        # A finished game gives its slot to a new one at once.
+        game, tokens = games[7]
+        post(client, game, tokens[0], "fast-forward", {})
+        assert client.post("/api/games", json=body).status_code == 201
+        assert game not in registry and len(registry) == 50
+        # Idle games free theirs.
+        registry.clock.now += registry.idle_seconds + 1  # type: ignore[attr-defined]
+        assert client.post("/api/games", json=body).status_code == 201
+        assert len(registry) == 1
 
 
 # ------------------------------------------------------------------ the command
@@ -627,7 +709,17 @@ def test_fifty_games_at_once_then_a_full_server_says_503() -> None:
 def test_ttr_serve_help_names_every_option() -> None:
     result = CliRunner().invoke(cli_app, ["serve", "--help"], terminal_width=200)
     assert result.exit_code == 0
-    for option in ("--host", "--port", "--idle-minutes", "--max-games"):
+    for option in (
+        "--host",
+        "--port",
+        "--data",
+        "--allow-host",
+        "--idle-minutes",
+        "--keep-days",
+        "--max-games",
+        "--max-search-seats",
+        "--bot-seconds",
+    ):
         assert option in result.output
 
 
@@ -638,22 +730,46 @@ def test_ttr_serve_refuses_a_bad_map_file_with_exit_2(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "not a playable map" in result.output
 
 
-def test_ttr_serve_says_so_when_the_port_is_taken() -> None:
+def test_ttr_serve_says_so_when_the_port_is_taken(tmp_path: Path) -> None:
     import socket
 
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        result = CliRunner().invoke(cli_app, ["serve", "--port", str(port)])
+        result = CliRunner().invoke(
+            cli_app, ["serve", "--port", str(port), "--data", str(tmp_path)]
+        )
     assert result.exit_code == 2 and f"cannot listen on 127.0.0.1:{port}" in result.output
 
 
-def test_ttr_serve_prints_its_url_serves_and_stops_cleanly_on_ctrl_c() -> None:
+@pytest.mark.parametrize(
+    ("host", "message"),
+    [
+        ("", "give an address"),
+        (" 127.0.0.1", "give an address"),
+        ("a b", "not an IP"),
+        ("-bad-.example", "not an IP"),
+        ("x" * 300, "not an IP"),
+    ],
+)
+def test_ttr_serve_refuses_a_bad_host_with_exit_2(tmp_path: Path, host: str, message: str) -> None:
+    result = CliRunner().invoke(cli_app, ["serve", "--host", host, "--data", str(tmp_path)])
+    assert result.exit_code == 2 and message in result.output, result.output
+
+
+def test_ttr_serve_refuses_a_data_folder_it_cannot_use(tmp_path: Path) -> None:
+    a_file = tmp_path / "file"
+    a_file.write_text("x", encoding="utf-8")
+    result = CliRunner().invoke(cli_app, ["serve", "--data", str(a_file / "sub")])
+    assert result.exit_code == 2 and "--data" in result.output
+
+
+def test_ttr_serve_prints_its_url_serves_and_stops_cleanly_on_ctrl_c(tmp_path: Path) -> None:
     import httpx2
 
     process = subprocess.Popen(
-        [sys.executable, "-m", "ttr_core", "serve", "--port", "0"],
+        [sys.executable, "-m", "ttr_core", "serve", "--port", "0", "--data", str(tmp_path)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

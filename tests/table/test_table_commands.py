@@ -337,7 +337,7 @@ def test_names_fold_accents_case_and_punctuation() -> None:
 
 def test_tab_completion_of_commands_and_city_names() -> None:
     game_map = load_map("north_america")
-    assert len(completions("", game_map)) == 14  # every command word
+    assert len(completions("", game_map)) == 15  # every command word
     assert completions("ma", game_map) == ["map", "market"]
     assert completions("claim dal", game_map) == ["dallas"]
     assert completions("claim dallas little r", game_map) == ["rock"]

@@ -3,18 +3,20 @@ command language (`ttr_core.table.terminal`, `ttr_core.cli.play`)."""
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.console import Console
-from table_player import play_by_screen
+from table_player import ScriptedPerson, play_by_screen
 from typer.testing import CliRunner
 
 from ttr_core.cli import app
 from ttr_core.cli.play import seat_bots
-from ttr_core.table.terminal import Terminal
+from ttr_core.table.terminal import WIPE_SCROLLBACK, Terminal, play_at_table
 from ttr_maps import load_map
 
 runner = CliRunner()
@@ -95,8 +97,7 @@ def test_r4_r9_bad_commands_teach_and_change_nothing() -> None:
 def test_r9_a_taken_route_is_refused_with_the_rule_and_its_owner() -> None:
     from ttr_core.bots import make_bot
     from ttr_core.engine.state import GameState
-    from ttr_core.table.commands import Play, parse_command
-    from ttr_core.table.terminal import why_not
+    from ttr_core.table.commands import Play, parse_command, why_not
 
     state = GameState(load_map("north_america"), 2, seed=5)
     bots = [make_bot("greedy", 0), make_bot("route-focus", 1)]
@@ -154,17 +155,51 @@ def test_a_blind_draw_says_which_card_came() -> None:
     assert "from the deck you drew " in result.output
 
 
-def test_hot_seat_hides_each_hand_behind_a_pass_screen() -> None:
+def test_hot_seat_hides_each_hand_behind_a_pass_screen_and_asks_names(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
     result = runner.invoke(
         app,
-        ["play", "north_america", "--bots", "human,human,greedy", "--seed", "1"],
-        input="\nkeep 1 2\n\nkeep all\n",
+        [
+            "play",
+            "north_america",
+            "--bots",
+            "human,human,greedy",
+            "--seed",
+            "1",
+            "--record",
+            str(record),
+        ],
+        input="Ana\nkeep 1 2\n\nkeep all\n",
     )
     out = result.output
-    first = out.index("Pass the terminal to seat 0 (human) and press Enter.")
-    second = out.index("Pass the terminal to seat 1 (human) and press Enter.")
-    assert first < out.index("seat 0 human") < second < out.index("seat 1 human")
+    first = out.index("Pass the terminal to seat 0 (human).\nType your name")
+    second = out.index("Pass the terminal to seat 1 (human).\nType your name")
+    assert first < out.index("seat 0 Ana") < second < out.index("seat 1 human")
+    assert re.search(r"^ +0 Ana +45", out[second:], re.MULTILINE)  # seat 1 sees her name
     assert result.exit_code == 1
+    seats = json.loads(record.read_text())["seats"]
+    assert seats[0] == {"seat": 0, "player": "human", "name": "Ana"} and "name" not in seats[1]
+
+
+def test_hot_seat_clears_the_scrollback_before_the_next_person() -> None:
+    """At a terminal the pass screen wipes the scrollback too (`ESC [3J`): the next
+    person cannot scroll up to the previous hand."""
+    output = io.StringIO()
+    console = Console(file=output, width=80, height=24, color_system=None, force_terminal=True)
+    answers = iter(["", "keep all", ""])
+
+    def read_line(prompt: str) -> str:
+        for answer in answers:
+            return answer
+        raise EOFError
+
+    terminal = Terminal(console, read_line, interactive=True)
+    play_at_table(load_map("iran"), [None, None], ["human", "human"], 2, terminal)
+    text = output.getvalue()
+    passes = [m.start() for m in re.finditer("Pass the terminal to seat", text)]
+    assert len(passes) == 2
+    for start in passes:
+        assert text.rfind(WIPE_SCROLLBACK, 0, start) > text.rfind("Hand", 0, start)
 
 
 def test_default_seating_is_a_person_against_two_bots() -> None:
@@ -295,3 +330,125 @@ def test_play_help_names_the_commands() -> None:
     out = runner.invoke(app, ["play", "--help"], env={"COLUMNS": "250"}).output
     assert "`claim dallas little rock`" in out
     assert "seats you (seat 0) against two bots" in out
+
+
+def scripted_terminal(stop_after: int | None = None) -> tuple[Any, ScriptedPerson]:
+    """A `stdin_terminal` stand-in: the scripted person at the table, pressing
+    Ctrl-C after `stop_after` lines if given."""
+    output = io.StringIO()
+    person = ScriptedPerson(output)
+
+    def read_line(prompt: str) -> str:
+        if stop_after is not None and len(person.typed) >= stop_after:
+            raise KeyboardInterrupt
+        return person(prompt)
+
+    def make(console: Console, game_map: object) -> Terminal:
+        quiet = Console(file=output, width=80, height=24, color_system=None)
+        return Terminal(quiet, read_line, interactive=False)
+
+    return make, person
+
+
+def test_resume_goes_on_with_a_game_stopped_by_ctrl_c_and_its_record_verifies(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import ttr_core.table.terminal
+
+    stopped, final = tmp_path / "stopped.json", tmp_path / "final.json"
+    first, _ = scripted_terminal(stop_after=25)
+    monkeypatch.setattr(ttr_core.table.terminal, "stdin_terminal", first)
+    args = ["play", "north_america", "--bots", "human,greedy,one-step", "--record", str(stopped)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 130, result.output
+    seed = int(re.search(r"seed (\d+): `--seed", result.output)[1])  # a random deal
+    halfway = json.loads(stopped.read_text())
+    assert halfway["result"] is None and halfway["seed"] == seed and len(halfway["actions"]) > 8
+
+    second, _ = scripted_terminal()
+    monkeypatch.setattr(ttr_core.table.terminal, "stdin_terminal", second)
+    result = runner.invoke(app, ["play", "--resume", str(stopped), "--record", str(final)])
+    assert result.exit_code == 0, result.output[-2000:]
+    assert "Final standings" in result.output and f"seed {seed}" in result.output
+    done = json.loads(final.read_text())
+    assert done["result"] is not None and done["seed"] == seed
+    assert done["actions"][: len(halfway["actions"])] == halfway["actions"]
+    assert done["seats"] == halfway["seats"]
+    replay_verifies(final)
+    assert json.loads(stopped.read_text()) == halfway  # the record read is left as it was
+
+
+def test_resume_refuses_what_would_change_the_game_or_overwrite_its_record(
+    tmp_path: Path,
+) -> None:
+    stopped = tmp_path / "stopped.json"
+    runner.invoke(app, [*PLAY, "--record", str(stopped)], input="keep 1 2\nnote too many tickets\n")
+    assert json.loads(stopped.read_text())["notes"][0]["text"] == "too many tickets"
+    for extra, message in (
+        (["--seed", "3"], "--seed"),
+        (["--bots", "greedy"], "--bots"),
+        (["--set", "wagons=20"], "--set"),
+        (["--record", str(stopped)], "never written over"),
+    ):
+        result = runner.invoke(app, ["play", "--resume", str(stopped), *extra])
+        assert result.exit_code == 2 and message in result.output, result.output
+    finished = tmp_path / "finished.json"
+    runner.invoke(app, ["play", "iran", "--bots", "greedy", "-p", "2", "--record", str(finished)])
+    result = runner.invoke(app, ["play", "--resume", str(finished)])
+    assert result.exit_code == 2 and "game is over" in result.output
+    result = runner.invoke(app, ["play", "--resume", str(tmp_path / "missing.json")])
+    assert result.exit_code == 2 and "--resume" in result.output
+    assert runner.invoke(app, ["play"]).exit_code == 2  # neither a map nor a record
+
+
+def test_a_game_is_dealt_at_random_unless_a_seed_is_given() -> None:
+    seeds = set()
+    for _ in range(3):
+        result = runner.invoke(app, ["play", "iran", "--bots", "random", "-p", "2"])
+        seeds.add(re.search(r"seed (\d+): `--seed \1` deals this game again", result.output)[1])
+    assert len(seeds) == 3
+    again = [
+        runner.invoke(app, ["play", "iran", "--bots", "random", "-p", "2", "--seed", "7"]).output
+        for _ in range(2)
+    ]
+    assert again[0] == again[1] and "seed 7:" in again[0]
+
+
+@pytest.mark.parametrize(("width", "height"), [(80, 24), (60, 18)])
+def test_the_routes_list_and_help_fit_the_screen_row_for_row(width: int, height: int) -> None:
+    """A listing never wraps on the terminal, so its heading stays on screen: route
+    lines use the compact payment form and are cut to the width; help wraps at
+    word boundaries under its own column."""
+    from ttr_core.engine.positions import give_hand
+    from ttr_core.engine.state import GameState
+    from ttr_core.table.journal import Journal
+    from ttr_core.table.terminal import Continued
+
+    state = GameState(load_map("north_america"), 2, seed=3)
+    for seat in (0, 1):
+        state.apply(state.legal_actions(seat)[-1], seat)
+    give_hand(state, state.current, red=3, blue=3, black=3, white=3, orange=2, loco=2)
+    output = io.StringIO()
+    console = Console(file=output, width=width, height=height, color_system=None)
+    answers = iter(["", "routes", "", "help", ""])  # Enter at the pass screen first
+
+    def read_line(prompt: str) -> str:
+        for answer in answers:
+            return answer
+        raise EOFError
+
+    names = ["human", "human"]
+    continued = Continued(state, Journal(), [None, None], [])
+    play_at_table(
+        state.map, [None, None], names, 3, Terminal(console, read_line, False), continued=continued
+    )
+    text = output.getvalue()
+    start = text.index("You can claim")
+    routes = text[start : text.index("(Enter: back to the table)", start)].splitlines()
+    assert len(routes) <= height - 2 and all(len(line) <= width for line in routes)
+    assert any("/" in line for line in routes)  # several colours in one compact form
+    start = text.index("On your turn")
+    help_lines = text[start : text.index("(Enter: back to the table)", start)].splitlines()
+    assert all(len(line) <= width for line in help_lines)
+    assert "picks the cards for a gray route" in " ".join(line.strip() for line in help_lines)  # no word cut
+    assert not any(re.match(r"^\S{1,3}$", line) for line in help_lines)  # no stray fragment

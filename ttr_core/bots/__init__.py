@@ -43,6 +43,9 @@ class BotSpec:
     #: (raising ValueError with a message), and the syntax for help texts.
     parse: str | None = None
     syntax: str = ""
+    #: A bot that may think for seconds a move (the web table gives it a worker
+    #: process of its own and caps how many play at once).
+    heavy: bool = False
 
 
 #: Every bot, by the name the command line, the web table and reports use; the
@@ -58,6 +61,7 @@ BOTS: dict[str, BotSpec] = {
         "ttr_core.bots.search:SearchBot",
         parse="ttr_core.bots.search:parse_budget",
         syntax="search:N for N playouts a move, search:Ts for T seconds a move",
+        heavy=True,
     ),
 }
 
@@ -97,6 +101,11 @@ def check_bot_name(name: str) -> None:
     """Raise ValueError, saying what is wrong and what is known, unless `name`
     names a bot (`greedy`, `search`, `search:400`, `search:0.5s`)."""
     _parsed_parameter(name)
+
+
+def is_heavy(name: str) -> bool:
+    """Whether the bot `name` (`search:400`) may think for seconds a move."""
+    return _parsed_parameter(name)[0].heavy
 
 
 def make_bot(name: str, seed: int) -> Bot:

@@ -1,7 +1,8 @@
 """A legal game state consistent with what one seat sees: the hidden information
 sampled (R5, D6 hide it from the seat; a search bot guesses it).
 
-`determinize(view, rng)` builds a `GameState` whose `view(seat)` equals the given
+`determinize(view, rng)` builds a `SampledWorld` (a `GameState` the game loop
+lets playout players read) whose `view(seat)` equals the given
 view, with everything the view does not show drawn at random and consistently:
 
 - cards (R3): the 110 train cards minus the market, my hand and a tunnel's
@@ -46,8 +47,8 @@ from ttr_core.engine.actions import PASS, RESIGN
 from ttr_core.engine.cards import CARD_KINDS, full_deck
 from ttr_core.engine.decisions import ChooseTickets, Decision
 from ttr_core.engine.enums import Phase, Status
+from ttr_core.engine.loop import SampledWorld
 from ttr_core.engine.positions import arrange
-from ttr_core.engine.state import GameState
 from ttr_core.engine.view import PlayerView
 
 
@@ -60,7 +61,7 @@ def determinize(
     view: PlayerView,
     rng: random.Random,
     ticket_weights: Mapping[int, Sequence[float]] | None = None,
-) -> GameState:
+) -> SampledWorld:
     """A game state with `view.seat`'s view equal to `view`, the hidden
     information drawn from `rng` (see the module docstring).
 
@@ -81,7 +82,7 @@ def determinize(
         raise NotDecidingError(f"it is not seat {seat}'s turn")
 
     players = view.num_players
-    state = GameState(view.map, players, rng.getrandbits(62), view.rule_set)
+    state = SampledWorld(view.map, players, rng.getrandbits(62), view.rule_set)
     others = [s for s in range(players) if s != seat]
 
     # Cards (R3): what I cannot see, shuffled, then dealt by the public counts.

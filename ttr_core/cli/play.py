@@ -10,7 +10,6 @@ import typer
 from ttr_core.bots import bots_help
 from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, app
 from ttr_core.cli.common import (
-    MapArgument,
     RuleChanges,
     fail,
     load_map_argument,
@@ -24,6 +23,7 @@ if TYPE_CHECKING:
 
     from ttr_core.bots import Bot
     from ttr_core.engine.state import GameState
+    from ttr_core.table.terminal import Continued
     from ttr_maps.model import Map
     from ttr_maps.rules import RuleSet
 
@@ -47,9 +47,11 @@ HELP = (
     "`ttr play MAP` seats you (seat 0) against two bots (greedy, one-step). Seats named "
     "`human` (in --bots, or with --human N) are people; several people share the "
     "terminal (hot-seat). Each turn shows one screen; type commands such as `deck`, "
-    "`m 3`, `claim dallas little rock`, `tickets`, `routes`, `map` or `help`. "
-    "Ctrl-D and `quit` stop the game unfinished (exit 1), Ctrl-C too (exit 130); "
-    "--record then saves the unfinished game. See docs/play-testing.md."
+    "`m 3`, `claim dallas little rock`, `tickets`, `routes`, `map`, `note TEXT` or "
+    "`help`. Each game is dealt at random; the seed printed at the end (or --seed) "
+    "deals it again. Ctrl-D and `quit` stop the game unfinished (exit 1), Ctrl-C too "
+    "(exit 130); --record then saves the unfinished game, and `ttr play --resume "
+    "RECORD` goes on with it. See docs/play-testing.md."
 )
 
 
@@ -106,15 +108,20 @@ def write_picture(state: GameState, names: list[str], path: Path) -> None:
 
 
 def play_bots(
-    game_map: Map, bots: Sequence[Bot], seed: int, rules: RuleSet | None
+    game_map: Map,
+    bots: Sequence[Bot],
+    seed: int,
+    rules: RuleSet | None,
+    state: GameState | None = None,
 ) -> tuple[GameState, bool]:
-    """A bots-only game through the game loop, keeping the state when Ctrl-C stops
-    it: (state, interrupted). --record then saves the game so far, as the help
-    promises."""
+    """A bots-only game through the game loop (from `state`, a game resumed, if
+    given), keeping the state when Ctrl-C stops it: (state, interrupted).
+    --record then saves the game so far, as the help promises."""
     from ttr_core.engine.loop import run
     from ttr_core.engine.state import GameState
 
-    state = GameState(game_map, len(bots), seed, rules)
+    if state is None:
+        state = GameState(game_map, len(bots), seed, rules)
     try:
         run(state, bots)
     except KeyboardInterrupt:
@@ -124,7 +131,15 @@ def play_bots(
 
 @app.command(help=HELP)
 def play(
-    map_argument: MapArgument,
+    map_argument: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="MAP",
+            help="A bundled map id or a YAML file (with --resume: the record's map, if "
+            "it is not a bundled one).",
+            show_default=False,
+        ),
+    ] = None,
     players: Annotated[
         int | None,
         typer.Option(
@@ -151,7 +166,22 @@ def play(
             "--human", help="Seat played by a person at this terminal (repeat for hot-seat)."
         ),
     ] = None,
-    seed: Annotated[int, typer.Option(help="Seed of the game: same seed, same game.")] = 0,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            help="Seed of the game: same seed, same game. Default: a random one, printed "
+            "at the end.",
+            show_default=False,
+        ),
+    ] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option(
+            help="Go on with the unfinished game of this record (written by --record): "
+            "the same seats, cards and notes.",
+            show_default=False,
+        ),
+    ] = None,
     record: Annotated[
         Path | None,
         typer.Option(help="Write the game record (JSON) to this file, finished or not."),
@@ -187,9 +217,20 @@ def play(
                 check_output_path(path)
             except OutputPathError as error:
                 raise fail(f"{option}: {error}") from None
-    game_map = load_map_argument(map_argument)
-    rules = rules_with_changes(game_map, changes)
-    names = seat_bots(bots, players, human)
+    continued = None
+    if resume is not None:
+        refuse_changes_to_a_resumed_game(players, bots, human, seed, changes, record, resume)
+        game_map, names, continued = resumed(resume, map_argument)
+        seed = continued.state.seed
+        rules = continued.state.rule_set
+    else:
+        if map_argument is None:
+            raise fail("give a MAP to play (a bundled id or a YAML file), or --resume RECORD")
+        game_map = load_map_argument(map_argument)
+        rules = rules_with_changes(game_map, changes)
+        names = seat_bots(bots, players, human)
+        if seed is None:
+            seed = random_seed()
     try:
         seat_players = [
             None if name == HUMAN else make_bot(name, bot_seed(seed, i))
@@ -199,7 +240,14 @@ def play(
         raise fail(f"{error} (or 'human')") from None
     console = Console(highlight=False)
     stopped = interrupted = False
+    people: list[str | None] = list(continued.names) if continued else []
+    notes = list(continued.notes) if continued else []
     if any(p is None for p in seat_players):
+        welcome = welcome_lines(names)
+        if continued is not None:
+            welcome.insert(
+                0, f"Going on with {resume} after {len(continued.state.history)} actions."
+            )
         session = play_at_table(
             game_map,
             seat_players,
@@ -207,24 +255,34 @@ def play(
             seed,
             stdin_terminal(console, game_map),
             picture,
-            welcome_lines(names),
+            welcome,
             rules,
+            continued,
         )
         state, stopped, interrupted = session.state, session.stopped, session.interrupted
+        people, notes = session.names, session.notes
     else:
-        state, interrupted = play_bots(game_map, seat_players, seed, rules)  # type: ignore[arg-type]
+        state, interrupted = play_bots(
+            game_map,
+            seat_players,  # type: ignore[arg-type]
+            seed,
+            rules,
+            continued.state if continued else None,
+        )
+    shown = [person or name for person, name in zip(people or names, names, strict=True)]
     if state.is_over:
-        console.print(standings_table(state.result(), names))
+        console.print(standings_table(state.result(), shown))
+    typer.echo(f"seed {seed}: `--seed {seed}` deals this game again")
     problems = []
     if record is not None:
         try:
-            write_record(record_of(state, names), record)
+            write_record(record_of(state, names, people, notes), record)
             typer.echo(f"record written to {record}")
         except OSError as error:
             problems.append(f"the record could not be written to {record}: {error.strerror}")
     if picture is not None:
         try:
-            write_picture(state, names, picture)
+            write_picture(state, shown, picture)
             typer.echo(f"picture written to {picture}")
         except PreviewError as error:
             saved = f" (the record was written to {record})" if record and not problems else ""
@@ -234,3 +292,59 @@ def play(
     if interrupted:
         raise typer.Exit(EXIT_INTERRUPTED)
     raise typer.Exit(EXIT_FAILED if stopped or problems else EXIT_OK)
+
+
+def random_seed() -> int:
+    """A seed nobody chose (53 bits: exact in every JSON reader, JavaScript's too)."""
+    import secrets
+
+    return secrets.randbits(53)
+
+
+def refuse_changes_to_a_resumed_game(
+    players: int | None,
+    bots: str | None,
+    human: list[int] | None,
+    seed: int | None,
+    changes: list[str] | None,
+    record: Path | None,
+    resume: Path,
+) -> None:
+    """A resumed game goes on as recorded: options that would change it are usage
+    errors, and the record read is never written over."""
+    for given, option in (
+        (players, "--players"),
+        (bots, "--bots"),
+        (human, "--human"),
+        (seed, "--seed"),
+        (changes, "--set"),
+    ):
+        if given:
+            raise fail(f"{option}: --resume goes on with the game as it was recorded")
+    if record is not None and record.resolve() == resume.resolve():
+        raise fail("--record: name another file; --resume's record is read, never written over")
+
+
+def resumed(path: Path, map_argument: str | None) -> tuple[Map, list[str], Continued]:
+    """The map, the seats' players and the game of an unfinished record; exit 2
+    with the reason when it cannot go on."""
+    from ttr_core.engine.record import RecordError, players_of, read_record
+    from ttr_core.table.terminal import continued_game
+
+    try:
+        data = read_record(path)
+    except RecordError as error:
+        raise fail(f"--resume: {error}") from None
+    if map_argument is None:
+        from ttr_maps.io.bundled import bundled_map_ids
+
+        if data["map"] not in bundled_map_ids():
+            raise fail(
+                f"--resume: the record's map {data['map']!r} is not a bundled map; give its "
+                f"file: ttr play MAP.yaml --resume {path}"
+            )
+    game_map = load_map_argument(map_argument or data["map"])
+    try:
+        return game_map, players_of(data), continued_game(data, game_map)
+    except RecordError as error:
+        raise fail(f"--resume {path}: {error}") from None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -11,11 +12,48 @@ from ttr_core.cli.common import fail, load_map_argument
 
 HELP = (
     "Serve the web table: play-test maps in the browser, with bots and friends.\n\n"
-    "Open the printed URL, pick a map (the bundled ones and every MAP given), the seats "
-    "(people or bots) and a seed, and start: each human seat gets its own join link. "
-    "Games live in memory and expire when idle. The server listens on 127.0.0.1 unless "
-    "--host says otherwise; Ctrl-C stops it. See docs/play-testing.md."
+    "Open the printed URL, pick a map (the bundled ones and every MAP given) and the "
+    "seats (people or bots), and start: each person's seat gets its own join link, and "
+    "one link lets others watch. Every game is stored in the data folder after every "
+    "move and comes back when the server starts again. The server listens on 127.0.0.1 "
+    "unless --host says otherwise; Ctrl-C stops it. See docs/play-testing.md."
 )
+
+
+def check_host(host: str) -> str:
+    """`--host` as given, if it can name an address to listen on: an IP address or
+    a host name (letters, digits, hyphens, dots). Raises the usage error."""
+    import ipaddress
+    import re
+
+    name = host.strip()
+    if name != host or not name:
+        raise fail(f"--host {host!r}: give an address to listen on, e.g. 127.0.0.1 or 0.0.0.0")
+    try:
+        ipaddress.ip_address(name)
+        return name
+    except ValueError:
+        pass
+    label = r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)"
+    if len(name) > 253 or not re.fullmatch(rf"{label}(\.{label})*\.?", name):
+        raise fail(f"--host {host!r}: not an IP address or a host name")
+    return name
+
+
+def lock_data_folder(folder: Path) -> object:
+    """Hold the data folder for this server (released when the process ends):
+    two servers writing one folder would each restore the other's games."""
+    handle = (folder / "serve.lock").open("a+b")
+    try:
+        import fcntl
+    except ImportError:  # Windows: SQLite's own locking still keeps the file whole
+        return handle
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise fail(f"--data {folder}: another ttr serve is using this folder") from None
+    return handle
 
 
 @app.command(help=HELP)
@@ -33,42 +71,112 @@ def serve(
         typer.Option(help="Address to listen on (0.0.0.0 lets other machines join)."),
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=0, max=65535, help="Port (0: any free port).")] = 8000,
+    data: Annotated[
+        Path | None,
+        typer.Option(
+            help="Folder for the stored games (made if missing). Default: the platform's "
+            "data folder, e.g. ~/.local/share/ttr.",
+            show_default=False,
+        ),
+    ] = None,
+    allow_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-host",
+            help="Another name the page may be opened by (a DNS name of this machine, a "
+            "proxy's name); repeat for several.",
+            show_default=False,
+        ),
+    ] = None,
     idle_minutes: Annotated[
         float,
-        typer.Option(min=1, help="A game nobody has looked at for this long expires."),
+        typer.Option(
+            min=1,
+            help="An unfinished game nobody has looked at for this long leaves memory "
+            "(it stays stored; its links bring it back).",
+        ),
     ] = 120.0,
-    max_games: Annotated[int, typer.Option(min=1, help="Most games held at once.")] = 200,
+    keep_days: Annotated[
+        float, typer.Option(min=1, help="Stored games untouched for this many days are deleted.")
+    ] = 30.0,
+    max_games: Annotated[int, typer.Option(min=1, help="Most games in memory at once.")] = 200,
+    max_search_seats: Annotated[
+        int,
+        typer.Option(min=0, help="Most seats of thinking bots (search) playing at once."),
+    ] = 8,
+    bot_seconds: Annotated[
+        float,
+        typer.Option(
+            min=0.1,
+            help="Time a bot may think over one move; past it the seat plays the greedy "
+            "bot's move that time.",
+        ),
+    ] = 15.0,
 ) -> None:
     import socket
 
     import uvicorn
 
     from ttr_core.serve.app import create_app
+    from ttr_core.serve.guard import AllowedHosts
+    from ttr_core.serve.store import StoreError, default_data_folder, open_data_folder
     from ttr_core.serve.tables import TableRegistry
+    from ttr_core.serve.thinkers import Thinkers
 
+    host = check_host(host)
     extra = [load_map_argument(argument) for argument in maps or []]
+    folder = data if data is not None else default_data_folder()
+    try:
+        store = open_data_folder(folder)
+    except StoreError as error:
+        raise fail(f"--data: {error}") from None
+    lock = lock_data_folder(folder)
+    registry = TableRegistry(
+        store=store,
+        thinkers=Thinkers(move_seconds=bot_seconds),
+        idle_seconds=idle_minutes * 60,
+        keep_days=keep_days,
+        max_tables=max_games,
+        max_heavy_seats=max_search_seats,
+    )
     application = create_app(
-        extra, registry=TableRegistry(idle_seconds=idle_minutes * 60, max_tables=max_games)
+        extra,
+        registry=registry,
+        hosts=AllowedHosts.for_address(host, allow_host or ()),
+        warn=lambda message: typer.echo(f"warning: {message}", err=True),
     )
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    listener = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        # IPPROTO_TCP named, so that asyncio turns Nagle off (TCP_NODELAY) on every
+        # connection: with proto 0 each keep-alive answer waited ~40 ms for the
+        # client's delayed ACK.
+        listener = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    except OSError as error:
+        store.close()
+        raise fail(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         listener.bind((host, port))
         listener.listen(128)  # connections made before uvicorn starts wait, not fail
-    except (OSError, OverflowError) as error:
+    except (OSError, OverflowError, UnicodeError) as error:
         listener.close()
+        store.close()
         reason = error.strerror if isinstance(error, OSError) and error.strerror else error
         raise fail(f"cannot listen on {host}:{port}: {reason}") from None
     bound_port = listener.getsockname()[1]
-    shown = f"[{host}]" if family == socket.AF_INET6 else host
-    typer.echo(f"ttr web table at http://{shown}:{bound_port}/  (Ctrl-C stops it)")
-    server = uvicorn.Server(uvicorn.Config(application, log_level="warning", lifespan="off"))
+    everywhere = host in ("0.0.0.0", "::")
+    shown = "127.0.0.1" if everywhere else (f"[{host}]" if family == socket.AF_INET6 else host)
+    also = " (and at this machine's addresses)" if everywhere else ""
+    typer.echo(f"ttr web table at http://{shown}:{bound_port}/{also}  (Ctrl-C stops it)")
+    typer.echo(f"games are stored in {folder}")
+    server = uvicorn.Server(uvicorn.Config(application, log_level="warning", lifespan="on"))
     try:
         server.run(sockets=[listener])
     except KeyboardInterrupt:  # uvicorn shuts down, then passes Ctrl-C on
         pass
     finally:
         listener.close()
+        store.close()
+        del lock
     typer.echo("stopped")
     raise typer.Exit(EXIT_OK)

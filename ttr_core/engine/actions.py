@@ -9,6 +9,7 @@
     pass                                    R6: only when nothing else is possible
     resign                                  D5: leave the game (any moment)
     remove 2                                D5: the host removes seat 2
+    timeout 2                               D5: the host ends seat 2's turn (a turn timer)
 
 With the `europe` rule set (E1, E2):
 
@@ -171,6 +172,22 @@ class Remove(Action):
         return f"remove {self.seat}"
 
 
+@dataclass(frozen=True, slots=True)
+class TimeOut(Action):
+    """The host ends a seat's turn because its time ran out (D5's host acting for
+    inactivity, short of removing: a table's turn timer, see
+    `ttr_core.engine.moves.turns.time_out`). Not a player's action either."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"timeout {self.seat}"
+
+
+#: The host's actions (D5): applied for no seat, recorded with seat null.
+HOST_ACTIONS = (Remove, TimeOut)
+
+
 def city_token(name: str) -> str:
     """A city name as one token of the notation: spaces become underscores."""
     return name.replace(" ", "_")
@@ -222,6 +239,7 @@ _MARKET = re.compile(r"draw market ([0-9]+)")
 _CLAIM = re.compile(r"claim (\S+) with (.+)")
 _KEEP = re.compile(r"keep ([0-9,\s]+)")
 _REMOVE = re.compile(r"remove ([0-9]+)")
+_TIMEOUT = re.compile(r"timeout ([0-9]+)")
 _STATION = re.compile(r"station (\S+) with (.+)")
 _PAY = re.compile(r"pay (.+)")
 
@@ -244,6 +262,8 @@ def parse_action(text: str) -> Action:
         return KeepTickets(indices)
     if match := _REMOVE.fullmatch(normalized):
         return Remove(int(match[1]))
+    if match := _TIMEOUT.fullmatch(normalized):
+        return TimeOut(int(match[1]))
     if match := _STATION.fullmatch(normalized):
         return BuildStation(match[1].replace("_", " "), Payment.from_text(match[2]))
     if match := _PAY.fullmatch(normalized):

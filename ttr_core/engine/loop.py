@@ -22,6 +22,8 @@ True
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -42,6 +44,13 @@ class StopGame(Exception):
     """Raised by a player's `act` to stop the game where it is (a person quit)."""
 
 
+class SampledWorld(GameState):
+    """A game a player made up from its own view (the hidden cards and tickets
+    drawn at random: `ttr_core.bots.determinize`). The one kind of state `run`
+    hands to players (`decide(state, seat)`): it holds nothing the player did not
+    invent. Its copies (`clone()`) are sampled worlds too."""
+
+
 def run(
     state: GameState,
     players: Sequence[Any],
@@ -51,13 +60,16 @@ def run(
     """Play `state` on until it is over (or a player raises `StopGame`), asking
     `players[seat]` whenever `seat` is to move; return the state.
 
-    With `playout` (the default), players that have `decide` get the state (see
-    above) and players that have `pick` get the legal actions instead of a view.
+    With `playout` (the default), players that have `pick` get the legal actions
+    instead of a view and, in a `SampledWorld` only, players that have `decide`
+    get the state (see above).
     `on_step(state, seat, action)` runs after every action.
     An illegal action from a player raises `IllegalAction` with the state as it was.
     """
     pickers = [getattr(p, "pick", None) if playout else None for p in players]
-    deciders = [getattr(p, "decide", None) if playout else None for p in players]
+    # R5, D6: the state itself only ever goes to players of a world they made up.
+    sampled = playout and isinstance(state, SampledWorld)
+    deciders = [getattr(p, "decide", None) if sampled else None for p in players]
     try:
         while state.phase != _OVER:
             seat = state.to_move
@@ -78,9 +90,18 @@ def run(
     return state
 
 
+#: What a bot's seed is derived for (the message of the keyed derivation).
+_BOT_SEED_PURPOSE = "ttr bot seed, seat {seat}"
+
+
 def bot_seed(game_seed: int, seat: int) -> int:
-    """The seed of the bot in `seat`, derived from the game's seed."""
-    return (game_seed * 1_000_003 + seat * 7_919 + 17) % (2**63)
+    """The seed of the bot in `seat` (0 to 2**63 - 1): HMAC-SHA256 keyed with the
+    game's seed. The same game seed gives the same bots (games stay reproducible);
+    no bot can recover the game's seed from its own short of guessing it, which a
+    random seed (`ttr play` and the web table draw 53 bits) makes hopeless."""
+    message = _BOT_SEED_PURPOSE.format(seat=seat).encode()
+    digest = hmac.new(str(game_seed).encode(), message, hashlib.sha256).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
 
 
 def play_game(

@@ -3,10 +3,14 @@
     {"format": "ttr-game-record", "version": 1, "map": "north_america",
      "map_fingerprint": "…", "rules": "base", "rule_set": {"name": "base", …},
      "seed": 7, "players": 4,
-     "seats": [{"seat": 0, "player": "random"}, …],
+     "seats": [{"seat": 0, "player": "human", "name": "Ana"}, {"seat": 1, "player": "random"}, …],
      "actions": [{"seat": 2, "action": "keep 0,1"}, …, {"seat": null, "action": "remove 3"}],
+     "notes": [{"after": 12, "seat": 0, "name": "Ana", "text": "Denver is crowded"}],
      "result": {"end_reason": "final round", "seats": [ … ]}}
 
+A seat's `name` (what a person called themselves at the table) and the `notes`
+(the table's chat: play-testers' remarks, kept with the game) appear only when
+there are some; neither changes the game, and `--verify` reads neither.
 The same seed and the same actions give a byte-identical record.
 `schemas/game-record.schema.json` describes the format.
 """
@@ -16,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -50,9 +55,43 @@ def map_fingerprint(game_map: Map) -> str:
     return hashlib.sha256(encoded).hexdigest()[:16]
 
 
-def record_of(state: GameState, players: Sequence[str]) -> dict[str, Any]:
-    """The record of a game (finished or not; `result` is null until it ends)."""
-    return {
+@dataclass(frozen=True)
+class Note:
+    """A remark written at the table while the game went on (feedback on the map,
+    a question): kept in the record with the game it is about."""
+
+    #: Actions played when it was written (it belongs after action `after`).
+    after: int
+    #: The seat that wrote it; None for someone watching.
+    seat: int | None
+    name: str
+    text: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"after": self.after, "seat": self.seat, "name": self.name, "text": self.text}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Note:
+        return cls(data["after"], data["seat"], data["name"], data["text"])
+
+
+def record_of(
+    state: GameState,
+    players: Sequence[str],
+    names: Sequence[str | None] = (),
+    notes: Sequence[Note] = (),
+) -> dict[str, Any]:
+    """The record of a game (finished or not; `result` is null until it ends).
+    `players[seat]` is the bot or `human`; `names[seat]`, if given, what the person
+    there was called; `notes` the table's remarks, oldest first."""
+    seats = []
+    for seat, player in enumerate(players):
+        entry: dict[str, Any] = {"seat": seat, "player": player}
+        name = names[seat] if seat < len(names) else None
+        if name:
+            entry["name"] = name
+        seats.append(entry)
+    record: dict[str, Any] = {
         "format": RECORD_FORMAT,
         "version": RECORD_VERSION,
         "map": state.map.id,
@@ -61,12 +100,30 @@ def record_of(state: GameState, players: Sequence[str]) -> dict[str, Any]:
         "rule_set": state.rule_set.to_dict(),
         "seed": state.seed,
         "players": state.num_players,
-        "seats": [{"seat": i, "player": name} for i, name in enumerate(players)],
+        "seats": seats,
         "actions": [
             _action_entry(state, i, seat, action) for i, (seat, action) in enumerate(state.history)
         ],
-        "result": state.result().to_dict() if state.is_over else None,
     }
+    if notes:
+        record["notes"] = [note.to_dict() for note in notes]
+    record["result"] = state.result().to_dict() if state.is_over else None
+    return record
+
+
+def players_of(record: Mapping[str, Any]) -> list[str]:
+    """The player of every seat of a (schema-checked) record: a bot or `human`."""
+    return [seat["player"] for seat in record["seats"]]
+
+
+def names_of(record: Mapping[str, Any]) -> list[str | None]:
+    """What the people at each seat were called, None where nobody said."""
+    return [seat.get("name") for seat in record["seats"]]
+
+
+def notes_of(record: Mapping[str, Any]) -> list[Note]:
+    """The table's remarks kept in a (schema-checked) record, oldest first."""
+    return [Note.from_dict(note) for note in record.get("notes", ())]
 
 
 def _action_entry(state: GameState, index: int, seat: int | None, action: object) -> dict:
@@ -83,7 +140,7 @@ def dump_record(record: Mapping[str, Any]) -> str:
     for key, value in record.items():
         if key == "rule_set":
             text = _compact(value)
-        elif isinstance(value, list) and key in ("seats", "actions"):
+        elif isinstance(value, list) and key in ("seats", "actions", "notes"):
             items = ",\n".join(f"  {_compact(item)}" for item in value)
             text = f"[\n{items}\n ]" if value else "[]"
         else:
@@ -105,7 +162,7 @@ def write_record(record: Mapping[str, Any], path: str | Path) -> None:
 def read_record(path: str | Path) -> dict[str, Any]:
     """Read a record file and check it against `schemas/game-record.schema.json`.
     Raises `RecordError` saying what is wrong and where."""
-    record = _parse_json(path, _read_text(path))
+    record = parse_json(_read_text(path), str(path))
     if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
         raise RecordError(f"{path}: not a ttr game record (format is not {RECORD_FORMAT!r})")
     if record.get("version") != RECORD_VERSION:
@@ -131,10 +188,13 @@ def _read_text(path: str | Path) -> str:
         ) from None
 
 
-def _parse_json(path: str | Path, text: str) -> Any:
-    """JSON within the record limits: numbers of at most `MAX_NUMBER_CHARS`
-    characters, no NaN or Infinity, nesting at most `MAX_RECORD_DEPTH` deep."""
+def parse_json(text: str, where: str, max_depth: int | None = None) -> Any:
+    """JSON within the record limits (`where` names it in messages): numbers of at
+    most `MAX_NUMBER_CHARS` characters, no NaN or Infinity, nesting at most
+    `max_depth` (default `MAX_RECORD_DEPTH`) deep. Raises `RecordError`."""
     from ttr_maps.io.limits import MAX_NUMBER_CHARS, MAX_RECORD_DEPTH
+
+    deepest = MAX_RECORD_DEPTH if max_depth is None else max_depth
 
     def number(kind: type) -> Any:
         def parse(written: str) -> Any:
@@ -148,21 +208,21 @@ def _parse_json(path: str | Path, text: str) -> Any:
         raise ValueError(f"{written} is not a number JSON allows")
 
     try:
-        record = json.loads(
+        value = json.loads(
             text,
             parse_int=number(int),
             parse_float=number(float),
             parse_constant=refuse_constant,
         )
     except json.JSONDecodeError as error:
-        raise RecordError(f"{path}:{error.lineno}:{error.colno}: not JSON: {error.msg}") from None
+        raise RecordError(f"{where}:{error.lineno}:{error.colno}: not JSON: {error.msg}") from None
     except ValueError as error:
-        raise RecordError(f"{path}: not a ttr game record: {error}") from None
+        raise RecordError(f"{where}: not a ttr game record: {error}") from None
     except RecursionError:
-        raise RecordError(f"{path}: nested more than {MAX_RECORD_DEPTH} deep") from None
-    if _depth(record) > MAX_RECORD_DEPTH:
-        raise RecordError(f"{path}: nested more than {MAX_RECORD_DEPTH} deep")
-    return record
+        raise RecordError(f"{where}: nested more than {deepest} deep") from None
+    if _depth(value) > deepest:
+        raise RecordError(f"{where}: nested more than {deepest} deep")
+    return value
 
 
 def _depth(value: Any) -> int:

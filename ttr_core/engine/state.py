@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ttr_core.engine.actions import (
+    HOST_ACTIONS,
     Action,
     BuildStation,
     Claim,
@@ -41,7 +42,7 @@ from ttr_core.engine.moves.claims import claim
 from ttr_core.engine.moves.draws import draw_first_card
 from ttr_core.engine.moves.stations import build_station
 from ttr_core.engine.moves.tickets import draw_tickets, end_setup_if_done, offer_setup_tickets
-from ttr_core.engine.moves.turns import pass_turn, remove, resign
+from ttr_core.engine.moves.turns import pass_turn, remove, resign, time_out
 from ttr_core.engine.result import GameResult, score_game
 from ttr_core.engine.view import PlayerView, view_of
 from ttr_maps.model import Map
@@ -138,9 +139,12 @@ class GameState(Books):
         """
         if self.phase == _OVER:
             raise IllegalAction("R6", "the game is over")
-        if isinstance(action, Remove):  # D5: the host, at any moment
+        if isinstance(action, HOST_ACTIONS):  # D5: the host, at any moment
             self._refuse_seat(action.seat)
-            remove(self, action)
+            if isinstance(action, Remove):
+                remove(self, action)
+            else:
+                time_out(self, action)
             self.history.append((None, action))
             return
         seat = self.to_move if seat is None else seat

@@ -7,7 +7,8 @@
 - `ChoosePayment(...)`: a claim, station or tunnel payment the hand can pay in
   several sensible ways (see `ttr_core.table.payments`): the person picks one;
 - `Look(kind, argument)`: something to show (`help`, `routes [CITY]`, `?`, `map`),
-  `quit`, or an empty line (redraw). Looking never changes the game.
+  a `note TEXT` for the record, `quit`, or an empty line (redraw). Looking never
+  changes the game.
 
 A line that cannot be read raises `CommandError`, with "did you mean" for a city
 that does not exist. The parser only reads a view: whether an action is legal is
@@ -24,8 +25,9 @@ Play(action=KeepTickets(indices=(0, 2)))
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
 from ttr_core.engine.actions import (
@@ -45,14 +47,30 @@ from ttr_core.engine.actions import (
 from ttr_core.engine.cards import CARD_INDEX, CARD_NAMES, LOCO
 from ttr_core.engine.compiled import GRAY_INDEX
 from ttr_core.engine.decisions import ChooseTickets, TunnelPayment
-from ttr_core.engine.errors import InvalidAction
+from ttr_core.engine.errors import IllegalAction, InvalidAction
 from ttr_core.engine.open_routes import is_open_to
 from ttr_core.engine.view import PlayerView
 from ttr_core.table.names import CityFinder, fold, quoted_choices
-from ttr_core.table.payments import fewest_locos, sensible_payments, tunnel_payments
-from ttr_core.table.texts import echo, payment_text, printable, route_shape, route_title
+from ttr_core.table.payments import (
+    fewest_locos,
+    hand_besides,
+    sensible_payments,
+    tunnel_payments,
+    tunnel_refusal,
+)
+from ttr_core.table.texts import (
+    echo,
+    payment_text,
+    printable,
+    route_shape,
+    route_title,
+    track_number,
+)
 from ttr_maps.io.limits import MAX_PROMPT_LINE_CHARS
 from ttr_maps.model import GRAY, Map, Route
+
+if TYPE_CHECKING:
+    from ttr_core.engine.state import GameState
 
 #: Input limits: a longer line, or a longer number, is refused with a message.
 MAX_LINE = MAX_PROMPT_LINE_CHARS
@@ -86,7 +104,7 @@ class ChoosePayment:
 @dataclass(frozen=True)
 class Look:
     """Something to do besides playing: `help`, `routes` (with a city or not),
-    `kinds`, `map`, `quit`, or `redraw` (an empty line)."""
+    `kinds`, `map`, `note` (with its text), `quit`, or `redraw` (an empty line)."""
 
     kind: str
     argument: str = ""
@@ -129,6 +147,8 @@ def parse_command(text: str, view: PlayerView) -> Command:
     head = _ALIASES.get(head, head)
     if head in ("help", "kinds", "map", "quit"):
         return Look(head)
+    if head == "note":  # the rest of the line as typed
+        return Look("note", text.strip()[len(words[0]) :].strip())
     if head == "routes":
         return Look("routes", " ".join(rest))
     if head in ("resign", "pass") and not rest:
@@ -420,6 +440,32 @@ def _any_payment(route: Route) -> Payment:
     return Payment(route.color, route.length, 0)
 
 
+def claim_refusal(route: Route, view: PlayerView, judge: Callable[[Action], str]) -> str | None:
+    """Why `view.seat` cannot claim `route` now, in the words `claim CITY CITY`
+    gets at the terminal (the rule with it); None when it can. `judge(action)`
+    gives the engine's reason for an action that is not legal (`why_not`)."""
+    game_map = view.map
+    tracks = game_map.parallel_routes[frozenset(route.cities)]
+    track = track_number(route, game_map) if len(tracks) > 1 else None
+    try:
+        command = _claim_between((route.a, route.b), None, track, None, view)
+    except CommandError as error:
+        return str(error)
+    if isinstance(command, Play) and command.action not in view.legal_actions():
+        return judge(command.action)
+    return None
+
+
+def why_not(state: GameState, seat: int, action: Action) -> str:
+    """The engine's reason (with its rule) why `seat` may not play `action` now,
+    found on a copy of the game: the game itself never changes."""
+    try:
+        state.clone().apply(action, seat)
+    except (IllegalAction, InvalidAction) as error:
+        return str(error)
+    return f"'{action}' is not possible now"
+
+
 def hand_text(hand: Sequence[int]) -> str:
     cards = [f"{CARD_NAMES[c]} {n}" for c, n in enumerate(hand) if n]
     return ", ".join(cards) if cards else "no cards"
@@ -485,10 +531,11 @@ def _pay(words: list[str], view: PlayerView) -> Command:
         raise CommandError("write `pay`, `pay loco` or `pay red:1 loco:1`")
     options = tunnel_payments(view.hand, tunnel.payment, tunnel.extra, card)
     if not options:
-        raise CommandError(
-            f"E2: you cannot pay {tunnel.extra} more card(s) with {hand_text(view.hand)}; "
-            "`give up` takes your cards back"
+        why = tunnel_refusal(view) or (
+            f"E2: you cannot pay {tunnel.extra} more with locomotives only: besides those "
+            f"laid down you hold loco {hand_besides(view.hand, tunnel.payment)[LOCO]}"
         )
+        raise CommandError(f"{why}; `give up` takes your cards back")
     return Play(PayTunnel(options[0]))
 
 
@@ -509,6 +556,7 @@ COMMAND_WORDS = (
     "routes",
     "help",
     "map",
+    "note",
     "quit",
 )
 _CITY_COMMANDS = {"claim", "station", "routes"}

@@ -22,7 +22,9 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ttr_core.bots import Bot
 from ttr_core.engine.actions import (
@@ -38,11 +40,15 @@ from ttr_core.engine.actions import (
     PayTunnel,
     Remove,
     Resign,
+    TimeOut,
 )
 from ttr_core.engine.cards import CARD_NAMES
-from ttr_core.engine.decisions import ChooseTickets
+from ttr_core.engine.decisions import ChooseTickets, SecondCard, TunnelPayment
 from ttr_core.engine.view import PlayerView
 from ttr_core.table.texts import payment_text, printable, route_shape, route_title
+
+if TYPE_CHECKING:
+    from ttr_core.engine.state import GameState
 
 
 @dataclass(frozen=True)
@@ -64,7 +70,8 @@ class Journal:
     _digging: tuple[int, int] | None = None
 
     def observe(self, view: PlayerView, action: Action) -> None:
-        """Record `action`, chosen by `view.seat` from `view`, as the others see it."""
+        """Record `action`, chosen by `view.seat` from `view`, as the others see it
+        (a host's `timeout N`: from seat N's view, told as seat N's event)."""
         self.settle_tunnel(view)
         text = public_event(view, action)
         if text:
@@ -93,6 +100,22 @@ class Journal:
         setup, not the others' ticket choices)."""
         setup = viewer.phase == "setup"
         return [e for e in self.events[start:] if e.seat == viewer.seat or not (setup and e.setup)]
+
+    def first_hidden(self, start: int, viewer: PlayerView) -> int:
+        """The index of the first event from `start` that `viewer` may not see
+        yet (R4), or the journal's length: where its news stop for now."""
+        setup = viewer.phase == "setup"
+        for index in range(start, len(self.events)):
+            event = self.events[index]
+            if setup and event.setup and event.seat != viewer.seat:
+                return index
+        return len(self.events)
+
+    def public(self, phase: str) -> list[Event]:
+        """The events someone watching may see in `phase` (R4: during the setup,
+        nobody's ticket choice)."""
+        setup = phase == "setup"
+        return [e for e in self.events if not (setup and e.setup)]
 
 
 def public_event(view: PlayerView, action: Action) -> str:
@@ -130,7 +153,42 @@ def public_event(view: PlayerView, action: Action) -> str:
         return "resigned"
     if isinstance(action, Remove):
         return f"seat {action.seat} was removed from the game"
+    if isinstance(action, TimeOut):  # told from the view of the seat out of time
+        decision = view.decision
+        if isinstance(decision, ChooseTickets):
+            kept = min(decision.minimum, len(decision.offered))
+            return f"ran out of time: kept the first {kept} of {len(decision.offered)} tickets"
+        if isinstance(decision, SecondCard):
+            return "ran out of time before a second card"
+        if isinstance(decision, TunnelPayment):
+            return "ran out of time and gave up the tunnel"
+        return "ran out of time: the turn passes"
     return str(action)
+
+
+def retell(
+    state: GameState,
+    journal: Journal,
+    actions: Iterable[tuple[int | None, str]],
+    remarks: Mapping[int, str] | None = None,
+) -> None:
+    """Replay recorded actions (seat, notation) into `state`, the journal telling
+    each as the table did, from the acting seat's view before it (a host's
+    action: from the view of the seat it names); `remarks[n]`, what the table said
+    after action n besides. Raises the engine's errors for an action that does
+    not apply (`InvalidAction` for a seat that does not exist)."""
+    from ttr_core.engine.actions import parse_action
+    from ttr_core.engine.errors import InvalidAction
+
+    for number, (seat, text) in enumerate(actions):
+        action = parse_action(text)
+        actor = seat if seat is not None else getattr(action, "seat", 0)
+        if not 0 <= actor < state.num_players:
+            raise InvalidAction(f"there is no seat {actor}")
+        journal.observe(state.view(actor), action)
+        state.apply(action, seat)
+        if remarks and number in remarks:
+            journal.events.append(Event(actor, remarks[number]))
 
 
 @dataclass

@@ -21,7 +21,10 @@ from collections.abc import Sequence
 
 from ttr_core.engine.actions import Payment
 from ttr_core.engine.cards import CARD_NAMES, LOCO
+from ttr_core.engine.decisions import TunnelPayment
 from ttr_core.engine.moves.claims import payment_shapes
+from ttr_core.engine.view import PlayerView
+from ttr_core.table.texts import payment_text
 
 
 def sensible_payments(
@@ -68,3 +71,44 @@ def tunnel_payments(
     have = hand[CARD_NAMES.index(laid.color)] - laid.colored
     colored = min(extra, have)
     return [Payment(laid.color, colored, extra - colored)] if extra - colored <= locos else []
+
+
+def laid_cards(payment: Payment) -> dict[int, int]:
+    """The cards a payment lays down, by card index (E2: a tunnel's, while its
+    extra cards are asked for)."""
+    cards = {}
+    if payment.color is not None and payment.colored:
+        cards[CARD_NAMES.index(payment.color)] = payment.colored
+    if payment.locos:
+        cards[LOCO] = payment.locos
+    return cards
+
+
+def hand_besides(hand: Sequence[int], payment: Payment) -> list[int]:
+    """The hand without the cards `payment` lays down."""
+    rest = list(hand)
+    for card, count in laid_cards(payment).items():
+        rest[card] -= count
+    return rest
+
+
+def tunnel_refusal(view: PlayerView) -> str | None:
+    """E2: why the seat's tunnel's extra cards cannot be paid, counting only the
+    cards it holds besides those laid down; None when they can (or no tunnel of
+    its own waits)."""
+    tunnel = view.decision
+    if not isinstance(tunnel, TunnelPayment):
+        return None
+    if tunnel_payments(view.hand, tunnel.payment, tunnel.extra):
+        return None
+    rest = hand_besides(view.hand, tunnel.payment)
+    color = tunnel.payment.color
+    if color is not None:
+        kinds = f"{color} or loco"
+        held = f"{color} {rest[CARD_NAMES.index(color)]} and loco {rest[LOCO]}"
+    else:
+        kinds, held = "loco", f"loco {rest[LOCO]}"
+    return (
+        f"E2: you cannot pay {tunnel.extra} more {kinds}: besides the "
+        f"{payment_text(tunnel.payment)} laid down you hold {held}"
+    )

@@ -107,16 +107,21 @@ class RouteOffer(NamedTuple):
 
 
 def payments_text(payments: Sequence[Payment]) -> str:
-    """Several payments in a few words: `orange/yellow/pink 1 + loco 1` when they
-    differ only in colour, else `red 2 or loco 2`."""
-    colored = [p for p in payments if p.color]
-    first = payments[0]
-    if len(colored) == len(payments) and all(
-        (p.colored, p.locos) == (first.colored, first.locos) for p in payments
-    ):
-        colours = "/".join(p.color for p in colored if p.color)
-        return f"{colours} {first.colored}" + (f" + loco {first.locos}" if first.locos else "")
-    return " or ".join(payment_text(p) for p in payments)
+    """Several payments in a few words: the colours that pay alike share one
+    entry, `red/blue 2`, `ora/yel/pin 2 or blue 1 + loco 1` (three colours or
+    more cut to three letters); locomotives alone last, `loco 2`."""
+    shapes: dict[tuple[int, int], list[str]] = {}
+    for payment in payments:
+        if payment.color:
+            shapes.setdefault((payment.colored, payment.locos), []).append(payment.color)
+    parts = [
+        # Three colours or more: cut to three letters each, as the hand line does.
+        f"{'/'.join(c if len(colours) < 3 else c[:3] for c in colours)} {colored}"
+        + (f" + loco {locos}" if locos else "")
+        for (colored, locos), colours in shapes.items()
+    ]
+    parts += [payment_text(p) for p in payments if not p.color]
+    return " or ".join(parts)
 
 
 def claimable_routes(view: PlayerView, city: str | None = None) -> list[RouteOffer]:

@@ -19,6 +19,7 @@ from ttr_core.engine.cards import CARD_NAMES
 from ttr_core.engine.decisions import ChooseTickets, SecondCard, TunnelPayment
 from ttr_core.engine.view import PlayerView
 from ttr_core.table.journal import Event
+from ttr_core.table.payments import hand_besides, tunnel_refusal
 from ttr_core.table.progress import claimable_routes, offered_needs, ticket_needs
 from ttr_core.table.texts import payment_text, printable, route_title
 from ttr_maps.model import Ticket
@@ -136,15 +137,21 @@ def _stations_left(view: PlayerView) -> int:
 
 
 def _hand(view: PlayerView, width: int) -> Text:
-    """My cards by colour; colour names cut to three letters if the line is long."""
-    counts = view.hand_by_color()
-    line = Text(f"Hand {sum(view.hand):<3}", style="bold")
+    """My cards by colour; colour names cut to three letters if the line is long.
+    During my tunnel (E2) the cards laid down are shown apart, after the hand."""
+    tunnel = view.decision if isinstance(view.decision, TunnelPayment) else None
+    hand = hand_besides(view.hand, tunnel.payment) if tunnel is not None else view.hand
+    counts = {CARD_NAMES[card]: n for card, n in enumerate(hand) if n}
+    line = Text(f"Hand {sum(hand):<3}", style="bold")
     if not counts:
-        line.append("no cards")
-    full = sum(len(card) + len(str(n)) + 4 for card, n in counts.items()) + len(line)
+        line.append("no cards ")
+    laid = f"· laid for the tunnel: {payment_text(tunnel.payment)}" if tunnel is not None else ""
+    full = sum(len(card) + len(str(n)) + 4 for card, n in counts.items()) + len(line) + len(laid)
     for card, count in counts.items():
         line.append_text(card_chip(card if full <= width else card[:3], count))
         line.append(" ")
+    if laid:
+        line.append(laid, style="italic")
     return line
 
 
@@ -238,6 +245,9 @@ def _decision(view: PlayerView) -> list[Text]:
             )
         )
         lines.append(Text(f"  turned up {turned}: {tunnel.extra} more {kinds} to pay (E2)"))
+        refusal = tunnel_refusal(view)
+        if refusal is not None:
+            lines.append(Text(f"  {refusal}: `give up` takes them back", style="bold"))
     left = _stations_left(view)
     if view.rule_set.stations and view.stations_left:
         rules = view.rule_set

@@ -19,8 +19,10 @@ previous person's hand until the next one presses Enter.
 
 from __future__ import annotations
 
+import re
 import sys
 import tempfile
+import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +34,7 @@ from ttr_core.engine.cards import CARD_NAMES
 from ttr_core.engine.decisions import ChooseTickets, SecondCard, TunnelPayment
 from ttr_core.engine.errors import IllegalAction, InvalidAction
 from ttr_core.engine.loop import StopGame, run
+from ttr_core.engine.record import Note
 from ttr_core.engine.state import GameState
 from ttr_core.engine.view import PlayerView
 from ttr_core.table.commands import (
@@ -44,14 +47,19 @@ from ttr_core.table.commands import (
     find_city,
     is_number,
     parse_command,
+    why_not,
 )
 from ttr_core.table.input_lines import iter_bounded_lines
-from ttr_core.table.journal import Event, Journal, Observed
+from ttr_core.table.journal import Event, Journal, Observed, retell
 from ttr_core.table.progress import action_kinds, claimable_routes
 from ttr_core.table.screen import Screen, render_screen, seat_name
 from ttr_core.table.texts import COMMANDS_HELP, printable
+from ttr_maps.io.limits import MAX_NAME_CHARS
 from ttr_maps.model import Map
 from ttr_maps.rules import RuleSet
+
+#: Clears a terminal's scrollback (xterm's `E3`; what `clear` sends after `2J`).
+WIPE_SCROLLBACK = "\x1b[3J"
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -66,6 +74,21 @@ class Session:
     stopped: bool = False
     #: True when the session was stopped by Ctrl-C (KeyboardInterrupt).
     interrupted: bool = False
+    #: What the people called themselves, per seat (None: nobody said).
+    names: list[str | None] = field(default_factory=list)
+    #: The notes written at the table (`note TEXT`), for the record.
+    notes: list[Note] = field(default_factory=list)
+
+
+@dataclass
+class Continued:
+    """A game to go on with (`ttr play --resume`): the game as its record left it,
+    the journal retold from it, the people's names and the notes."""
+
+    state: GameState
+    journal: Journal
+    names: list[str | None]
+    notes: list[Note]
 
 
 @dataclass
@@ -81,9 +104,15 @@ class Terminal:
         width, height = self.console.size
         return width, height
 
-    def show(self, lines: Sequence[object], clear: bool = True) -> None:
+    def show(self, lines: Sequence[object], clear: bool = True, wipe: bool = False) -> None:
+        """Print `lines`; at a terminal, on a cleared screen (`clear`), and with
+        `wipe` on a cleared scrollback too (hot-seat: the next person cannot
+        scroll back to the previous one's hand)."""
         if self.interactive and clear:
             self.console.clear()
+            if wipe:
+                self.console.file.write(WIPE_SCROLLBACK)
+                self.console.file.flush()
         for line in lines:
             self.console.print(line, soft_wrap=True, highlight=False, markup=False)
 
@@ -138,20 +167,31 @@ def play_at_table(
     picture: Path | None = None,
     welcome: Sequence[str] = (),
     rules: str | RuleSet | None = None,
+    continued: Continued | None = None,
 ) -> Session:
     """Play one game: `None` in `players` is a person at `terminal`. Every seat,
-    person or bot, sees only its own view and plays through the one game loop."""
-    state = GameState(game_map, len(players), seed, rules)
-    journal = Journal()
+    person or bot, sees only its own view and plays through the one game loop.
+    `names` are the seats' players (`human`, a bot); with `continued`, the game
+    goes on from where its record stopped."""
+    if continued is not None:
+        state, journal = continued.state, continued.journal
+    else:
+        state, journal = GameState(game_map, len(players), seed, rules), Journal()
+    people = continued.names if continued is not None else [None] * len(players)
     table = TerminalTable(
         terminal,
-        names,
+        [people[seat] or name for seat, name in enumerate(names)],
         journal,
         lambda seat, action: why_not(state, seat, action),
         picture,
         sum(1 for p in players if p is None),
         welcome=list(welcome),
+        person_names=list(people),
+        notes=list(continued.notes) if continued is not None else [],
+        played=lambda: len(state.history),
     )
+    if continued is not None:  # what happened before is not news
+        table.seen = {seat: len(journal.events) for seat in range(len(players))}
     seats = [
         Observed(Person(seat, table) if player is None else player, journal)
         for seat, player in enumerate(players)
@@ -162,27 +202,53 @@ def play_at_table(
         terminal.show(
             [*_end_of_prompt(terminal), "interrupted: the game stops here, unfinished"], clear=False
         )
-        return Session(state, stopped=True, interrupted=True)
+        return Session(state, True, True, table.person_names, table.notes)
     if not state.is_over:  # a person stopped: `StopGame` ended the loop's run
         stop = f"{table.stopped}: the game stops here, unfinished"
         terminal.show([*_end_of_prompt(terminal), stop], clear=False)
-        return Session(state, stopped=True)
-    return Session(state)
+        return Session(state, True, False, table.person_names, table.notes)
+    return Session(state, False, False, table.person_names, table.notes)
+
+
+def continued_game(record: dict, game_map: Map) -> Continued:
+    """The game a (schema-checked) record left, to go on with: replayed, its
+    journal retold. Raises `RecordError` for a record that does not replay, or
+    one whose game is over."""
+    from ttr_core.engine.record import RecordError, names_of, notes_of, replay
+
+    state = replay({**record, "actions": []}, game_map)
+    journal = Journal()
+    try:
+        retell(state, journal, ((e["seat"], e["action"]) for e in record["actions"]))
+    except (IllegalAction, InvalidAction) as error:
+        raise RecordError(f"the record does not replay: {error}") from None
+    if state.is_over:
+        raise RecordError("this game is over: `ttr replay` shows it")
+    return Continued(state, journal, names_of(record), notes_of(record))
+
+
+def _wrapped(line: str, width: int) -> list[str]:
+    """`line` wrapped at word boundaries; continued rows start under the line's
+    text column (after its leading spaces and, for `  deck | d      draw …`, the
+    gap of two or more spaces)."""
+    if len(line) <= width:
+        return [line]
+    column = re.match(r"^(\s*\S.*?\s{2,})(?=\S)", line)
+    indent = (
+        len(column[1]) if column and len(column[1]) < width // 2 else len(line) - len(line.lstrip())
+    )
+    return textwrap.wrap(line, width, subsequent_indent=" " * indent, break_on_hyphens=False) or [
+        line
+    ]
+
+
+def _cut(line: str, width: int) -> str:
+    return line if len(line) <= width else line[: width - 1] + "…"
 
 
 def _end_of_prompt(terminal: Terminal) -> list[str]:
     """An empty line to end a prompt left open by Ctrl-C or Ctrl-D at a terminal."""
     return [""] if terminal.interactive else []
-
-
-def why_not(state: GameState, seat: int, action: Action) -> str:
-    """The engine's reason (with its rule) why `seat` may not play `action` now,
-    found on a copy of the game: the game itself never changes."""
-    try:
-        state.clone().apply(action, seat)
-    except (IllegalAction, InvalidAction) as error:
-        return str(error)
-    return f"'{action}' is not possible now"
 
 
 @dataclass
@@ -206,6 +272,14 @@ class TerminalTable:
     stopped: str = ""
     #: Shown under the first screen: who sits where.
     welcome: list[str] = field(default_factory=list)
+    #: What each person called themselves (None: not said), per seat.
+    person_names: list[str | None] = field(default_factory=list)
+    #: The notes written at this table (`note TEXT`).
+    notes: list[Note] = field(default_factory=list)
+    #: How many actions the game has played (where a note belongs).
+    played: Callable[[], int] = lambda: 0
+    #: The people who were asked their name (hot-seat, at their first pass screen).
+    asked_names: set[int] = field(default_factory=set)
     _drawn: tuple | None = None
 
 
@@ -238,7 +312,8 @@ class Person:
             events = [*self._turn_start, *new]
         else:
             events = self._turn_start = new
-            table.seen[self.seat] = len(table.journal.events)
+            # R4: the others' ticket choices, hidden now, are news once setup ends.
+            table.seen[self.seat] = table.journal.first_hidden(table.seen.get(self.seat, 0), view)
         message = [*table.welcome, *self._news(view)]
         table.welcome = []
         if table.picture is not None:
@@ -248,7 +323,7 @@ class Person:
         redraw = True
         while True:
             if listing is not None:
-                terminal.show(_fit_listing(listing, terminal.size()[1]))
+                terminal.show(_fit_listing(listing, *terminal.size()))
             elif redraw or terminal.interactive:
                 self._show_table(view, message)
             else:  # a script sees the table once, then only the answers
@@ -276,13 +351,31 @@ class Person:
         self.table.terminal.show(render_screen(view, screen, width, height))
 
     def _pass_screen(self) -> None:
-        terminal = self.table.terminal
-        name = seat_name(self.table.names, self.seat)
-        terminal.show([f"Pass the terminal to seat {self.seat} ({name}) and press Enter."])
+        """Hot-seat: hide the last screen, and the terminal's scrollback, until
+        the next person is there. The first time, they may give their name."""
+        table = self.table
+        terminal = table.terminal
+        name = seat_name(table.names, self.seat)
+        asked = self.seat in table.asked_names
+        if asked:
+            lines = [f"Pass the terminal to seat {self.seat} ({name}) and press Enter."]
+        else:
+            lines = [
+                f"Pass the terminal to seat {self.seat} ({name}).",
+                "Type your name and press Enter (or just Enter).",
+            ]
+        terminal.show(lines, wipe=True)
         try:
-            terminal.ask("")
+            answer = terminal.ask("" if asked else "name> ")
         except EOFError:
             self._stop("input ended")
+        if not asked:
+            table.asked_names.add(self.seat)
+            given = " ".join(answer.split())[:MAX_NAME_CHARS]
+            if given and given.isprintable():
+                table.person_names[self.seat] = given
+                table.names = [*table.names[: self.seat], given, *table.names[self.seat + 1 :]]
+                self.name = given
 
     def _news(self, view: PlayerView) -> list[str]:
         """What my last action brought that the screen does not say: the card
@@ -390,7 +483,10 @@ class Person:
         if command.kind == "redraw":
             return None, [], None
         if command.kind == "quit":
-            if self._confirm("Stop the game here? It is saved unfinished with --record. [y/N] "):
+            if self._confirm(
+                "Stop the game here? --record saves it, and `ttr play --resume` goes on "
+                "with it. [y/N] "
+            ):
                 self._stop("quit")
             return None, ["the game goes on"], None
         if command.kind == "map":
@@ -399,13 +495,31 @@ class Person:
             )
             return None, self._write_picture(view, path), None
         if command.kind == "help":
-            return None, [], COMMANDS_HELP.splitlines()
+            return None, [], [WRAP, *COMMANDS_HELP.splitlines()]
+        if command.kind == "note":
+            return None, [self._note(command.argument)], None
         if command.kind == "kinds":
             return None, [], ["What you may do now:", *action_kinds(view)]
         try:
             return None, [], self._routes(command.argument, view)
         except CommandError as error:
             return None, [str(error)], None
+
+    def _note(self, text: str) -> str:
+        """`note TEXT`: a remark kept in the game record, after the actions so far."""
+        from ttr_maps.io.limits import MAX_NOTE_CHARS, MAX_NOTES
+
+        text = text.strip()
+        table = self.table
+        if not text:
+            return "write the remark after `note`: `note Denver is crowded`"
+        if len(text) > MAX_NOTE_CHARS or not text.isprintable():
+            return f"a note is one line of at most {MAX_NOTE_CHARS:,} printable characters"
+        if len(table.notes) >= MAX_NOTES:
+            return f"the game already keeps {MAX_NOTES} notes"
+        writer = table.person_names[self.seat] or f"seat {self.seat}"
+        table.notes.append(Note(table.played(), self.seat, writer, text))
+        return "noted: the record keeps it (`--record FILE`)"
 
     def _routes(self, argument: str, view: PlayerView) -> list[str]:
         city = find_city(argument.split(), view.map) if argument.strip() else None
@@ -420,10 +534,21 @@ class Person:
         ]
 
 
-def _fit_listing(listing: list[str], height: int) -> list[str]:
-    """A listing cut to fit above the prompt, saying how to see the rest."""
+#: A listing that starts with this is wrapped at word boundaries (help text);
+#: any other listing's lines are cut to the screen's width (one row each).
+WRAP = "\x00wrap"
+
+
+def _fit_listing(listing: list[str], width: int, height: int) -> list[str]:
+    """A listing fitted above the prompt, one screen row per line (so that its
+    heading never scrolls away), saying how to see the rest; help text wraps at
+    word boundaries under its own column."""
     room = max(height - 2, 3)
-    lines = [printable(line) for line in listing]
+    width = max(width, 20)
+    if listing and listing[0] == WRAP:
+        lines = [part for line in listing[1:] for part in _wrapped(printable(line), width)]
+    else:
+        lines = [_cut(printable(line), width) for line in listing]
     if len(lines) > room:
         more = len(lines) - room + 1
         lines = [*lines[: room - 1], f"  … {more} more: name a city (`routes denver`)"]

@@ -20,8 +20,8 @@ On your turn (cities in any order; case, accents and unique prefixes are fine):
   market N | m N | m red   take face-up card N (1-5) or a colour (R7)
   claim CITY CITY [COLOUR] [TRACK] | c ...   claim a route (R9)
       COLOUR picks the cards for a gray route (or a coloured track of a double);
-      TRACK (1, 2) picks one of double tracks; `with red:2 loco:1` sets the cards
-  tickets | t              draw destination tickets (R12); then keep 1 3 | keep all
+      TRACK (1, 2) picks one of double tracks; `with red:2 loco:1` names cards
+  tickets | t              draw tickets (R12); then `keep 1 3` or `keep all`
   station CITY [COLOUR]    europe: build a station (E1)
   pay [COLOUR] | give up   europe: a tunnel's extra cards (E2)
   pass                     only when nothing else is possible (R6)
@@ -29,10 +29,11 @@ Looking around (never ends your turn):
   routes [CITY] | r        the routes you can claim now, and what each costs you
   ?                        the kinds of action you may take now, with counts
   map                      write a picture of the board and print its path
+  note TEXT                a remark on the map, kept in the game record
   help | h                 this text; Enter alone redraws the table
 Leaving:
   resign                   leave the game; your routes stay (D5)
-  quit | q                 stop now; the game is saved unfinished with --record"""
+  quit | q                 stop now; --record saves it for `ttr play --resume`"""
 
 
 def printable(text: str, limit: int | None = None) -> str:

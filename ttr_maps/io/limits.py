@@ -31,6 +31,13 @@ MAX_RECORD_BYTES = 20_000_000
 #: Deepest nesting of arrays and objects in a record (a record needs 4).
 MAX_RECORD_DEPTH = 20
 
+#: A player's name at a table (as shown in logs, results and records), in characters.
+MAX_NAME_CHARS = 40
+#: One note of a game (the table's chat: feedback on the map kept in the record),
+#: in characters, and most notes one game keeps.
+MAX_NOTE_CHARS = 1_000
+MAX_NOTES = 500
+
 #: Longest line read at the `ttr play` prompt, in characters: an action is a few
 #: dozen; a longer line is answered as one that cannot be read.
 MAX_PROMPT_LINE_CHARS = 1_000

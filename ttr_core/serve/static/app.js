@@ -48,10 +48,33 @@ function paymentChips(option) {
   return box;
 }
 
-function seatName(players, seat) {
-  if (seat === null || seat === undefined) return "host";
-  return `seat ${seat} (${players[seat]})`;
+// "seat 1 (Ana)": the name a person gave, else the player ("human", a bot).
+function seatName(data, seat) {
+  if (seat === null || seat === undefined) return "someone watching";
+  const name = data.names && data.names[seat];
+  return `seat ${seat} (${name || data.players[seat]})`;
 }
+
+function minutes(seconds) {
+  const whole = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+}
+
+// The games this browser opened, so that the lobby can bring them back.
+const remembered = {
+  KEY: "ttr-games",
+  all() {
+    try { return JSON.parse(localStorage.getItem(this.KEY) || "[]"); } catch { return []; }
+  },
+  add(entry) {
+    const games = this.all().filter((g) => !(g.game === entry.game && g.link === entry.link));
+    games.unshift(entry);
+    try { localStorage.setItem(this.KEY, JSON.stringify(games.slice(0, 20))); } catch { /* private mode */ }
+  },
+  forget(link) {
+    try { localStorage.setItem(this.KEY, JSON.stringify(this.all().filter((g) => g.link !== link))); } catch { /* */ }
+  },
+};
 
 // ---------------------------------------------------------------- dialog
 
@@ -123,17 +146,30 @@ const board = {
 // ---------------------------------------------------------------- table
 
 const table = {
-  game: null, token: null, data: null, timer: null, owners: {}, busy: false,
+  game: null, token: null, data: null, timer: null, owners: {}, busy: false, watching: false,
+  receivedAt: 0,
 
-  async open(game, token) {
+  async open(game, token, watching = false) {
     this.stop();
-    Object.assign(this, { game, token, data: null, owners: {} });
+    Object.assign(this, { game, token, watching, data: null, owners: {} });
     dialog.close();
     show("table");
+    document.body.classList.toggle("watching", watching);
     await this.refresh(true);
   },
 
   stop() { clearTimeout(this.timer); this.timer = null; this.game = null; },
+
+  // The turn timer's seconds left, counted down between two answers of the server.
+  tick() {
+    const data = this.data;
+    if (!data || !data.turn_seconds) { $("clock").hidden = true; return; }
+    const gone = (Date.now() - this.receivedAt) / 1000;
+    const parts = Object.entries(data.clock).map(([seat, left]) =>
+      Number(seat) === data.view.seat ? `you: ${minutes(left - gone)} left` : `${seatName(data, Number(seat))}: ${minutes(left - gone)}`);
+    $("clock").hidden = parts.length === 0;
+    $("clock").textContent = `⏱ ${parts.join(" · ")}`;
+  },
 
   schedule() {
     clearTimeout(this.timer);
@@ -147,6 +183,7 @@ const table = {
       const data = await api("GET", `/api/games/${game}${since}`, undefined, this.token);
       if (game !== this.game) return;
       if (data) await this.render(data);
+      this.tick();
     } catch (error) {
       if (game !== this.game) return;
       $("status").textContent = error.message;
@@ -172,21 +209,38 @@ const table = {
   async render(data) {
     const previous = this.data;
     this.data = data;
+    this.receivedAt = Date.now();
     const view = data.view;
     await board.load($("board"), data.map);
-    $("title").textContent = `${data.map_name} · seat ${view.seat} · game ${data.game}`;
-    $("pace-box").hidden = false;
+    $("title").textContent = data.watching ? `${data.map_name} · watching · game ${data.game}`
+      : `${data.map_name} · seat ${view.seat} · game ${data.game}`;
+    // The pace menu, filled from the table itself (a friend's join link never saw the lobby).
+    if ($("pace").options.length !== data.paces.length) {
+      $("pace").replaceChildren(...data.paces.map((p) => el("option", { value: p, text: p })));
+    }
+    $("pace-box").hidden = data.watching;
     $("pace").value = data.pace;
+    $("fixed-deal").hidden = !data.fixed_deal;
     this.renderBoard(view, previous);
     this.renderTurn(data);
     this.renderScores(data);
-    this.renderCards(view);
-    this.renderTickets(view);
     this.renderLog(data);
-    this.renderDecision(data);
-    $("pass").hidden = !view.legal.pass;
-    $("resign").hidden = view.phase === "over" || view.status[view.seat] !== "active"; // D5: any moment
+    this.renderNotes(data, previous);
     $("show-result").hidden = !data.result;
+    if (!data.watching) {
+      this.renderCards(view);
+      this.renderTickets(view);
+      this.renderDecision(data);
+      $("pass").hidden = !view.legal.pass;
+      $("resign").hidden = view.phase === "over" || view.status[view.seat] !== "active"; // D5: any moment
+      const name = data.names[view.seat] || "";
+      if (document.activeElement !== $("my-name") && $("my-name").dataset.saved !== name) {
+        $("my-name").value = name;
+        $("my-name").dataset.saved = name;
+      }
+    } else {
+      this.renderMarket(view);
+    }
     if (data.result && !(previous && previous.result)) showResult(data);
   },
 
@@ -203,12 +257,13 @@ const table = {
       void node.getBoundingClientRect(); // restart the animation
       node.classList.add("fresh");
     }
+    const legal = view.legal || { claims: {}, stations: {} };
     for (const node of board.routes(container)) {
-      node.classList.toggle("claimable", node.dataset.route in view.legal.claims);
+      node.classList.toggle("claimable", node.dataset.route in legal.claims);
       node.classList.toggle("pending", Boolean(view.tunnel) && node.dataset.route === view.tunnel.route);
     }
     for (const node of container.querySelectorAll("g.city")) {
-      node.classList.toggle("station-site", node.dataset.city in view.legal.stations);
+      node.classList.toggle("station-site", node.dataset.city in legal.stations);
     }
   },
 
@@ -221,11 +276,15 @@ const table = {
     else if (view.decision === "tunnel_payment") text = "Your tunnel needs more cards.";
     else if (view.phase === "setup") text = "Waiting for the others to choose their tickets…";
     else if (view.to_move === view.seat) text = "Your turn: draw cards, claim a route, draw tickets" + (view.stations_left.length ? " or build a station." : ".");
-    else text = `Waiting for ${seatName(data.players, view.to_move)}…`;
+    else if (view.phase === "setup") text = "Everyone is choosing tickets…";
+    else text = `Waiting for ${seatName(data, view.to_move)}…`;
+    if (data.thinking.length && view.phase !== "over") {
+      text += ` ${data.thinking.map((seat) => seatName(data, seat)).join(", ")} ${data.thinking.length > 1 ? "are" : "is"} thinking…`;
+    }
     if (view.final_round && view.phase !== "over") text += " Final round!";
     const mine = view.phase !== "over" && (view.decision || (view.phase === "playing" && view.to_move === view.seat));
-    $("turn").textContent = text;
-    $("turn").classList.toggle("mine", Boolean(mine));
+    $("turn-text").textContent = text;
+    $("turn").classList.toggle("mine", Boolean(mine) && !data.watching);
     $("status").textContent = "";
   },
 
@@ -241,13 +300,22 @@ const table = {
         view.status[seat] !== "active" ? "gone" : ""].join(" "),
     },
       el("td", {}, el("span", { class: "swatch", style: `background:${SEAT_COLORS[seat]}` })),
-      el("td", { text: `${seat}: ${player}${view.status[seat] !== "active" ? ` – ${view.status[seat]}` : ""}`, title: seat === view.seat ? "you" : "" }),
+      el("td", { text: `${seat}: ${data.names[seat] || player}${view.status[seat] !== "active" ? ` – ${view.status[seat]}` : ""}`, title: data.names[seat] ? `${data.names[seat]} (${player})` : player }),
       el("td", { text: String(view.route_points[seat]) }),
       el("td", { text: String(view.wagons[seat]) }),
       el("td", { text: String(view.card_counts[seat]) }),
       el("td", { text: String(view.ticket_counts[seat]) }),
       stations ? el("td", { text: String(view.stations_left[seat]) }) : null));
     $("scores").replaceChildren(head, ...rows);
+  },
+
+  renderMarket(view) {
+    $("market").replaceChildren(...view.market.map((name) => el("span", { class: "slot" },
+      name ? card(name) : el("span", { class: "card empty", text: "—" }))));
+    $("deck-size").textContent = ` ${view.deck_size}`;
+    $("ticket-size").textContent = ` ${view.ticket_deck_size}`;
+    $("pile-info").textContent = `discards ${view.discard_size}`;
+    $("deck").disabled = $("ticket-deck").disabled = true;
   },
 
   renderCards(view) {
@@ -271,6 +339,11 @@ const table = {
     const held = Object.entries(view.hand).filter(([, count]) => count > 0);
     $("hand").replaceChildren(...(held.length ? held.map(([name, count]) => card(name, count))
       : [el("span", { class: "muted", text: "no cards" })]));
+    // E2: the cards laid down for a tunnel lie on the table, not in the hand.
+    const laid = Object.entries(view.laid);
+    $("laid").hidden = laid.length === 0;
+    $("laid").replaceChildren(el("span", { text: "Laid down for the tunnel: " }),
+      ...laid.map(([name, count]) => card(name, count, "small")));
   },
 
   renderTickets(view) {
@@ -297,7 +370,14 @@ const table = {
     const entries = data.log.slice().reverse();
     $("log").replaceChildren(...entries.map((entry) => el("li", {},
       el("span", { class: "swatch", style: entry.seat === null ? "" : `background:${SEAT_COLORS[entry.seat]}` }),
-      el("span", { text: `${seatName(data.players, entry.seat)} ${entry.text}` }))));
+      el("span", { text: `${seatName(data, entry.seat)} ${entry.text}` }))));
+  },
+
+  renderNotes(data, previous) {
+    if (previous && previous.notes.length === data.notes.length && $("notes").children.length) return;
+    $("notes").replaceChildren(...(data.notes.length ? data.notes.map(noteItem)
+      : [el("li", { class: "muted", text: "No notes yet. What do you think of the map?" })]));
+    $("notes").scrollTop = $("notes").scrollHeight;
   },
 
   renderDecision(data) {
@@ -316,16 +396,18 @@ const table = {
     }
   },
 
-  clickRoute(node) {
+  async clickRoute(node) {
     const view = this.data && this.data.view;
-    if (!view) return;
+    if (!view || this.watching) return;
     const options = view.legal.claims[node.dataset.route];
     if (!options) {
-      const why = view.owners[node.dataset.route] !== undefined ? "this route is taken"
-        : view.decision ? "finish your current choice first"
-        : view.to_move !== view.seat || view.phase !== "playing" ? "it is not your turn"
-        : "you cannot claim this route now (cards, wagons or a double route, R9/R11)";
-      flash(why);
+      // The exact reason, in the terminal's words and with its rule, from the server.
+      try {
+        const why = await api("GET", `/api/games/${this.game}/why?route=${encodeURIComponent(node.dataset.route)}`, undefined, this.token);
+        flash(why.reason || "you can claim this route now");
+      } catch (error) {
+        flash(error.message);
+      }
       return;
     }
     if (options.length === 1) { this.send(options[0].action); return; }
@@ -334,7 +416,7 @@ const table = {
 
   clickCity(node) {
     const view = this.data && this.data.view;
-    if (!view || !view.stations_left.length) return;
+    if (!view || this.watching || !view.stations_left.length) return;
     const options = view.legal.stations[node.dataset.city];
     if (!options) { flash(view.station_owners[node.dataset.city] !== undefined ? "this city has a station" : "you cannot build a station here now (E1)"); return; }
     paymentDialog(`Build a station in ${node.dataset.city}?`,
@@ -397,17 +479,25 @@ function tunnelDialog(view) {
   const tunnel = view.tunnel;
   const revealed = el("div", { class: "chips revealed" }, ...tunnel.revealed.map((name) => card(name)));
   const body = [
-    el("p", { text: `You laid ${tunnel.payment.text} for ${tunnel.title}. The top three cards of the deck:` }),
+    el("p", { text: `You laid ${tunnel.payment.words} for ${tunnel.title}. The top three cards of the deck:` }),
     revealed,
     el("p", { text: tunnel.extra ? `They ask for ${tunnel.extra} more card(s) of your colour or locomotives (E2).` : "Nothing more to pay." }),
     el("div", { class: "options" }, ...view.legal.tunnel.map((option) => el("button", {
       type: "button", class: "option", "data-action": option.action, onclick: () => table.send(option.action),
-    }, paymentChips(option), el("span", { text: `pay ${option.text}` })))),
+    }, paymentChips(option), el("span", { text: `pay ${option.words} more` })))),
   ];
+  if (view.cannot_pay) body.push(el("p", { class: "error", text: `${view.cannot_pay}.` }));
   dialog.open("Tunnel", body, [["Give up the tunnel", () => table.send(view.legal.give_up)]]);
 }
 
-function resultTable(result, players) {
+function noteItem(note) {
+  return el("li", {},
+    el("span", { class: "swatch", style: note.seat === null ? "" : `background:${SEAT_COLORS[note.seat]}` }),
+    el("b", { text: `${note.name}: ` }), el("span", { class: "note-text", text: note.text }),
+    el("small", { class: "muted", text: ` after action ${note.after}` }));
+}
+
+function resultTable(result, data) {
   const stations = result.seats.some((s) => "stations" in s.score);
   const head = el("tr", {}, ...["rank", "player", "routes", "tickets", "longest path", ...(stations ? ["stations"] : []), "total"]
     .map((text) => el("th", { text })));
@@ -416,7 +506,7 @@ function resultTable(result, players) {
     return el("tr", {},
       el("td", { text: String(seat.rank) }),
       el("td", {}, el("span", { class: "swatch", style: `background:${SEAT_COLORS[seat.seat]}` }),
-        document.createTextNode(` ${seat.seat}: ${players[seat.seat]}${seat.status === "active" ? "" : ` (${seat.status})`}`)),
+        document.createTextNode(` ${seat.seat}: ${data.names[seat.seat] || data.players[seat.seat]}${seat.status === "active" ? "" : ` (${seat.status})`}`)),
       el("td", { text: String(seat.score.routes) }),
       el("td", { text: `${seat.score.tickets} (${done}/${seat.tickets.length})` }),
       el("td", { text: `${seat.longest_path}${seat.score.longest_path_bonus ? ` +${seat.score.longest_path_bonus}` : ""}` }),
@@ -430,11 +520,11 @@ function showResult(data) {
   const result = data.result;
   const tickets = el("details", {}, el("summary", { text: "Every seat's tickets" }),
     ...result.seats.map((seat) => el("p", {},
-      el("b", { text: `${seat.seat}: ${data.players[seat.seat]} ` }),
+      el("b", { text: `${seat.seat}: ${data.names[seat.seat] || data.players[seat.seat]} ` }),
       document.createTextNode(seat.tickets.map((t) => `${t.a}–${t.b} ${t.completed ? "+" : "−"}${t.value}`).join(", ") || "no tickets"))));
   dialog.open(`Game over (${result.end_reason})`, [
-    resultTable(result, data.players),
-    el("p", { class: "muted", text: "The board shows every seat's network in its colour." }),
+    resultTable(result, data),
+    el("p", { class: "muted", text: `The board shows every seat's network in its colour. The deal was seed ${data.seed}.` }),
     tickets,
   ], [["Download the game record", downloadRecord, "primary"], ["Close", () => dialog.dismiss()]]);
 }
@@ -482,12 +572,12 @@ function wireBoard(container, describe, onRoute, onCity) {
   });
 }
 
-function describeRoute(node, players) {
+function describeRoute(node, data) {
   const parts = [`${node.dataset.a} – ${node.dataset.b}`, `${node.dataset.length} × ${node.dataset.color}`];
   if (node.classList.contains("tunnel")) parts.push("tunnel");
   if (Number(node.dataset.ferry)) parts.push(`ferry: ${node.dataset.ferry} locomotive(s)`);
   const owner = node.dataset.owner;
-  parts.push(owner === undefined ? "open" : `owner: ${seatName(players, Number(owner))}`);
+  parts.push(owner === undefined ? "open" : `owner: ${seatName(data, Number(owner))}`);
   return parts.join(" · ");
 }
 
@@ -495,23 +585,27 @@ function describeRoute(node, players) {
 
 const lobby = {
   setup: null,
+  async load() {
+    if (!this.setup) this.setup = await api("GET", "/api/setup");
+    return this.setup;
+  },
   async open() {
     table.stop();
     dialog.close();
     show("lobby");
+    document.body.classList.remove("watching");
     $("title").textContent = "";
     $("pace-box").hidden = true;
-    if (this.setup) return;
-    this.setup = await api("GET", "/api/setup");
-    $("map").replaceChildren(...this.setup.maps.map((m) => el("option", {
+    this.renderMine();
+    if ($("map").options.length) return;
+    const setup = await this.load();
+    $("map").replaceChildren(...setup.maps.map((m) => el("option", {
       value: m.key, text: `${m.name} (${m.key}${m.file ? ", file" : ""}; ${m.rules} rules)`,
     })));
-    const defaultMap = this.setup.maps.find((m) => m.file) || this.setup.maps.find((m) => m.key === "north_america");
+    const defaultMap = setup.maps.find((m) => m.file) || setup.maps.find((m) => m.key === "north_america");
     if (defaultMap) $("map").value = defaultMap.key;
-    for (const select of [$("lobby-pace"), $("pace")]) {
-      select.replaceChildren(...this.setup.paces.map((p) => el("option", { value: p, text: p })));
-      select.value = this.setup.default_pace;
-    }
+    $("lobby-pace").replaceChildren(...setup.paces.map((p) => el("option", { value: p, text: p })));
+    $("lobby-pace").value = setup.default_pace;
     this.addSeat("human");
     this.addSeat("greedy");
   },
@@ -523,32 +617,56 @@ const lobby = {
     select.value = player;
     list.append(el("li", {}, select));
   },
+  settings() {
+    const timer = $("lobby-timer").value;
+    return { pace: $("lobby-pace").value, turn_seconds: timer === "" ? null : Number(timer) };
+  },
   async start(event) {
     event.preventDefault();
     $("lobby-error").textContent = "";
     const seedText = $("seed").value.trim();
+    if (seedText !== "" && !/^\d+$/.test(seedText)) { $("lobby-error").textContent = "The seed is a whole number."; return; }
     const body = {
       map: $("map").value,
       players: [...document.querySelectorAll(".seat-player")].map((s) => s.value),
-      seed: seedText === "" ? null : Number(seedText),
-      pace: $("lobby-pace").value,
+      ...this.settings(),
     };
-    if (seedText !== "" && !/^\d+$/.test(seedText)) { $("lobby-error").textContent = "The seed is a whole number."; return; }
+    if (seedText !== "") body.seed = Number(seedText); // a fixed deal, marked as such for all
+    await this.create(body);
+  },
+  async resume(file) {
+    $("lobby-error").textContent = "";
+    let record;
+    try { record = JSON.parse(await file.text()); } catch { $("lobby-error").textContent = `${file.name} is not JSON`; return; }
+    await this.create({ resume: record, ...this.settings() });
+    $("resume-file").value = "";
+  },
+  async create(body) {
     try {
       const created = await api("POST", "/api/games", body);
       const base = `${location.origin}${location.pathname}`;
       $("join-list").replaceChildren(...created.seats.filter((s) => s.token).map((seat) => {
         const link = `${base}#play/${created.game}/${seat.token}`;
         return el("li", {},
-          el("b", { text: `Seat ${seat.seat}` }),
+          el("b", { text: `Seat ${seat.seat}${seat.name ? ` (${seat.name})` : ""}` }),
           el("input", { class: "join-link", readonly: true, value: link, onfocus: (e) => e.target.select() }),
           el("a", { class: "button primary", href: link, text: `Take seat ${seat.seat}` }));
       }));
+      const watch = `${base}#watch/${created.game}/${created.spectator}`;
+      $("watch-link").value = watch;
+      $("watch-open").href = watch;
       $("joins").hidden = false;
-      $("seed").placeholder = `random (last: ${created.seed})`;
     } catch (error) {
       $("lobby-error").textContent = error.message;
     }
+  },
+  renderMine() {
+    const games = remembered.all();
+    $("my-games").hidden = games.length === 0;
+    $("my-game-list").replaceChildren(...games.map((entry) => el("li", {},
+      el("a", { href: entry.link, text: `${entry.map} · ${entry.who} · game ${entry.game}` }),
+      el("small", { class: "muted", text: ` opened ${new Date(entry.at).toLocaleString()}` }),
+      el("button", { type: "button", class: "forget", text: "Forget", onclick: () => { remembered.forget(entry.link); this.renderMine(); } }))));
   },
 };
 
@@ -589,20 +707,23 @@ const replay = {
     $("replay-slider").value = String(this.step);
     const frame = data.frames[this.step - 1];
     $("replay-step").textContent = frame
-      ? `${this.step} / ${data.frames.length}: ${seatName(data.players, frame.seat)} ${frame.text}`
+      ? `${this.step} / ${data.frames.length}: ${seatName(data, frame.seat)} ${frame.text}`
       : `0 / ${data.frames.length}: the game as dealt`;
     const points = frame ? frame.route_points : data.players.map(() => 0);
     const wagons = frame ? frame.wagons : null;
     if (this.step === data.frames.length && data.result) {
-      $("replay-scores").replaceChildren(...resultTable(data.result, data.players).children);
+      $("replay-scores").replaceChildren(...resultTable(data.result, data).children);
     } else {
       $("replay-scores").replaceChildren(
         el("tr", {}, el("th", { text: "" }), el("th", { text: "player" }), el("th", { text: "points" }), el("th", { text: "wagons" })),
         ...data.players.map((player, seat) => el("tr", {},
           el("td", {}, el("span", { class: "swatch", style: `background:${SEAT_COLORS[seat]}` })),
-          el("td", { text: `${seat}: ${player}` }), el("td", { text: String(points[seat]) }),
+          el("td", { text: `${seat}: ${data.names[seat] || player}` }), el("td", { text: String(points[seat]) }),
           el("td", { text: wagons ? String(wagons[seat]) : "" }))));
     }
+    // The notes written so far, each after the action it followed.
+    const notes = data.notes.filter((note) => note.after <= this.step);
+    $("replay-notes").replaceChildren(...notes.map(noteItem));
   },
   play() {
     if (this.timer) { clearInterval(this.timer); this.timer = null; $("replay-play").textContent = "Play"; return; }
@@ -623,21 +744,52 @@ function show(screen) {
 
 function route() {
   const hash = location.hash.replace(/^#/, "");
-  const play = hash.match(/^play\/([\w-]+)\/([\w-]+)$/);
-  if (play) table.open(play[1], play[2]);
-  else if (hash === "replay") replay.open();
+  const link = hash.match(/^(play|watch)\/([\w-]+)\/([\w-]+)$/);
+  if (link) {
+    const watching = link[1] === "watch";
+    table.open(link[2], link[3], watching).then(() => {
+      const data = table.data;
+      if (data && table.game === link[2]) {
+        const who = watching ? "watching" : `seat ${data.view.seat}`;
+        remembered.add({ game: link[2], link: location.href, map: data.map_name, who, at: Date.now() });
+      }
+    });
+  } else if (hash === "replay") replay.open();
   else lobby.open();
 }
 
 window.addEventListener("DOMContentLoaded", () => {
   $("new-game").addEventListener("submit", (e) => lobby.start(e));
+  $("resume-file").addEventListener("change", (e) => e.target.files[0] && lobby.resume(e.target.files[0]));
+  $("name-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      const data = await api("POST", `/api/games/${table.game}/name`, { name: $("my-name").value }, table.token);
+      $("my-name").dataset.saved = data.names[data.view.seat] || "";
+      await table.render(data);
+      flash("name saved");
+    } catch (error) { flash(error.message); }
+  });
+  $("note-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const text = $("note-text").value.trim();
+    if (!text) return;
+    try {
+      await table.render(await api("POST", `/api/games/${table.game}/notes`, { text }, table.token));
+      $("note-text").value = "";
+    } catch (error) { flash(error.message); }
+  });
+  $("note-text").addEventListener("keydown", (event) => {
+    if (event.key === "Enter" && !event.shiftKey) { event.preventDefault(); $("note-form").requestSubmit(); }
+  });
+  setInterval(() => table.tick(), 1000);
   $("add-seat").addEventListener("click", () => lobby.addSeat("greedy"));
   $("remove-seat").addEventListener("click", () => {
     const list = $("seats");
     if (list.children.length > 2) list.lastElementChild.remove();
   });
-  $("deck").addEventListener("click", () => table.data?.view.legal.draw_deck && table.send(table.data.view.legal.draw_deck));
-  $("ticket-deck").addEventListener("click", () => table.data?.view.legal.tickets && table.send(table.data.view.legal.tickets));
+  $("deck").addEventListener("click", () => table.data?.view.legal?.draw_deck && table.send(table.data.view.legal.draw_deck));
+  $("ticket-deck").addEventListener("click", () => table.data?.view.legal?.tickets && table.send(table.data.view.legal.tickets));
   $("pass").addEventListener("click", () => table.send("pass"));
   $("resign").addEventListener("click", () => dialog.open("Resign?",
     el("p", { text: "You leave the game: you take no more turns and get no longest-path bonus; your routes stay on the board (D5)." }),
@@ -648,14 +800,14 @@ window.addEventListener("DOMContentLoaded", () => {
     catch (error) { flash(error.message); }
   });
   wireBoard($("board"), {
-    route: (node) => describeRoute(node, table.data ? table.data.players : []),
+    route: (node) => describeRoute(node, table.data || { players: [], names: [] }),
     city: (node) => {
       const owner = table.data?.view.station_owners[node.dataset.city];
-      return owner === undefined ? node.dataset.city : `${node.dataset.city} · station of ${seatName(table.data.players, owner)}`;
+      return owner === undefined ? node.dataset.city : `${node.dataset.city} · station of ${seatName(table.data, owner)}`;
     },
   }, (node) => table.clickRoute(node), (node) => table.clickCity(node));
   wireBoard($("replay-board"), {
-    route: (node) => describeRoute(node, replay.data ? replay.data.players : []),
+    route: (node) => describeRoute(node, replay.data || { players: [], names: [] }),
     city: (node) => node.dataset.city,
   });
   $("record-file").addEventListener("change", (e) => e.target.files[0] && replay.load(e.target.files[0]));
