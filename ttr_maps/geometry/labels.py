@@ -25,13 +25,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
-from typing import Generic, TypeVar
 
 from ttr_maps.geometry.board import BoardGeometry, Bounds, LabelBox, LabelFont
+from ttr_maps.geometry.grid import BoxGrid
 from ttr_maps.geometry.projection import Point
 from ttr_maps.model import Map
-
-T = TypeVar("T")
 
 #: Costs of what a label covers: another label, another city's dot, its share
 #: outside the frame, a whole car. Labels and dots lose to any number of cars.
@@ -62,14 +60,14 @@ def place_labels(
     radius = board.city_radius if dot_radius is None else dot_radius
     tolerance = 1e-3 * font.height
     cell = 2 * max(board.car_length, font.height, 1e-9)
-    cars: _Grid[tuple[Point, ...]] = _Grid(cell)
+    cars: BoxGrid[tuple[Point, ...]] = BoxGrid(cell)
     for shape in board.routes.values():
         for car in shape.cars:
             cars.add(_bounds(car.corners), car.corners)
-    dots: _Grid[tuple[str, Point]] = _Grid(cell)
+    dots: BoxGrid[tuple[str, Point]] = BoxGrid(cell)
     for name, (x, y) in board.positions.items():
         dots.add((x - radius, y - radius, x + radius, y + radius), (name, (x, y)))
-    labels: _Grid[Bounds] = _Grid(cell)
+    labels: BoxGrid[Bounds] = BoxGrid(cell)
     degree: dict[str, int] = {}
     for route in game_map.routes:
         for name in route.cities:
@@ -185,36 +183,6 @@ def _share_outside(box: Bounds, frame: Bounds) -> float:
     inside_h = max(0.0, min(box[3], frame[3]) - max(box[1], frame[1]))
     area = (box[2] - box[0]) * (box[3] - box[1])
     return 1.0 - inside_w * inside_h / area if area > 0 else 0.0
-
-
-class _Grid(Generic[T]):
-    """Items with bounding boxes in a uniform grid of square cells, to find those
-    near a box fast."""
-
-    def __init__(self, cell: float) -> None:
-        self.cell = cell
-        self.cells: dict[tuple[int, int], list[int]] = {}
-        self.items: list[tuple[Bounds, T]] = []
-
-    def _keys(self, box: Bounds) -> Iterator[tuple[int, int]]:
-        x0, y0, x1, y1 = (math.floor(v / self.cell) for v in box)
-        for gx in range(x0, x1 + 1):
-            for gy in range(y0, y1 + 1):
-                yield (gx, gy)
-
-    def add(self, box: Bounds, item: T) -> None:
-        self.items.append((box, item))
-        for key in self._keys(box):
-            self.cells.setdefault(key, []).append(len(self.items) - 1)
-
-    def near(self, box: Bounds) -> list[T]:
-        """The items whose bounding boxes meet `box`."""
-        found = sorted({i for key in self._keys(box) for i in self.cells.get(key, ())})
-        return [
-            item
-            for (x0, y0, x1, y1), item in (self.items[i] for i in found)
-            if x0 <= box[2] and box[0] <= x1 and y0 <= box[3] and box[1] <= y1
-        ]
 
 
 def _bounds(polygon: Sequence[Point]) -> Bounds:
