@@ -4,8 +4,9 @@
 `place_labels(game_map, board, font)` puts each city's label in a box of `font`'s
 size beside its city: busiest city first (most routes), each at the first spot of
 a fixed list around its dot that covers, in order of cost, no other label, no other
-city's dot, as little as possible outside `frame`, and the least of any car (the
-shares of their areas covered, added up). Renderers
+city's dot, as little as possible outside `frame`, stays next to its own dot (within
+its own height, and nearer its dot than any other), and covers the least of any car
+(the shares of their areas covered, added up). Renderers
 pick the font for their medium (the board's own type for print and `ttr layout`, a
 size readable at the preview's scale, the web table's) and draw each name centred
 in its box; they compute no positions of their own.
@@ -37,6 +38,9 @@ _COVERS_LABEL = 1000.0
 _COVERS_DOT = 100.0
 _OUTSIDE = 300.0
 _COVERS_CAR = 1.0
+#: A label further from its dot than its own height, or nearer another city's dot
+#: than its own, reads as another city's (`ttr_maps.geometry.readability`).
+_STRAYS = 150.0
 #: Covering any part of a car costs this on top of the share covered, so that a spot
 #: clear of cars wins over a sliver on a car (the spots' ranks add up to less).
 _TOUCHES_CAR = 0.1
@@ -95,6 +99,13 @@ def place_labels(
             )
             if frame is not None:
                 cost += _OUTSIDE * _share_outside(box, frame)
+            own = box_distance((x, y), box)
+            if own - radius > font.height or any(
+                box_distance(centre, box) <= own
+                for name, centre in dots.near(_grown(box, own))
+                if name != city.name
+            ):
+                cost += _STRAYS
             if best is not None and cost >= best[0]:
                 continue  # cars only add to the cost
             shares = [_share_covered(car, box) for car in cars.near(box)]
@@ -115,7 +126,7 @@ def _spots(width: float, height: float, radius: float) -> Iterator[Point]:
     gap = radius + 0.15 * height
     side, up = gap + width / 2, gap + height / 2
     diagonal_x, diagonal_y = 0.7 * radius + 0.15 * height + width / 2, up - 0.3 * radius
-    for push in (0.0, 0.7 * height, 1.6 * height):
+    for push in (0.0, 0.35 * height, 0.7 * height, 1.6 * height):
         yield (side + push, 0.0)
         yield (-side - push, 0.0)
         yield (0.0, up + push)
@@ -127,6 +138,17 @@ def _spots(width: float, height: float, radius: float) -> Iterator[Point]:
             for sx in (1, -1):
                 yield (sx * width / 3, up + push)
                 yield (sx * width / 3, -up - push)
+
+
+def box_distance(p: Point, box: Bounds) -> float:
+    """Distance from `p` to a box (0 inside)."""
+    dx = max(box[0] - p[0], 0.0, p[0] - box[2])
+    dy = max(box[1] - p[1], 0.0, p[1] - box[3])
+    return math.hypot(dx, dy)
+
+
+def _grown(box: Bounds, by: float) -> Bounds:
+    return (box[0] - by, box[1] - by, box[2] + by, box[3] + by)
 
 
 def _share_covered(polygon: Sequence[Point], box: Bounds) -> float:

@@ -88,8 +88,8 @@ BOARD_MARGIN = 2.0
 CITY_SPACING = 2.6
 #: The share of a route's slack (the length its gaps may widen by) its line aims
 #: at; the rope holds it within `_ROPE_SLACK` of the slack.
-_TARGET_SLACK = 0.35
-_ROPE_SLACK = 0.8
+_TARGET_SLACK = 0.2
+_ROPE_SLACK = 0.55
 #: How far the optimiser keeps a bow below the detour bound (a share of it).
 _BOW_SAFETY = 0.85
 #: Compass order is pushed with this margin, in cm.
@@ -97,17 +97,22 @@ _COMPASS_MARGIN = 0.3
 #: Routes may leave a city at angles so narrow that one band starts this much
 #: further out than the city's clearance (`board.end_clearances`), in cm.
 _FAN_REACH = 1.2
+#: A bow's side is chosen to leave its cities at least this angle (radians) from
+#: their other routes where it can.
+_NARROW_FAN = 0.6
+#: Cities keep this much more than `CLEARANCE` from other routes, in the optimiser.
+_CLEAR_MARGIN = 0.3
 #: Free cities stay this far inside the board when a pinned city fixes the frame.
 _FRAME_INSET = BOARD_MARGIN + 1.5
 
 _WEIGHT_ANCHOR = 0.05
-_WEIGHT_ROPE = 4.0
+_WEIGHT_ROPE = 8.0
 _WEIGHT_STRAIGHT = 0.4
 _WEIGHT_BOW = 4.0
 _WEIGHT_SPACING = 3.0
 _WEIGHT_CLEAR = 3.0
 _WEIGHT_ANGLE = 8.0
-_WEIGHT_COMPASS = 3.0
+_WEIGHT_COMPASS = 8.0
 _WEIGHT_FRAME = 3.0
 _ROUNDS = 4
 #: Each round weighs the rules (all but the anchor and the wish for straight
@@ -117,6 +122,9 @@ _HARDEN = 1.0
 #: (a stress model, as in graph drawing): a smooth start for the one-sided rules.
 _STRESS_ROUNDS = 0
 _WEIGHT_STRESS = 1.0
+#: The last rounds hold cities to geography only this weakly, to meet the rules.
+_POLISH_ROUNDS = 0
+_WEIGHT_POLISH = 0.01
 _MAX_NFEV = 80
 _REPAIR_ROUNDS = 3
 
@@ -444,6 +452,7 @@ def _optimise(game_map: Map, problem: _Problem, anchor: object, start: object, f
             clear_triples,
             _HARDEN**round_,
             stress=round_ < _STRESS_ROUNDS,
+            anchor_weight=_WEIGHT_ANCHOR if round_ < _ROUNDS - _POLISH_ROUNDS else _WEIGHT_POLISH,
         )
         sparsity = _sparsity(groups, free)
         solution = least_squares(
@@ -474,7 +483,7 @@ def _polyline_distance(c: object, p: object, q: object, r: object) -> object:
 
 
 def _clear_need(problem: _Problem, groups: object) -> object:
-    return CITY_RADIUS + problem.half[groups] + CLEARANCE + 0.3
+    return CITY_RADIUS + problem.half[groups] + CLEARANCE + _CLEAR_MARGIN
 
 
 def _choose_sides(problem: _Problem, x: object, sides: object) -> object:
@@ -497,6 +506,10 @@ def _choose_sides(problem: _Problem, x: object, sides: object) -> object:
     tree = cKDTree(x)
     mids = (x[a] + x[b]) / 2
     mid_tree = cKDTree(mids)
+    at_city: dict[int, list[int]] = {}
+    for g, (i, j) in enumerate(zip(a, b, strict=True)):
+        at_city.setdefault(int(i), []).append(g)
+        at_city.setdefault(int(j), []).append(g)
     for g in bowed:
         reach = d[g] + 2 * CITY_SPACING
         near_cities = [c for c in tree.query_ball_point(mids[g], reach) if c not in (a[g], b[g])]
@@ -521,6 +534,17 @@ def _choose_sides(problem: _Problem, x: object, sides: object) -> object:
                 mine = (x[a[g]], bow, x[b[g]])
                 if _polylines_cross(mine, other):
                     score += 5.0
+            for city in (int(a[g]), int(b[g])):
+                heading = math.atan2(bow[1] - x[city][1], bow[0] - x[city][0])
+                for h in at_city[city]:
+                    if h == g:
+                        continue
+                    toward = current[h] - x[city]
+                    theta = abs(
+                        (heading - math.atan2(toward[1], toward[0]) + math.pi) % (2 * math.pi)
+                        - math.pi
+                    )
+                    score += 2.0 * max(0.0, _NARROW_FAN - theta)
             scores.append(score)
         if scores[0] < scores[1] - 1e-9:
             sides[g] = 1.0
@@ -571,6 +595,7 @@ def _residual_function(
     clear_triples: object,
     hard: float = 1.0,
     stress: bool = False,
+    anchor_weight: float = _WEIGHT_ANCHOR,
 ):
     """The residuals over the free cities' coordinates, and for each residual row
     the cities it depends on (for the Jacobian's sparsity)."""
@@ -598,7 +623,7 @@ def _residual_function(
     def residuals(flat):
         x = base.copy()
         x[free_index] = flat.reshape(-1, 2)
-        out = [_WEIGHT_ANCHOR * (x[free_index] - anchor[free_index]).ravel()]
+        out = [anchor_weight * (x[free_index] - anchor[free_index]).ravel()]
         d = np.linalg.norm(x[a] - x[b], axis=1)
         out.append((hard * _WEIGHT_ROPE * np.maximum(0.0, d - problem.upper))[route_rows])
         if stress:

@@ -47,6 +47,7 @@ from ttr_maps.geometry.board import (
     overlaps,
 )
 from ttr_maps.geometry.grid import BoxGrid
+from ttr_maps.geometry.labels import box_distance
 from ttr_maps.geometry.projection import Point, projected_positions
 from ttr_maps.model import Map
 
@@ -354,24 +355,18 @@ def compass_flips(game_map: Map, positions: Mapping[str, Point]) -> Iterator[Com
 # ---------------------------------------------------------------- labels
 
 
-def _box_distance(p: Point, box: tuple[float, float, float, float]) -> float:
-    dx = max(box[0] - p[0], 0.0, p[0] - box[2])
-    dy = max(box[1] - p[1], 0.0, p[1] - box[3])
-    return math.hypot(dx, dy)
-
-
 def label_misses(board: BoardGeometry) -> Iterator[LabelMiss]:
     """Labels too far from their dot, or nearer another city's dot."""
     if not board.labels:
         return
     cities = _city_grid(board.positions, max(2 * board.car_length, 1e-9))
     for name, label in board.labels.items():
-        own = _box_distance(board.positions[name], label.box)
+        own = box_distance(board.positions[name], label.box)
         x0, y0, x1, y1 = label.box
         nearer = None
         closest = own
         for other, centre in cities.near((x0 - own, y0 - own, x1 + own, y1 + own)):
-            distance = _box_distance(centre, label.box)
+            distance = box_distance(centre, label.box)
             if other != name and distance <= closest:
                 nearer, closest = other, distance
         gap = max(own - board.city_radius, 0.0)
