@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 #: The errors of a map's `layout:` section: `ttr layout` replaces the section, so a
 #: map whose only errors are these can still be laid out afresh.
 LAYOUT_ERROR_CODES = frozenset({"TTR501", "TTR502", "TTR503"})
+#: The checks of what the drawn board shows: a readable board has none of them.
+BOARD_CODES = frozenset({f"TTR55{k}" for k in range(1, 8)})
 
 
 @check("TTR501", Level.ERROR, "the board layout names an unknown city")
@@ -280,23 +282,31 @@ def route_near_city(ctx: CheckContext) -> Iterator[Finding]:
 
     Failing:
 
-        cities: {A: {x: 0, y: 0}, B: {x: 4, y: 0}, C: {x: 2, y: 1}}
+        cities: {A: {x: 0, y: 0}, B: {x: 4, y: 0}, C: {x: 2, y: 1}, D: {x: 0, y: 3}}
         routes:
           - {between: [A, B], length: 2, color: red}
-          - {between: [A, C], length: 1, color: blue}
-          - {between: [C, B], length: 1, color: blue}
+          - {between: [C, D], length: 2, color: blue}
+          - {between: [A, D], length: 2, color: green}
         layout:
-          cities: {A: {x: 2, y: 2}, B: {x: 8.4, y: 2}, C: {x: 5.2, y: 3.2}}
+          cities:
+            A: {x: 2, y: 2}
+            B: {x: 8.4, y: 2}
+            C: {x: 5.2, y: 3.3, label: [0.9, 0]}
+            D: {x: 0.5, y: 9.3, label: [-0.9, 0]}
 
     Passing:
 
-        cities: {A: {x: 0, y: 0}, B: {x: 4, y: 0}, C: {x: 2, y: 1}}
+        cities: {A: {x: 0, y: 0}, B: {x: 4, y: 0}, C: {x: 2, y: 1}, D: {x: 0, y: 3}}
         routes:
           - {between: [A, B], length: 2, color: red}
-          - {between: [A, C], length: 1, color: blue}
-          - {between: [C, B], length: 1, color: blue}
+          - {between: [C, D], length: 2, color: blue}
+          - {between: [A, D], length: 2, color: green}
         layout:
-          cities: {A: {x: 2, y: 2}, B: {x: 8.4, y: 2}, C: {x: 5.2, y: 5}}
+          cities:
+            A: {x: 2, y: 2}
+            B: {x: 8.4, y: 2}
+            C: {x: 6.5, y: 4.2, label: [0.9, 0]}
+            D: {x: 0.5, y: 9.3, label: [-0.9, 0]}
     """
     from ttr_maps.geometry.readability import CLEARANCE
 
@@ -332,9 +342,9 @@ def route_detour(ctx: CheckContext) -> Iterator[Finding]:
         routes:
           - {between: [A, B], length: 2, color: red}
         layout:
-          cities: {A: {x: 2, y: 2}, B: {x: 8.4, y: 2}}
+          cities: {A: {x: 2, y: 2}, B: {x: 6, y: 2}}
           bends:
-            - {between: [A, B], points: [[5.2, 9]]}
+            - {between: [A, B], points: [[4, 4.7]]}
 
     Passing:
 
@@ -342,9 +352,9 @@ def route_detour(ctx: CheckContext) -> Iterator[Finding]:
         routes:
           - {between: [A, B], length: 2, color: red}
         layout:
-          cities: {A: {x: 2, y: 2}, B: {x: 7.5, y: 2}}
+          cities: {A: {x: 2, y: 2}, B: {x: 8, y: 2}}
           bends:
-            - {between: [A, B], points: [[4.75, 3.2]]}
+            - {between: [A, B], points: [[5, 3.6]]}
     """
     found = _readability(ctx)
     if found is None:
@@ -457,7 +467,7 @@ def label_covers(ctx: CheckContext) -> Iterator[Finding]:
         routes:
           - {between: [A, B], length: 2, color: red}
         layout:
-          cities: {A: {x: 2, y: 2, label: [1.6, 0]}, B: {x: 8.4, y: 2}}
+          cities: {A: {x: 2, y: 2, label: [0.85, 0]}, B: {x: 8.4, y: 2}}
 
     Passing:
 

@@ -44,6 +44,7 @@ import itertools
 import math
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ttr_maps.geometry.board import (
     BOARD_LABEL_FONT,
@@ -81,6 +82,9 @@ from ttr_maps.geometry.readability import (
     shape_gap_count,
 )
 from ttr_maps.model import BoardLayout, Map
+
+if TYPE_CHECKING:
+    from ttr_maps.checks.problem import Problem
 
 #: Margin around everything drawn, in cm, to the edge of the board.
 BOARD_MARGIN = 2.0
@@ -962,6 +966,20 @@ def _framed(layout: BoardLayout, game_map: Map) -> tuple[BoardLayout, Point, Poi
 
 
 # ---------------------------------------------------------------- the map file
+
+
+def laid_out_text(text: str, path: str, layout: BoardLayout) -> tuple[str, list[Problem]]:
+    """A map file's text with `layout` stored in it (`with_layout`), and what
+    `ttr validate` would then say about the drawn board (TTR551–TTR557), positions
+    in the new text."""
+    from ttr_maps.checks.layout import BOARD_CODES
+    from ttr_maps.checks.validate import validate_document
+    from ttr_maps.io.document import parse_document
+
+    new_text = with_layout(text, layout)
+    report = validate_document(parse_document(new_text, path))
+    return new_text, [p for p in report.problems if p.code in BOARD_CODES]
+
 
 
 def layout_yaml(layout: BoardLayout) -> str:
