@@ -981,7 +981,6 @@ def laid_out_text(text: str, path: str, layout: BoardLayout) -> tuple[str, list[
     return new_text, [p for p in report.problems if p.code in BOARD_CODES]
 
 
-
 def layout_yaml(layout: BoardLayout) -> str:
     """The `layout:` section of a map file, one flow-style line per city and bend.
 
