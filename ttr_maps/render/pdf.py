@@ -501,20 +501,6 @@ def _track_page(game_map: Map, paper: str) -> Figure:
     return figure
 
 
-def _card_grid(paper: str, card_mm: tuple[float, float]) -> list[tuple[float, float]]:
-    """Lower-left corners (mm) of the cards that fit on a portrait page, centred."""
-    width, height = PAPERS[paper]
-    columns = int((width - 2 * CARD_SHEET_MARGIN_MM) // card_mm[0])
-    rows = int((height - 2 * CARD_SHEET_MARGIN_MM) // card_mm[1])
-    left = (width - columns * card_mm[0]) / 2
-    bottom = (height - rows * card_mm[1]) / 2
-    return [
-        (left + c * card_mm[0], bottom + (rows - 1 - r) * card_mm[1])
-        for r in range(rows)
-        for c in range(columns)
-    ]
-
-
 @dataclass(frozen=True)
 class Card:
     """A card to print: its size, and how to draw its face and its back on axes in
