@@ -303,7 +303,7 @@ def laid_out_lines(
 #: The least room between the bands of two routes leaving a city, in cm.
 FAN_GAP = 0.15
 #: A band leaving a city at a narrow angle to another starts at most this far out.
-MAX_CLEARANCE = 3.5
+MAX_CLEARANCE = 2.0
 
 
 def end_clearances(

@@ -138,6 +138,22 @@ def _spots(width: float, height: float, radius: float) -> Iterator[Point]:
             for sx in (1, -1):
                 yield (sx * width / 3, up + push)
                 yield (sx * width / 3, -up - push)
+    # All round the dot, touching its ring or just off it: where a crowd leaves room.
+    for ring in (gap, gap + 0.35 * height):
+        for k in range(16):
+            yield _touching(width, height, ring, k * math.pi / 8)
+
+
+def _touching(width: float, height: float, gap: float, angle: float) -> Point:
+    """The centre of a box in direction `angle` whose nearest point is `gap` from
+    the dot's centre."""
+    ux, uy = math.cos(angle), math.sin(angle)
+    low, high = 0.0, gap + width + height
+    for _ in range(30):
+        t = (low + high) / 2
+        near = math.hypot(max(abs(t * ux) - width / 2, 0.0), max(abs(t * uy) - height / 2, 0.0))
+        low, high = (t, high) if near < gap else (low, t)
+    return (high * ux, high * uy)
 
 
 def box_distance(p: Point, box: Bounds) -> float:

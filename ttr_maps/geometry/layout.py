@@ -117,18 +117,9 @@ _WEIGHT_SPACING = 3.0
 _WEIGHT_CLEAR = 3.0
 _WEIGHT_ANGLE = 8.0
 _WEIGHT_COMPASS = 8.0
+_WEIGHT_CROSS = 3.0
 _WEIGHT_FRAME = 3.0
 _ROUNDS = 4
-#: Each round weighs the rules (all but the anchor and the wish for straight
-#: routes) this many times more than the last: a penalty continuation.
-_HARDEN = 1.0
-#: The first rounds also pull every route towards its target length, both ways
-#: (a stress model, as in graph drawing): a smooth start for the one-sided rules.
-_STRESS_ROUNDS = 0
-_WEIGHT_STRESS = 1.0
-#: The last rounds hold cities to geography only this weakly, to meet the rules.
-_POLISH_ROUNDS = 0
-_WEIGHT_POLISH = 0.01
 _MAX_NFEV = 80
 _REPAIR_ROUNDS = 3
 
@@ -442,22 +433,11 @@ def _optimise(game_map: Map, problem: _Problem, anchor: object, start: object, f
     sides = np.ones(len(problem.groups))
     if not free.any():
         return x, _choose_sides(problem, x, sides)
-    for round_ in range(_ROUNDS):
+    for _ in range(_ROUNDS):
         sides = _choose_sides(problem, x, sides)
         problem.refresh(game_map, x, sides)
-        spacing_pairs, clear_triples = _neighbours(problem, x, free)
-        residuals, groups = _residual_function(
-            problem,
-            anchor,
-            x,
-            free,
-            sides,
-            spacing_pairs,
-            clear_triples,
-            _HARDEN**round_,
-            stress=round_ < _STRESS_ROUNDS,
-            anchor_weight=_WEIGHT_ANCHOR if round_ < _ROUNDS - _POLISH_ROUNDS else _WEIGHT_POLISH,
-        )
+        near = _neighbours(problem, x, free, sides)
+        residuals, groups = _residual_function(problem, anchor, x, free, sides, near)
         sparsity = _sparsity(groups, free)
         solution = least_squares(
             residuals,
@@ -532,8 +512,6 @@ def _choose_sides(problem: _Problem, x: object, sides: object) -> object:
                 )
                 score += float(np.sum(np.maximum(0.0, _clear_need(problem, g) - dist)))
             for h in near_groups:
-                if {a[h], b[h]} & {a[g], b[g]}:
-                    continue
                 other = (x[a[h]], current[h], x[b[h]])
                 mine = (x[a[g]], bow, x[b[g]])
                 if _polylines_cross(mine, other):
@@ -567,9 +545,19 @@ def _polylines_cross(first: Sequence[object], second: Sequence[object]) -> bool:
     return False
 
 
-def _neighbours(problem: _Problem, x: object, free: object) -> tuple[object, object]:
-    """City pairs close enough to matter, and (city, group) pairs where the city is
-    near a group's line it is not an end of (only those with a free city)."""
+@dataclass(frozen=True)
+class _Near:
+    """What is near what in one round (index arrays): city pairs; (city, group)
+    where the city is near a group's line it does not end at; (group, group) where
+    two groups' lines cross (drawn as their bows)."""
+
+    pairs: object
+    triples: object
+    crossings: object
+
+
+def _neighbours(problem: _Problem, x: object, free: object, sides: object) -> _Near:
+    """Who is near whom now (only what involves a free city)."""
     import numpy as np
     from scipy.spatial import cKDTree
 
@@ -580,13 +568,58 @@ def _neighbours(problem: _Problem, x: object, free: object) -> tuple[object, obj
     pairs = pairs[free[pairs[:, 0]] | free[pairs[:, 1]]]
     a, b = problem.route_a, problem.route_b
     mid = (x[a] + x[b]) / 2
-    radius = np.linalg.norm(x[a] - x[b], axis=1) * (0.5 + DETOUR_SHARE) + reach
+    length = np.linalg.norm(x[a] - x[b], axis=1)
+    radius = length * (0.5 + DETOUR_SHARE) + reach
     triples = []
     for group, (centre, r) in enumerate(zip(mid, radius, strict=True)):
         for city in tree.query_ball_point(centre, r):
             if city != a[group] and city != b[group] and free[[city, a[group], b[group]]].any():
                 triples.append((city, group))
-    return pairs, np.array(triples, dtype=int).reshape(-1, 2)
+    bows = problem.bow_points(x, sides)
+    groups_tree = cKDTree(mid)
+    crossings = []
+    for g, h in sorted(groups_tree.query_pairs(float(length.max()) * (0.5 + DETOUR_SHARE))):
+        ends = {a[g], b[g], a[h], b[h]}
+        if len(ends) < 3 or not free[list(ends)].any():
+            continue
+        first = (x[a[g]], bows[g], x[b[g]])
+        second = (x[a[h]], bows[h], x[b[h]])
+        if _polylines_cross(first, second):
+            crossings.append((g, h))
+    return _Near(pairs, np.array(triples, dtype=int).reshape(-1, 2),
+                 np.array(crossings, dtype=int).reshape(-1, 2))  # fmt: skip
+
+
+def _crossing(x: object, bows: object, a: object, b: object, g: object, h: object) -> object:
+    """Whether the lines (as bows) of groups g and h cross (rows), vectorised."""
+    import numpy as np
+
+    def orient(p, q, r):
+        return (q[:, 0] - p[:, 0]) * (r[:, 1] - p[:, 1]) - (q[:, 1] - p[:, 1]) * (r[:, 0] - p[:, 0])
+
+    found = np.zeros(len(g), dtype=bool)
+    for p1, p2 in ((x[a[g]], bows[g]), (bows[g], x[b[g]])):
+        for q1, q2 in ((x[a[h]], bows[h]), (bows[h], x[b[h]])):
+            d1, d2 = orient(q1, q2, p1), orient(q1, q2, p2)
+            d3, d4 = orient(p1, p2, q1), orient(p1, p2, q2)
+            found |= (d1 * d2 < 0) & (d3 * d4 < 0)
+    return found
+
+
+def _uncrossing(problem: _Problem, x: object, bows: object, g: object, h: object) -> object:
+    """For crossing groups g and h (rows), how far the nearest of their cities that
+    is not shared lies from the other's line: the least move that uncrosses them."""
+    import numpy as np
+
+    a, b = problem.route_a, problem.route_b
+    best = np.full(len(g), np.inf)
+    for mine, other in ((g, h), (h, g)):
+        for ends in (a, b):
+            city = ends[mine]
+            shared = (city == a[other]) | (city == b[other])
+            dist = _polyline_distance(x[city], x[a[other]], bows[other], x[b[other]])
+            best = np.minimum(best, np.where(shared, np.inf, dist))
+    return best
 
 
 def _residual_function(
@@ -595,11 +628,7 @@ def _residual_function(
     x0: object,
     free: object,
     sides: object,
-    spacing_pairs: object,
-    clear_triples: object,
-    hard: float = 1.0,
-    stress: bool = False,
-    anchor_weight: float = _WEIGHT_ANCHOR,
+    near: _Near,
 ):
     """The residuals over the free cities' coordinates, and for each residual row
     the cities it depends on (for the Jacobian's sparsity)."""
@@ -617,8 +646,11 @@ def _residual_function(
     ci, cj = ci[keep], cj[keep]
     c_axis, c_sign = compass[keep, 2].astype(int), compass[keep, 3]
     route_rows = free[a] | free[b]
+    spacing_pairs, clear_triples, crossings = near.pairs, near.triples, near.crossings
     pi, pj = spacing_pairs[:, 0], spacing_pairs[:, 1]
     tc, tg = clear_triples[:, 0], clear_triples[:, 1]
+    cg, ch = crossings[:, 0], crossings[:, 1]
+    cross_need = problem.half[cg] + problem.half[ch] + CLEARANCE
     clear_need = _clear_need(problem, tg)
     free_index = np.flatnonzero(free)
     base = np.array(x0, dtype=float)
@@ -627,40 +659,42 @@ def _residual_function(
     def residuals(flat):
         x = base.copy()
         x[free_index] = flat.reshape(-1, 2)
-        out = [anchor_weight * (x[free_index] - anchor[free_index]).ravel()]
+        out = [_WEIGHT_ANCHOR * (x[free_index] - anchor[free_index]).ravel()]
         d = np.linalg.norm(x[a] - x[b], axis=1)
-        out.append((hard * _WEIGHT_ROPE * np.maximum(0.0, d - problem.upper))[route_rows])
-        if stress:
-            out.append((_WEIGHT_STRESS * (d - problem.target))[route_rows])
+        out.append((_WEIGHT_ROPE * np.maximum(0.0, d - problem.upper))[route_rows])
         out.append((_WEIGHT_STRAIGHT * np.maximum(0.0, problem.target - d))[route_rows])
-        out.append((hard * _WEIGHT_BOW * np.maximum(0.0, shortest - d))[route_rows])
+        out.append((_WEIGHT_BOW * np.maximum(0.0, shortest - d))[route_rows])
         gap = np.linalg.norm(x[pi] - x[pj], axis=1)
-        out.append(hard * _WEIGHT_SPACING * np.maximum(0.0, CITY_SPACING - gap))
+        out.append(_WEIGHT_SPACING * np.maximum(0.0, CITY_SPACING - gap))
         bows = problem.bow_points(x, sides)
         dist = _polyline_distance(x[tc], x[a[tg]], bows[tg], x[b[tg]])
-        out.append(hard * _WEIGHT_CLEAR * np.maximum(0.0, clear_need - dist))
+        out.append(_WEIGHT_CLEAR * np.maximum(0.0, clear_need - dist))
         u = bows[fan_1] - x[fan_c]
         v = bows[fan_2] - x[fan_c]
         cross = np.abs(u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0])
         angle = np.arctan2(cross, np.sum(u * v, axis=1))
-        out.append(hard * _WEIGHT_ANGLE * CAR_LENGTH * np.maximum(0.0, fan_least - angle))
+        out.append(_WEIGHT_ANGLE * CAR_LENGTH * np.maximum(0.0, fan_least - angle))
+        crossing = _crossing(x, bows, a, b, cg, ch)
+        uncross = _uncrossing(problem, x, bows, cg, ch)
+        out.append(_WEIGHT_CROSS * np.where(crossing, cross_need + uncross, 0.0))
         ahead = c_sign * (x[cj, c_axis] - x[ci, c_axis])
-        out.append(hard * _WEIGHT_COMPASS * np.maximum(0.0, _COMPASS_MARGIN - ahead))
+        out.append(_WEIGHT_COMPASS * np.maximum(0.0, _COMPASS_MARGIN - ahead))
         if not free.all():
-            out.append(hard * _WEIGHT_FRAME * np.maximum(0.0, _FRAME_INSET - x[free_index]).ravel())
+            out.append(_WEIGHT_FRAME * np.maximum(0.0, _FRAME_INSET - x[free_index]).ravel())
         return np.concatenate(out)
 
     rows: list[tuple[int, ...]] = []
     for i in free_index:
         rows += [(int(i), 0), (int(i), 1)]  # anchor rows: one coordinate each
     route_deps = [(int(i), int(j)) for i, j, keep in zip(a, b, route_rows, strict=True) if keep]
-    rows += route_deps * (4 if stress else 3)
+    rows += route_deps * 3
     rows += [(int(i), int(j)) for i, j in spacing_pairs]
     rows += [(int(c), int(a[g]), int(b[g])) for c, g in clear_triples]
     rows += [
         (int(c), int(a[g1]), int(b[g1]), int(a[g2]), int(b[g2]))
         for c, g1, g2 in zip(fan_c, fan_1, fan_2, strict=True)
     ]
+    rows += [(int(a[g]), int(b[g]), int(a[h]), int(b[h])) for g, h in zip(cg, ch, strict=True)]
     rows += [(int(i), int(j)) for i, j in zip(ci, cj, strict=True)]
     if not free.all():
         for i in free_index:
@@ -778,7 +812,7 @@ def _repair_routes(
             break
         changed = False
         for pair in troubled_groups:
-            index = _ShapeIndex(board, exclude=frozenset(pair))
+            index = _ShapeIndex(board, exclude={frozenset(pair)})
             lines = {tuple(sorted(s.cities)): s.line for s in board.routes.values()}
             g = group_of[pair]
             current = bends.get(pair, ())
@@ -823,16 +857,17 @@ def _trouble(
     """How badly a group drawn with `bend` breaks the rules: what its cars overlap,
     cities it passes too near, gaps in its chains, a detour past the bound."""
     shapes = _tracks(game_map, lines, pair, positions, bend)
-    cost = 10.0 * index.hits(shapes) + 3.0 * index.near_cities(shapes, CLEARANCE)
+    cost = 10.0 * index.hits(shapes) + 10.0 * index.near_cities(shapes, CLEARANCE)
     for shape in shapes:
-        cost += 3.0 * shape_gap_count(shape, positions, CITY_RADIUS)
+        gaps = shape_gap_count(shape, positions, CITY_RADIUS)
+        cost += 10.0 + gaps if gaps else 0.0
     pa, pb = positions[pair[0]], positions[pair[1]]
     chord = math.dist(pa, pb)
     if bend:
         line = route_line(pa, bend, pb)
         deviation = max(segment_distance(p, pa, pb) for p in line)
         if deviation > detour_limit(chord):
-            cost += 5.0
+            cost += 10.0
         cost += 0.01 * deviation
     return cost
 
@@ -840,13 +875,13 @@ def _trouble(
 class _ShapeIndex:
     """Cars and city dots of a board in a uniform grid, to count what a group's cars
     would overlap (cars of other routes, any city dot) and which cities they pass
-    too near. `exclude` (a pair of cities) leaves that group's own cars out."""
+    too near. `exclude` (pairs of cities) leaves those groups' own cars out."""
 
-    def __init__(self, board: BoardGeometry, exclude: frozenset[str] = frozenset()):
+    def __init__(self, board: BoardGeometry, exclude: Collection[frozenset[str]] = ()):
         self.cell = 2 * board.car_length
         self.items: list[tuple[str, tuple[Point, ...]]] = []
         for shape in board.routes.values():
-            if frozenset(shape.cities) == exclude:
+            if frozenset(shape.cities) in exclude:
                 continue
             for car in shape.cars:
                 self.items.append((shape.id, car.corners))

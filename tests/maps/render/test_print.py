@@ -120,7 +120,7 @@ def test_train_cards_fill_the_last_ticket_sheet_before_a_new_page():
     first = card_sheets(cards, "A4")[0]
     sizes = [card.size_mm for card, _ in first]
     # One ticket row (room for 3), then rows of train cards down the rest of the page.
-    rows = int((297 - 2 * 5 - 88) // 68)
+    rows = (297 - 2 * 5 - 88) // 68
     assert sizes[0] == (63.0, 88.0) and sizes.count((44.0, 68.0)) == 4 * rows
     bottom = min(y for _, (_, y) in first)
     assert bottom < 68 + 5  # no room left for another row of train cards
