@@ -90,7 +90,8 @@ def map_ignoring_layout(
 ) -> tuple[Map | None, BoardLayout | None, list[Problem]]:
     """The map in `path` without its board layout, for laying it out afresh (also
     when the only errors are in the old layout), with what is usable of the old
-    layout (the places of known cities given as finite numbers, and their pins).
+    layout (the places and label offsets of known cities given as finite numbers,
+    and their pins).
     Otherwise (None, None, the errors)."""
     import math
 
@@ -109,5 +110,11 @@ def map_ignoring_layout(
             for name, p in old.cities.items()
             if name in known and all(math.isfinite(v) for v in p)
         }
-        previous = BoardLayout(cities=cities, pinned=frozenset(old.pinned & cities.keys()))
+        pinned = frozenset(old.pinned & cities.keys())
+        labels = {
+            name: p
+            for name, p in old.labels.items()
+            if name in cities and all(math.isfinite(v) for v in p)
+        }
+        previous = BoardLayout(cities=cities, labels=labels, pinned=pinned)
     return dataclasses.replace(report.map, layout=None), previous, []

@@ -182,8 +182,9 @@ def compute_layout(
 ) -> LayoutResult:
     """A board layout for `game_map` (see the module docstring).
 
-    `pinned` cities keep their place in `previous` (the map's stored layout); the
-    other cities then start from their places there, and the board keeps its frame.
+    `pinned` cities keep their place in `previous` (the map's stored layout), and
+    their label offsets there; the other cities then start from their places
+    there, and the board keeps its frame.
     """
     import numpy as np
 
@@ -228,6 +229,8 @@ def compute_layout(
     bends = _repair_routes(game_map, problem, placed, bends)
     board = board_geometry(game_map, BoardLayout(cities=placed, bends=bends))
     labels = _label_offsets(game_map, board)
+    if previous is not None:  # a pinned city keeps its label where the designer put it
+        labels.update({n: p for n, p in previous.labels.items() if n in pinned})
     layout, shift, off_board = _framed(
         BoardLayout(cities=placed, labels=labels, bends=bends, pinned=pinned), game_map
     )
