@@ -39,15 +39,15 @@ cities:
   "F: far": {x: 2, y: 1.1}
 routes:
   - {between: [A, B], length: 2, color: [red, blue]}
-  - {between: [B, C], length: 3, color: green}
+  - {between: [B, C], length: 2, color: green}
   - {between: [A, D], length: 1, color: gray}
-  - {between: [B, E], length: 4, color: white}  # keep me
+  - {between: [B, E], length: 2, color: white}  # keep me
   - {between: [C, "F: far"], length: 2, color: black}
-  - {between: [D, E], length: 6, color: [pink, yellow]}
+  - {between: [D, E], length: 2, color: [pink, yellow]}
   - {between: [E, "F: far"], length: 2, color: orange}
-  - {between: [A, E], length: 3, color: gray}
+  - {between: [A, E], length: 2, color: gray}
 tickets:
-  - {between: [A, "F: far"], value: 5}
+  - {between: [A, "F: far"], value: 4}
 """
 
 
@@ -160,7 +160,7 @@ def test_cli_layout_lays_out_afresh_a_map_whose_old_layout_misses_a_city(tmp_pat
 
 def test_cli_layout_of_a_broken_map_is_a_clear_error(tmp_path: Path):
     path = tmp_path / "bad.yaml"
-    path.write_text(GRID.replace("length: 3, color: green", "length: 3, color: teal"), "utf-8")
+    path.write_text(GRID.replace("length: 2, color: green", "length: 2, color: teal"), "utf-8")
     result = runner.invoke(app, ["layout", str(path), "--write"])
     assert result.exit_code == 2
     assert "TTR204" in result.output and "not a playable map" in result.output
