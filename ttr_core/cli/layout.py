@@ -31,22 +31,23 @@ def layout(
         ),
     ] = None,
 ) -> None:
-    """Lay the board out so that it reads at a glance: every car the same size, each
-    route's cars one chain from city to city, no route near a city it does not
-    serve, routes close to the line between their cities (smooth bows where they
-    need length), geography's compass order kept, labels by their own dots, nothing
-    covering anything, cities near their geographic places. Pinned cities
-    (`pin: true` in the layout, or --pin) never move.
+    """Lay the board out so that it reads at a glance: every car the same
+    size, each route's cars one chain from city to city, no route near a
+    city it does not serve, routes close to the line between their cities
+    (smooth bows where they need length), geography's compass order kept,
+    labels by their own dots, nothing covering anything, cities near their
+    geographic places. Pinned cities (`pin: true` in the layout, or --pin)
+    never move.
 
-    Reports the board's size and scale, how far cities moved, and every rule the
-    board still breaks, as `ttr validate` would (TTR551-TTR557), naming the routes
-    it could not lay out. A map whose only errors are in its old layout (a city added
-    or renamed since) is laid out afresh.
+    Reports the board's size and scale, how far cities moved, and every
+    rule the board still breaks, as `ttr validate` would (TTR551-TTR557),
+    naming the routes it could not lay out. A map whose only errors are in
+    its old layout (a city added or renamed since) is laid out afresh.
 
-    Exit status: 0 when the board is readable; 1 when problems remain (the layout is
-    still written with --write, and the problems are listed); 2 when the map cannot
-    be read, has other errors, names an unknown city to pin, or the file cannot be
-    written.
+    Exit status: 0 when the board is readable; 1 when problems remain (the
+    layout is still written with --write, and the problems are listed); 2
+    when the map cannot be read, has other errors, names an unknown city
+    to pin, or the file cannot be written.
     """
     from ttr_core.cli.common import fail
     from ttr_maps.geometry.layout import LayoutError, compute_layout, laid_out_text

@@ -13,6 +13,7 @@ from ttr_maps.io.document import DataPath
 from ttr_maps.model import Route
 
 if TYPE_CHECKING:
+    from ttr_maps.geometry.board import BoardGeometry
     from ttr_maps.geometry.readability import ChainGap, Readability
 
 #: The errors of a map's `layout:` section: `ttr layout` replaces the section, so a
@@ -158,14 +159,20 @@ def cars_overlap(ctx: CheckContext) -> Iterator[Finding]:
           - {between: [A, B], length: 3, color: red}
           - {between: [C, D], length: 3, color: blue}
     """
-    from ttr_maps.geometry.board import board_geometry, overlaps
+    from ttr_maps.geometry.board import overlaps
     from ttr_maps.geometry.projection import segments_cross
 
     if not _is_drawable(ctx):
         return
-    board = board_geometry(ctx.map)
+    board = _board(ctx)
+    found = _readability(ctx)
+    car_car = (
+        [o for o in found.overlaps if o.kind == "car-car"]
+        if found is not None
+        else overlaps(board, frozenset({"car-car"}))
+    )
     by_id = ctx.map.route_by_id
-    for overlap in overlaps(board, frozenset({"car-car"})):
+    for overlap in car_car:
         first, second = sorted((by_id[overlap.first], by_id[overlap.second]), key=lambda r: r.index)
         lines = [board.routes[r.id].path for r in (first, second)]
         if all(len(line) == 2 for line in lines) and segments_cross(*lines[0], *lines[1]):
@@ -197,23 +204,34 @@ def _named(route: Route) -> str:
 _REDO = "or run `ttr layout MAP --write` (pin the cities you placed by hand)"
 
 
-def _readability(ctx: CheckContext) -> Readability | None:
-    """The readability of the stored layout (computed once per validation), or
-    None for a map without a drawable layout."""
-    if ctx.map.layout is None or not _is_drawable(ctx):
-        return None
+def _board(ctx: CheckContext) -> BoardGeometry:
+    """The drawn board of the map being validated (computed once per validation)."""
     cached = _CACHE.get(id(ctx))
     if cached is None or cached[0] is not ctx:
         from ttr_maps.geometry.board import board_geometry
-        from ttr_maps.geometry.readability import readability
 
-        cached = (ctx, readability(ctx.map, board_geometry(ctx.map)))
+        cached = (ctx, board_geometry(ctx.map), None)
         _CACHE.clear()  # one map at a time: keep no board of a finished file
         _CACHE[id(ctx)] = cached
     return cached[1]
 
 
-_CACHE: dict[int, tuple[CheckContext, Readability]] = {}
+def _readability(ctx: CheckContext) -> Readability | None:
+    """The readability of the stored layout (computed once per validation), or
+    None for a map without a drawable layout."""
+    if ctx.map.layout is None or not _is_drawable(ctx):
+        return None
+    board = _board(ctx)
+    _, _, found = _CACHE[id(ctx)]
+    if found is None:
+        from ttr_maps.geometry.readability import readability
+
+        found = readability(ctx.map, board)
+        _CACHE[id(ctx)] = (ctx, board, found)
+    return found
+
+
+_CACHE: dict[int, tuple[CheckContext, BoardGeometry, Readability | None]] = {}
 
 
 def _city_path(ctx: CheckContext, name: str, key: str | None = None) -> tuple[DataPath, bool]:

@@ -54,7 +54,6 @@ from ttr_maps.geometry.board import (
     CITY_RADIUS,
     TRACK_SPACING,
     BoardGeometry,
-    Overlap,
     RouteShape,
     band_half_width,
     board_geometry,
@@ -148,10 +147,6 @@ class LayoutResult:
     off_board: Point = (0.0, 0.0)
     #: Cities kept where they were.
     pinned: frozenset[str] = field(default_factory=frozenset)
-
-    @property
-    def overlaps(self) -> tuple[Overlap, ...]:
-        return self.readability.overlaps
 
     @property
     def mean_displacement(self) -> float:
