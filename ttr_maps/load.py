@@ -91,7 +91,7 @@ def map_ignoring_layout(
     """The map in `path` without its board layout, for laying it out afresh (also
     when the only errors are in the old layout), with what is usable of the old
     layout (the places and label offsets of known cities given as finite numbers,
-    and their pins).
+    the bends between them, and their pins).
     Otherwise (None, None, the errors)."""
     import math
 
@@ -116,5 +116,10 @@ def map_ignoring_layout(
             for name, p in old.labels.items()
             if name in cities and all(math.isfinite(v) for v in p)
         }
-        previous = BoardLayout(cities=cities, labels=labels, pinned=pinned)
+        bends = {
+            pair: points
+            for pair, points in old.bends.items()
+            if set(pair) <= cities.keys() and all(math.isfinite(v) for p in points for v in p)
+        }
+        previous = BoardLayout(cities=cities, labels=labels, bends=bends, pinned=pinned)
     return dataclasses.replace(report.map, layout=None), previous, []

@@ -6,7 +6,7 @@ kept, nothing on top of anything else, and cities as near their geographic place
 as that allows. `ttr_maps.geometry.readability` defines these rules; the result
 reports how the board measures against them, naming what it could not lay out.
 
-`compute_layout(game_map)` works in four steps, all in board centimetres:
+`compute_layout(game_map)` works in five steps, all in board centimetres:
 
 1. **Scale geography** (`ttr_maps.geometry.projection.projected_positions`) so that
    the median route is as long as its cars need (`board.run_length` plus the
@@ -28,10 +28,18 @@ reports how the board measures against them, naming what it could not lay out.
    curve (`board.route_line`) gives its tracks the length their cars need; a route
    still breaking a rule tries the other side, an off-centre bow or (a straight
    route) a gentle bow, and keeps the best.
-4. **Label and frame**: labels go where the one label placement
+4. **Nudge cities** (`_repair_cities`): a free city of what still breaks a rule
+   moves a little (8 directions, 0.6 to 3 cm), its bows redrawn and the labels
+   placed again; a move is kept when the board then breaks fewer rules. The
+   least squares see the rules as smooth wishes; this step counts them.
+5. **Label and frame**: labels go where the one label placement
    (`ttr_maps.geometry.labels`) puts them in the board's own type; the board is
    moved so that everything sits `BOARD_MARGIN` inside it (not when a city is
    pinned: pinned cities never move).
+
+Laid out again (a stored layout naming every city), the stored board is kept
+when the new one would break more rules, so `ttr layout --write` never makes a
+readable board worse.
 
 scipy is a well-kept library already pulled in by the project's plotting stack; a
 graph-drawing library (e.g. a force-directed layout) would have to be bent to these
@@ -121,6 +129,12 @@ _WEIGHT_FRAME = 3.0
 _ROUNDS = 4
 _MAX_NFEV = 80
 _REPAIR_ROUNDS = 3
+#: How far a city is nudged to repair what still breaks a rule, in cm, and how
+#: many boards that may evaluate (divided by the number of cities; at least the
+#: minimum).
+_NUDGES = (0.6, 1.2, 2.0, 3.0)
+_NUDGE_BUDGET = 12000
+_NUDGE_BUDGET_MIN = 30
 
 
 class LayoutError(ValueError):
@@ -217,25 +231,52 @@ def compute_layout(
         start = np.where(known[:, None], before, anchor)
         for name in pinned:
             fixed[index[name]] = True
+    kept = {n: p for n, p in previous.labels.items() if n in pinned} if previous else {}
     positions, sides = _optimise(game_map, problem, anchor, start, fixed)
     problem.refresh(game_map, positions, sides)
     placed = {name: (float(x), float(y)) for name, (x, y) in zip(names, positions, strict=True)}
     bends = _draw_bows(game_map, problem, placed, sides)
     bends = _repair_routes(game_map, problem, placed, bends)
+    placed, bends = _repair_cities(game_map, problem, placed, bends, pinned, kept)
     board = board_geometry(game_map, BoardLayout(cities=placed, bends=bends))
-    labels = _label_offsets(game_map, board)
-    if previous is not None:  # a pinned city keeps its label where the designer put it
-        labels.update({n: p for n, p in previous.labels.items() if n in pinned})
-    layout, shift, off_board = _framed(
-        BoardLayout(cities=placed, labels=labels, bends=bends, pinned=pinned), game_map
-    )
-    board = board_geometry(game_map, layout)
-    displacement = {
-        name: math.dist(
-            (layout.cities[name][0] - shift[0], layout.cities[name][1] - shift[1]),
-            (float(anchor[i][0]), float(anchor[i][1])),
+    labels = {**_label_offsets(game_map, board), **kept}  # a pinned city's label stays
+    made = BoardLayout(cities=placed, labels=labels, bends=bends, pinned=pinned)
+    result = _result(game_map, made, anchor, scale)
+    if previous is not None and previous.cities.keys() >= set(names) and result.readability.count:
+        # Laid out again, a board that was better stays as it was (a designer's
+        # hand-made bends and labels included).
+        stored = BoardLayout(
+            cities={name: previous.cities[name] for name in names},
+            labels={n: p for n, p in previous.labels.items() if n in index},
+            bends={
+                pair: points
+                for pair, points in previous.bends.items()
+                if frozenset(pair) in game_map.parallel_routes
+            },
+            pinned=pinned,
         )
-        for i, name in enumerate(names)
+        before = _result(game_map, stored, anchor, scale, aligned=True)
+        if before.readability.count < result.readability.count:
+            return before
+    return result
+
+
+def _result(
+    game_map: Map, layout: BoardLayout, anchor: object, scale: float, aligned: bool = False
+) -> LayoutResult:
+    """The finished result of a layout (framed: `_framed`), with how far each city
+    is from its scaled geographic place (`anchor`; `aligned`: first moved as a
+    whole onto the layout, for a layout made elsewhere)."""
+    import numpy as np
+
+    layout, shift, off_board = _framed(layout, game_map)
+    board = board_geometry(game_map, layout)
+    names = [c.name for c in game_map.cities]
+    here = np.array([layout.cities[name] for name in names], dtype=float) - np.array(shift)
+    if aligned:
+        anchor = anchor + (here - anchor).mean(axis=0)
+    displacement = {
+        name: float(np.linalg.norm(here[i] - anchor[i])) for i, name in enumerate(names)
     }
     return LayoutResult(
         layout=layout,
@@ -245,7 +286,7 @@ def compute_layout(
         displacement=displacement,
         scale=scale,
         off_board=off_board,
-        pinned=pinned,
+        pinned=layout.pinned,
     )
 
 
@@ -842,6 +883,97 @@ def _repair_routes(
         if not changed:
             break
     return bends
+
+
+def _labelled(
+    game_map: Map,
+    positions: Mapping[str, Point],
+    bends: Mapping[tuple[str, str], tuple[Point, ...]],
+    kept: Mapping[str, Point],
+) -> BoardGeometry:
+    """The board with its labels placed as the finished layout will place them."""
+    board = board_geometry(game_map, BoardLayout(cities=positions, bends=bends))
+    labels = {**_label_offsets(game_map, board), **kept}
+    return board_geometry(game_map, BoardLayout(cities=positions, labels=labels, bends=bends))
+
+
+def _redrawn(
+    game_map: Map,
+    problem: _Problem,
+    positions: Mapping[str, Point],
+    bends: Mapping[tuple[str, str], tuple[Point, ...]],
+    groups: Sequence[int],
+) -> dict[tuple[str, str], tuple[Point, ...]]:
+    """`bends` with the bows of `groups` drawn again for their cities' places, each
+    on the side it had (a straight group bows to the left if it must)."""
+    bends = dict(bends)
+    for g in groups:
+        pair = problem.groups[g]
+        pa, pb = positions[pair[0]], positions[pair[1]]
+        old = bends.pop(pair, ())
+        side = 1.0
+        if old:
+            (x, y), (dx, dy) = old[0], (pb[0] - pa[0], pb[1] - pa[1])
+            side = 1.0 if dx * (y - pa[1]) - dy * (x - pa[0]) >= 0 else -1.0
+        tracks = len(game_map.parallel_routes[frozenset(pair)])
+        bend = _bow(tracks, pair, positions, side, 0.5, float(problem.target[g]))
+        if bend:
+            bends[pair] = bend
+    return bends
+
+
+def _repair_cities(
+    game_map: Map,
+    problem: _Problem,
+    positions: Mapping[str, Point],
+    bends: Mapping[tuple[str, str], tuple[Point, ...]],
+    pinned: Collection[str],
+    kept: Mapping[str, Point],
+) -> tuple[dict[str, Point], dict[tuple[str, str], tuple[Point, ...]]]:
+    """Move the free cities of what still breaks a rule, a little at a time, and
+    keep a move when the finished board (bows redrawn, labels placed) breaks fewer
+    rules: the least squares see the rules as smooth wishes, this step counts them.
+    A move is tried in 8 directions at `_NUDGES` distances, nearest first, within
+    a budget of trials that shrinks on big maps (each measures a whole board; the
+    labels are placed only for a trial that breaks no more other rules)."""
+    positions, bends = dict(positions), dict(bends)
+    at_city: dict[str, list[int]] = {}
+    for g, (first, second) in enumerate(problem.groups):
+        at_city.setdefault(first, []).append(g)
+        at_city.setdefault(second, []).append(g)
+    budget = max(_NUDGE_BUDGET_MIN, _NUDGE_BUDGET // len(game_map.cities))
+    found = readability(game_map, _labelled(game_map, positions, bends, kept))
+    tried: set[tuple[str, int, int]] = set()
+    while found.count and budget > 0:
+        improved = False
+        for city in sorted(found.troubled_cities(game_map) - set(pinned)):
+            x, y = positions[city]
+            for step, k in itertools.product(range(len(_NUDGES)), range(8)):
+                if budget <= 0 or (city, step, k) in tried:
+                    continue
+                tried.add((city, step, k))
+                budget -= 1
+                angle = k * math.pi / 4
+                distance = _NUDGES[step]
+                moved = {**positions, city: _rounded((x + distance * math.cos(angle),
+                                                      y + distance * math.sin(angle)))}  # fmt: skip
+                redrawn = _redrawn(game_map, problem, moved, bends, at_city.get(city, ()))
+                bare = board_geometry(game_map, BoardLayout(cities=moved, bends=redrawn))
+                unlabelled = readability(game_map, bare).unlabelled_count
+                if unlabelled > found.unlabelled_count or (
+                    unlabelled == found.unlabelled_count and not found.label_count
+                ):
+                    continue  # labels placed again cannot make up for it
+                trial = readability(game_map, _labelled(game_map, moved, redrawn, kept))
+                if trial.count < found.count:
+                    positions, bends, found, improved = moved, redrawn, trial, True
+                    tried = {t for t in tried if t[0] != city}
+                    break
+            if improved:
+                break
+        if not improved:
+            break
+    return positions, bends
 
 
 def _trouble(

@@ -152,6 +152,34 @@ class Readability:
                     pairs.add(frozenset(by_id[name].cities))
         return pairs
 
+    def troubled_cities(self, game_map: Map) -> set[str]:
+        """The cities whose place takes part in a broken rule: the ends of the
+        troubled routes, cities passed too near, flipped neighbours, cities whose
+        labels miss or cover something (for `ttr layout` to move)."""
+        cities = {city for pair in self.troubled_pairs(game_map) for city in pair}
+        cities |= {c.city for c in self.clearances}
+        cities |= {name for f in self.flips for name in (f.first, f.second)}
+        cities |= {miss.city for miss in self.labels}
+        for overlap in self.overlaps:
+            cities |= {n for n in (overlap.first, overlap.second) if n in game_map.city_index}
+        return cities
+
+    @property
+    def count(self) -> int:
+        """How many rules are broken, each time counted once."""
+        return self.unlabelled_count + self.label_count
+
+    @property
+    def label_count(self) -> int:
+        """How many of them involve a label."""
+        return len(self.labels) + sum("label" in o.kind for o in self.overlaps)
+
+    @property
+    def unlabelled_count(self) -> int:
+        """How many of them involve no label (placing labels cannot mend them)."""
+        routes = (self.gaps, self.clearances, self.detours, self.flips)
+        return sum(map(len, routes)) + sum("label" not in o.kind for o in self.overlaps)
+
 
 def readability(game_map: Map, board: BoardGeometry) -> Readability:
     """Every measure of this module on a laid-out board."""
