@@ -5,10 +5,10 @@ looking a place up needs no network).
 >>> place = find_place("Kristiansand", "NO")
 >>> place.name, round(place.latitude, 1), round(place.longitude, 1)
 ('Kristiansand', 58.1, 8.0)
->>> find_place("Kristiansnd", "NO")
+>>> find_place("Trondhem", "NO")
 Traceback (most recent call last):
 ...
-ttr_maps.io.gazetteer.PlaceNotFound: no place 'Kristiansnd' in NO; did you mean 'Kristiansand'?
+ttr_maps.io.gazetteer.PlaceNotFound: no place 'Trondhem' in NO; did you mean 'Trondheim'?
 """
 
 from __future__ import annotations

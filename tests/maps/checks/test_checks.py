@@ -10,6 +10,7 @@ import pytest
 from testdata import BAD
 
 from ttr_maps.checks.catalog import all_checks
+from ttr_maps.checks.layout import BOARD_CODES
 from ttr_maps.checks.problem import Level
 from ttr_maps.checks.registry import REGISTRY, CheckContext
 from ttr_maps.checks.suppress import disabled_codes
@@ -164,7 +165,9 @@ def test_geographic_published_board_has_no_length_or_colour_warnings() -> None:
     path = bundled_map_path("north_america")
     assert path is not None
     report = validate_file(path)
-    assert report.problems == []
+    # The board checks (TTR551-TTR557) are tested by test_layout.py, where Europe
+    # and North America are marked unfinished; this test is about the rest.
+    assert [p for p in report.problems if p.code not in BOARD_CODES] == []
 
 
 def test_ttr401_groups_are_connected_city_groups_of_declared_cities() -> None:
