@@ -270,6 +270,7 @@ def test_pinned_cities_never_move_and_are_stored_as_pins(tmp_path: Path):
     assert load_map(str(path)).layout.cities["E"] == (x + 1.5, y - 1.0)
 
 
+@pytest.mark.slow
 def test_laid_out_again_a_readable_board_stays_readable():
     """The Nordic map's stored board (one city pinned by hand) is readable; laid
     out again from it, the board stays readable: the stored one, hand-made bends
