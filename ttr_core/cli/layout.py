@@ -31,13 +31,14 @@ def layout(
         ),
     ] = None,
 ) -> None:
-    """Lay the board out so that it reads at a glance: every car the same
-    size, each route's cars one chain from city to city, no route near a
-    city it does not serve, routes close to the line between their cities
-    (smooth bows where they need length), geography's compass order kept,
-    labels by their own dots, nothing covering anything, cities near their
-    geographic places. Pinned cities (`pin: true` in the layout, or --pin)
-    never move.
+    """Lay the board out so that it reads at a glance; pinned cities stay put.
+
+    Every car the same size, each route's cars one chain from city to city, no
+    route near a city it does not serve, routes close to the line between their
+    cities (smooth bows where they need length), geography's compass order
+    kept, labels by their own dots, nothing covering anything, cities near
+    their geographic places. Pinned cities (`pin: true` in the layout, or
+    --pin) never move.
 
     Reports the board's size and scale, how far cities moved, and every
     rule the board still breaks, as `ttr validate` would (TTR551-TTR557),
