@@ -114,7 +114,7 @@ class PlanningBot:
     def act(self, view: PlayerView) -> Action:
         action = self.choose(view)
         if action is None or (
-            not self._is_base(view.rule_set) and action not in view.legal_actions()
+            not self._is_base(view.rule_set) and not view.is_legal(action)
         ):
             # Another rule set may change what is legal: trust only its own list then.
             return fallback_action(view)

@@ -17,7 +17,7 @@ from ttr_core.engine.compiled import Board, OpenGroups
 from ttr_core.engine.decisions import Decision, TunnelPayment
 from ttr_core.engine.enums import Phase, Status
 from ttr_core.engine.facts import LegalFacts, make_facts
-from ttr_core.engine.legal import legal_actions
+from ttr_core.engine.legal import is_legal, legal_actions
 from ttr_maps.model import Map
 from ttr_maps.rules import BASE, RuleSet
 
@@ -109,6 +109,13 @@ class PlayerView(NamedTuple):
         if self.phase == _OVER or self.status[self.seat] != _ACTIVE:
             return []
         return legal_actions(self.legal_facts(), include_resign)
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether `action` is in `legal_actions()`, found without listing them all
+        (`ttr_core.engine.legal.is_legal`)."""
+        if self.phase == _OVER or self.status[self.seat] != _ACTIVE:
+            return False
+        return is_legal(self.legal_facts(), action)
 
 
 def view_of(books: Books, seat: int) -> PlayerView:
