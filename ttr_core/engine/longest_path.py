@@ -160,7 +160,10 @@ def _longest_in_network(adjacency: Adjacency, cities: list[int], total: int) -> 
     links = _chains_joined(adjacency, cities)
     # Each odd city with its shortest link other than a loop, longest first: a
     # city at the end of a long link is the likelier end of a longest trail.
-    ends = sorted(((_shortest_link(links, c), c) for c in odd), reverse=True)
+    ends = sorted(
+        [(min([length for other, _, length in links[c] if other != c]), c) for c in odd],
+        reverse=True,
+    )
     # The routes a trail leaves out have odd degree at every odd city but its two
     # ends, so each of those cities has a link left out, at least as long as its
     # shortest one. A left-out link serves at most two such cities and is at least
@@ -188,10 +191,6 @@ def _longest_in_network(adjacency: Adjacency, cities: list[int], total: int) -> 
                 if not used & bit:
                     push((neighbour, used | bit, length + link_length))
     return best
-
-
-def _shortest_link(links: Adjacency, city: int) -> int:
-    return min(length for other, _, length in links[city] if other != city)
 
 
 def _chains_joined(adjacency: Adjacency, cities: list[int]) -> Adjacency:
