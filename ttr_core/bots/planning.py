@@ -96,18 +96,17 @@ def route_costs(
     rule set's `double_routes_from`, a claimed track closes its parallel one), INF if
     it is lost."""
     closes_sibling = num_players < double_routes_from
-    costs = [INF] * len(owners)
-    siblings = board.route_siblings
-    for route, (holder, length) in enumerate(zip(owners, board.route_length, strict=True)):
-        if holder == seat:
-            costs[route] = 0
-        elif holder == -1 and length <= wagons:
-            for sibling in siblings[route]:
+    costs = [
+        0 if holder == seat else length if holder == -1 and length <= wagons else INF
+        for holder, length in zip(owners, board.route_length, strict=True)
+    ]
+    for route, siblings in board.double_routes:  # R11: a parallel track may close it
+        if owners[route] == -1 and costs[route] < INF:
+            for sibling in siblings:
                 other = owners[sibling]
                 if other == seat or (other != -1 and closes_sibling):
+                    costs[route] = INF
                     break
-            else:
-                costs[route] = length
     return costs
 
 
@@ -304,14 +303,10 @@ def best_payment(
     as possible (at least `min_locos`, E3 ferries); on a gray route, the colour least
     needed elsewhere, then the one held most. The result is one of the board's
     ready-made claims."""
-    claim = _cheapest(
-        board.claim_options[route],
-        board.route_length[route],
-        board.route_color[route],
-        hand,
-        needs,
-        min_locos,
-    )
+    length, color = board.route_length[route], board.route_color[route]
+    if (hand[color] if color != GRAY_INDEX else max(hand[:LOCO])) + hand[LOCO] < length:
+        return None  # R9: too few cards whatever the payment (most routes, most turns)
+    claim = _cheapest(board.claim_options[route], length, color, hand, needs, min_locos)
     return cast("Claim | None", claim)
 
 

@@ -155,11 +155,14 @@ class PlanningBot:
             rescue = rescue_station(view, plan, needs)
             if rescue is not None:
                 return rescue.action
-        wagons = view.wagons[seat]
+        wagons, owners, players, doubles = (
+            view.wagons[seat],
+            view.owners,
+            view.num_players,
+            doubles_from(view),
+        )
         for route in targets:
-            if can_claim_route(
-                board, route, seat, view.owners, view.num_players, wagons, doubles_from(view)
-            ):
+            if can_claim_route(board, route, seat, owners, players, wagons, doubles):
                 claim = best_payment(board, route, hand, needs, ferry_locos(view, route))
                 if claim is not None and is_worth_digging(view, route, claim):
                     return claim

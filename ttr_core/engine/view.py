@@ -8,6 +8,7 @@ changes a view already handed out.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import NamedTuple
 
 from ttr_core.engine.actions import Action
@@ -138,30 +139,37 @@ def view_of(books: Books, seat: int) -> PlayerView:
         ticket_counts = tuple(map(len, books.tickets))
         log = tuple(books.public_log[-LOG_LENGTH:])
     cards = books.cards
-    return PlayerView(
-        seat,
-        books.board,
-        books.num_players,
-        books.phase,
-        to_move,
-        tuple(cards.market),
-        len(cards.deck),
-        len(cards.discard),
-        len(books.ticket_deck),
-        tuple(books.hands[seat]),
-        books.ticket_views(seat),
-        books.decision_for(seat) if pending else None,
-        owners,
-        wagons,
-        tuple(map(sum, books.hands)),
-        ticket_counts,
-        route_points,
-        status,
-        books.final_queue is not None,
-        log,
-        station_owners,
-        stations_left,
-        books.tunnel_being_paid() if pending else None,
-        books.open_groups(seat),
-        books.rule_set,
+    return _make_view(
+        (
+            seat,
+            books.board,
+            books.num_players,
+            books.phase,
+            to_move,
+            tuple(cards.market),
+            len(cards.deck),
+            len(cards.discard),
+            len(books.ticket_deck),
+            tuple(books.hands[seat]),
+            books.ticket_views(seat),
+            books.decision_for(seat) if pending else None,
+            owners,
+            wagons,
+            tuple(map(sum, books.hands)),
+            ticket_counts,
+            route_points,
+            status,
+            books.final_queue is not None,
+            log,
+            station_owners,
+            stations_left,
+            books.tunnel_being_paid() if pending else None,
+            books.open_groups(seat),
+            books.rule_set,
+        )
     )
+
+
+#: `PlayerView` from a tuple of all its fields in order, without the Python-level
+#: `__new__` of a named tuple (25 arguments): one is built for every decision.
+_make_view = partial(tuple.__new__, PlayerView)
