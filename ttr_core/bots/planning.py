@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from math import comb
 from typing import cast
 from weakref import WeakKeyDictionary
@@ -33,6 +33,35 @@ from ttr_maps.rules import CARDS_PER_COLOR, DECK_SIZE, EUROPE, LOCOMOTIVES, Rule
 INF = 10_000
 
 
+class PathMemo:
+    """Cheapest paths by (source, target, costs) on one board graph: plans are re-made,
+    and ticket choices try plans, under the same costs again and again, by every
+    player of every game on the board (the same answers as `cheapest_path`, a
+    function of these alone). Bounded: it starts afresh at `LIMIT` paths."""
+
+    __slots__ = ("_paths",)
+
+    #: Paths kept before the memo starts afresh (a few MB at most).
+    LIMIT = 4096
+
+    def __init__(self) -> None:
+        self._paths: dict[tuple[int, int, tuple[int, ...]], tuple[int, list[int]]] = {}
+
+    def cheapest_path(
+        self, graph: BoardGraph, costs: Sequence[int], source: int, target: int
+    ) -> tuple[int, list[int]]:
+        """`cheapest_path(graph, costs, source, target)`, searched once. The path
+        is shared: read it, do not change it."""
+        paths = self._paths
+        key = (source, target, tuple(costs))
+        found = paths.get(key)
+        if found is None:
+            if len(paths) >= self.LIMIT:
+                paths.clear()
+            found = paths[key] = cheapest_path(graph, costs, source, target)
+        return found
+
+
 @dataclass(frozen=True, eq=False)
 class BoardGraph:
     """The static graph of a board: who neighbours whom, and how far apart."""
@@ -44,6 +73,8 @@ class BoardGraph:
     distance: tuple[tuple[int, ...], ...]
     #: Every route, longest first (most points first, R10).
     by_length: tuple[int, ...]
+    #: The planners' searches on this board, remembered (`plan_network`).
+    paths: PathMemo = field(default_factory=PathMemo)
 
     def city(self, name: str) -> int:
         return self.board.map.city_index[name]
@@ -179,15 +210,17 @@ def plan_network(
 ) -> Plan:
     """Connect tickets one by one, most valuable first, each by its cheapest path
     given the routes owned and those already planned (a Steiner-tree heuristic).
-    A ticket that cannot be connected, or not with the wagons left, is lost."""
+    A ticket that cannot be connected, or not with the wagons left, is lost.
+    Searches made before under the same costs are not made again (`graph.paths`)."""
     board = graph.board
+    search = graph.paths.cheapest_path
     working = list(costs)
     planned: list[int] = []
     kept: list[int] = []
     lost: list[int] = []
     spent = 0
     for ticket in sorted(tickets, key=lambda t: -board.ticket_value[t]):
-        cost, path = cheapest_path(graph, working, board.ticket_a[ticket], board.ticket_b[ticket])
+        cost, path = search(graph, working, board.ticket_a[ticket], board.ticket_b[ticket])
         if cost >= INF or spent + cost > wagons:
             lost.append(ticket)
             continue
