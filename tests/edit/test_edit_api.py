@@ -124,7 +124,8 @@ def test_undo_and_redo_step_through_every_edit(blank: Editor) -> None:
 def test_the_history_keeps_at_least_200_steps(tmp_path: Path) -> None:
     path = tmp_path / "grid.yaml"
     path.write_text(
-        "format: 1\nid: grid\nname: G\ncoordinates: plane\ncities:\n  A: {x: 0, y: 0}\nroutes: []\ntickets: []\n"
+        "format: 1\nid: grid\nname: G\ncoordinates: plane\n"
+        "cities:\n  A: {x: 0, y: 0}\nroutes: []\ntickets: []\n"
     )
     session = EditSession.open(path)
     from ttr_core.edit.edits import MoveCity

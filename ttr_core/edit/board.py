@@ -243,8 +243,8 @@ class Drawing:
 
 def draw(game_map: Map, region: tuple[float, float, float, float] | None) -> Drawing:
     """The map's SVG, its view widened to `region` (south, west, north, east, in
-    degrees: the country a new map is drawn in) and by `ROOM` all round, so that
-    a click beside the drawn board still places a city."""
+    degrees: the country a new map is drawn in) while it has fewer than three
+    cities, and by `ROOM` all round, so a click beside the board still places a city."""
     from ttr_core.serve.svg import SPACE_UNITS, board_svg
 
     centre_lat = (region[0] + region[2]) / 2 if region else None
@@ -268,7 +268,7 @@ def draw(game_map: Map, region: tuple[float, float, float, float] | None) -> Dra
     if not game_map.routes and game_map.cities and not board.laid_out:
         svg = _rescaled(svg, game_map, frame)
     boxes = [_view_box(svg)] if game_map.cities else []
-    if region and game_map.is_geographic and not board.laid_out:
+    if region and len(game_map.cities) < 3 and game_map.is_geographic and not board.laid_out:
         south, west, north, east = region
         corners = [frame.svg_of_position(p) for p in ((south, west), (north, east))]
         xs, ys = [c[0] for c in corners], [c[1] for c in corners]

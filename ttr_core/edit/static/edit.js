@@ -367,7 +367,7 @@ $("place-form").addEventListener("submit", async (event) => {
 async function addPlace(place) {
   $("place-choices").hidden = true;
   const answer = await edit("add_city", { name: place.name, place: [place.lat, place.lon] });
-  if (answer) { say(`Added ${place.name} (${place.country}) at its real position.`); $("place-name").value = ""; }
+  if (answer) { say(`Added ${place.name} (${place.country}) at its real position.`); $("place-name").value = ""; $("place-name").blur(); }
 }
 
 // ------------------------------------------------------------ the side panel
@@ -464,7 +464,9 @@ $("reload").addEventListener("click", async () => { const answer = await send("r
 $("banner-close").addEventListener("click", () => { $("banner").hidden = true; });
 
 document.addEventListener("keydown", (event) => {
-  const typing = ["INPUT", "SELECT", "TEXTAREA"].includes(document.activeElement?.tagName);
+  const active = document.activeElement;
+  const typing = active && (["SELECT", "TEXTAREA"].includes(active.tagName) ||
+    (active.tagName === "INPUT" && !["checkbox", "radio", "button", "file"].includes(active.type)));
   if (event.key === "Escape") { cancel(); document.activeElement?.blur(); return; }
   const mod = event.ctrlKey || event.metaKey;
   if (mod && event.key.toLowerCase() === "s") { event.preventDefault(); save(); return; }
