@@ -353,9 +353,10 @@ def suggest_colors(game_map: Map, tracks: int = 1) -> tuple[str, ...]:
     >>> suggest_colors(Map.from_data({"id": "t", "name": "T", "cities": {}, "routes": []}), 2)
     ('red', 'orange')
     """
-    spaces = {color: 0 for color in CARD_COLORS}
+    from ttr_maps.io.starter import least_used_colors
+
+    spaces = dict.fromkeys(CARD_COLORS, 0)
     for route in game_map.routes:
         if route.color in spaces:
             spaces[route.color] += route.length
-    ranked = sorted(CARD_COLORS, key=lambda c: (spaces[c], CARD_COLORS.index(c)))
-    return tuple(ranked[:tracks])
+    return least_used_colors(spaces, tracks)

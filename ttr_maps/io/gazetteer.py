@@ -177,3 +177,111 @@ def country_frame(country: str) -> tuple[float, float, float, float] | None:
     lons = sorted(p.longitude for p in places)
     low, high = len(places) * 2 // 100, len(places) - 1 - len(places) * 2 // 100
     return (lats[low], lons[low], lats[high], lons[high])
+
+
+# ---------------------------------------------------------------- a list of names
+
+
+#: One place of a name is the one meant when it has this many times the people of
+#: every other place of that name still in the running ("Paris" is in France).
+DOMINANT_POPULATION = 10
+
+
+@dataclass(frozen=True, slots=True)
+class Lookup:
+    """What one name of a list came to: its `place`, or the `choices` it may mean
+    (ambiguous), or none of them and the names it may be misspelt from (unknown)."""
+
+    query: str
+    place: Place | None
+    choices: tuple[Place, ...] = ()
+    suggestions: tuple[str, ...] = ()
+
+    def message(self) -> str:
+        """Why the name has no place, with what to write instead."""
+        if self.choices:
+            listed = "; ".join(
+                f"{p.name} ({p.country}) at {p.latitude:.2f}, {p.longitude:.2f}, "
+                f"{p.population:,} people"
+                for p in self.choices
+            )
+            first = self.choices[0]
+            by_country = (
+                f"the country, e.g. '{self.query} ({first.country})', or "
+                if len({p.country for p in self.choices}) > 1
+                else ""
+            )
+            return (
+                f"{self.query!r} is ambiguous: {listed}. Add {by_country}the position, "
+                f"e.g. '{self.query} ({first.latitude:.2f}, {first.longitude:.2f})'"
+            )
+        tail = f"; did you mean {' or '.join(map(repr, self.suggestions))}?"
+        return f"no place {self.query!r} in the gazetteer" + (tail if self.suggestions else "")
+
+
+def look_up_places(
+    queries: list[tuple[str, str | None]], *, country: str | None = None
+) -> list[Lookup]:
+    """Each (name, country or None) of a list as a place, the way the editor's
+    search finds it (case, accents and other names: `search_places`), with the
+    list's own places settling the doubtful ones.
+
+    Of the places a name may mean, those of its own country are kept (else those
+    of `country`, else of the countries the list's other, settled names are in),
+    then those the name is the gazetteer's own name of (not one of its other
+    names), then one ten times as populous as every other. More than one left:
+    ambiguous, with the choices.
+
+    >>> [(l.query, l.place and l.place.country) for l in look_up_places(
+    ...     [("Oslo", None), ("Bergen", None)])]
+    [('Oslo', 'NO'), ('Bergen', 'NO')]
+    >>> look_up_places([("Bergen", None)])[0].place is None
+    True
+    """
+    index = _by_folded_name()
+    candidates = [list(index.get(fold(name), ())) for name, _ in queries]
+    wanted = [(own or country or "").upper() or None for _, own in queries]
+    settled: dict[int, Place] = {}
+    while True:
+        countries = {p.country for p in settled.values()}
+        progress = False
+        for i, (name, _) in enumerate(queries):
+            if i in settled or not candidates[i]:
+                continue
+            left = _narrowed(fold(name), candidates[i], wanted[i], countries)
+            if len(left) == 1:
+                settled[i] = left[0]
+                progress = True
+        if not progress:
+            break
+    found = []
+    for i, (name, _) in enumerate(queries):
+        if i in settled:
+            found.append(Lookup(name, settled[i]))
+        elif candidates[i]:
+            left = _narrowed(fold(name), candidates[i], wanted[i], set())
+            found.append(Lookup(name, None, choices=tuple(left[:8])))
+        else:
+            found.append(Lookup(name, None, suggestions=_near_spellings(name, wanted[i])))
+    return found
+
+
+def _narrowed(key: str, places: list[Place], own: str | None, countries: set[str]) -> list[Place]:
+    unique = list({(p.name, p.country, p.latitude, p.longitude): p for p in places}.values())
+    if own is not None:
+        unique = [p for p in unique if p.country == own]
+    elif countries and any(p.country in countries for p in unique):
+        unique = [p for p in unique if p.country in countries]
+    if any(fold(p.name) == key for p in unique):
+        unique = [p for p in unique if fold(p.name) == key]
+    unique.sort(key=lambda p: -p.population)
+    if len(unique) > 1 and unique[0].population >= DOMINANT_POPULATION * unique[1].population:
+        return unique[:1]
+    return unique
+
+
+def _near_spellings(name: str, country: str | None) -> tuple[str, ...]:
+    from ttr_maps.spelling import closest_spellings
+
+    names = {p.name for p in _places() if country is None or p.country == country}
+    return closest_spellings(name, names, count=3, fold=fold, cutoff=0.8)
