@@ -201,6 +201,46 @@ def test_csv_export_and_import(blank: Editor) -> None:
     assert blank.post("/api/undo").json()["cities"][-1]["name"] == "Stavanger"  # one step
 
 
+def test_csv_import_of_three_tables_places_cities_and_values_tickets(blank: Editor) -> None:
+    cities = "name,lat,lon\nOslo,,\nGoteborg,,\nTromso,,\nQxbyen,,\nKristiansand,58.2,8.0\n"
+    routes = (
+        "a,b,length,color,color2\nOslo,Goteborg,3,red,\nOslo,Qxbyen,2,blue,green\n"
+        "Qxbyen,Kristiansand,2,gray,\n"
+    )
+    tickets = "a,b,value,long\nGoteborg,Kristiansand,,\nOslo,Tromso,9,true\n"
+    state = blank.post("/api/import", {"files": [tickets, routes, cities]}).json()
+    at = {c["name"]: c["position"] for c in state["cities"]}
+    # Names as written; found as the page's search finds them (accents, other names).
+    assert list(at) == ["Oslo", "Goteborg", "Tromso", "Qxbyen", "Kristiansand"]
+    assert at["Goteborg"] == pytest.approx([57.71, 11.97], abs=0.01)  # Gothenburg, SE
+    assert at["Tromso"] == pytest.approx([69.65, 18.96], abs=0.01)  # Tromsø
+    # Not a place: the middle of the cities its routes join.
+    assert at["Qxbyen"] == pytest.approx(
+        [(at["Oslo"][0] + 58.2) / 2, (at["Oslo"][1] + 8.0) / 2], abs=1e-3
+    )
+    values = {(t["a"], t["b"]): t["value"] for t in state["tickets"]}
+    assert values == {("Goteborg", "Kristiansand"): 3 + 2 + 2, ("Oslo", "Tromso"): 9}
+    assert state["undo"]["label"] == "import 10 rows"
+    assert blank.post("/api/undo").json()["cities"] == []  # one step
+
+
+@pytest.mark.parametrize(
+    ("files", "message"),
+    [
+        (["name,lat,lon\nBergen,,\nSpringfield,,\n"], "line 3: 'Springfield' is ambiguous"),
+        (["name,lat,lon\nNowhere Town,,\n"], "line 2: Nowhere Town has no position"),
+        (["name,lat,lon\nOslo,59,\n"], "line 2: Oslo has lat or lon, not both"),
+        (["a,b,value\nOslo,Bergen,\n"], "line 2: no value"),
+        (["name\nA\n", "name\nB\n"], "two tables of cities"),
+        (["x,y,z\n1,2,3\n"], "line 1: not a table"),
+    ],
+)
+def test_csv_import_names_what_it_cannot_place(blank: Editor, files: list, message: str) -> None:
+    answer = blank.post("/api/import", {"files": files})
+    assert answer.status_code == 400 and message in answer.json()["error"], answer.json()
+    assert blank.get("/api/state").json()["cities"] == []
+
+
 def test_board_exports(blank: Editor) -> None:
     four_cities(blank)
     svg = blank.get("/api/board.svg")
@@ -354,3 +394,13 @@ def test_ttr_edit_refuses_bad_arguments_cleanly(tmp_path: Path) -> None:
     not_yaml = run(str(tmp_path / "notes.txt"), "--region", "NO")
     assert not_yaml.exit_code == 2 and ".yaml" in not_yaml.output
     assert not list(tmp_path.iterdir())  # nothing written
+
+
+def test_the_gazetteer_index_warmed_in_the_background_answers_searches() -> None:
+    from ttr_maps.io.gazetteer import search_places, warm_index
+
+    thread = warm_index()
+    assert thread.daemon  # never holds `ttr edit` open
+    assert [p.name for p in search_places("Tromso")] == ["Tromsø"]  # waits for it, once
+    thread.join(timeout=60)
+    assert not thread.is_alive()

@@ -56,7 +56,7 @@ def edit(
     from ttr_core.edit.app import create_app, new_token
     from ttr_core.edit.session import EditSession, OpenError
     from ttr_core.serve.guard import AllowedHosts
-    from ttr_maps.io.gazetteer import country_code, country_frame
+    from ttr_maps.io.gazetteer import country_code, country_frame, warm_index
     from ttr_maps.io.starter import StarterError, default_schema_reference, empty_map_text
 
     host = check_host(host)
@@ -93,6 +93,8 @@ def edit(
         session = EditSession.open(path, new_text, region=frame, country=country)
     except OpenError as problem:
         raise fail(str(problem)) from None
+    if session.checked.drawable.is_geographic:
+        warm_index()  # while the page loads: the first search by name is answered at once
     token = new_token()
     application = create_app(session, token, hosts=AllowedHosts.for_address(host))
     family = socket.AF_INET6 if ":" in host else socket.AF_INET

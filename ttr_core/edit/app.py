@@ -12,7 +12,8 @@
     GET  /api/path?a=A&b=B      a ticket's R2 value and a shortest path (cities)
     GET  /api/numbers?players=N the live numbers, beside the published boards'
     GET  /api/export/{what}.csv cities, routes or tickets as CSV
-    POST /api/import            {"what": "cities", "csv": "..."}: rows added
+    POST /api/import            {"what": "cities", "csv": "..."} or {"files": [CSV, ...]}
+                                (each table known by its header): rows added
     GET  /api/board.svg         the board as drawn; /api/board.png as `ttr preview` draws it
     POST /api/playtest          {"bots": [...], "players": N, "games": N}: start
     GET  /api/playtest          its progress, and its results when done
@@ -373,23 +374,33 @@ def create_app(
 
     async def import_csv(request: Request) -> Response:
         authorised(request)
-        from ttr_core.edit.tables import TABLES, TableError, import_table
+        from ttr_core.edit.tables import TABLES, TableError, import_tables, table_of
 
         data = await read_json(request, MAX_IMPORT_BYTES)
-        what = string_field(data, "what", 20)
-        if what not in TABLES:
-            return error(400, f"'what' must be one of {', '.join(TABLES)}")
-        csv_text = data.get("csv")
-        if not isinstance(csv_text, str):
+        files, what = data.get("files"), None
+        if files is None:
+            what = string_field(data, "what", 20)
+            if what not in TABLES:
+                return error(400, f"'what' must be one of {', '.join(TABLES)}")
+            files = [data.get("csv")]
+        if not isinstance(files, list) or not 1 <= len(files) <= len(TABLES):
+            return error(400, f"'files' must be a list of 1 to {len(TABLES)} CSV texts")
+        if not all(isinstance(f, str) for f in files):
             return error(400, "'csv' must be the text of a CSV file")
 
         def work() -> JSONResponse:
             with session.lock:
                 try:
-                    new, added = import_table(
-                        session.text, session.checked, what, csv_text, session.country
+                    tables = {what: files[0]} if what is not None else {}
+                    for csv_text in files if what is None else ():
+                        found = table_of(csv_text)
+                        if found in tables:
+                            raise TableError(f"two tables of {found} in one import")
+                        tables[found] = csv_text
+                    new, added = import_tables(
+                        session.text, session.checked, tables, session.country
                     )
-                    session.apply(ed.ReplaceText(new, f"import {added} {what}"))
+                    session.apply(ed.ReplaceText(new, f"import {added} rows"))
                 except (TableError, ed.EditError) as problem:
                     return error(400, str(problem))
                 return state()

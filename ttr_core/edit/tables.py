@@ -3,14 +3,17 @@
 Column guide (a header row names the columns; their order is free; docs/authoring.md):
 
 - **cities**: `name`, and `lat`, `lon` (or `x`, `y` on a plane map). A city
-  without a position is looked up in the gazetteer (in the map's country first),
-  else placed at the middle of the placed cities its routes join.
+  without a position is looked up in the gazetteer as the page's search finds it
+  (in the map's country first), else placed at the middle of the placed cities
+  the routes imported with it join.
 - **routes**: `a`, `b`, `length`, `color` (a second track: `color2`), `tunnel`
   (`true`/`false`), `ferry` (locomotives).
-- **tickets**: `a`, `b`, `value` (empty: worked out, R2), `long`.
+- **tickets**: `a`, `b`, `value` (empty: worked out from the routes, R2), `long`.
 
-Imported rows are added through the editor's own edits (one undo step for the
-whole import); a bad row stops the import with its line number and changes nothing.
+Several tables may come in one import (which is which is read off each header):
+cities, then routes, then tickets are added. Rows are added through the editor's
+own edits (one undo step for the whole import); a bad row stops the import with
+its line number and changes nothing.
 """
 
 from __future__ import annotations
@@ -111,105 +114,160 @@ def _flag(text: str, line: int, name: str) -> bool:
     raise TableError(f"line {line}: {name} {text!r} is not true or false")
 
 
-def import_table(
-    text: str, checked: Checked, what: str, csv_text: str, country: str | None
+def table_of(csv_text: str) -> str:
+    """Which table a CSV file holds, read off its header: a `name` column is
+    cities, a `length` column routes, else (`a`, `b`) tickets."""
+    first = next(csv.reader(io.StringIO(csv_text)), [])
+    header = {h.strip().lower() for h in first}
+    if "name" in header:
+        return "cities"
+    if "length" in header:
+        return "routes"
+    if {"a", "b"} <= header:
+        return "tickets"
+    raise TableError("line 1: not a table of cities (name), routes (length) or tickets (a, b)")
+
+
+def import_tables(
+    text: str, checked: Checked, tables: dict[str, str], country: str | None
 ) -> tuple[str, int]:
-    """The text with the CSV's rows added, and how many were added."""
-    columns = _columns(checked, what)
+    """The text with the rows of the CSV tables (what -> CSV text) added, and how
+    many were added: cities first, those without a position from the gazetteer
+    (the page's search: accents and other names; the batch's own places settle
+    doubtful names, in the map's country first) or else between the placed cities
+    the routes join them to, then routes, then tickets (a missing value is the
+    distance on the map as the routes leave it, R2). Every row that cannot be
+    placed is named at once; nothing is added then."""
+    rows = {what: list(_rows(tables[what], what, _columns(checked, what))) for what in tables}
     added = 0
-    rows = list(_rows(csv_text, what, columns))
     try:
-        for line, row in rows:
-            text = _import_row(text, checked, what, columns, line, row, country)
-            added += 1
+        if "cities" in rows:
+            text = _import_cities(text, checked, rows["cities"], rows.get("routes", []), country)
+        for line, row in rows.get("routes", []):
+            text = _line(line, ed.apply_edit, text, _route_edit(line, row))
+        if "tickets" in rows:
+            text = _import_tickets(text, rows["tickets"])
     except ed.EditError as problem:
-        raise TableError(f"line {line}: {problem}") from None
+        raise TableError(str(problem)) from None
+    added = sum(len(r) for r in rows.values())
     if not added:
         raise TableError("the CSV has no rows to import")
     return text, added
 
 
-def _import_row(
+def _import_cities(
     text: str,
     checked: Checked,
-    what: str,
-    columns: tuple[str, ...],
-    line: int,
-    row: dict[str, str],
+    rows: list[tuple[int, dict[str, str]]],
+    routes: list[tuple[int, dict[str, str]]],
     country: str | None,
 ) -> str:
-
-    if what == "cities":
-        name = ed.check_name(row["name"])
+    columns = _columns(checked, "cities")
+    given: dict[str, tuple[float, float]] = {}
+    unplaced: dict[str, int] = {}
+    for line, row in rows:
+        name = _line(line, ed.check_name, row["name"])
         first, second = row.get(columns[1], ""), row.get(columns[2], "")
         if first and second:
-            position = (_number(first, line, columns[1]), _number(second, line, columns[2]))
+            given[name] = (_number(first, line, columns[1]), _number(second, line, columns[2]))
+        elif first or second:
+            raise TableError(f"line {line}: {name} has {columns[1]} or {columns[2]}, not both")
         else:
-            position = _unplaced(text, checked, name, country, line)
+            unplaced[name] = line
+    if unplaced and checked.drawable.is_geographic:
+        from ttr_maps.io.gazetteer import look_up_places
+
+        problems = []
+        for lookup in look_up_places([(n, None) for n in unplaced], country=country):
+            if lookup.place is not None:
+                given[lookup.query] = (lookup.place.latitude, lookup.place.longitude)
+            elif lookup.choices:
+                problems.append(f"line {unplaced[lookup.query]}: {lookup.message()}")
+        if problems:
+            raise TableError("; ".join(problems))
+    known = {c.name: c.position for c in checked.drawable.cities} | given
+    waiting = [n for n in unplaced if n not in given]
+    while waiting:  # placed from the routes, round by round
+        placed = {n: _between(n, known, routes) for n in waiting}
+        placed = {n: p for n, p in placed.items() if p is not None}
+        if not placed:
+            name = waiting[0]
+            raise TableError(
+                f"line {unplaced[name]}: {name} has no position, no place of that name is "
+                "in the gazetteer, and no imported route joins it to a placed city"
+            )
+        known |= placed
+        given |= placed
+        waiting = [n for n in waiting if n not in placed]
+    by_line = {row["name"]: line for line, row in rows}
+    for name in sorted(given, key=lambda n: by_line[n]):
         board = None
         if checked.drawing.geometry.laid_out:
-            board = checked.drawing.frame.board_of_position(position)
-        return ed.apply_edit(text, ed.AddCity(name, position, board))
-    if what == "routes":
-        colors = tuple(c for c in (row.get("color", ""), row.get("color2", "")) if c)
-        edit = ed.AddRoute(
-            row["a"],
-            row["b"],
-            _whole(row.get("length", ""), line, "length"),
-            colors,
-            _flag(row.get("tunnel", ""), line, "tunnel"),
-            _whole(row.get("ferry", ""), line, "ferry", 0),
-        )
-        return ed.apply_edit(text, edit)
-    value_text = row.get("value", "")
-    if value_text:
-        value = _whole(value_text, line, "value")
-    else:
-        from ttr_maps.graph import shortest_wagon_distance
-
-        found = None
-        names = {c.name for c in checked.drawable.cities}
-        if row["a"] in names and row["b"] in names and row["a"] != row["b"]:
-            found = shortest_wagon_distance(checked.drawable, row["a"], row["b"])
-        if found is None:
-            raise TableError(f"line {line}: no value, and no routes join {row['a']} and {row['b']}")
-        value = found
-    return ed.apply_edit(
-        text, ed.AddTicket(row["a"], row["b"], value, _flag(row.get("long", ""), line, "long"))
-    )
+            board = checked.drawing.frame.board_of_position(given[name])
+        text = _line(by_line[name], ed.apply_edit, text, ed.AddCity(name, given[name], board))
+    return text
 
 
-def _unplaced(
-    text: str, checked: Checked, name: str, country: str | None, line: int
-) -> tuple[float, float]:
-    """A position for a city the CSV gives none: the gazetteer's place of that
-    name, else the middle of the placed cities the file's routes join it to."""
-    if checked.drawable.is_geographic:
-        from ttr_maps.io.gazetteer import search_places
-
-        exact = [
-            p for p in search_places(name, country=country) if p.name.casefold() == name.casefold()
-        ]
-        if exact:
-            return (exact[0].latitude, exact[0].longitude)
-    from ttr_maps.io.document import parse_text
-
-    data = parse_text(text).data
-    positions = {c.name: c.position for c in checked.drawable.cities}
-    neighbours = []
-    for route in data.get("routes") or [] if isinstance(data, dict) else []:
-        between = route.get("between") if isinstance(route, dict) else None
-        if isinstance(between, list) and name in between:
-            neighbours += [positions[c] for c in between if c != name and c in positions]
+def _between(
+    name: str, known: dict[str, tuple[float, float]], routes: list[tuple[int, dict[str, str]]]
+) -> tuple[float, float] | None:
+    """The middle of the placed cities the imported routes join `name` to."""
+    neighbours = [
+        known[other]
+        for _, row in routes
+        if name in (row.get("a"), row.get("b"))
+        for other in (row.get("a"), row.get("b"))
+        if other != name and other in known
+    ]
     if not neighbours:
-        raise TableError(
-            f"line {line}: {name} has no position, no place of that name is in the "
-            "gazetteer, and no route joins it to a placed city"
-        )
+        return None
     return (
         sum(p[0] for p in neighbours) / len(neighbours),
         sum(p[1] for p in neighbours) / len(neighbours),
     )
+
+
+def _route_edit(line: int, row: dict[str, str]) -> ed.AddRoute:
+    colors = tuple(c for c in (row.get("color", ""), row.get("color2", "")) if c)
+    return ed.AddRoute(
+        row["a"],
+        row["b"],
+        _whole(row.get("length", ""), line, "length"),
+        colors,
+        _flag(row.get("tunnel", ""), line, "tunnel"),
+        _whole(row.get("ferry", ""), line, "ferry", 0),
+    )
+
+
+def _import_tickets(text: str, rows: list[tuple[int, dict[str, str]]]) -> str:
+    from ttr_core.edit.board import drawable_map
+    from ttr_maps.graph import shortest_wagon_distance
+    from ttr_maps.io.document import parse_text
+
+    routed = drawable_map(parse_text(text).data)  # the map as the imported routes leave it
+    names = {c.name for c in routed.cities}
+    for line, row in rows:
+        a, b = row["a"], row["b"]
+        if row.get("value", ""):
+            value = _whole(row["value"], line, "value")
+        else:
+            found = None
+            if a in names and b in names and a != b:
+                found = shortest_wagon_distance(routed, a, b)
+            if found is None:
+                raise TableError(f"line {line}: no value, and no routes join {a} and {b}")
+            value = found
+        edit = ed.AddTicket(a, b, value, _flag(row.get("long", ""), line, "long"))
+        text = _line(line, ed.apply_edit, text, edit)
+    return text
+
+
+def _line(line: int, work: Any, *args: Any) -> Any:
+    """`work(*args)`, an `EditError` named by its CSV line."""
+    try:
+        return work(*args)
+    except ed.EditError as problem:
+        raise TableError(f"line {line}: {problem}") from None
 
 
 def board_picture(checked: Checked) -> bytes:

