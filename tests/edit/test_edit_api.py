@@ -404,3 +404,75 @@ def test_the_gazetteer_index_warmed_in_the_background_answers_searches() -> None
     assert [p.name for p in search_places("Tromso")] == ["Tromsø"]  # waits for it, once
     thread.join(timeout=60)
     assert not thread.is_alive()
+
+
+LAID_OUT = """\
+format: 1
+id: board
+name: Board
+coordinates: plane
+cities: {A: {x: 0, y: 0}, B: {x: 4, y: 0}, C: {x: 2, y: 1}, D: {x: 0, y: 3}}
+routes:
+  - {between: [A, B], length: 2, color: red}
+  - {between: [C, D], length: 2, color: blue}
+  - {between: [A, D], length: 2, color: green}
+tickets: []
+layout:
+  cities:
+    A: {x: 2, y: 2}
+    B: {x: 8.4, y: 2}
+    C: {x: 6.5, y: 4.2, label: [0.9, 0]}
+    D: {x: 0.5, y: 9.3, label: [-0.9, 0]}
+  bends:
+    - {between: [B, A], points: [[6, 1], [4, 1]]}
+"""
+
+
+def test_a_bend_point_dragged_moves_only_that_point(tmp_path: Path) -> None:
+    path = tmp_path / "board.yaml"
+    path.write_text(LAID_OUT, encoding="utf-8")
+    for editor in editor_for(EditSession.open(path)):
+        state = editor.get("/api/state").json()
+        route = state["routes"][0]
+        frame = editor.session.checked.drawing.frame
+        # Shown from the route's own first city (A), in the SVG's units.
+        expected = [frame.svg_of_board(p) for p in ((4, 1), (6, 1))]
+        assert route["bends"] == [pytest.approx(list(p), abs=0.06) for p in expected]
+        dragged = [route["bends"][0], list(frame.svg_of_board((7, 0.5)))]
+        state = editor.edit("set_bends", a="A", b="B", points=dragged)
+        assert "    - {between: [B, A], points: [[7, 0.5], [4, 1]]}\n" in editor.session.text
+        assert state["routes"][0]["bends"][1] == pytest.approx(dragged[1], abs=0.1)
+        assert state["routes"][1]["bends"] == []
+        state = editor.edit("set_bends", a="A", b="B", points=[])  # straightened
+        assert state["routes"][0]["bends"] == [] and "points" not in editor.session.text
+
+
+def test_map_settings_change_name_id_rules_and_wagons(tmp_path: Path) -> None:
+    path = tmp_path / "board.yaml"
+    path.write_text(LAID_OUT, encoding="utf-8")
+    for editor in editor_for(EditSession.open(path)):
+        state = editor.get("/api/state").json()
+        assert state["map"]["wagons"] == 45 and not state["map"]["wagons_set"]
+        state = editor.edit(
+            "settings", name="Board: North", id="board_north", rules="europe", wagons=30
+        )
+        assert state["map"] == {**state["map"], "name": "Board: North", "id": "board_north"}
+        assert state["map"]["rules"] == "europe" and state["map"]["wagons"] == 30
+        text = editor.session.text
+        assert 'name: "Board: North"\n' in text and "id: board_north\n" in text
+        assert "rules: europe" in text and "settings:\n  wagons: 30\n" in text
+        state = editor.edit(
+            "settings", name="Board: North", id="board_north", rules="base", wagons=None
+        )
+        assert state["map"]["wagons"] == 45 and "settings" not in editor.session.text
+        assert state["undo"]["label"] == "change the map's settings"
+        for bad, reason in (
+            ({"id": "Board"}, "not valid"),
+            ({"rules": "mars"}, "one of base, europe"),
+            ({"wagons": 2}, "'wagons' must be a whole number from 3 to 200"),
+            ({"name": " "}, "1 to 60 printable"),
+        ):
+            body = {"op": "settings", "name": "B", "id": "b", "rules": "base", **bad}
+            answer = editor.post("/api/edit", body)
+            assert answer.status_code == 400 and reason in answer.json()["error"], answer.json()
+        assert editor.session.text.count("Board: North") == 1

@@ -151,6 +151,14 @@ def parse_edit(data: dict[str, Any], session: EditSession) -> ed.Edit:
             return ed.DeleteTicket(_int(data, "entry", 0, 10**6))
         case "fix":
             return fix_edit(session)
+        case "settings":
+            wagons = data.get("wagons")
+            return ed.ChangeSettings(
+                string_field(data, "name", ed.MAX_NAME_CHARS),
+                string_field(data, "id", ed.MAX_NAME_CHARS),
+                string_field(data, "rules", 20),
+                None if wagons is None else _int(data, "wagons", *ed.WAGONS),
+            )
     raise HTTPException(400, f"no edit {op!r}")
 
 

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from ttr_core.edit.edits import WAGONS
 from ttr_maps.geometry.board import BoardGeometry, board_geometry
 from ttr_maps.geometry.projection import EARTH_RADIUS_KM, project_lat_lon
 from ttr_maps.model import ROUTE_COLORS, Map
@@ -74,6 +75,14 @@ def drawable_map(data: Any) -> Map:
             for t in tickets
         ],
     }
+    settings = data.get("settings") if isinstance(data.get("settings"), dict) else {}
+    wagons = settings.get("wagons")
+    if (
+        isinstance(wagons, int)
+        and not isinstance(wagons, bool)
+        and WAGONS[0] <= wagons <= WAGONS[1]
+    ):
+        drawable["settings"] = {"wagons": wagons}  # R4: the live numbers count them
     layout = _drawable_layout(data.get("layout"), cities, routes)
     if layout:
         drawable["layout"] = layout
@@ -165,6 +174,9 @@ class Frame:
 
     def board_point(self, svg: Point) -> Point:
         return (svg[0] / self.factor, -svg[1] / self.factor)
+
+    def svg_of_board(self, board: Point) -> Point:
+        return (board[0] * self.factor, -board[1] * self.factor)
 
     def position(self, svg: Point) -> Point:
         """The map's coordinates (lat, lon or x, y) of an SVG point."""

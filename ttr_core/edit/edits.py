@@ -43,6 +43,8 @@ from ttr_maps.rules import ROUTE_LENGTH_MAX
 MAX_NAME_CHARS = 60
 #: Digits kept of a coordinate: 4 decimals of a degree are about 10 m.
 COORDINATE_DIGITS = 4
+#: Wagons per player a map may set (the schema's bounds, R4).
+WAGONS = (3, 200)
 #: Digits kept of a board position in centimetres.
 BOARD_DIGITS = 2
 
@@ -140,6 +142,17 @@ class DeleteTicket:
 
 
 @dataclass(frozen=True)
+class ChangeSettings:
+    """The map's name, id, rule set and wagons per player (R4; None: the rule
+    set's own); only the ones that differ from the file are written."""
+
+    name: str
+    map_id: str
+    rules: str
+    wagons: int | None = None
+
+
+@dataclass(frozen=True)
 class ReplaceText:
     """The whole text at once (`ttr fix`'s values, a reload, a CSV import)."""
 
@@ -158,6 +171,7 @@ Edit = (
     | SetBends
     | AddTicket
     | DeleteTicket
+    | ChangeSettings
     | ReplaceText
 )
 
@@ -185,6 +199,8 @@ def describe(edit: Edit) -> str:
             return f"add ticket {a}–{b}"
         case DeleteTicket(entry=entry):
             return f"delete ticket {entry + 1}"
+        case ChangeSettings():
+            return "change the map's settings"
         case ReplaceText(what=what):
             return what
     raise AssertionError(edit)
@@ -372,6 +388,8 @@ def _apply(text: str, edit: Edit) -> str:
         case DeleteTicket(entry=index):
             _entry(data, "tickets", index)
             return remove_entry(text, ("tickets",), index)
+        case ChangeSettings():
+            return _change_settings(text, data, edit)
     raise AssertionError(edit)
 
 
@@ -464,3 +482,39 @@ def _set_bends(text: str, data: dict[str, Any], a: str, b: str, points: tuple[Po
     if not points:
         return remove_entry(text, ("layout", "bends"), index)
     return replace_node(text, ("layout", "bends", index), entry)
+
+
+def _change_settings(text: str, data: dict[str, Any], edit: ChangeSettings) -> str:
+    from ttr_maps.io.starter import StarterError, check_map_id
+    from ttr_maps.rules import RULE_SET_VALUES
+
+    name = edit.name.strip()
+    if not name or len(name) > MAX_NAME_CHARS or any(not c.isprintable() for c in name):
+        raise EditError(f"a map's name is 1 to {MAX_NAME_CHARS} printable characters")
+    try:
+        check_map_id(edit.map_id)
+    except StarterError as problem:
+        raise EditError(str(problem)) from None
+    if edit.rules not in RULE_SET_VALUES:
+        raise EditError(f"rules {edit.rules!r}: one of {', '.join(RULE_SET_VALUES)}")
+    if edit.wagons is not None and not WAGONS[0] <= edit.wagons <= WAGONS[1]:
+        raise EditError(f"wagons per player: {WAGONS[0]} to {WAGONS[1]} (R4)")
+    for key, value in (("name", name), ("id", edit.map_id), ("rules", edit.rules)):
+        if data.get(key) == value:
+            continue
+        if key in data:
+            text = replace_node(text, (key,), flow(value))
+        else:
+            text = append_entry(text, (), flow(value), key=key)
+    settings = data.get("settings")
+    written = settings.get("wagons") if isinstance(settings, dict) else None
+    if edit.wagons == written:
+        return text
+    if edit.wagons is None:
+        remaining = len(settings) - 1 if isinstance(settings, dict) else 0
+        if remaining:
+            return remove_entry(text, ("settings",), "wagons")
+        return remove_entry(text, (), "settings")
+    if isinstance(settings, dict) and "wagons" in settings:
+        return replace_node(text, ("settings", "wagons"), str(edit.wagons))
+    return append_entry(text, ("settings",), str(edit.wagons), key="wagons")

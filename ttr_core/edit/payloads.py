@@ -32,6 +32,7 @@ def state_payload(session: EditSession) -> dict[str, Any]:
             "rules": checked.drawable.rules,
             "laid_out": checked.drawing.geometry.laid_out,
             "wagons": checked.drawable.wagons,
+            "wagons_set": "wagons" in checked.drawable.settings,
         },
         "svg": checked.drawing.svg,
         "bots": [name for name in BOTS if name != "search"],
@@ -70,6 +71,7 @@ def elements(checked: Checked, data: dict[str, Any]) -> dict[str, Any]:
     ids: dict[int, list[str]] = {}
     for route in drawable.routes:
         ids.setdefault(drawn_entries[route.entry], []).append(route.id)
+    bends = route_bends(checked, data)
     routes = []
     for index, route in enumerate(data.get("routes") or []):
         if not isinstance(route, dict):
@@ -86,6 +88,7 @@ def elements(checked: Checked, data: dict[str, Any]) -> dict[str, Any]:
                 "tunnel": route.get("tunnel") is True,
                 "ferry": route.get("ferry") if isinstance(route.get("ferry"), int) else 0,
                 "ids": ids.get(index, []),
+                "bends": bends.get(tuple(between[:2]), []) if len(between) == 2 else [],
             }
         )
     tickets = []
@@ -111,6 +114,28 @@ def elements(checked: Checked, data: dict[str, Any]) -> dict[str, Any]:
             }
         )
     return {"cities": cities, "routes": routes, "tickets": tickets}
+
+
+def route_bends(checked: Checked, data: dict[str, Any]) -> dict[tuple, list[list[float]]]:
+    """The bend points of a laid-out board's routes in SVG units, under (a, b)
+    and (b, a), each running from its first city."""
+    layout = checked.drawable.layout
+    if layout is None or not isinstance(data.get("layout"), dict):
+        return {}
+    frame = checked.drawing.frame
+    found: dict[tuple, list[list[float]]] = {}
+    for bend in data["layout"].get("bends") or []:
+        between = bend.get("between") if isinstance(bend, dict) else None
+        points = bend.get("points") if isinstance(bend, dict) else None
+        if not (isinstance(between, list) and len(between) == 2 and isinstance(points, list)):
+            continue
+        try:
+            shown = [[round(v, 1) for v in frame.svg_of_board((p[0], p[1]))] for p in points]
+        except (TypeError, IndexError):
+            continue  # not drawn: the checks name it
+        a, b = str(between[0]), str(between[1])
+        found[(a, b)], found[(b, a)] = shown, shown[::-1]
+    return found
 
 
 def problems(checked: Checked) -> dict[str, Any]:

@@ -73,6 +73,16 @@ function show(next) {
   showTickets();
   showSelection();
   if (!$("tab-numbers").hidden) loadNumbers();
+  showSettings();
+}
+
+function showSettings() {
+  if ($("settings-form").contains(document.activeElement)) return;  // being typed in
+  $("map-name").value = state.map.name;
+  $("map-id").value = state.map.id;
+  $("map-rules").value = state.map.rules;
+  $("map-wagons").value = state.map.wagons_set ? state.map.wagons : "";
+  $("map-wagons").placeholder = `${state.map.wagons} (the rule set's)`;
 }
 
 function svg() { return $("board").querySelector("svg"); }
@@ -213,7 +223,32 @@ function showSelection() {
     $("route-color2").value = route.colors[1] || otherColor(route.colors[0]);
     $("route-tunnel").checked = route.tunnel;
     $("route-ferry").value = route.ferry;
+    $("straighten").hidden = !route.bends.length;
+    showBendHandles(route);
   }
+}
+
+// A laid-out board's selected route shows its bend points as handles to drag.
+function showBendHandles(route) {
+  if (!state.map.laid_out) return;
+  const ns = "http://www.w3.org/2000/svg";
+  const layer = document.createElementNS(ns, "g");
+  layer.setAttribute("class", "bend-handles");
+  route.bends.forEach(([x, y], index) => {
+    const handle = document.createElementNS(ns, "circle");
+    handle.setAttribute("class", "bend-handle");
+    handle.setAttribute("cx", x); handle.setAttribute("cy", y); handle.setAttribute("r", 9);
+    handle.dataset.index = index;
+    const title = document.createElementNS(ns, "title");
+    title.textContent = `bend point ${index + 1}: drag it (Alt+click removes it)`;
+    handle.appendChild(title);
+    layer.appendChild(handle);
+  });
+  svg().appendChild(layer);
+}
+
+function setBends(route, points, note) {
+  return edit("set_bends", { a: route.a, b: route.b, points }).then((answer) => { if (answer) say(note); });
 }
 
 function otherColor(color) { return COLORS.find((c) => c !== color && c !== "gray") || "red"; }
@@ -237,6 +272,19 @@ function svgPoint(event) {
 let drag = null;
 
 $("board").addEventListener("mousedown", (event) => {
+  const handle = event.target.closest(".bend-handle");
+  if (handle && event.button === 0 && selected?.kind === "route") {
+    const route = state.routes.find((r) => r.entry === selected.entry);
+    if (event.altKey) {
+      const points = route.bends.filter((_, i) => i !== Number(handle.dataset.index));
+      setBends(route, points, `${route.a} – ${route.b}: bend point removed.`);
+    } else {
+      drag = { bend: Number(handle.dataset.index), route, group: handle, start: svgPoint(event), moved: false };
+    }
+    suppressNextClick = true;
+    event.preventDefault();
+    return;
+  }
   const city = event.target.closest(".city");
   if (tool === "select" && city && event.button === 0) {
     drag = { name: city.dataset.city, group: city, start: svgPoint(event), moved: false };
@@ -250,11 +298,20 @@ window.addEventListener("mousemove", (event) => {
   const dx = x - drag.start[0], dy = y - drag.start[1];
   if (Math.hypot(dx, dy) > 4) drag.moved = true;
   drag.group.setAttribute("transform", `translate(${dx} ${dy})`);
+  if (drag.bend !== undefined) {  // the route follows the handle while dragged
+    for (const group of routeGroups(drag.route.entry)) group.style.opacity = 0.45;
+  }
 });
 
 window.addEventListener("mouseup", (event) => {
   if (!drag) return;
   const done = drag; drag = null;
+  if (done.bend !== undefined) {
+    if (!done.moved) { done.group.removeAttribute("transform"); return; }
+    const points = done.route.bends.map((p, i) => (i === done.bend ? svgPoint(event) : p));
+    setBends(done.route, points, `${done.route.a} – ${done.route.b}: bend point ${done.bend + 1} moved.`);
+    return;
+  }
   if (done.moved) {
     edit("move_city", { name: done.name, at: svgPoint(event) });
     done.suppressClick = true;
@@ -289,13 +346,10 @@ $("board").addEventListener("click", (event) => {
   } else if (tool === "bend") {
     if (!selected || selected.kind !== "route") { if (route) select({ kind: "route", entry: routeEntryOf(route.dataset.route) }); else say("Select a route first, then click where it should bend."); return; }
     const r = state.routes.find((r) => r.entry === selected.entry);
-    const points = event.shiftKey && bends[r.entry] ? [...bends[r.entry], at] : [at];
-    bends[r.entry] = points;
-    edit("set_bends", { a: r.a, b: r.b, points }).then((answer) => { if (answer) say(`${r.a} – ${r.b} bends through ${points.length} point(s); Shift+click adds one more.`); });
+    const points = event.shiftKey ? [...r.bends, at] : [at];
+    setBends(r, points, `${r.a} – ${r.b} bends through ${points.length} point(s); Shift+click adds one more, drag a point to move it.`);
   }
 });
-
-const bends = {};
 
 async function addRoute(a, b) {
   let suggestion = { length: 2, colors: ["gray"] };
@@ -602,6 +656,21 @@ $("import-file").addEventListener("change", async () => {
   const answer = await send("import", { files: texts });
   if (answer) say(`Imported ${files.map((f) => f.name).join(", ")}.`);
   $("import-file").value = "";
+});
+
+$("straighten").addEventListener("click", () => {
+  const route = state.routes.find((r) => r.entry === selected?.entry);
+  if (route) setBends(route, [], `${route.a} – ${route.b} is straight again.`);
+});
+
+$("settings-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const wagons = $("map-wagons").value.trim();
+  document.activeElement?.blur();
+  edit("settings", {
+    name: $("map-name").value.trim(), id: $("map-id").value.trim(), rules: $("map-rules").value,
+    wagons: wagons === "" ? null : Number(wagons),
+  }).then((answer) => { if (answer) say("Map settings changed."); });
 });
 
 // ------------------------------------------------------------ start
