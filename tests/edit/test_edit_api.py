@@ -248,6 +248,9 @@ def test_board_exports(blank: Editor) -> None:
         svg.headers["content-type"].startswith("image/svg+xml")
         and svg.text.count("data-route=") == 5
     )
+    from ttr_maps.render.palette import CAR_FILL
+
+    assert f".car-red {{ fill: {CAR_FILL['red']}; }}" in svg.text  # it stands alone
     png = blank.get("/api/board.png")
     assert png.content.startswith(b"\x89PNG")
 

@@ -213,4 +213,13 @@ def test_a_playtest_of_50_games_from_the_page(browser: Any, tmp_path: Path) -> N
         assert "done: 50 of 50" in page.inner_text("#pt-status")
         assert page.locator("#findings li").count() >= 1
         assert "greedy" in page.inner_text("#winrates")
+        # The heatmap on `ttr preview`'s sequential scale, its legend beside it.
+        scale = page.evaluate(
+            "getComputedStyle(document.getElementById('heat-scale')).backgroundImage"
+        )
+        assert scale.startswith("linear-gradient") and scale.count("rgb(") == 11
+        fills = page.evaluate(
+            "[...document.querySelectorAll('#board .route .car')].map(c => c.style.fill)"
+        )
+        assert fills and all(fill.startswith("rgb(") for fill in fills)
         screenshot(page, tmp_path, "edit-playtest.png")

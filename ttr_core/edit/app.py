@@ -417,7 +417,9 @@ def create_app(
 
     async def board_svg(request: Request) -> Response:
         authorised(request)
-        svg = await run_in_threadpool(lambda: session.checked.drawing.svg)
+        from ttr_core.edit.tables import standalone_svg
+
+        svg = await run_in_threadpool(lambda: standalone_svg(session.checked.drawing.svg))
         return Response(svg, media_type="image/svg+xml", headers=PRIVATE)
 
     async def board_png(request: Request) -> Response:

@@ -255,8 +255,9 @@ class Drawing:
 
 def draw(game_map: Map, region: tuple[float, float, float, float] | None) -> Drawing:
     """The map's SVG, its view widened to `region` (south, west, north, east, in
-    degrees: the country a new map is drawn in) while it has fewer than three
-    cities, and by `ROOM` all round, so a click beside the board still places a city."""
+    degrees: the country a new map is drawn in) and by `ROOM` all round while it
+    has fewer than three cities, so a click beside them still places a city; then
+    framed on its cities (the drawing's own margin round them)."""
     from ttr_core.serve.svg import SPACE_UNITS, board_svg
 
     centre_lat = (region[0] + region[2]) / 2 if region else None
@@ -292,7 +293,9 @@ def draw(game_map: Map, region: tuple[float, float, float, float] | None) -> Dra
     x1 = max(b[0] + b[2] for b in boxes)
     y1 = max(b[1] + b[3] for b in boxes)
     width, height = max(x1 - x0, SPACE_UNITS), max(y1 - y0, SPACE_UNITS)
-    room = ROOM * max(width, height)
+    # The web table's drawing has a margin round its cities already; an empty or
+    # nearly empty board gets room all round for the next click.
+    room = ROOM * max(width, height) if len(game_map.cities) < 3 else 0.0
     view = (x0 - room, y0 - room, width + 2 * room, height + 2 * room)
     svg = _VIEW_BOX.sub(f'viewBox="{" ".join(f"{v:.1f}" for v in view)}"', svg, count=1)
     return Drawing(svg, frame, board)

@@ -122,5 +122,22 @@ def result_payload(report: Any) -> dict[str, Any]:
         "by_seat": [{"rate": r.rate, "ci95": list(r.ci95)} for r in report.win_rate.by_seat],
         "fair_share": report.win_rate.fair_share,
         "heatmap": {claims.route: claims.rate for claims in report.routes},
+        "heat_colors": heat_colors(),
         "mean_turns": report.turns.mean,
     }
+
+
+#: Colours sent for the heatmap's scale, evenly from a claim rate of 0 to 1.
+HEAT_STEPS = 11
+
+
+def heat_colors() -> list[str]:
+    """The heatmap's scale as `ttr preview` draws it (`HEAT_CMAP`, a sequential
+    ColorBrewer scale that reads in grey and to colour-blind eyes), as hex colours."""
+    from matplotlib import colormaps
+    from matplotlib.colors import to_hex
+
+    from ttr_maps.render.palette import HEAT_CMAP
+
+    cmap = colormaps[HEAT_CMAP]
+    return [to_hex(cmap(i / (HEAT_STEPS - 1))) for i in range(HEAT_STEPS)]

@@ -281,3 +281,24 @@ def board_picture(checked: Checked) -> bytes:
         target = Path(folder) / "board.png"
         render_map(checked.drawable, target, title=checked.drawable.name)
         return target.read_bytes()
+
+
+def standalone_svg(svg: str) -> str:
+    """The board's SVG as a file of its own: the page's stylesheet does not come
+    along, so the look is written into it (the colours of `ttr preview`'s palette)."""
+    from ttr_maps.render.palette import CAR_EDGE, CAR_FILL, CITY_FILL
+
+    space = "var(--space)"
+    rules = [
+        f".car {{ stroke: {CAR_EDGE}; stroke-width: calc({space} * 0.02); }}",
+        *(f".car-{color} {{ fill: {fill}; }}" for color, fill in CAR_FILL.items()),
+        f".tunnel .car {{ stroke-dasharray: calc({space} * 0.06) calc({space} * 0.04); }}",
+        f".loco-mark {{ fill: {CAR_EDGE}; }} .car-black ~ .loco-mark {{ fill: #fff; }}",
+        f".city circle {{ fill: {CITY_FILL}; stroke: {CAR_EDGE}; "
+        f"stroke-width: calc({space} * 0.05); }}",
+        ".city text { fill: #26241f; font-family: 'DejaVu Sans', sans-serif; "
+        "font-weight: 600; paint-order: stroke; stroke: #f4ecd8; "
+        f"stroke-width: calc({space} * 0.09); stroke-linejoin: round; }}",
+    ]
+    head = svg.index(">") + 1
+    return f"{svg[:head]}<style>{' '.join(rules)}</style>{svg[head:]}"

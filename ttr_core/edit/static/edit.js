@@ -113,12 +113,19 @@ function decorate() {
   if (picked) cityGroup(picked)?.classList.add("picked");
   if (heat && $("heatmap").checked) {
     for (const group of svg().querySelectorAll(".route")) {
-      const rate = heat[group.dataset.route];
-      if (rate === undefined) continue;
-      const hue = Math.round(220 - 220 * rate);
-      group.querySelectorAll(".car").forEach((car) => { car.style.fill = `hsl(${hue} 85% 50%)`; });
+      const rate = heat.rates[group.dataset.route];
+      group.querySelectorAll(".car").forEach((car) => {
+        car.style.fill = rate === undefined ? "#d9d9d9" : heatColor(rate);
+        if (rate === undefined) car.style.opacity = 0.4;
+      });
     }
   }
+}
+
+// The claim rate (0..1) on the scale `ttr preview` uses, by its nearest step.
+function heatColor(rate) {
+  const steps = heat.colors;
+  return steps[Math.round(Math.min(1, Math.max(0, rate)) * (steps.length - 1))];
 }
 
 function showProblems() {
@@ -633,7 +640,8 @@ function showResult(result) {
     row.insertCell().textContent = `seat ${seat + 1}`; row.insertCell().textContent = pct(rate.rate);
     row.insertCell().textContent = `${pct(rate.ci95[0])}–${pct(rate.ci95[1])}`;
   });
-  heat = result.heatmap;
+  heat = { rates: result.heatmap, colors: result.heat_colors };
+  $("heat-scale").style.background = `linear-gradient(to right, ${result.heat_colors.join(", ")})`;
   show(state);
 }
 
