@@ -52,10 +52,12 @@ def new(
         ),
     ] = None,
 ) -> None:
-    """Write a starter map (seven cities, routes with a double, correct tickets),
-    or one of the cities --cities names: joined by routes (lengths from their
-    distances, colours balanced, a route that is the only way somewhere made
-    double) with tickets between the farthest of them.
+    """Write a starter map that validates: seven cities, or the ones --cities names.
+
+    The seven-city starter has routes with a double and correct tickets. With
+    --cities, your cities at their real positions, joined by routes (lengths from
+    their distances, colours balanced, a route that is the only way somewhere
+    made double) with tickets between the farthest of them.
 
     Exit status: 0 when written; 2 for a bad id, an existing file (without
     --force), a file that cannot be written, or a city name that is unknown or
