@@ -35,6 +35,7 @@ from ttr_core.playtest.report import (
     BoardBaseline,
     Estimate,
 )
+from ttr_maps.io.bundled import PUBLISHED_MAPS
 
 if TYPE_CHECKING:
     from ttr_core.playtest.executors import Executor
@@ -42,14 +43,12 @@ if TYPE_CHECKING:
     from ttr_maps.rules import RuleSet
 
 #: The published boards (bundled map ids), each played with its own rule set.
-PUBLISHED_BOARDS = ("north_america", "europe")
-#: The bot sets of the shipped baseline: each heuristic style alone, the four
-#: styles together, and greedy with destination-hungry (docs/tickets.md).
+PUBLISHED_BOARDS = PUBLISHED_MAPS
+#: The bot sets of the shipped baseline: `ttr simulate`'s default (greedy), the
+#: four style bots together, and greedy with destination-hungry (docs/tickets.md).
+#: Other bots: `--baseline compute`.
 SHIPPED_BOTS: tuple[tuple[str, ...], ...] = (
     ("greedy",),
-    ("route-focus",),
-    ("destination-hungry",),
-    ("long-route",),
     ("destination-hungry", "greedy"),
     ("destination-hungry", "greedy", "long-route", "route-focus"),
 )

@@ -207,9 +207,7 @@ def _ticket_cities(name: str) -> tuple[str, str]:
 
 def _tracks_text(report: BalanceReport, connection: ConnectionClaims) -> str:
     by_id = {r.route: r for r in report.routes}
-    parts = [
-        f"{by_id[r].length} {by_id[r].color}" if r in by_id else r for r in connection.routes
-    ]
+    parts = [f"{by_id[r].length} {by_id[r].color}" if r in by_id else r for r in connection.routes]
     return " + ".join(parts)
 
 
@@ -293,9 +291,7 @@ def _rate_side(successes: float, trials: float, design_effect: float = 1.0) -> _
     return _Side(rate, (low, high), successes, trials, design_effect)
 
 
-def _mean_side(
-    mean: float | None, sd: float | None, count: int, se: float | None = None
-) -> _Side:
+def _mean_side(mean: float | None, sd: float | None, count: int, se: float | None = None) -> _Side:
     """A mean; with `se` (clustered by game) tested by it, else by Welch's test."""
     if mean is None or not count:
         return _Side(None, None)
@@ -673,9 +669,7 @@ def to_text(comparison: Comparison) -> str:
             + ": seat and bot numbers are not like for like"
         )
     significant = comparison.significant
-    lines.append(
-        "significant differences (B − A):" if significant else "no significant difference"
-    )
+    lines.append("significant differences (B − A):" if significant else "no significant difference")
     for row in significant:
         lines.append(
             f"  {row.group}: {for_terminal(row.what)}: A {_number(row.a, row.a_ci95)}  "

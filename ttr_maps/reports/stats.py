@@ -20,7 +20,12 @@ STATS_FORMAT = 1
 
 
 def stats_to_dict(stats: MapStats) -> dict[str, Any]:
-    """A JSON-ready dict with stable keys (histogram keys become strings)."""
+    """A JSON-ready dict with stable keys (histogram keys become strings);
+    `published` holds the comparable numbers of this map and of the published
+    boards, side by side."""
+    from ttr_maps.analysis.stats import published_stats
+
+    boards = published_stats()
     return {
         "format": STATS_FORMAT,
         "map": {"id": stats.map_id, "name": stats.map_name, "rules": stats.rules},
@@ -66,7 +71,23 @@ def stats_to_dict(stats: MapStats) -> dict[str, Any]:
             }
             for p in stats.players
         ],
+        "published": {
+            "maps": [board.map_id for board in boards],
+            "numbers": [
+                {
+                    "key": mine.key,
+                    "label": mine.label,
+                    "value": mine.value,
+                    "published": [_by_key(board, mine.key) for board in boards],
+                }
+                for mine in stats.comparables()
+            ],
+        },
     }
+
+
+def _by_key(stats: MapStats, key: str) -> float | None:
+    return next((c.value for c in stats.comparables() if c.key == key), None)
 
 
 def stats_renderables(stats: MapStats, *, top: int = 12) -> Iterator[Any]:
@@ -75,6 +96,8 @@ def stats_renderables(stats: MapStats, *, top: int = 12) -> Iterator[Any]:
     `top` limits the chokepoint table to the most loaded connections.
     """
     from rich.table import Table
+
+    from ttr_maps.analysis.stats import published_stats
 
     def table(title: str, *columns: str) -> Table:
         """A table whose first and last-if-text columns are left-aligned, numbers right."""
@@ -158,6 +181,20 @@ def stats_renderables(stats: MapStats, *, top: int = 12) -> Iterator[Any]:
         bonuses = ", ".join(f"{t} +{b}" for t, b in stats.ticket_bonuses)
         shape.add_row("tickets with a bonus (D7)", for_rich(bonuses))
     yield shape
+
+    boards = published_stats()
+    beside = table(
+        "Beside the published boards", "number", for_rich(stats.map_name),
+        *(for_rich(b.map_name) for b in boards),
+    )  # fmt: skip
+    for mine in stats.comparables():
+        theirs = [_by_key(board, mine.key) for board in boards]
+        beside.add_row(
+            mine.label,
+            f"{mine.value:.{mine.digits}f}",
+            *("–" if v is None else f"{v:.{mine.digits}f}" for v in theirs),
+        )
+    yield beside
 
 
 def plot_stats(stats: MapStats, path: str | Path, *, dpi: float = 100) -> Path:
