@@ -446,7 +446,7 @@ def _routes(ctx: _Context) -> Judged:
             published = (round(min(shares), 4), round(max(shares), 4)) if shares else None
             names = ", ".join(r.route for r in found[:8]) + (" …" if len(found) > 8 else "")
             against = (
-                f" (the published boards: {_pct(published[0])}–{_pct(published[1])})"
+                f"; the published boards: {_pct(published[0])}–{_pct(published[1])}"
                 if published
                 else ""
             )
