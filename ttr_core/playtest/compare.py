@@ -566,7 +566,7 @@ def game_values(game: GameSummary, keys: _GameKeys) -> dict[tuple[str, str], tup
     return values
 
 
-def compare_maps(
+def play_alike(
     map_a: Map,
     argument_a: str,
     map_b: Map,
@@ -576,12 +576,12 @@ def compare_maps(
     bots: Sequence[str],
     seed: int,
     jobs: int = 1,
-    titles: tuple[str, str] | None = None,
     on_game: Callable[[GameSummary], None] | None = None,
     executor: Executor | None = None,
-) -> Comparison:
+) -> tuple[BalanceReport, BalanceReport, dict[tuple[str, str], PairedSums]]:
     """Play both maps alike (the same games, players, bots and seed: game i of
-    each run has the same seed and seats) and compare them with paired tests."""
+    each run has the same seed and seats): the two reports and, per row, the
+    per-game sums that pair them."""
     from ttr_core.playtest.simulate import Run
 
     runs = [
@@ -612,8 +612,29 @@ def compare_maps(
                 on_game(game)
     for paired in sums.values():  # games where a number counted nothing count too
         paired.pad_to(games)
-    reports = [run.finish().report for run in runs]
-    return compare_reports(reports[0], reports[1], titles, sums)
+    one, other = (run.finish().report for run in runs)
+    return one, other, sums
+
+
+def compare_maps(
+    map_a: Map,
+    argument_a: str,
+    map_b: Map,
+    argument_b: str,
+    games: int,
+    players: int,
+    bots: Sequence[str],
+    seed: int,
+    jobs: int = 1,
+    titles: tuple[str, str] | None = None,
+    on_game: Callable[[GameSummary], None] | None = None,
+    executor: Executor | None = None,
+) -> Comparison:
+    """Play both maps alike (`play_alike`) and compare them with paired tests."""
+    one, other, sums = play_alike(
+        map_a, argument_a, map_b, argument_b, games, players, bots, seed, jobs, on_game, executor
+    )
+    return compare_reports(one, other, titles, sums)
 
 
 # ------------------------------------------------------------------ reporters
