@@ -92,6 +92,15 @@ def test_routes_are_matched_by_connection_so_a_new_double_is_compared() -> None:
     assert str(change) == "route A–B: 2 gray → 2 gray + 2 gray"
 
 
+def test_tracks_per_game_intervals_stay_within_the_tracks_of_the_connection() -> None:
+    a = synthetic_report(routes={"A-B": 2, "B-C": 999})  # of 1,000 games
+    b = synthetic_report(routes={"A-B/1": 999, "A-B/2": 999, "B-C": 999})
+    rows = {r.what: r for r in compare_reports(a, b).rows if r.group == "tracks claimed per game"}
+    assert rows["A–B"].a_ci95[0] == 0.0 < rows["A–B"].a_ci95[1]
+    assert rows["A–B"].b_ci95[1] == 2.0 and rows["B–C"].b_ci95[1] == 1.0
+    assert "< 0.0001" in to_text(compare_reports(a, b))
+
+
 def test_the_map_diff_names_cities_routes_tickets_and_rules() -> None:
     a = synthetic_report(
         routes={"A-B": 500, "B-C": 500},

@@ -291,12 +291,20 @@ def _rate_side(successes: float, trials: float, design_effect: float = 1.0) -> _
     return _Side(rate, (low, high), successes, trials, design_effect)
 
 
-def _mean_side(mean: float | None, sd: float | None, count: int, se: float | None = None) -> _Side:
-    """A mean; with `se` (clustered by game) tested by it, else by Welch's test."""
+def _mean_side(
+    mean: float | None,
+    sd: float | None,
+    count: int,
+    se: float | None = None,
+    bounds: tuple[float, float] = (-math.inf, math.inf),
+) -> _Side:
+    """A mean; with `se` (clustered by game) tested by it, else by Welch's test.
+    Its normal interval is cut to `bounds`, the values the mean can take."""
     if mean is None or not count:
         return _Side(None, None)
     error = se if se is not None else (sd or 0.0) / math.sqrt(count)
-    interval = (mean - Z95 * error, mean + Z95 * error)
+    low, high = bounds
+    interval = (max(low, mean - Z95 * error), min(high, mean + Z95 * error))
     return _Side(mean, interval, sd=sd, count=count, se=error, welch=se is None)
 
 
@@ -443,7 +451,8 @@ def _numbers(a: BalanceReport, b: BalanceReport) -> list[_Number]:
 def _connection_side(connection: ConnectionClaims) -> _Side:
     games = sum(connection.games_by_tracks)
     mean = sum(k * n for k, n in enumerate(connection.games_by_tracks)) / games if games else None
-    return _mean_side(mean, math.sqrt(connection.tracks_variance()), games)
+    bounds = (0.0, float(len(connection.routes)))
+    return _mean_side(mean, math.sqrt(connection.tracks_variance()), games, bounds=bounds)
 
 
 def _settings_differ(a: Settings, b: Settings) -> tuple[str, ...]:
@@ -654,6 +663,11 @@ def _difference(row: Row) -> str:
     return f"{row.difference:+.4g} ({low:+.4g} to {high:+.4g})"
 
 
+def _p(p_value: float) -> str:
+    """A Holm-adjusted p-value as printed: two digits, or a bound below 0.0001."""
+    return "< 0.0001" if p_value < 1e-4 else f"{p_value:.2g}"
+
+
 def _tracks(row: Row) -> str:
     if row.tracks is None:
         return ""
@@ -695,7 +709,8 @@ def to_text(comparison: Comparison) -> str:
         lines.append(
             f"  {row.group}: {for_terminal(row.what)}: A {_number(row.a, row.a_ci95)}  "
             f"B {_number(row.b, row.b_ci95)}  difference {_difference(row)}, "
-            f"p = {row.p_value:.2g}{_tracks(row)}"
+            f"p (Holm) {_p(row.p_value) if row.p_value < 1e-4 else '= ' + _p(row.p_value)}"
+            f"{_tracks(row)}"
         )
     lines.append(comparison.method)
     return "\n".join(lines) + "\n"
@@ -721,7 +736,7 @@ def _table(rows: Sequence[Row], titles: tuple[str, str]) -> str:
         f'<tr class="{"sig" if r.significant else ""}"><td>{for_html(r.group)}'
         f"</td><td>{for_html(r.what)}{for_html(_tracks(r))}</td>"
         f"<td>{_number(r.a, r.a_ci95)}</td><td>{_number(r.b, r.b_ci95)}</td>"
-        f"<td>{_difference(r)}</td><td>{r.p_value:.2g}</td></tr>"
+        f"<td>{_difference(r)}</td><td>{for_html(_p(r.p_value))}</td></tr>"
         for r in rows
     )
     return f"<table>{head}{body}</table>"
