@@ -30,7 +30,6 @@ import math
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
 from typing import TYPE_CHECKING
 
 from ttr_maps.model import ROUTE_COLORS, Map
@@ -208,15 +207,6 @@ def map_stats(game_map: Map) -> MapStats:
         players=player_loads(game_map, rules),
         ticket_bonuses=tuple((f"{t.a}:{t.b}", t.bonus) for t in game_map.tickets if t.bonus),
     )
-
-
-@cache
-def published_stats() -> tuple[MapStats, ...]:
-    """The metrics of the published boards (`PUBLISHED_MAPS`), computed once."""
-    from ttr_maps.io.bundled import PUBLISHED_MAPS
-    from ttr_maps.load import load_map
-
-    return tuple(map_stats(load_map(map_id)) for map_id in PUBLISHED_MAPS)
 
 
 def _unreachable_tickets(game_map: Map, graph: nx.Graph) -> tuple[str, ...]:

@@ -1,12 +1,14 @@
 """Reporting a map's designer metrics (`ttr stats MAP`): text tables for people,
 JSON for scripts (`REPORTERS`, the `--format` choices), and a one-page figure.
 
-The numbers come from `ttr_maps.analysis.stats.map_stats`; nothing here computes.
+The numbers come from `ttr_maps.analysis.stats.map_stats`, of the map and of the
+published boards beside it; nothing here computes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -19,12 +21,22 @@ if TYPE_CHECKING:
 STATS_FORMAT = 1
 
 
+@cache
+def published_stats() -> tuple[MapStats, ...]:
+    """The metrics of the published boards (`PUBLISHED_MAPS`), computed once. (Here,
+    not in `ttr_maps.analysis.stats`: loading a map validates it, and the checks use
+    that module.)"""
+    from ttr_maps.analysis.stats import map_stats
+    from ttr_maps.io.bundled import PUBLISHED_MAPS
+    from ttr_maps.load import load_map
+
+    return tuple(map_stats(load_map(map_id)) for map_id in PUBLISHED_MAPS)
+
+
 def stats_to_dict(stats: MapStats) -> dict[str, Any]:
     """A JSON-ready dict with stable keys (histogram keys become strings);
     `published` holds the comparable numbers of this map and of the published
     boards, side by side."""
-    from ttr_maps.analysis.stats import published_stats
-
     boards = published_stats()
     return {
         "format": STATS_FORMAT,
@@ -96,8 +108,6 @@ def stats_renderables(stats: MapStats, *, top: int = 12) -> Iterator[Any]:
     `top` limits the chokepoint table to the most loaded connections.
     """
     from rich.table import Table
-
-    from ttr_maps.analysis.stats import published_stats
 
     def table(title: str, *columns: str) -> Table:
         """A table whose first and last-if-text columns are left-aligned, numbers right."""
