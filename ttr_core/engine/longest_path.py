@@ -57,13 +57,13 @@ def longest_trail_in(table: RouteTable, owned: Iterable[int]) -> int:
     """The length of the longest trail through the routes `owned` (indices into
     `table`)."""
     best = 0
-    for total, routes, cities in _networks(table, owned):
+    networks, adjacency = _networks(table, owned)
+    for total, routes, cities in networks:
         if total <= best:
             break  # longest networks first: no other one can beat `best`
         if len(routes) == 1:
             found = total
         else:
-            adjacency = _adjacency(table, routes, cities)
             if len(routes) == len(cities) - 1:  # a tree: one path between two cities
                 found = _farthest(adjacency, _farthest(adjacency, cities[0])[0])[1]
             else:
@@ -73,35 +73,46 @@ def longest_trail_in(table: RouteTable, owned: Iterable[int]) -> int:
     return best
 
 
-def _networks(table: RouteTable, owned: Iterable[int]) -> list[Network]:
+def _networks(table: RouteTable, owned: Iterable[int]) -> tuple[list[Network], Adjacency]:
     """The connected networks of the routes as [total length, routes, cities],
-    longest first, in one pass: each route either starts a network, grows one,
-    closes a loop in one or joins two (the smaller one moves into the larger and is
-    left with total 0, which sorts it last). `ttr_core.engine.connectivity` answers only
-    whether two cities are joined; the search needs each network's routes, cities
-    and total, which these labels gather on the way."""
+    longest first, and per city its links (a list indexed by city, None for cities
+    without a route: quicker to read than a dict), in one pass: each route either
+    starts a network, grows one, closes a loop in one or joins two (the smaller one
+    moves into the larger and is left with total 0, which sorts it last).
+    `ttr_core.engine.connectivity` answers only whether two cities are joined; the
+    search needs each network's routes, cities and total, which these labels gather
+    on the way."""
     rows = table.routes
     network_of: list[Network | None] = [None] * table.cities
+    adjacency: list[Any] = [None] * table.cities
     networks: list[Network] = []
     for route in owned:
-        a, b, length, _, _ = rows[route]
+        a, b, length, from_a, from_b = rows[route]
         at_a = network_of[a]
         at_b = network_of[b]
         if at_a is None:
+            adjacency[a] = [from_a]
             if at_b is None:
+                adjacency[b] = [from_b]
                 network_of[a] = network_of[b] = new = [length, [route], [a, b]]
                 networks.append(new)
             else:
+                adjacency[b].append(from_b)
                 at_b[0] += length
                 at_b[1].append(route)
                 at_b[2].append(a)
                 network_of[a] = at_b
-        elif at_b is None:
+            continue
+        adjacency[a].append(from_a)
+        if at_b is None:
+            adjacency[b] = [from_b]
             at_a[0] += length
             at_a[1].append(route)
             at_a[2].append(b)
             network_of[b] = at_a
-        elif at_a is at_b:
+            continue
+        adjacency[b].append(from_b)
+        if at_a is at_b:
             at_a[0] += length
             at_a[1].append(route)
         else:
@@ -114,21 +125,7 @@ def _networks(table: RouteTable, owned: Iterable[int]) -> list[Network]:
                 network_of[city] = large
             small[0] = 0
     networks.sort(reverse=True)
-    return networks
-
-
-def _adjacency(table: RouteTable, routes: list[int], cities: list[int]) -> Adjacency:
-    """Per city of one network, its links (a list indexed by city: quicker to read
-    than a dict, and the network's cities are known)."""
-    rows = table.routes
-    adjacency: list[Any] = [None] * table.cities
-    for city in cities:
-        adjacency[city] = []
-    for route in routes:
-        a, b, _, from_a, from_b = rows[route]
-        adjacency[a].append(from_a)
-        adjacency[b].append(from_b)
-    return adjacency
+    return networks, adjacency
 
 
 def _farthest(adjacency: Adjacency, start: int) -> tuple[int, int]:

@@ -35,11 +35,12 @@ from ttr_core.engine.actions import (
 )
 from ttr_core.engine.books import Books
 from ttr_core.engine.compiled import board_for
+from ttr_core.engine.decisions import SecondCard
 from ttr_core.engine.enums import Phase, Status
 from ttr_core.engine.errors import IllegalAction, InvalidAction
 from ttr_core.engine.legal import DECISIONS, legal_actions, turn_actions
 from ttr_core.engine.moves.claims import claim
-from ttr_core.engine.moves.draws import draw_first_card
+from ttr_core.engine.moves.draws import draw_first_card, second_card_draws
 from ttr_core.engine.moves.stations import build_station
 from ttr_core.engine.moves.tickets import draw_tickets, end_setup_if_done, offer_setup_tickets
 from ttr_core.engine.moves.turns import pass_turn, remove, resign, time_out
@@ -96,12 +97,16 @@ class GameState(Books):
         seat = self.to_move if seat is None else seat
         if seat is None or self.phase == _OVER or self.status[seat] != _ACTIVE:
             return []
-        if (
-            not self.pending
-            and seat == self.current
-            and self.phase == _PLAYING
-            and not include_resign
-        ):
+        pending = self.pending
+        if seat != self.current or self.phase != _PLAYING or include_resign:
+            return legal_actions(self.legal_facts(seat), include_resign)
+        if pending:
+            decision = pending[0]
+            if len(pending) == 1 and type(decision) is SecondCard and decision.seat == seat:
+                # R7: the other common case, a second card, straight from the piles.
+                cards = self.cards
+                return second_card_draws(cards.market, cards.can_draw())
+        else:
             # The common case, straight to its list (R6): the facts `legal_facts`
             # would bundle, passed as they are.
             cards = self.cards
@@ -117,7 +122,7 @@ class GameState(Books):
                 self.stations_left[seat],
                 self.station_owner,
             )
-        return legal_actions(self.legal_facts(seat), include_resign)
+        return legal_actions(self.legal_facts(seat))
 
     def view(self, seat: int) -> PlayerView:
         """What `seat` may see (R5, D6)."""

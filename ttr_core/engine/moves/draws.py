@@ -26,9 +26,16 @@ def card_draw_actions(market: Sequence[int | None], can_draw_deck: bool) -> list
 
 
 def second_card_actions(decision: SecondCard, facts: LegalFacts) -> list[Action]:
-    """R7: the second card of a draw: the deck, or a face-up card that is not a locomotive."""
-    actions: list[Action] = [DRAW_DECK] if facts.can_draw_deck else []
-    for slot, card in enumerate(facts.market):
+    """R7: the answers to a `SecondCard` decision (see `second_card_draws`)."""
+    return second_card_draws(facts.market, facts.can_draw_deck)
+
+
+def second_card_draws(market: Sequence[int | None], can_draw_deck: bool) -> list[Action]:
+    """R7: the second card of a draw: the deck, or a face-up card that is not a
+    locomotive. (The state lists these straight from its piles: half the draws of
+    a game are second cards.)"""
+    actions: list[Action] = [DRAW_DECK] if can_draw_deck else []
+    for slot, card in enumerate(market):
         if card is not None and card != LOCO:
             actions.append(DRAW_MARKET[slot])
     return actions
