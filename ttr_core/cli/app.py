@@ -44,12 +44,14 @@ class _App(typer.Typer):
 def report_write_error(error: OSError) -> NoReturn:
     """Say in one line what could not be written and why, then exit 2. Standard
     output is closed for good first, so Python does not fail again at exit."""
-    from ttr_maps.io.files import describe_os_error
+    from ttr_maps.io.files import OutputPathError, describe_os_error
 
     reason = describe_os_error(error)
     if error.errno == errno.EPIPE:
         reason = "the pipe was closed by the program reading it"
-    if error.filename is not None:
+    if isinstance(error, OutputPathError):  # its message names the file
+        line = f"ttr: {reason}"
+    elif error.filename is not None:
         line = f"ttr: {error.filename}: {reason}"
     else:
         line = f"ttr: cannot write to standard output: {reason}"

@@ -132,8 +132,11 @@ def games_progress(description: str, total: int) -> Iterator[Callable[[object], 
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> typer.Exit:
-    """Print `message` to stderr and return the Exit to raise."""
-    typer.echo(f"error: {message}", err=True)
+    """Print `message` to stderr (long user text in it cut to a glimpse) and
+    return the Exit to raise."""
+    from ttr_maps.text import shorten_message
+
+    typer.echo(f"error: {shorten_message(message)}", err=True)
     return typer.Exit(code)
 
 
