@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import functools
+import io
 import os
 import sys
 from collections.abc import Callable
@@ -134,12 +135,28 @@ def stop_on_signals() -> None:
         signal.signal(signum, stop)
 
 
+class _ClosedOutput(io.TextIOBase):
+    """Standard output when the shell closed it: writing fails like a write to a
+    closed descriptor, so it is reported (exit 2), not silently lost."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "it is closed")
+
+    def fileno(self) -> int:
+        raise OSError(errno.EBADF, "it is closed")
+
+
 def run(argv: list[str] | None = None) -> None:
     """Run the `ttr` command: SIGTERM and SIGHUP unwind like Ctrl-C does (so no
     temporary file is left behind), and output that fails outside any command
     (`ttr --help > /dev/full`) is reported like inside one."""
     stop_on_signals()
     _rich_reports_broken_pipes_here()
+    if sys.stdout is None:  # started with standard output closed (`>&-`)
+        sys.stdout = _ClosedOutput()
     try:
         try:
             app(args=argv)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
@@ -13,6 +13,7 @@ import typer
 
 from ttr_core.cli.app import EXIT_USAGE
 from ttr_core.playtest.executors import EXECUTORS
+from ttr_maps.text import glimpse
 
 if TYPE_CHECKING:
     from ttr_core.engine.result import GameResult
@@ -48,6 +49,35 @@ RuleChanges = Annotated[
         show_default=False,
     ),
 ]
+
+
+def output_file(value: str | Path) -> Path:
+    """A file to write, as typed (`parser=output_file` on every option that names
+    one): a name ending in `/` names a folder (a `Path` would drop the slash and
+    write a file of that name), an empty one nothing; both are usage errors."""
+    if isinstance(value, Path):
+        return value
+    if not value:
+        raise typer.BadParameter("give a file name")
+    if value.endswith(("/", os.sep)):
+        raise typer.BadParameter(
+            f"{glimpse(value)!r} ends with '/': give a file name, not a folder"
+        )
+    return Path(value)
+
+
+def checked_output(path: Path | None, option: str, inputs: Iterable[str | Path] = ()) -> None:
+    """The one output rule (`ttr_maps.io.files.check_output_path`: never one of
+    the command's `inputs`, no folder, no hard-linked or read-only file, a folder
+    that takes files...), checked before the work; exit 2 naming the option."""
+    from ttr_maps.io.files import OutputPathError, check_output_path
+
+    if path is None:
+        return
+    try:
+        check_output_path(path, inputs)
+    except OutputPathError as error:
+        raise fail(f"{option}: {error}") from None
 
 
 def rules_with_changes(game_map: Map, changes: list[str] | None) -> RuleSet:

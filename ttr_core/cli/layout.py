@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, app
-from ttr_core.cli.common import MapArgument
+from ttr_core.cli.common import MapArgument, checked_output
 
 
 @app.command()
@@ -38,7 +38,13 @@ def layout(
     from ttr_core.cli.common import fail
     from ttr_maps.geometry.layout import LayoutError, compute_layout, with_layout
     from ttr_maps.io.bundled import resolve_map_argument
-    from ttr_maps.io.files import OutputPathError, check_output_path, write_text_atomically
+    from ttr_maps.io.files import (
+        TextForm,
+        describe_os_error,
+        read_regular_file,
+        write_text_atomically,
+    )
+    from ttr_maps.io.limits import MAX_MAP_BYTES
     from ttr_maps.load import map_ignoring_layout
 
     path = resolve_map_argument(map_argument)
@@ -47,11 +53,8 @@ def layout(
         for problem in problems:
             typer.echo(str(problem), err=True)
         raise fail(f"{map_argument}: not a playable map")
-    if write:
-        try:
-            check_output_path(path)
-        except OutputPathError as error:
-            raise fail(str(error)) from None
+    if write:  # the map is written in place: the one rule, without the input check
+        checked_output(path, "--write")
     try:
         result = compute_layout(game_map)
     except LayoutError as error:
@@ -80,13 +83,13 @@ def layout(
     else:
         typer.echo("  overlaps: none")
     if write:
-        try:
-            text = path.read_text(encoding="utf-8")
-            write_text_atomically(path, with_layout(text, result.layout))
+        try:  # the file's BOM and line ends are kept (the new section gets them too)
+            text = read_regular_file(path, MAX_MAP_BYTES).decode("utf-8")
+            form = TextForm.of(text)
+            write_text_atomically(path, form.apply(with_layout(form.strip(text), result.layout)))
         except (OSError, UnicodeDecodeError) as error:
-            raise fail(
-                f"{path}: cannot write: {getattr(error, 'strerror', None) or error}"
-            ) from None
+            reason = describe_os_error(error) if isinstance(error, OSError) else error
+            raise fail(f"{path}: cannot write: {reason}") from None
         typer.echo(f"written to {path}")
     else:
         typer.echo("not written (add --write to store it in the map file)")

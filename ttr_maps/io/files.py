@@ -137,10 +137,10 @@ def check_output_path(path: str | Path, inputs: Iterable[str | Path] = ()) -> Pa
     """
     target = Path(path)
     try:
+        _refuse_inputs(target, inputs)
         real = write_destination(target)
         if _is_stream(real):
             return target
-        _refuse_inputs(target, real, inputs)
         folder = real.parent
         if not folder.is_dir():
             raise OutputPathError(f"{target}: folder {folder} does not exist")
@@ -159,11 +159,13 @@ def check_output_path(path: str | Path, inputs: Iterable[str | Path] = ()) -> Pa
     return target
 
 
-def _refuse_inputs(target: Path, real: Path, inputs: Iterable[str | Path]) -> None:
+def _refuse_inputs(target: Path, inputs: Iterable[str | Path]) -> None:
     try:
-        info = os.stat(real)
-    except OSError:
-        return  # a new file is nobody's input
+        info = os.stat(target)
+    except (OSError, ValueError):
+        return  # a new file is nobody's input (other errors are found later)
+    if not stat.S_ISREG(info.st_mode):
+        return  # /dev/stdout may be both
     for given in inputs:
         try:
             other = os.stat(given)
