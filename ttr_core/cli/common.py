@@ -80,6 +80,15 @@ def checked_output(path: Path | None, option: str, inputs: Iterable[str | Path] 
         raise fail(f"{option}: {error}") from None
 
 
+def bot_names(spec: str, option: str = "--bots") -> list[str]:
+    """The names of a comma-separated bot list, each stripped; exit 2 for an empty
+    name (`greedy,,random`, a trailing comma) rather than dropping it."""
+    names = [name.strip() for name in spec.split(",")]
+    if not spec.strip() or any(not name for name in names):
+        raise fail(f"{option} {glimpse(spec)!r}: an empty bot name; separate names with one comma")
+    return names
+
+
 def rules_with_changes(game_map: Map, changes: list[str] | None) -> RuleSet:
     """The map's rule set (with its settings) and the --set changes, or exit 2
     naming the bad field and the allowed ones."""
