@@ -212,6 +212,9 @@ def play(
     from ttr_maps.io.files import describe_os_error
     from ttr_maps.render.figure import PreviewError
 
+    inputs = [p for p in (map_argument, resume) if p is not None]
+    checked_output(record, "--record", inputs)
+    checked_output(picture, "--picture", inputs)
     if picture is not None:
         from ttr_maps.render.figure import output_format
 
@@ -219,9 +222,6 @@ def play(
             output_format(picture)
         except PreviewError as error:
             raise fail(str(error)) from None
-    inputs = [p for p in (map_argument, resume) if p is not None]
-    checked_output(record, "--record", inputs)
-    checked_output(picture, "--picture", inputs)
     continued = None
     if resume is not None:
         refuse_changes_to_a_resumed_game(players, bots, human, seed, changes)
