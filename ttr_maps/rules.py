@@ -126,24 +126,26 @@ class RuleSet:
             problem = _out_of_range(f.name, getattr(self, f.name))
             if problem:
                 return problem
-        if not 2 <= self.min_players <= self.max_players <= SEATS_MAX:
-            return f"min_players and max_players must satisfy 2 <= min <= max <= {SEATS_MAX}"
-        if not 1 <= self.market_size <= MARKET_SIZE_MAX:
-            return f"market_size must be 1 to {MARKET_SIZE_MAX}, not {self.market_size}"
-        if self.market_locomotive_limit < 1:
-            return "market_locomotive_limit must be at least 1"
+        # Each field is in its range; what is left are the fields that must fit together.
+        if self.min_players > self.max_players:
+            return f"min_players ({self.min_players}) is more than max_players ({self.max_players})"
         if self.max_players * self.starting_cards + self.market_size > DECK_SIZE // 2:
-            return f"starting_cards: {self.max_players} hands and the market need too many cards"
-        if self.wagons < 1:
-            return "wagons must be at least 1"
-        if self.setup_keep > self.setup_tickets + self.setup_long_tickets * self.long_tickets:
-            return "setup_keep is more than the tickets offered at setup"
-        if self.tickets_keep > self.tickets_drawn or self.tickets_drawn < 1:
-            return "tickets_drawn must be at least 1 and at least tickets_keep"
-        if len(self.route_points) != ROUTE_LENGTH_MAX:
-            return f"route_points needs {ROUTE_LENGTH_MAX} values (lengths 1 to {ROUTE_LENGTH_MAX})"
-        if not self.station_costs or min(self.station_costs) < 1:
-            return "station_costs needs at least one cost, each 1 or more"
+            return (
+                f"starting_cards: {self.max_players} hands (max_players) of "
+                f"{self.starting_cards} and a market_size of {self.market_size} need more "
+                f"than half the {DECK_SIZE} cards"
+            )
+        offered = self.setup_tickets + self.setup_long_tickets * self.long_tickets
+        if self.setup_keep > offered:
+            return (
+                f"setup_keep ({self.setup_keep}) is more than the tickets offered at setup "
+                f"({offered}: setup_tickets, plus setup_long_tickets with long_tickets)"
+            )
+        if self.tickets_keep > self.tickets_drawn:
+            return (
+                f"tickets_keep ({self.tickets_keep}) is more than tickets_drawn "
+                f"({self.tickets_drawn})"
+            )
         return None
 
     # ----------------------------------------------------------------- queries
