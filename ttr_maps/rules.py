@@ -64,6 +64,10 @@ MAX_GAMES = 1_000_000
 #: Playouts a move of the search bot (`--bots search:N`): about 25 s a move
 #: (the default 200 take 0.25 s).
 MAX_SEARCH_PLAYOUTS = 20_000
+#: Seeds (`--seed`) are whole numbers of at most 19 digits, -MAX_SEED to MAX_SEED:
+#: a record or report keeps the seed, and is read back with numbers of at most
+#: 30 characters (`ttr_maps.io.limits.MAX_NUMBER_CHARS`).
+MAX_SEED = 2**63 - 1
 
 
 class RuleSetError(ValueError):

@@ -22,6 +22,7 @@ from ttr_maps.rules import (
     EUROPE,
     MAX_GAMES,
     MAX_SEARCH_PLAYOUTS,
+    MAX_SEED,
     RuleSetError,
     field_ranges,
     parse_overrides,
@@ -161,3 +162,21 @@ def test_new_writes_a_map_that_validates_or_refuses_the_schema_reference(
         return
     report = validate_text(path.read_text(encoding="utf-8"), str(path))
     assert not report.problems, [str(p) for p in report.problems]
+
+
+@pytest.mark.parametrize("seed", [str(10**40), str(-(10**40)), str(MAX_SEED + 1)])
+def test_seeds_a_record_could_not_hold_are_refused(seed: str, tmp_path: Path) -> None:
+    for args in (
+        ["play", "iran", "--bots", "random", "--seed", seed],
+        ["simulate", "iran", "-n", "1", "--seed", seed, "--out", str(tmp_path / "o")],
+        ["ladder", "iran", "--bots", "greedy,random", "-n", "1", "--seed", seed],
+    ):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2 and "--seed" in result.output, result.output
+
+
+def test_the_largest_seed_plays_and_replays(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    args = ["play", "iran", "--bots", "random", "--seed", str(MAX_SEED), "--record", str(record)]
+    assert runner.invoke(app, args).exit_code == 0
+    assert runner.invoke(app, ["replay", str(record), "--verify"]).exit_code == 0

@@ -24,7 +24,7 @@ from ttr_core.cli.common import (
     stop_on_sigterm,
 )
 from ttr_core.cli.play import BOTS_HELP, PLAYERS_OPTION
-from ttr_maps.rules import MAX_GAMES
+from ttr_maps.rules import MAX_GAMES, MAX_SEED
 
 if TYPE_CHECKING:
     from ttr_core.playtest.ladder import Ladder
@@ -61,7 +61,10 @@ def ladder(
         ),
     ] = 20,
     players: PLAYERS_OPTION = 2,
-    seed: Annotated[int, typer.Option(help="Seed of the run: same seed, same ladder.")] = 0,
+    seed: Annotated[
+        int,
+        typer.Option(min=-MAX_SEED, max=MAX_SEED, help="Seed of the run: same seed, same ladder."),
+    ] = 0,
     jobs: JobsOption = None,
     executor: ExecutorOption = DEFAULT_EXECUTOR,
     address: AddressOption = None,

@@ -19,6 +19,7 @@ from ttr_core.cli.common import (
     rules_with_changes,
     standings_table,
 )
+from ttr_maps.rules import MAX_SEED
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -171,6 +172,8 @@ def play(
     seed: Annotated[
         int | None,
         typer.Option(
+            min=-MAX_SEED,
+            max=MAX_SEED,
             help="Seed of the game: same seed, same game. Default: a random one, printed "
             "at the end.",
             show_default=False,

@@ -25,7 +25,7 @@ from ttr_core.cli.common import (
     stop_on_sigterm,
 )
 from ttr_core.cli.play import BOTS_HELP, PLAYERS_OPTION
-from ttr_maps.rules import MAX_GAMES
+from ttr_maps.rules import MAX_GAMES, MAX_SEED
 
 HELP = (
     "Play many bot games and write report.json, pictures and report.html to --out.\n\n"
@@ -57,7 +57,10 @@ def simulate(
             f"Bots: {BOTS_HELP}."
         ),
     ] = "greedy",
-    seed: Annotated[int, typer.Option(help="Seed of the run: same seed, same report.")] = 0,
+    seed: Annotated[
+        int,
+        typer.Option(min=-MAX_SEED, max=MAX_SEED, help="Seed of the run: same seed, same report."),
+    ] = 0,
     jobs: JobsOption = None,
     executor: ExecutorOption = DEFAULT_EXECUTOR,
     address: AddressOption = None,
