@@ -180,7 +180,7 @@ def shortest_paths_from(
 #: any map stay below it (and never import scipy), tickets across a huge map do
 #: not (10,000 cities, 5,000 tickets from corner to corner: 70 s in Python, 3 s
 #: compiled; benchmarks/hostile_bench.py).
-PYTHON_SEARCH_BUDGET = 300_000
+PYTHON_SEARCH_BUDGET = 150_000
 #: Sources per compiled batch: the batch's distance rows are held at once.
 _BATCH = 64
 

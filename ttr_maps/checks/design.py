@@ -34,9 +34,9 @@ MAX_GRAY_SHARE = 0.5
 FRAGILE_FACTOR = 2.0
 #: TTR353 costs a few searches per ticket, each as wide as the ticket is long, so
 #: tickets across a huge map would make it quadratic: the check stops after
-#: settling this many cities in all (about 2 s of CPU) and says which tickets it
+#: settling this many cities in all (about 1 s of CPU) and says which tickets it
 #: did not check. Real boards use under 1 % of it.
-FRAGILE_SEARCH_BUDGET = 500_000
+FRAGILE_SEARCH_BUDGET = 200_000
 
 
 def _line(ctx: CheckContext, route: Route) -> int:
