@@ -137,6 +137,7 @@ def test_ttr_maps_never_imports_ttr_core() -> None:
         "ttr_core.table",
         "ttr_core.serve",
         "ttr_core.lsp",
+        "ttr_core.edit",
         "ttr_core.cli",
     ],
 )

@@ -21,7 +21,7 @@ from ttr_maps.checks.problem import Problem
 from ttr_maps.checks.validate import FileReport, validate_file
 from ttr_maps.io import limits
 from ttr_maps.io.files import FileIdentity, file_identity, read_regular_file
-from ttr_maps.model import Map
+from ttr_maps.model import BoardLayout, Map
 
 
 class InvalidMapError(Exception):
@@ -85,13 +85,41 @@ def load_map(source: str | Path) -> Map:
     return report.map
 
 
-def map_ignoring_layout(path: str | Path) -> tuple[Map | None, list[Problem]]:
-    """The map in `path` without its board layout, for laying it out afresh: also
-    when the only errors are in the old layout. Otherwise (None, the errors)."""
+def map_ignoring_layout(
+    path: str | Path,
+) -> tuple[Map | None, BoardLayout | None, list[Problem]]:
+    """The map in `path` without its board layout, for laying it out afresh (also
+    when the only errors are in the old layout), with what is usable of the old
+    layout (the places and label offsets of known cities given as finite numbers,
+    the bends between them, and their pins).
+    Otherwise (None, None, the errors)."""
+    import math
+
     from ttr_maps.checks.layout import LAYOUT_ERROR_CODES
 
     report = validate_file(path, errors_only=True)
     blocking = [p for p in report.errors if p.code not in LAYOUT_ERROR_CODES]
     if report.map is None or blocking:
-        return None, blocking or report.errors
-    return dataclasses.replace(report.map, layout=None), []
+        return None, None, blocking or report.errors
+    old = report.map.layout
+    previous = None
+    if old is not None:
+        known = set(report.map.city_index)
+        cities = {
+            name: p
+            for name, p in old.cities.items()
+            if name in known and all(math.isfinite(v) for v in p)
+        }
+        pinned = frozenset(old.pinned & cities.keys())
+        labels = {
+            name: p
+            for name, p in old.labels.items()
+            if name in cities and all(math.isfinite(v) for v in p)
+        }
+        bends = {
+            pair: points
+            for pair, points in old.bends.items()
+            if set(pair) <= cities.keys() and all(math.isfinite(v) for p in points for v in p)
+        }
+        previous = BoardLayout(cities=cities, labels=labels, bends=bends, pinned=pinned)
+    return dataclasses.replace(report.map, layout=None), previous, []

@@ -122,13 +122,16 @@ class BoardLayout:
     Board units are centimetres, y up. `cities` are board positions; `labels` the
     centre of each city's label relative to its city; `bends` the points a route
     passes through between its two cities, keyed by the pair as written (points
-    go from the first city to the second); `size` is (width, height) of the board.
+    go from the first city to the second); `size` is (width, height) of the board;
+    `pinned` the cities a designer pinned (`pin: true`): `ttr layout` keeps them
+    where they are.
     """
 
     cities: Mapping[str, Point]
     labels: Mapping[str, Point] = field(default_factory=dict)
     bends: Mapping[tuple[str, str], tuple[Point, ...]] = field(default_factory=dict)
     size: Point | None = None
+    pinned: frozenset[str] = frozenset()
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> BoardLayout:
@@ -148,6 +151,7 @@ class BoardLayout:
                 for b in data.get("bends", []) or []
             },
             size=(float(board["width"]), float(board["height"])) if board else None,
+            pinned=frozenset(name for name, c in cities.items() if c.get("pin") is True),
         )
 
     def bend(self, a: str, b: str) -> tuple[Point, ...]:

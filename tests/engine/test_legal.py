@@ -8,7 +8,15 @@ import random
 
 from engine_positions import europe_game, started
 
-from ttr_core.engine.actions import Resign
+from ttr_core.engine.actions import (
+    DRAW_DECK,
+    DRAW_MARKET,
+    DRAW_TICKETS,
+    PASS,
+    RESIGN,
+    KeepTickets,
+    Resign,
+)
 from ttr_core.engine.decisions import Decision
 from ttr_core.engine.legal import DECISIONS
 from ttr_core.engine.state import GameState
@@ -66,3 +74,40 @@ def test_the_order_draws_claims_stations_tickets():
     order = ["DrawDeck", "DrawMarket", "Claim", "BuildStation", "DrawTickets"]
     ranks = [order.index(kind) for kind in kinds]
     assert ranks == sorted(ranks) and ranks[0] == 0 and ranks[-1] == 4
+
+
+def _candidates(state: GameState, seat: int, rng: random.Random) -> list:
+    """Listed actions of every family, and actions of each family that are not
+    listed now: stations in taken cities, claims of taken routes or too dear,
+    draws from empty slots, tickets, pass, resign."""
+    board = state.board
+    listed = state.legal_actions(seat)
+    others = [
+        DRAW_DECK,
+        *DRAW_MARKET,
+        DRAW_TICKETS,
+        PASS,
+        RESIGN,
+        KeepTickets((0,)),
+        *rng.sample([c for options in board.claim_options for o in options for c in o], 40),
+        *rng.sample(board.station_payments(1)[0][0] + board.station_payments(3)[5][1], 3),
+    ]
+    return listed + others
+
+
+def test_is_legal_answers_as_membership_of_the_list(europe, north_america):
+    """`is_legal` (the family's list only) says what `in legal_actions` says, for
+    every family, on both maps, during setup, turns and pending decisions."""
+    rng = random.Random(8)
+    checked = 0
+    for game_map, players in ((europe, 3), (north_america, 2)):
+        state = GameState(game_map, players, seed=4)
+        while not state.is_over:
+            for seat in range(players):
+                view = state.view(seat)
+                listed = view.legal_actions()
+                for action in _candidates(state, seat, rng):
+                    assert view.is_legal(action) == (action in listed), action
+                    checked += 1
+            state.apply(rng.choice(state.legal_actions()))
+    assert checked > 10_000

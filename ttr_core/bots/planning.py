@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from math import comb
 from typing import cast
 from weakref import WeakKeyDictionary
@@ -33,6 +33,35 @@ from ttr_maps.rules import CARDS_PER_COLOR, DECK_SIZE, EUROPE, LOCOMOTIVES, Rule
 INF = 10_000
 
 
+class PathMemo:
+    """Cheapest paths by (source, target, costs) on one board graph: plans are re-made,
+    and ticket choices try plans, under the same costs again and again, by every
+    player of every game on the board (the same answers as `cheapest_path`, a
+    function of these alone). Bounded: it starts afresh at `LIMIT` paths."""
+
+    __slots__ = ("_paths",)
+
+    #: Paths kept before the memo starts afresh (a few MB at most).
+    LIMIT = 4096
+
+    def __init__(self) -> None:
+        self._paths: dict[tuple[int, int, tuple[int, ...]], tuple[int, list[int]]] = {}
+
+    def cheapest_path(
+        self, graph: BoardGraph, costs: Sequence[int], source: int, target: int
+    ) -> tuple[int, list[int]]:
+        """`cheapest_path(graph, costs, source, target)`, searched once. The path
+        is shared: read it, do not change it."""
+        paths = self._paths
+        key = (source, target, tuple(costs))
+        found = paths.get(key)
+        if found is None:
+            if len(paths) >= self.LIMIT:
+                paths.clear()
+            found = paths[key] = cheapest_path(graph, costs, source, target)
+        return found
+
+
 @dataclass(frozen=True, eq=False)
 class BoardGraph:
     """The static graph of a board: who neighbours whom, and how far apart."""
@@ -44,6 +73,8 @@ class BoardGraph:
     distance: tuple[tuple[int, ...], ...]
     #: Every route, longest first (most points first, R10).
     by_length: tuple[int, ...]
+    #: The planners' searches on this board, remembered (`plan_network`).
+    paths: PathMemo = field(default_factory=PathMemo)
 
     def city(self, name: str) -> int:
         return self.board.map.city_index[name]
@@ -96,18 +127,17 @@ def route_costs(
     rule set's `double_routes_from`, a claimed track closes its parallel one), INF if
     it is lost."""
     closes_sibling = num_players < double_routes_from
-    costs = [INF] * len(owners)
-    siblings = board.route_siblings
-    for route, (holder, length) in enumerate(zip(owners, board.route_length, strict=True)):
-        if holder == seat:
-            costs[route] = 0
-        elif holder == -1 and length <= wagons:
-            for sibling in siblings[route]:
+    costs = [
+        0 if holder == seat else length if holder == -1 and length <= wagons else INF
+        for holder, length in zip(owners, board.route_length, strict=True)
+    ]
+    for route, siblings in board.double_routes:  # R11: a parallel track may close it
+        if owners[route] == -1 and costs[route] < INF:
+            for sibling in siblings:
                 other = owners[sibling]
                 if other == seat or (other != -1 and closes_sibling):
+                    costs[route] = INF
                     break
-            else:
-                costs[route] = length
     return costs
 
 
@@ -180,15 +210,17 @@ def plan_network(
 ) -> Plan:
     """Connect tickets one by one, most valuable first, each by its cheapest path
     given the routes owned and those already planned (a Steiner-tree heuristic).
-    A ticket that cannot be connected, or not with the wagons left, is lost."""
+    A ticket that cannot be connected, or not with the wagons left, is lost.
+    Searches made before under the same costs are not made again (`graph.paths`)."""
     board = graph.board
+    search = graph.paths.cheapest_path
     working = list(costs)
     planned: list[int] = []
     kept: list[int] = []
     lost: list[int] = []
     spent = 0
     for ticket in sorted(tickets, key=lambda t: -board.ticket_value[t]):
-        cost, path = cheapest_path(graph, working, board.ticket_a[ticket], board.ticket_b[ticket])
+        cost, path = search(graph, working, board.ticket_a[ticket], board.ticket_b[ticket])
         if cost >= INF or spent + cost > wagons:
             lost.append(ticket)
             continue
@@ -304,14 +336,10 @@ def best_payment(
     as possible (at least `min_locos`, E3 ferries); on a gray route, the colour least
     needed elsewhere, then the one held most. The result is one of the board's
     ready-made claims."""
-    claim = _cheapest(
-        board.claim_options[route],
-        board.route_length[route],
-        board.route_color[route],
-        hand,
-        needs,
-        min_locos,
-    )
+    length, color = board.route_length[route], board.route_color[route]
+    if (hand[color] if color != GRAY_INDEX else max(hand[:LOCO])) + hand[LOCO] < length:
+        return None  # R9: too few cards whatever the payment (most routes, most turns)
+    claim = _cheapest(board.claim_options[route], length, color, hand, needs, min_locos)
     return cast("Claim | None", claim)
 
 

@@ -27,7 +27,6 @@ from ttr_core.bots.planning import (
     Plan,
     StationRescue,
     best_payment,
-    cheapest_path,
     color_needs,
     draw_for_needs,
     graph_for,
@@ -106,6 +105,8 @@ class PlanningBot:
         self.name = style.name
         self._plan: Plan | None = None
         self._plan_key: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+        #: The tickets and owners the plan was last made or checked with.
+        self._seen: tuple[object, object] = (None, None)
         self._needs: tuple[list[int], int] | None = None
         self._rules_seen: RuleSet | None = None
         self._rules_are_base = True
@@ -113,9 +114,7 @@ class PlanningBot:
     # ------------------------------------------------------------------ entry
     def act(self, view: PlayerView) -> Action:
         action = self.choose(view)
-        if action is None or (
-            not self._is_base(view.rule_set) and action not in view.legal_actions()
-        ):
+        if action is None or (not self._is_base(view.rule_set) and not view.is_legal(action)):
             # Another rule set may change what is legal: trust only its own list then.
             return fallback_action(view)
         return action
@@ -155,11 +154,14 @@ class PlanningBot:
             rescue = rescue_station(view, plan, needs)
             if rescue is not None:
                 return rescue.action
-        wagons = view.wagons[seat]
+        wagons, owners, players, doubles = (
+            view.wagons[seat],
+            view.owners,
+            view.num_players,
+            doubles_from(view),
+        )
         for route in targets:
-            if can_claim_route(
-                board, route, seat, view.owners, view.num_players, wagons, doubles_from(view)
-            ):
+            if can_claim_route(board, route, seat, owners, players, wagons, doubles):
                 claim = best_payment(board, route, hand, needs, ferry_locos(view, route))
                 if claim is not None and is_worth_digging(view, route, claim):
                     return claim
@@ -244,9 +246,15 @@ class PlanningBot:
         """The plan for my incomplete tickets, re-made only when a ticket was added
         or completed, a station was built (E1), or a planned route can no longer be
         claimed."""
+        plan = self._plan
+        seen = (view.tickets, view.owners)
+        if plan is not None and seen[0] is self._seen[0] and seen[1] is self._seen[1]:
+            # The same tickets and the same board (a view shares them until a claim,
+            # a station or a ticket changes them): the plan stands as it was.
+            return plan
+        self._seen = seen
         tickets = tuple(t.index for t in view.tickets if not t.completed)
         key = (tickets, my_stations(view))
-        plan = self._plan
         if plan is not None and key == self._plan_key:
             seat = view.seat
             refreshed = refreshed_plan(
@@ -296,6 +304,7 @@ def tickets_to_keep(
     `wagons`. `costs` are what each route costs the player (see `route_costs`)."""
     board = graph.board
     budget = wagons * style.ticket_budget
+    search = graph.paths.cheapest_path  # searches made before are not made again
     base = plan_network(graph, costs, held, wagons)
     working = list(costs)
     for route in base.routes:
@@ -303,7 +312,7 @@ def tickets_to_keep(
 
     def rank(position: int) -> tuple[float, int]:
         ticket = offered[position]
-        cost, _ = cheapest_path(graph, working, board.ticket_a[ticket], board.ticket_b[ticket])
+        cost, _ = search(graph, working, board.ticket_a[ticket], board.ticket_b[ticket])
         value = board.ticket_value[ticket]
         if cost >= INF:
             return (INF, position)

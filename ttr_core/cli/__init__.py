@@ -24,6 +24,7 @@ from ttr_core.cli import probe  # noqa: F401  isort: skip
 from ttr_core.cli import ladder  # noqa: F401  isort: skip
 from ttr_core.cli import compare  # noqa: F401  isort: skip
 from ttr_core.cli import lsp  # noqa: F401  isort: skip
+from ttr_core.cli import edit  # noqa: F401  isort: skip
 
 
 def main() -> None:

@@ -68,6 +68,11 @@ class Board:
         return tuple((c, n, f, tuple(rs)) for (c, n, f), rs in sorted(groups.items()))
 
     @cached_property
+    def double_routes(self) -> tuple[tuple[int, tuple[int, ...]], ...]:
+        """(route, its parallel tracks) for every route that has any (R11)."""
+        return tuple((r, s) for r, s in enumerate(self.route_siblings) if s)
+
+    @cached_property
     def trail_table(self) -> RouteTable:
         """Every route as R16's longest-trail search reads it (see
         `ttr_core.engine.longest_path.longest_trail_in`)."""

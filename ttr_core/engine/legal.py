@@ -16,7 +16,17 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-from ttr_core.engine.actions import DRAW_TICKETS, PASS, RESIGN, Action
+from ttr_core.engine.actions import (
+    DRAW_TICKETS,
+    PASS,
+    RESIGN,
+    Action,
+    BuildStation,
+    Claim,
+    DrawDeck,
+    DrawMarket,
+    DrawTickets,
+)
 from ttr_core.engine.books import Books
 from ttr_core.engine.compiled import Board, OpenGroups
 from ttr_core.engine.decisions import ChooseTickets, SecondCard, TunnelPayment
@@ -59,6 +69,28 @@ def legal_actions(facts: LegalFacts, include_resign: bool = False) -> list[Actio
     if include_resign:
         actions.append(RESIGN)
     return actions
+
+
+def is_legal(facts: LegalFacts, action: Action) -> bool:
+    """Whether `action` is in `legal_actions(facts)`, the same test as `in`, made on
+    the list of its own family only: a bot that checks its choice on a board with
+    stations (E1) would otherwise list hundreds of stations every turn."""
+    decision = facts.decision
+    if decision is not None or not (facts.is_my_turn and facts.phase == _PLAYING):
+        return action in legal_actions(facts)
+    if isinstance(action, DrawDeck | DrawMarket):
+        return action in card_draw_actions(facts.market, facts.can_draw_deck)
+    if isinstance(action, Claim):
+        return action in claim_actions(
+            facts.board, facts.hand, facts.open_groups, facts.wagons, facts.rule_set.ferries
+        )
+    if isinstance(action, BuildStation):
+        return facts.stations_left > 0 and action in station_actions(
+            facts.board, facts.hand, facts.stations_left, facts.station_owners, facts.rule_set
+        )
+    if isinstance(action, DrawTickets):
+        return facts.ticket_deck_size > 0 and action == DRAW_TICKETS
+    return action in legal_actions(facts)  # a pass, legal only when nothing else is
 
 
 def turn_actions(

@@ -160,31 +160,37 @@ def _longest_in_network(adjacency: Adjacency, cities: list[int], total: int) -> 
     links = _chains_joined(adjacency, cities)
     # Each odd city with its shortest link other than a loop, longest first: a
     # city at the end of a long link is the likelier end of a longest trail.
-    ends = sorted(((_shortest_link(links, c), c) for c in odd), reverse=True)
+    ends = sorted(
+        [(min([length for other, _, length in links[c] if other != c]), c) for c in odd],
+        reverse=True,
+    )
     # The routes a trail leaves out have odd degree at every odd city but its two
     # ends, so each of those cities has a link left out, at least as long as its
     # shortest one. A left-out link serves at most two such cities and is at least
-    # the mean of their shortest links: at least half the sum of the shortest links
-    # of all odd cities but two (at best the two with the longest) is left out.
-    ceiling = total - (sum(shortest for shortest, _ in ends[2:]) + 1) // 2
+    # the mean of their shortest links: a trail from `start` leaves out at least half
+    # the sum of the shortest links of the odd cities but `start` and its other end
+    # (at best the one with the longest link). That ceiling stops a search from
+    # `start` once reached, and skips the start when the best trail found reaches it.
+    # Starts go highest ceiling first: the first one's is the network's.
+    left = sum(shortest for shortest, _ in ends) + 1
     best = 0
-    for _, start in ends[:-1]:  # depth first over (city, links used, length so far)
-        stack = [(start, 0, 0)]
+    for index, (shortest, start) in enumerate(ends[:-1]):
+        other = ends[1][0] if index == 0 else ends[0][0]
+        ceiling = total - (left - shortest - other) // 2
+        if ceiling <= best:
+            continue
+        stack = [(start, 0, 0)]  # depth first over (city, links used, length so far)
         pop, push = stack.pop, stack.append
         while stack:
             city, used, length = pop()
             if length > best:
                 best = length
-                if best == ceiling:  # nothing can be longer
-                    return best
+                if best == ceiling:  # nothing from `start` can be longer
+                    break
             for neighbour, bit, link_length in links[city]:
                 if not used & bit:
                     push((neighbour, used | bit, length + link_length))
     return best
-
-
-def _shortest_link(links: Adjacency, city: int) -> int:
-    return min(length for other, _, length in links[city] if other != city)
 
 
 def _chains_joined(adjacency: Adjacency, cities: list[int]) -> Adjacency:

@@ -8,6 +8,7 @@ changes a view already handed out.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import NamedTuple
 
 from ttr_core.engine.actions import Action
@@ -17,7 +18,7 @@ from ttr_core.engine.compiled import Board, OpenGroups
 from ttr_core.engine.decisions import Decision, TunnelPayment
 from ttr_core.engine.enums import Phase, Status
 from ttr_core.engine.facts import LegalFacts, make_facts
-from ttr_core.engine.legal import legal_actions
+from ttr_core.engine.legal import is_legal, legal_actions
 from ttr_maps.model import Map
 from ttr_maps.rules import BASE, RuleSet
 
@@ -110,6 +111,13 @@ class PlayerView(NamedTuple):
             return []
         return legal_actions(self.legal_facts(), include_resign)
 
+    def is_legal(self, action: Action) -> bool:
+        """Whether `action` is in `legal_actions()`, found without listing them all
+        (`ttr_core.engine.legal.is_legal`)."""
+        if self.phase == _OVER or self.status[self.seat] != _ACTIVE:
+            return False
+        return is_legal(self.legal_facts(), action)
+
 
 def view_of(books: Books, seat: int) -> PlayerView:
     """Build the view of `seat` from the full state.
@@ -131,30 +139,37 @@ def view_of(books: Books, seat: int) -> PlayerView:
         ticket_counts = tuple(map(len, books.tickets))
         log = tuple(books.public_log[-LOG_LENGTH:])
     cards = books.cards
-    return PlayerView(
-        seat,
-        books.board,
-        books.num_players,
-        books.phase,
-        to_move,
-        tuple(cards.market),
-        len(cards.deck),
-        len(cards.discard),
-        len(books.ticket_deck),
-        tuple(books.hands[seat]),
-        books.ticket_views(seat),
-        books.decision_for(seat) if pending else None,
-        owners,
-        wagons,
-        tuple(map(sum, books.hands)),
-        ticket_counts,
-        route_points,
-        status,
-        books.final_queue is not None,
-        log,
-        station_owners,
-        stations_left,
-        books.tunnel_being_paid() if pending else None,
-        books.open_groups(seat),
-        books.rule_set,
+    return _make_view(
+        (
+            seat,
+            books.board,
+            books.num_players,
+            books.phase,
+            to_move,
+            tuple(cards.market),
+            len(cards.deck),
+            len(cards.discard),
+            len(books.ticket_deck),
+            tuple(books.hands[seat]),
+            books.ticket_views(seat),
+            books.decision_for(seat) if pending else None,
+            owners,
+            wagons,
+            tuple(map(sum, books.hands)),
+            ticket_counts,
+            route_points,
+            status,
+            books.final_queue is not None,
+            log,
+            station_owners,
+            stations_left,
+            books.tunnel_being_paid() if pending else None,
+            books.open_groups(seat),
+            books.rule_set,
+        )
     )
+
+
+#: `PlayerView` from a tuple of all its fields in order, without the Python-level
+#: `__new__` of a named tuple (25 arguments): one is built for every decision.
+_make_view = partial(tuple.__new__, PlayerView)

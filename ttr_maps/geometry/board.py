@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ttr_maps.geometry.projection import Point, projected_positions
@@ -106,6 +106,12 @@ class RouteShape:
     cars: tuple[CarShape, ...]
     #: The centre line of this track, from one city to the other.
     path: tuple[Point, ...]
+    #: The centre line of the band all tracks between the two cities share (equal
+    #: to `path` for a single track), from the first city in sorted order.
+    line: tuple[Point, ...] = ()
+    #: How far from the centre of the city at the start and at the end of `path`
+    #: the cars keep (laid-out boards: `end_clearances`).
+    clearances: tuple[float, float] = (0.0, 0.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,8 +160,14 @@ BOARD_LABEL_FONT = LabelFont(
 )
 
 
-def _route_shape(route: Route, cars: tuple[CarShape, ...], path: tuple[Point, ...]) -> RouteShape:
-    """A route's drawing: its facts from the map, with its cars and centre line."""
+def _route_shape(
+    route: Route,
+    cars: tuple[CarShape, ...],
+    path: tuple[Point, ...],
+    line: Sequence[Point],
+    clearances: tuple[float, float] = (0.0, 0.0),
+) -> RouteShape:
+    """A route's drawing: its facts from the map, with its cars and centre lines."""
     return RouteShape(
         id=route.id,
         cities=(route.a, route.b),
@@ -166,6 +178,8 @@ def _route_shape(route: Route, cars: tuple[CarShape, ...], path: tuple[Point, ..
         track=route.track,
         cars=cars,
         path=path,
+        line=tuple(line),
+        clearances=clearances,
     )
 
 
@@ -243,7 +257,7 @@ def laid_out_tracks(
         shift = (slot - (count - 1) / 2) * CAR_WIDTH * TRACK_SPACING
         path = offset_polyline(line, shift)
         cars = cars_along(path, route.length, route.ferry, start_clearance, end_clearance)
-        shapes.append(_route_shape(route, cars, path))
+        shapes.append(_route_shape(route, cars, path, line, (start_clearance, end_clearance)))
     return shapes
 
 
@@ -272,17 +286,78 @@ def city_clearance(game_map: Map) -> dict[str, float]:
     return clearance
 
 
+def laid_out_lines(
+    game_map: Map, positions: Mapping[str, Point], layout: BoardLayout
+) -> dict[tuple[str, str], tuple[Point, ...]]:
+    """The centre line of every pair of cities joined by routes on a laid-out board,
+    keyed by the pair in sorted order, from the first city to the second."""
+    lines = {}
+    for pair in game_map.parallel_routes:
+        if len(pair) != 2 or not pair <= positions.keys():
+            continue
+        a, b = sorted(pair)
+        lines[(a, b)] = route_line(positions[a], layout.bend(a, b), positions[b])
+    return lines
+
+
+#: The least room between the bands of two routes leaving a city, in cm.
+FAN_GAP = 0.15
+#: A band leaving a city at a narrow angle to another starts at most this far out.
+MAX_CLEARANCE = 2.0
+
+
+def end_clearances(
+    game_map: Map,
+    lines: Mapping[tuple[str, str], Sequence[Point]],
+    cities: Collection[str] | None = None,
+) -> dict[tuple[str, tuple[str, str]], float]:
+    """How far from each city the cars of each of its routes start, by (city, pair):
+    the city's own clearance (`city_clearance`), or further out where two bands leave
+    the city at an angle θ under 90°: then the band of the longer route (ties: the
+    later pair) starts where it clears the other, staggered as on a published board.
+    Band 2 (half width h2) clears band 1 (h1) from r = T·cos θ + h1·sin θ on, with
+    T = (h2 + h1·cos θ) / sin θ, plus `FAN_GAP`. `cities` limits the answer to the
+    routes of those cities."""
+    base = city_clearance(game_map)
+    leaving: dict[str, list[tuple[tuple[int, tuple[str, str]], float, float]]] = {}
+    for pair, line in lines.items():
+        routes = game_map.parallel_routes[frozenset(pair)]
+        half = band_half_width(len(routes))
+        key = (max(r.length for r in routes), pair)
+        for city, points in ((pair[0], line), (pair[1], tuple(reversed(line)))):
+            if cities is not None and city not in cities:
+                continue
+            x, y = _point_at(points, min(2 * CITY_CLEARANCE, 0.5 * polyline_length(points)))
+            heading = math.atan2(y - points[0][1], x - points[0][0])
+            leaving.setdefault(city, []).append((key, heading, half))
+    clearance = {}
+    for city, bands in leaving.items():
+        for key, heading, half in bands:
+            r = base[city]
+            for other_key, other_heading, other_half in bands:
+                if other_key >= key:
+                    continue
+                theta = abs((heading - other_heading + math.pi) % (2 * math.pi) - math.pi)
+                if theta >= math.pi / 2:
+                    continue
+                if theta < 1e-3:
+                    r = MAX_CLEARANCE
+                    continue
+                reach = (half + other_half * math.cos(theta)) / math.sin(theta)
+                r = max(r, reach * math.cos(theta) + other_half * math.sin(theta) + FAN_GAP)
+            clearance[(city, key[1])] = min(r, MAX_CLEARANCE)
+    return clearance
+
+
 def _laid_out_geometry(game_map: Map, layout: BoardLayout) -> BoardGeometry:
     positions = {c.name: layout.cities[c.name] for c in game_map.cities if c.name in layout.cities}
-    clearance = city_clearance(game_map)
+    lines = laid_out_lines(game_map, positions, layout)
+    clearance = end_clearances(game_map, lines)
     shapes: dict[str, RouteShape] = {}
-    for pair_routes in game_map.parallel_routes.values():
-        first = pair_routes[0]
-        if first.a == first.b or first.a not in positions or first.b not in positions:
-            continue
-        a, b = sorted((first.a, first.b))
-        line = (positions[a], *layout.bend(a, b), positions[b])
-        for shape in laid_out_tracks(pair_routes, line, clearance[a], clearance[b]):
+    for (a, b), line in lines.items():
+        pair_routes = game_map.parallel_routes[frozenset((a, b))]
+        ends = (clearance[(a, (a, b))], clearance[(b, (a, b))])
+        for shape in laid_out_tracks(pair_routes, line, *ends):
             shapes[shape.id] = shape
     ordered = {r.id: shapes[r.id] for r in game_map.routes if r.id in shapes}
     labels = {}
@@ -301,6 +376,59 @@ def _laid_out_geometry(game_map: Map, layout: BoardLayout) -> BoardGeometry:
         city_radius=CITY_RADIUS,
         laid_out=True,
     )
+
+
+#: Points sampled on each span of a bent route's smooth centre line.
+CURVE_SAMPLES = 12
+
+
+def route_line(start: Point, bends: Sequence[Point], end: Point) -> tuple[Point, ...]:
+    """The centre line of a route on a laid-out board: straight from `start` to `end`,
+    or, through bend points, a smooth curve (a centripetal Catmull-Rom spline, which
+    passes through every point without loops or cusps) sampled as a polyline. One
+    bend point makes a bow: the line leaves each city heading for the point and
+    passes it parallel to the chord between the cities.
+
+    >>> line = route_line((0.0, 0.0), [(2.0, 1.0)], (4.0, 0.0))
+    >>> line[0], line[-1], (2.0, 1.0) in line, max(y for _, y in line)
+    ((0.0, 0.0), (4.0, 0.0), True, 1.0)
+    """
+    points = [start, *bends, end]
+    if len(points) == 2:
+        return (start, end)
+    # Reflected end points give the first and last spans their tangents.
+    padded = [_reflect(points[1], start), *points, _reflect(points[-2], end)]
+    out = [start]
+    for k in range(1, len(padded) - 2):
+        p0, p1, p2, p3 = padded[k - 1 : k + 3]
+        t0 = 0.0
+        t1 = t0 + (math.dist(p0, p1) ** 0.5 or 1e-9)
+        t2 = t1 + (math.dist(p1, p2) ** 0.5 or 1e-9)
+        t3 = t2 + (math.dist(p2, p3) ** 0.5 or 1e-9)
+        for step in range(1, CURVE_SAMPLES + 1):
+            t = t1 + (t2 - t1) * step / CURVE_SAMPLES
+            out.append(_catmull_rom(p0, p1, p2, p3, t0, t1, t2, t3, t))
+        out[-1] = p2
+    return tuple(out)
+
+
+def _reflect(point: Point, centre: Point) -> Point:
+    return (2 * centre[0] - point[0], 2 * centre[1] - point[1])
+
+
+def _catmull_rom(
+    p0: Point, p1: Point, p2: Point, p3: Point, t0: float, t1: float, t2: float, t3: float, t: float
+) -> Point:
+    """A point of the Catmull-Rom span from p1 (at t1) to p2 (at t2), Barry and
+    Goldman's pyramidal form."""
+
+    def lerp(p: Point, q: Point, ta: float, tb: float) -> Point:
+        w = (t - ta) / (tb - ta)
+        return (p[0] + (q[0] - p[0]) * w, p[1] + (q[1] - p[1]) * w)
+
+    a1, a2, a3 = lerp(p0, p1, t0, t1), lerp(p1, p2, t1, t2), lerp(p2, p3, t2, t3)
+    b1, b2 = lerp(a1, a2, t0, t2), lerp(a2, a3, t1, t3)
+    return lerp(b1, b2, t1, t2)
 
 
 def polyline_length(points: Sequence[Point]) -> float:
@@ -500,7 +628,7 @@ def _track_shapes(
             q = (ax + ux * end + nx * shift, ay + uy * end + ny * shift)
             cars.append(_rectangle(p, q, width, k < route.ferry))
         path = ((ax + nx * shift, ay + ny * shift), (bx + nx * shift, by + ny * shift))
-        shapes.append(_route_shape(route, tuple(cars), path))
+        shapes.append(_route_shape(route, tuple(cars), path, ((ax, ay), (bx, by))))
     return shapes
 
 

@@ -4,8 +4,9 @@
 `place_labels(game_map, board, font)` puts each city's label in a box of `font`'s
 size beside its city: busiest city first (most routes), each at the first spot of
 a fixed list around its dot that covers, in order of cost, no other label, no other
-city's dot, as little as possible outside `frame`, and the least of any car (the
-shares of their areas covered, added up). Renderers
+city's dot, as little as possible outside `frame`, stays next to its own dot (within
+its own height, and nearer its dot than any other), and covers the least of any car
+(the shares of their areas covered, added up). Renderers
 pick the font for their medium (the board's own type for print and `ttr layout`, a
 size readable at the preview's scale, the web table's) and draw each name centred
 in its box; they compute no positions of their own.
@@ -25,13 +26,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
-from typing import Generic, TypeVar
 
 from ttr_maps.geometry.board import BoardGeometry, Bounds, LabelBox, LabelFont
+from ttr_maps.geometry.grid import BoxGrid
 from ttr_maps.geometry.projection import Point
 from ttr_maps.model import Map
-
-T = TypeVar("T")
 
 #: Costs of what a label covers: another label, another city's dot, its share
 #: outside the frame, a whole car. Labels and dots lose to any number of cars.
@@ -39,6 +38,9 @@ _COVERS_LABEL = 1000.0
 _COVERS_DOT = 100.0
 _OUTSIDE = 300.0
 _COVERS_CAR = 1.0
+#: A label further from its dot than its own height, or nearer another city's dot
+#: than its own, reads as another city's (`ttr_maps.geometry.readability`).
+_STRAYS = 150.0
 #: Covering any part of a car costs this on top of the share covered, so that a spot
 #: clear of cars wins over a sliver on a car (the spots' ranks add up to less).
 _TOUCHES_CAR = 0.1
@@ -62,14 +64,14 @@ def place_labels(
     radius = board.city_radius if dot_radius is None else dot_radius
     tolerance = 1e-3 * font.height
     cell = 2 * max(board.car_length, font.height, 1e-9)
-    cars: _Grid[tuple[Point, ...]] = _Grid(cell)
+    cars: BoxGrid[tuple[Point, ...]] = BoxGrid(cell)
     for shape in board.routes.values():
         for car in shape.cars:
             cars.add(_bounds(car.corners), car.corners)
-    dots: _Grid[tuple[str, Point]] = _Grid(cell)
+    dots: BoxGrid[tuple[str, Point]] = BoxGrid(cell)
     for name, (x, y) in board.positions.items():
         dots.add((x - radius, y - radius, x + radius, y + radius), (name, (x, y)))
-    labels: _Grid[Bounds] = _Grid(cell)
+    labels: BoxGrid[Bounds] = BoxGrid(cell)
     degree: dict[str, int] = {}
     for route in game_map.routes:
         for name in route.cities:
@@ -97,6 +99,13 @@ def place_labels(
             )
             if frame is not None:
                 cost += _OUTSIDE * _share_outside(box, frame)
+            own = box_distance((x, y), box)
+            if own - radius > font.height or any(
+                box_distance(centre, box) <= own
+                for name, centre in dots.near(_grown(box, own))
+                if name != city.name
+            ):
+                cost += _STRAYS
             if best is not None and cost >= best[0]:
                 continue  # cars only add to the cost
             shares = [_share_covered(car, box) for car in cars.near(box)]
@@ -117,7 +126,7 @@ def _spots(width: float, height: float, radius: float) -> Iterator[Point]:
     gap = radius + 0.15 * height
     side, up = gap + width / 2, gap + height / 2
     diagonal_x, diagonal_y = 0.7 * radius + 0.15 * height + width / 2, up - 0.3 * radius
-    for push in (0.0, 0.7 * height, 1.6 * height):
+    for push in (0.0, 0.35 * height, 0.7 * height, 1.6 * height):
         yield (side + push, 0.0)
         yield (-side - push, 0.0)
         yield (0.0, up + push)
@@ -129,6 +138,33 @@ def _spots(width: float, height: float, radius: float) -> Iterator[Point]:
             for sx in (1, -1):
                 yield (sx * width / 3, up + push)
                 yield (sx * width / 3, -up - push)
+    # All round the dot, touching its ring or just off it: where a crowd leaves room.
+    for ring in (gap, gap + 0.35 * height):
+        for k in range(16):
+            yield _touching(width, height, ring, k * math.pi / 8)
+
+
+def _touching(width: float, height: float, gap: float, angle: float) -> Point:
+    """The centre of a box in direction `angle` whose nearest point is `gap` from
+    the dot's centre."""
+    ux, uy = math.cos(angle), math.sin(angle)
+    low, high = 0.0, gap + width + height
+    for _ in range(30):
+        t = (low + high) / 2
+        near = math.hypot(max(abs(t * ux) - width / 2, 0.0), max(abs(t * uy) - height / 2, 0.0))
+        low, high = (t, high) if near < gap else (low, t)
+    return (high * ux, high * uy)
+
+
+def box_distance(p: Point, box: Bounds) -> float:
+    """Distance from `p` to a box (0 inside)."""
+    dx = max(box[0] - p[0], 0.0, p[0] - box[2])
+    dy = max(box[1] - p[1], 0.0, p[1] - box[3])
+    return math.hypot(dx, dy)
+
+
+def _grown(box: Bounds, by: float) -> Bounds:
+    return (box[0] - by, box[1] - by, box[2] + by, box[3] + by)
 
 
 def _share_covered(polygon: Sequence[Point], box: Bounds) -> float:
@@ -185,36 +221,6 @@ def _share_outside(box: Bounds, frame: Bounds) -> float:
     inside_h = max(0.0, min(box[3], frame[3]) - max(box[1], frame[1]))
     area = (box[2] - box[0]) * (box[3] - box[1])
     return 1.0 - inside_w * inside_h / area if area > 0 else 0.0
-
-
-class _Grid(Generic[T]):
-    """Items with bounding boxes in a uniform grid of square cells, to find those
-    near a box fast."""
-
-    def __init__(self, cell: float) -> None:
-        self.cell = cell
-        self.cells: dict[tuple[int, int], list[int]] = {}
-        self.items: list[tuple[Bounds, T]] = []
-
-    def _keys(self, box: Bounds) -> Iterator[tuple[int, int]]:
-        x0, y0, x1, y1 = (math.floor(v / self.cell) for v in box)
-        for gx in range(x0, x1 + 1):
-            for gy in range(y0, y1 + 1):
-                yield (gx, gy)
-
-    def add(self, box: Bounds, item: T) -> None:
-        self.items.append((box, item))
-        for key in self._keys(box):
-            self.cells.setdefault(key, []).append(len(self.items) - 1)
-
-    def near(self, box: Bounds) -> list[T]:
-        """The items whose bounding boxes meet `box`."""
-        found = sorted({i for key in self._keys(box) for i in self.cells.get(key, ())})
-        return [
-            item
-            for (x0, y0, x1, y1), item in (self.items[i] for i in found)
-            if x0 <= box[2] and box[0] <= x1 and y0 <= box[3] and box[1] <= y1
-        ]
 
 
 def _bounds(polygon: Sequence[Point]) -> Bounds:

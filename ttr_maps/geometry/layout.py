@@ -1,96 +1,166 @@
-"""Computing a board layout: equal cars, doubles side by side, nothing on top of
-anything else, cities as near their geographic places as that allows.
+"""Computing a board layout: a board a designer can print. Every car the same size,
+each route's cars one chain from its city to its other city, no route near a city it
+does not serve, routes close to the line between their cities (a smooth bow where
+a route needs more length than its cities' distance), geography's compass order
+kept, nothing on top of anything else, and cities as near their geographic places
+as that allows. `ttr_maps.geometry.readability` defines these rules; the result
+reports how the board measures against them, naming what it could not lay out.
 
-`compute_layout(game_map)` works in three steps, all in board centimetres:
+`compute_layout(game_map)` works in five steps, all in board centimetres:
 
-1. **Scale geography** (`ttr_maps.geometry.projection.projected_positions`) so that the median
-   route is as long as its cars need (`board.run_length` plus the clearance at each
-   city, `board.city_clearance`).
+1. **Scale geography** (`ttr_maps.geometry.projection.projected_positions`) so that
+   the median route is as long as its cars need (`board.run_length` plus the
+   clearance at each city, `board.city_clearance`).
 2. **Move cities** with `scipy.optimize.least_squares` (trust-region reflective,
-   finite differences over a sparse Jacobian: each residual involves 2 or 3 cities,
-   so a 200-city map costs a few dozen residual evaluations per step). Residuals:
-   stay near the scaled geographic place (weak); every route at least as long as its
-   cars need (strong) and not much longer; cities apart; no city near another
-   route's band; routes leaving a city at angles wide enough for their bands to fan
-   out. Neighbour pairs come from a `scipy.spatial.cKDTree` and are refreshed
-   between rounds. scipy is a well-kept library already pulled in by the project's
-   plotting stack; a graph-drawing library (e.g. a force-directed layout) would
-   have to be bent to these geometric constraints, while least squares states them
-   directly.
-3. **Repair and label**: a route still crossing or touching another is given a
-   bend (one point beside its middle or a third of the way, the place, side and
-   distance with the fewest overlaps win); a route whose cities stayed too close
-   bends outwards to fit its cars. Labels then go where the one label placement
-   (`ttr_maps.geometry.labels`) puts them in the board's own type.
+   finite differences over a sparse Jacobian: each residual involves two or three
+   cities). A route's line must be about as long as its cars with their gaps: not
+   longer than the widest allowed gaps take (a rope: strong), not much shorter
+   than its cars need (then it bows, and a bow longer than the detour bound allows
+   is strong too; a straight route is preferred). Each route that is shorter than
+   its cars is modelled as the bow it will be drawn as, on the side with room, so
+   the other residuals see the bow: cities stay `CITY_SPACING` apart and clear of
+   other routes' bands, routes leave a city at angles wide enough for their bands,
+   neighbouring cities keep their compass order, and every city stays near its
+   scaled geographic place (weak). Pinned cities are constants. Neighbours come
+   from a `scipy.spatial.cKDTree`, refreshed between rounds, and each bow's side
+   is chosen again each round.
+3. **Draw the bows and repair**: each bow gets the one bend point whose smooth
+   curve (`board.route_line`) gives its tracks the length their cars need; a route
+   still breaking a rule tries the other side, an off-centre bow or (a straight
+   route) a gentle bow, and keeps the best.
+4. **Nudge cities** (`_repair_cities`): a free city of what still breaks a rule
+   moves a little (8 directions, 0.6 to 3 cm), its bows redrawn and the labels
+   placed again; a move is kept when the board then breaks fewer rules. The
+   least squares see the rules as smooth wishes; this step counts them.
+5. **Label and frame**: labels go where the one label placement
+   (`ttr_maps.geometry.labels`) puts them in the board's own type; the board is
+   moved so that everything sits `BOARD_MARGIN` inside it (not when a city is
+   pinned: pinned cities never move).
 
-What remains is reported, never hidden: `LayoutResult.overlaps`,
-`car_size_spread` (measured from the drawn cars) and city displacement.
+Laid out again (a stored layout naming every city), the stored board is kept
+when the new one would break more rules, so `ttr layout --write` never makes a
+readable board worse.
+
+scipy is a well-kept library already pulled in by the project's plotting stack; a
+graph-drawing library (e.g. a force-directed layout) would have to be bent to these
+geometric rules, while least squares states them directly.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ttr_maps.geometry.board import (
     BOARD_LABEL_FONT,
+    CAR_GAP,
     CAR_LENGTH,
+    CAR_WIDTH,
     CITY_RADIUS,
-    LABEL_HEIGHT,
+    TRACK_SPACING,
     BoardGeometry,
-    Overlap,
     RouteShape,
     band_half_width,
     board_geometry,
     city_clearance,
+    end_clearances,
     laid_out_tracks,
-    overlaps,
+    offset_polyline,
     polygons_overlap,
+    polyline_length,
+    route_line,
     run_length,
 )
 from ttr_maps.geometry.projection import Point, projected_positions
+from ttr_maps.geometry.readability import (
+    CLEARANCE,
+    COMPASS_SHARE,
+    DETOUR_SHARE,
+    MAX_CAR_GAP,
+    Readability,
+    detour_limit,
+    neighbour_pairs,
+    polygon_distance,
+    readability,
+    segment_distance,
+    shape_gap_count,
+)
 from ttr_maps.model import BoardLayout, Map
+
+if TYPE_CHECKING:
+    from ttr_maps.checks.problem import Problem
 
 #: Margin around everything drawn, in cm, to the edge of the board.
 BOARD_MARGIN = 2.0
 #: Least distance between two city centres, in cm.
 CITY_SPACING = 2.6
-#: A route's line may be this much longer than its cars need before it costs.
-LENGTH_SLACK = 1.1
+#: The share of a route's slack (the length its gaps may widen by) its line aims
+#: at; the rope holds it within `_ROPE_SLACK` of the slack.
+_TARGET_SLACK = 0.2
+_ROPE_SLACK = 0.55
+#: How far the optimiser keeps a bow below the detour bound (a share of it).
+_BOW_SAFETY = 0.85
+#: Compass order is pushed with this margin, in cm.
+_COMPASS_MARGIN = 0.3
+#: Routes may leave a city at angles so narrow that one band starts this much
+#: further out than the city's clearance (`board.end_clearances`), in cm.
+_FAN_REACH = 1.2
+#: A bow's side is chosen to leave its cities at least this angle (radians) from
+#: their other routes where it can.
+_NARROW_FAN = 0.6
+#: Cities keep this much more than `CLEARANCE` from other routes, in the optimiser.
+_CLEAR_MARGIN = 0.3
+#: Free cities stay this far inside the board when a pinned city fixes the frame.
+_FRAME_INSET = BOARD_MARGIN + 1.5
 
 _WEIGHT_ANCHOR = 0.05
-_WEIGHT_LENGTH = 3.0
-_WEIGHT_SLACK = 1.5
+_WEIGHT_ROPE = 8.0
+_WEIGHT_STRAIGHT = 0.4
+_WEIGHT_BOW = 4.0
 _WEIGHT_SPACING = 3.0
 _WEIGHT_CLEAR = 3.0
 _WEIGHT_ANGLE = 8.0
-_ROUNDS = 3
-_REPAIR_ROUNDS = 5
-#: Bends tried for a troubled route: a point beside its midpoint, this share of the
-#: route's length away, on either side.
-_BEND_SHARES = (0.08, 0.15, 0.25, 0.35, 0.5, 0.7, 1.0)
+_WEIGHT_COMPASS = 8.0
+_WEIGHT_CROSS = 3.0
+_WEIGHT_FRAME = 3.0
+_ROUNDS = 4
+_MAX_NFEV = 80
+_REPAIR_ROUNDS = 3
+#: How far a city is nudged to repair what still breaks a rule, in cm, and how
+#: many boards that may evaluate (divided by the number of cities; at least the
+#: minimum).
+_NUDGES = (0.6, 1.2, 2.0, 3.0)
+_NUDGE_BUDGET = 12000
+_NUDGE_BUDGET_MIN = 30
 
 
 class LayoutError(ValueError):
-    """A layout cannot be computed for this map (no cities or no routes)."""
+    """A layout cannot be computed for this map (no cities or no routes, or a pinned
+    city without a place)."""
 
 
 @dataclass(frozen=True)
 class LayoutResult:
-    """A computed layout and how good it is."""
+    """A computed layout and how it measures against the rules of a readable board."""
 
     layout: BoardLayout
     board: BoardGeometry
-    #: What still covers what (target: nothing).
-    overlaps: tuple[Overlap, ...]
+    #: What still breaks a rule (`ttr_maps.geometry.readability`; target: nothing).
+    readability: Readability
     #: Largest relative difference of any car's length or width from nominal.
     car_size_spread: float
     #: How far each city moved from its scaled geographic place, in cm.
     displacement: Mapping[str, float]
     #: Board centimetres per kilometre (geographic) or per plane unit.
     scale: float
+    #: How far the board reaches past its left and lower edges, in cm (only when
+    #: pinned cities fix the frame; else 0).
+    off_board: Point = (0.0, 0.0)
+    #: Cities kept where they were.
+    pinned: frozenset[str] = field(default_factory=frozenset)
 
     @property
     def mean_displacement(self) -> float:
@@ -116,44 +186,158 @@ def car_size_spread(board: BoardGeometry) -> float:
     return spread
 
 
-def compute_layout(game_map: Map) -> LayoutResult:
-    """A board layout for `game_map` (see the module docstring)."""
+def compute_layout(
+    game_map: Map, previous: BoardLayout | None = None, pinned: Collection[str] = ()
+) -> LayoutResult:
+    """A board layout for `game_map` (see the module docstring).
+
+    `pinned` cities keep their place in `previous` (the map's stored layout), and
+    their label offsets there; the other cities then start from their places
+    there, and the board keeps its frame.
+    """
     import numpy as np
 
     if len(game_map.cities) < 2 or not game_map.routes:
         raise LayoutError(f"{game_map.id}: a layout needs at least two cities and a route")
+    pinned = frozenset(pinned)
     names = [c.name for c in game_map.cities]
+    if pinned:
+        placed_before = previous.cities if previous is not None else {}
+        missing = sorted(pinned - placed_before.keys())
+        if missing:
+            raise LayoutError(
+                f"{game_map.id}: cannot pin {', '.join(missing)}: no place in the stored "
+                "layout (run `ttr layout MAP --write` first, then move and pin cities)"
+            )
     index = {name: i for i, name in enumerate(names)}
     projected = projected_positions(game_map)
     geo = np.array([projected[name] for name in names], dtype=float)
-    problem = _Problem.build(game_map, index)
+    problem = _Problem.build(game_map, index, projected)
     distances = np.linalg.norm(geo[problem.route_a] - geo[problem.route_b], axis=1)
     usable = distances > 0
     if not usable.any():
         raise LayoutError(f"{game_map.id}: every route joins two cities at the same place")
-    scale = float(np.median(problem.route_need[usable] / distances[usable]))
+    scale = float(np.median(problem.target[usable] / distances[usable]))
     anchor = (geo - geo.mean(axis=0)) * scale
-    positions = _optimise(problem, anchor)
+    start = anchor.copy()
+    fixed = np.zeros(len(names), dtype=bool)
+    if pinned:
+        assert previous is not None
+        before = np.array(
+            [previous.cities.get(name, (math.nan, math.nan)) for name in names], dtype=float
+        )
+        known = ~np.isnan(before).any(axis=1)
+        anchor = anchor + (before[known] - anchor[known]).mean(axis=0)
+        start = np.where(known[:, None], before, anchor)
+        for name in pinned:
+            fixed[index[name]] = True
+    kept = {n: p for n, p in previous.labels.items() if n in pinned} if previous else {}
+    positions, sides = _optimise(game_map, problem, anchor, start, fixed)
+    problem.refresh(game_map, positions, sides)
     placed = {name: (float(x), float(y)) for name, (x, y) in zip(names, positions, strict=True)}
-    bends = _repair_routes(game_map, placed)
-    layout = BoardLayout(cities=placed, bends=bends)
+    bends = _draw_bows(game_map, problem, placed, sides)
+    bends = _repair_routes(game_map, problem, placed, bends)
+    placed, bends = _repair_cities(game_map, problem, placed, bends, pinned, kept)
+    board = board_geometry(game_map, BoardLayout(cities=placed, bends=bends))
+    labels = {**_label_offsets(game_map, board), **kept}  # a pinned city's label stays
+    made = BoardLayout(cities=placed, labels=labels, bends=bends, pinned=pinned)
+    result = _result(game_map, made, anchor, scale)
+    if previous is not None and previous.cities.keys() >= set(names) and result.readability.count:
+        # Laid out again, a board that was better stays as it was (a designer's
+        # hand-made bends and labels included).
+        stored = BoardLayout(
+            cities={name: previous.cities[name] for name in names},
+            labels={n: p for n, p in previous.labels.items() if n in index},
+            bends={
+                pair: points
+                for pair, points in previous.bends.items()
+                if frozenset(pair) in game_map.parallel_routes
+            },
+            pinned=pinned,
+        )
+        before = _result(game_map, stored, anchor, scale, aligned=True)
+        if before.readability.count < result.readability.count:
+            return before
+    return result
+
+
+def _result(
+    game_map: Map, layout: BoardLayout, anchor: object, scale: float, aligned: bool = False
+) -> LayoutResult:
+    """The finished result of a layout (framed: `_framed`), with how far each city
+    is from its scaled geographic place (`anchor`; `aligned`: first moved as a
+    whole onto the layout, for a layout made elsewhere)."""
+    import numpy as np
+
+    layout, shift, off_board = _framed(layout, game_map)
     board = board_geometry(game_map, layout)
-    labels = _label_offsets(game_map, board)
-    layout = _framed(BoardLayout(cities=placed, labels=labels, bends=bends), game_map)
-    board = board_geometry(game_map, layout)
-    anchor_shift = np.array(layout.cities[names[0]]) - positions[0]
+    names = [c.name for c in game_map.cities]
+    here = np.array([layout.cities[name] for name in names], dtype=float) - np.array(shift)
+    if aligned:
+        anchor = anchor + (here - anchor).mean(axis=0)
     displacement = {
-        name: float(np.linalg.norm(np.array(layout.cities[name]) - anchor_shift - anchor[i]))
-        for i, name in enumerate(names)
+        name: float(np.linalg.norm(here[i] - anchor[i])) for i, name in enumerate(names)
     }
     return LayoutResult(
         layout=layout,
         board=board,
-        overlaps=tuple(overlaps(board)),
+        readability=readability(game_map, board),
         car_size_spread=car_size_spread(board),
         displacement=displacement,
         scale=scale,
+        off_board=off_board,
+        pinned=layout.pinned,
     )
+
+
+# ---------------------------------------------------------------- bows
+
+
+def _bow_table() -> tuple[list[float], list[float]]:
+    """Length over chord of a one-point bow (`board.route_line`) against its height
+    over chord, from a straight line to a height of 0.6."""
+    heights = [0.01 * k for k in range(61)]
+    ratios = [polyline_length(route_line((0.0, 0.0), [(0.5, h)], (1.0, 0.0))) for h in heights]
+    return heights, ratios
+
+
+_BOW_HEIGHTS, _BOW_RATIOS = _bow_table()
+
+
+def _interpolate(value: float, xs: Sequence[float], ys: Sequence[float]) -> float:
+    """Linear interpolation in an increasing table, clamped at its ends."""
+    if value <= xs[0]:
+        return ys[0]
+    for k in range(1, len(xs)):
+        if value <= xs[k]:
+            w = (value - xs[k - 1]) / (xs[k] - xs[k - 1])
+            return ys[k - 1] + w * (ys[k] - ys[k - 1])
+    return ys[-1]
+
+
+def bow_height(chord: float, length: float) -> float:
+    """The height of the one-point bow of `chord` whose line is `length` long
+    (0 when the chord is long enough; at most 0.6 of the chord).
+
+    >>> round(bow_height(10.0, 11.0), 2), bow_height(10.0, 9.0)
+    (2.17, 0.0)
+    """
+    if chord <= 0:
+        return 0.0
+    return chord * _interpolate(length / chord, _BOW_RATIOS, _BOW_HEIGHTS)
+
+
+def _max_bow_ratio(tracks: int, slack: float) -> float:
+    """The longest line over chord a group's bow may have. A one-point bow of height
+    h over chord c leaves its cities at atan(2h / c) to the chord and turns twice
+    that, so the outer of side-by-side tracks is longer than the inner by their
+    distance times that turning: it must fit within the rope's share of the slack."""
+    height = _BOW_SAFETY * DETOUR_SHARE
+    if tracks > 1:
+        spread = (tracks - 1) * CAR_WIDTH * TRACK_SPACING
+        turning = _ROPE_SLACK * slack / spread
+        height = min(height, math.tan(turning / 4) / 2)
+    return _interpolate(height, _BOW_HEIGHTS, _BOW_RATIOS)
 
 
 # ---------------------------------------------------------------- the optimisation
@@ -161,81 +345,258 @@ def compute_layout(game_map: Map) -> LayoutResult:
 
 @dataclass
 class _Problem:
-    """Index arrays of the map's geometry, for vectorised residuals."""
+    """Index arrays of the map's geometry, for vectorised residuals. Routes between
+    the same two cities are one entry ("group"), oriented by sorted names as the
+    board draws them."""
 
+    groups: list[tuple[str, str]]
     route_a: object
     route_b: object
-    route_need: object
-    route_half: object
-    #: Per city: its clearance; per (city, route) incidence, for angle terms.
-    clearance: object
-    #: (city, other end 1, other end 2, least angle) for routes meeting at a city.
+    #: The length each group's line needs (cars, nominal gaps, clearances), the
+    #: length it aims at, and the rope: the longest it may be.
+    need: object
+    target: object
+    upper: object
+    half: object
+    #: The length of each group's longest run of cars, and its slack.
+    run: object
+    slack: object
+    #: The longest line over chord a bow of each group may have: within the detour
+    #: bound, and for side-by-side tracks as little as keeps the outer track's
+    #: extra length (its offset times the bow's turning) within the slack.
+    max_ratio: object
+    #: (city, group 1, group 2, least angle) for groups meeting at a city.
     fans: object
+    #: (city i, city j, axis, sign): geography puts j on the `sign` side of i.
+    compass: object
 
     @classmethod
-    def build(cls, game_map: Map, index: Mapping[str, int]) -> _Problem:
+    def build(cls, game_map: Map, index: Mapping[str, int], geography: Mapping[str, Point]):
         import numpy as np
 
         clearance = city_clearance(game_map)
-        a, b, need, half = [], [], [], []
+        groups, a, b, half, run, slack, max_ratio = [], [], [], [], [], [], []
         for pair, routes in game_map.parallel_routes.items():
-            if len(pair) != 2:
+            if len(pair) != 2 or not pair <= index.keys():
                 continue
-            first = routes[0]
+            first, second = sorted(pair)
             longest = max(r.length for r in routes)
-            a.append(index[first.a])
-            b.append(index[first.b])
-            need.append(run_length(longest) + clearance[first.a] + clearance[first.b])
+            groups.append((first, second))
+            a.append(index[first])
+            b.append(index[second])
+            run.append(run_length(longest))
+            slack.append((longest + 1) * (MAX_CAR_GAP - CAR_GAP))
             half.append(band_half_width(len(routes)))
-        fans = []
+            max_ratio.append(_max_bow_ratio(len(routes), slack[-1]))
         around: dict[int, list[tuple[int, float]]] = {}
-        for i, j, h in zip(a, b, half, strict=True):
-            around.setdefault(i, []).append((j, h))
-            around.setdefault(j, []).append((i, h))
+        for g, (i, j, h) in enumerate(zip(a, b, half, strict=True)):
+            around.setdefault(i, []).append((g, h))
+            around.setdefault(j, []).append((g, h))
         names = list(index)
+        fans = []
         for centre, ends in around.items():
-            r = clearance[names[centre]]
-            for k, (j1, h1) in enumerate(ends):
-                for j2, h2 in ends[k + 1 :]:
-                    least = math.atan((h1 + 0.2) / r) + math.atan((h2 + 0.2) / r)
-                    fans.append((centre, j1, j2, least))
+            # Bands at a narrower angle than this would start more than
+            # `_FAN_REACH` further out than the city's own clearance.
+            r = clearance[names[centre]] + _FAN_REACH
+            for k, (g1, h1) in enumerate(ends):
+                for g2, h2 in ends[k + 1 :]:
+                    least = 2 * math.atan((h1 + h2 + 0.2) / (2 * r))
+                    fans.append((centre, g1, g2, least))
+        compass = []
+        for first, second in neighbour_pairs(game_map, geography):
+            (x0, y0), (x1, y1) = geography[first], geography[second]
+            norm = math.hypot(x1 - x0, y1 - y0)
+            for axis, delta in ((0, x1 - x0), (1, y1 - y0)):
+                if norm and abs(delta) / norm >= COMPASS_SHARE:
+                    compass.append((index[first], index[second], axis, math.copysign(1, delta)))
+        ends = np.array([clearance[p] + clearance[q] for p, q in groups], dtype=float)
+        run_array = np.array(run, dtype=float)
+        slack_array = np.array(slack, dtype=float)
         return cls(
+            groups=groups,
             route_a=np.array(a, dtype=int),
             route_b=np.array(b, dtype=int),
-            route_need=np.array(need, dtype=float),
-            route_half=np.array(half, dtype=float),
-            clearance=np.array([clearance[n] for n in names], dtype=float),
+            need=run_array + ends,
+            target=run_array + ends + _TARGET_SLACK * slack_array,
+            upper=run_array + ends + _ROPE_SLACK * slack_array,
+            half=np.array(half, dtype=float),
+            run=run_array,
+            slack=slack_array,
+            max_ratio=np.array(max_ratio, dtype=float),
             fans=np.array(fans, dtype=float).reshape(-1, 4),
+            compass=np.array(compass, dtype=float).reshape(-1, 4),
         )
 
+    def refresh(self, game_map: Map, x: object, sides: object) -> None:
+        """Update what each group needs from where its cars start at both cities
+        (`board.end_clearances`: further out where routes leave at narrow angles),
+        with the groups drawn as now: straight, or as their bows."""
+        import numpy as np
 
-def _optimise(problem: _Problem, anchor: object) -> object:
-    """City positions (N x 2) after a few rounds of least squares."""
+        bows = self.bow_points(x, sides)
+        lines = {}
+        for g, pair in enumerate(self.groups):
+            pa = (float(x[self.route_a[g]][0]), float(x[self.route_a[g]][1]))
+            pb = (float(x[self.route_b[g]][0]), float(x[self.route_b[g]][1]))
+            bent = math.dist(pa, pb) < self.target[g]
+            bend = [(float(bows[g][0]), float(bows[g][1]))] if bent else []
+            lines[pair] = route_line(pa, bend, pb)
+        clearance = end_clearances(game_map, lines)
+        ends = np.array([clearance[(p, (p, q))] + clearance[(q, (p, q))] for p, q in self.groups])
+        self.need = self.run + ends
+        self.target = self.need + _TARGET_SLACK * self.slack
+        self.upper = self.need + _ROPE_SLACK * self.slack
+
+    def bow_points(self, x: object, sides: object) -> object:
+        """Each group's bow point (its midpoint when straight), vectorised."""
+        import numpy as np
+
+        pa, pb = x[self.route_a], x[self.route_b]
+        delta = pb - pa
+        d = np.maximum(np.linalg.norm(delta, axis=1), 1e-9)
+        ratio = np.clip(self.target / d, 1.0, self.max_ratio)
+        height = d * np.interp(ratio, _BOW_RATIOS, _BOW_HEIGHTS)
+        normal = np.stack((-delta[:, 1], delta[:, 0]), axis=1) / d[:, None]
+        return (pa + pb) / 2 + (sides * height)[:, None] * normal
+
+
+def _optimise(game_map: Map, problem: _Problem, anchor: object, start: object, fixed: object):
+    """City positions (N x 2) after a few rounds of least squares, and the side
+    (+1 left, -1 right, seen from the first city) of every group's bow."""
     import numpy as np
     from scipy.optimize import least_squares
 
-    x = np.array(anchor, dtype=float).copy()
+    anchor = np.asarray(anchor)
+    x = np.array(start, dtype=float).copy()
+    free = ~np.asarray(fixed)
+    sides = np.ones(len(problem.groups))
+    if not free.any():
+        return x, _choose_sides(problem, x, sides)
     for _ in range(_ROUNDS):
-        spacing_pairs, clear_triples = _neighbours(problem, x)
-        residuals = _residual_function(problem, np.asarray(anchor), spacing_pairs, clear_triples)
-        sparsity = _sparsity(problem, len(x), spacing_pairs, clear_triples)
+        sides = _choose_sides(problem, x, sides)
+        problem.refresh(game_map, x, sides)
+        near = _neighbours(problem, x, free, sides)
+        residuals, groups = _residual_function(problem, anchor, x, free, sides, near)
+        sparsity = _sparsity(groups, free)
         solution = least_squares(
             residuals,
-            x.ravel(),
+            x[free].ravel(),
             jac_sparsity=sparsity,
             method="trf",
             x_scale=CAR_LENGTH,
-            max_nfev=60,
+            max_nfev=_MAX_NFEV,
             xtol=1e-4,
             ftol=1e-5,
         )
-        x = solution.x.reshape(-1, 2)
-    return x
+        x[free] = solution.x.reshape(-1, 2)
+    return x, _choose_sides(problem, x, sides)
 
 
-def _neighbours(problem: _Problem, x: object) -> tuple[object, object]:
-    """City pairs close enough to matter, and (city, route) pairs where the city
-    is near a route it is not an end of."""
+def _polyline_distance(c: object, p: object, q: object, r: object) -> object:
+    """Distance from points c to the polylines p–q–r (rows), vectorised."""
+    import numpy as np
+
+    def segment(c, p, q):
+        pq = q - p
+        t = np.sum((c - p) * pq, axis=1) / np.maximum(np.sum(pq * pq, axis=1), 1e-9)
+        t = np.clip(t, 0.0, 1.0)
+        return np.linalg.norm(c - (p + t[:, None] * pq), axis=1)
+
+    return np.minimum(segment(c, p, q), segment(c, q, r))
+
+
+def _clear_need(problem: _Problem, groups: object) -> object:
+    return CITY_RADIUS + problem.half[groups] + CLEARANCE + _CLEAR_MARGIN
+
+
+def _choose_sides(problem: _Problem, x: object, sides: object) -> object:
+    """For every group shorter than its target (a bow), the side with more room:
+    fewer cities near the bow and no other group's line crossed; ties keep the
+    side it had."""
+    import numpy as np
+    from scipy.spatial import cKDTree
+
+    x = np.asarray(x)
+    sides = np.array(sides, dtype=float)
+    a, b = problem.route_a, problem.route_b
+    d = np.linalg.norm(x[a] - x[b], axis=1)
+    bowed = np.flatnonzero(d < problem.target * 0.999)
+    if not len(bowed):
+        return sides
+    left = problem.bow_points(x, np.ones(len(sides)))
+    right = problem.bow_points(x, -np.ones(len(sides)))
+    current = problem.bow_points(x, sides)
+    tree = cKDTree(x)
+    mids = (x[a] + x[b]) / 2
+    mid_tree = cKDTree(mids)
+    at_city: dict[int, list[int]] = {}
+    for g, (i, j) in enumerate(zip(a, b, strict=True)):
+        at_city.setdefault(int(i), []).append(g)
+        at_city.setdefault(int(j), []).append(g)
+    for g in bowed:
+        reach = d[g] + 2 * CITY_SPACING
+        near_cities = [c for c in tree.query_ball_point(mids[g], reach) if c not in (a[g], b[g])]
+        near_groups = [h for h in mid_tree.query_ball_point(mids[g], reach + d.max() / 2) if h != g]
+        scores = []
+        for bow in (left[g], right[g]):
+            score = 0.0
+            if near_cities:
+                cities = x[near_cities]
+                count = len(near_cities)
+                dist = _polyline_distance(
+                    cities,
+                    np.repeat(x[a[g]][None], count, 0),
+                    np.repeat(bow[None], count, 0),
+                    np.repeat(x[b[g]][None], count, 0),
+                )
+                score += float(np.sum(np.maximum(0.0, _clear_need(problem, g) - dist)))
+            for h in near_groups:
+                other = (x[a[h]], current[h], x[b[h]])
+                mine = (x[a[g]], bow, x[b[g]])
+                if _polylines_cross(mine, other):
+                    score += 5.0
+            for city in (int(a[g]), int(b[g])):
+                heading = math.atan2(bow[1] - x[city][1], bow[0] - x[city][0])
+                for h in at_city[city]:
+                    if h == g:
+                        continue
+                    toward = current[h] - x[city]
+                    theta = abs(
+                        (heading - math.atan2(toward[1], toward[0]) + math.pi) % (2 * math.pi)
+                        - math.pi
+                    )
+                    score += 2.0 * max(0.0, _NARROW_FAN - theta)
+            scores.append(score)
+        if scores[0] < scores[1] - 1e-9:
+            sides[g] = 1.0
+        elif scores[1] < scores[0] - 1e-9:
+            sides[g] = -1.0
+    return sides
+
+
+def _polylines_cross(first: Sequence[object], second: Sequence[object]) -> bool:
+    from ttr_maps.geometry.projection import segments_cross
+
+    for p, q in itertools.pairwise(first):
+        for r, s in itertools.pairwise(second):
+            if segments_cross(tuple(p), tuple(q), tuple(r), tuple(s)):
+                return True
+    return False
+
+
+@dataclass(frozen=True)
+class _Near:
+    """What is near what in one round (index arrays): city pairs; (city, group)
+    where the city is near a group's line it does not end at; (group, group) where
+    two groups' lines cross (drawn as their bows)."""
+
+    pairs: object
+    triples: object
+    crossings: object
+
+
+def _neighbours(problem: _Problem, x: object, free: object, sides: object) -> _Near:
+    """Who is near whom now (only what involves a free city)."""
     import numpy as np
     from scipy.spatial import cKDTree
 
@@ -243,158 +604,440 @@ def _neighbours(problem: _Problem, x: object) -> tuple[object, object]:
     reach = 3 * CITY_SPACING
     tree = cKDTree(x)
     pairs = np.array(sorted(tree.query_pairs(reach)), dtype=int).reshape(-1, 2)
+    pairs = pairs[free[pairs[:, 0]] | free[pairs[:, 1]]]
     a, b = problem.route_a, problem.route_b
     mid = (x[a] + x[b]) / 2
-    radius = np.linalg.norm(x[a] - x[b], axis=1) / 2 + reach
+    length = np.linalg.norm(x[a] - x[b], axis=1)
+    radius = length * (0.5 + DETOUR_SHARE) + reach
     triples = []
-    for route, (centre, r) in enumerate(zip(mid, radius, strict=True)):
+    for group, (centre, r) in enumerate(zip(mid, radius, strict=True)):
         for city in tree.query_ball_point(centre, r):
-            if city != a[route] and city != b[route]:
-                triples.append((city, route))
-    return pairs, np.array(triples, dtype=int).reshape(-1, 2)
+            if city != a[group] and city != b[group] and free[[city, a[group], b[group]]].any():
+                triples.append((city, group))
+    bows = problem.bow_points(x, sides)
+    groups_tree = cKDTree(mid)
+    crossings = []
+    for g, h in sorted(groups_tree.query_pairs(float(length.max()) * (0.5 + DETOUR_SHARE))):
+        ends = {a[g], b[g], a[h], b[h]}
+        if len(ends) < 3 or not free[list(ends)].any():
+            continue
+        first = (x[a[g]], bows[g], x[b[g]])
+        second = (x[a[h]], bows[h], x[b[h]])
+        if _polylines_cross(first, second):
+            crossings.append((g, h))
+    return _Near(pairs, np.array(triples, dtype=int).reshape(-1, 2),
+                 np.array(crossings, dtype=int).reshape(-1, 2))  # fmt: skip
 
 
-def _residual_function(
-    problem: _Problem, anchor: object, spacing_pairs: object, clear_triples: object
-):
+def _crossing(x: object, bows: object, a: object, b: object, g: object, h: object) -> object:
+    """Whether the lines (as bows) of groups g and h cross (rows), vectorised."""
+    import numpy as np
+
+    def orient(p, q, r):
+        return (q[:, 0] - p[:, 0]) * (r[:, 1] - p[:, 1]) - (q[:, 1] - p[:, 1]) * (r[:, 0] - p[:, 0])
+
+    found = np.zeros(len(g), dtype=bool)
+    for p1, p2 in ((x[a[g]], bows[g]), (bows[g], x[b[g]])):
+        for q1, q2 in ((x[a[h]], bows[h]), (bows[h], x[b[h]])):
+            d1, d2 = orient(q1, q2, p1), orient(q1, q2, p2)
+            d3, d4 = orient(p1, p2, q1), orient(p1, p2, q2)
+            found |= (d1 * d2 < 0) & (d3 * d4 < 0)
+    return found
+
+
+def _uncrossing(problem: _Problem, x: object, bows: object, g: object, h: object) -> object:
+    """For crossing groups g and h (rows), how far the nearest of their cities that
+    is not shared lies from the other's line: the least move that uncrosses them."""
     import numpy as np
 
     a, b = problem.route_a, problem.route_b
-    need, half = problem.route_need, problem.route_half
-    fans = problem.fans
-    fan_c, fan_1, fan_2 = (fans[:, k].astype(int) for k in range(3))
+    best = np.full(len(g), np.inf)
+    for mine, other in ((g, h), (h, g)):
+        for ends in (a, b):
+            city = ends[mine]
+            shared = (city == a[other]) | (city == b[other])
+            dist = _polyline_distance(x[city], x[a[other]], bows[other], x[b[other]])
+            best = np.minimum(best, np.where(shared, np.inf, dist))
+    return best
+
+
+def _residual_function(
+    problem: _Problem,
+    anchor: object,
+    x0: object,
+    free: object,
+    sides: object,
+    near: _Near,
+):
+    """The residuals over the free cities' coordinates, and for each residual row
+    the cities it depends on (for the Jacobian's sparsity)."""
+    import numpy as np
+
+    a, b = problem.route_a, problem.route_b
+    fans, compass = problem.fans, problem.compass
+    fan_c = fans[:, 0].astype(int)
+    fan_1, fan_2 = fans[:, 1].astype(int), fans[:, 2].astype(int)
     fan_least = fans[:, 3]
+    keep = free[fan_c] | free[a[fan_1]] | free[b[fan_1]] | free[a[fan_2]] | free[b[fan_2]]
+    fan_c, fan_1, fan_2, fan_least = fan_c[keep], fan_1[keep], fan_2[keep], fan_least[keep]
+    ci, cj = compass[:, 0].astype(int), compass[:, 1].astype(int)
+    keep = free[ci] | free[cj]
+    ci, cj = ci[keep], cj[keep]
+    c_axis, c_sign = compass[keep, 2].astype(int), compass[keep, 3]
+    route_rows = free[a] | free[b]
+    spacing_pairs, clear_triples, crossings = near.pairs, near.triples, near.crossings
     pi, pj = spacing_pairs[:, 0], spacing_pairs[:, 1]
-    tc, tr = clear_triples[:, 0], clear_triples[:, 1]
-    clear_need = CITY_RADIUS + half[tr] + LABEL_HEIGHT + 0.2
+    tc, tg = clear_triples[:, 0], clear_triples[:, 1]
+    cg, ch = crossings[:, 0], crossings[:, 1]
+    cross_need = problem.half[cg] + problem.half[ch] + CLEARANCE
+    clear_need = _clear_need(problem, tg)
+    free_index = np.flatnonzero(free)
+    base = np.array(x0, dtype=float)
+    shortest = problem.target / problem.max_ratio
 
     def residuals(flat):
-        x = flat.reshape(-1, 2)
-        out = [_WEIGHT_ANCHOR * (x - anchor).ravel()]
+        x = base.copy()
+        x[free_index] = flat.reshape(-1, 2)
+        out = [_WEIGHT_ANCHOR * (x[free_index] - anchor[free_index]).ravel()]
         d = np.linalg.norm(x[a] - x[b], axis=1)
-        out.append(_WEIGHT_LENGTH * np.maximum(0.0, need - d))
-        out.append(_WEIGHT_SLACK * np.maximum(0.0, d - LENGTH_SLACK * need))
+        out.append((_WEIGHT_ROPE * np.maximum(0.0, d - problem.upper))[route_rows])
+        out.append((_WEIGHT_STRAIGHT * np.maximum(0.0, problem.target - d))[route_rows])
+        out.append((_WEIGHT_BOW * np.maximum(0.0, shortest - d))[route_rows])
         gap = np.linalg.norm(x[pi] - x[pj], axis=1)
         out.append(_WEIGHT_SPACING * np.maximum(0.0, CITY_SPACING - gap))
-        p, q, c = x[a[tr]], x[b[tr]], x[tc]
-        pq = q - p
-        t = np.clip(np.sum((c - p) * pq, axis=1) / np.maximum(np.sum(pq * pq, axis=1), 1e-9), 0, 1)
-        dist = np.linalg.norm(c - (p + t[:, None] * pq), axis=1)
+        bows = problem.bow_points(x, sides)
+        dist = _polyline_distance(x[tc], x[a[tg]], bows[tg], x[b[tg]])
         out.append(_WEIGHT_CLEAR * np.maximum(0.0, clear_need - dist))
-        u = x[fan_1] - x[fan_c]
-        v = x[fan_2] - x[fan_c]
+        u = bows[fan_1] - x[fan_c]
+        v = bows[fan_2] - x[fan_c]
         cross = np.abs(u[:, 0] * v[:, 1] - u[:, 1] * v[:, 0])
         angle = np.arctan2(cross, np.sum(u * v, axis=1))
         out.append(_WEIGHT_ANGLE * CAR_LENGTH * np.maximum(0.0, fan_least - angle))
+        crossing = _crossing(x, bows, a, b, cg, ch)
+        uncross = _uncrossing(problem, x, bows, cg, ch)
+        out.append(_WEIGHT_CROSS * np.where(crossing, cross_need + uncross, 0.0))
+        ahead = c_sign * (x[cj, c_axis] - x[ci, c_axis])
+        out.append(_WEIGHT_COMPASS * np.maximum(0.0, _COMPASS_MARGIN - ahead))
+        if not free.all():
+            out.append(_WEIGHT_FRAME * np.maximum(0.0, _FRAME_INSET - x[free_index]).ravel())
         return np.concatenate(out)
 
-    return residuals
+    rows: list[tuple[int, ...]] = []
+    for i in free_index:
+        rows += [(int(i), 0), (int(i), 1)]  # anchor rows: one coordinate each
+    route_deps = [(int(i), int(j)) for i, j, keep in zip(a, b, route_rows, strict=True) if keep]
+    rows += route_deps * 3
+    rows += [(int(i), int(j)) for i, j in spacing_pairs]
+    rows += [(int(c), int(a[g]), int(b[g])) for c, g in clear_triples]
+    rows += [
+        (int(c), int(a[g1]), int(b[g1]), int(a[g2]), int(b[g2]))
+        for c, g1, g2 in zip(fan_c, fan_1, fan_2, strict=True)
+    ]
+    rows += [(int(a[g]), int(b[g]), int(a[h]), int(b[h])) for g, h in zip(cg, ch, strict=True)]
+    rows += [(int(i), int(j)) for i, j in zip(ci, cj, strict=True)]
+    if not free.all():
+        for i in free_index:
+            rows += [(int(i), 0), (int(i), 1)]
+    return residuals, rows
 
 
-def _sparsity(problem: _Problem, cities: int, spacing_pairs: object, clear_triples: object):
-    """Which coordinates each residual depends on (rows in `_residual_function` order)."""
+def _sparsity(rows: Sequence[tuple[int, ...]], free: object):
+    """Which free coordinates each residual row depends on. Rows of one city and an
+    axis (anchor and frame rows) are marked by a 2-tuple whose second item is the
+    axis and whose first is that city; the others list cities."""
+    import numpy as np
     from scipy.sparse import lil_matrix
 
-    groups: list[tuple[int, ...]] = [(i,) for i in range(cities) for _ in range(2)]
-    routes = list(zip(problem.route_a, problem.route_b, strict=True))
-    groups += routes + routes
-    groups += [tuple(p) for p in spacing_pairs]
-    groups += [
-        (city, problem.route_a[route], problem.route_b[route]) for city, route in clear_triples
-    ]
-    groups += [tuple(int(v) for v in fan[:3]) for fan in problem.fans]
-    matrix = lil_matrix((len(groups), 2 * cities), dtype=int)
-    for row, members in enumerate(groups):
-        if len(members) == 1 and row < 2 * cities:
-            matrix[row, row] = 1  # anchor rows: one coordinate each
+    column = np.cumsum(free) - 1
+    count = int(np.sum(free))
+    matrix = lil_matrix((len(rows), 2 * count), dtype=int)
+    anchors = 2 * count
+    frame_start = len(rows) - (anchors if not np.all(free) else 0)
+    for row, members in enumerate(rows):
+        if row < anchors or row >= frame_start:
+            city, axis = members
+            matrix[row, 2 * column[city] + axis] = 1
             continue
         for city in members:
-            matrix[row, 2 * int(city)] = 1
-            matrix[row, 2 * int(city) + 1] = 1
+            if free[city]:
+                matrix[row, 2 * column[city]] = 1
+                matrix[row, 2 * column[city] + 1] = 1
     return matrix
 
 
-# ---------------------------------------------------------------- repairs and labels
+# ---------------------------------------------------------------- drawing bows, repairs
 
 
-def _repair_routes(
-    game_map: Map, positions: Mapping[str, Point]
+def _tracks(
+    game_map: Map,
+    lines: Mapping[tuple[str, str], Sequence[Point]],
+    pair: tuple[str, str],
+    positions: Mapping[str, Point],
+    bend: Sequence[Point],
+) -> list[RouteShape]:
+    """The tracks of one group drawn with `bend`, the other groups' lines as given."""
+    a, b = pair
+    routes = game_map.parallel_routes[frozenset(pair)]
+    line = route_line(positions[a], bend, positions[b])
+    clearance = end_clearances(game_map, {**lines, pair: line}, cities=pair)
+    return laid_out_tracks(routes, line, clearance[(a, pair)], clearance[(b, pair)])
+
+
+def _bow(
+    tracks: int,
+    pair: tuple[str, str],
+    positions: Mapping[str, Point],
+    side: float,
+    along: float,
+    length: float,
+) -> tuple[Point, ...]:
+    """The bend point of a bow on `side` whose tracks (`tracks` side by side) are
+    `length` long on average (found by bisection), or () when the chord is enough."""
+    pa, pb = positions[pair[0]], positions[pair[1]]
+    chord = math.dist(pa, pb)
+    if chord >= length or chord == 0:
+        return ()
+    shifts = [(slot - (tracks - 1) / 2) * CAR_WIDTH * TRACK_SPACING for slot in range(tracks)]
+
+    def mean(height: float) -> float:
+        line = route_line(pa, (_beside(pa, pb, along, side * height),), pb)
+        return sum(polyline_length(offset_polyline(line, shift)) for shift in shifts) / tracks
+
+    low, high = 0.0, 0.6 * chord
+    for _ in range(24):
+        middle = (low + high) / 2
+        if mean(middle) < length:
+            low = middle
+        else:
+            high = middle
+    return (_rounded(_beside(pa, pb, along, side * high)),)
+
+
+def _rounded(p: Point) -> Point:
+    return (round(p[0], 2), round(p[1], 2))
+
+
+def _draw_bows(
+    game_map: Map, problem: _Problem, positions: Mapping[str, Point], sides: object
 ) -> dict[tuple[str, str], tuple[Point, ...]]:
-    """Bends for routes whose straight line overlaps something or is too short.
-
-    Each trial bend redraws only the route's own tracks and tests them against an
-    index of everything else, so a big map stays quick."""
-    bends: dict[tuple[str, str], tuple[Point, ...]] = {}
-    clearance = city_clearance(game_map)
-
-    def current_board() -> BoardGeometry:
-        return board_geometry(game_map, BoardLayout(cities=positions, bends=bends))
-
-    board = current_board()
-    for _ in range(_REPAIR_ROUNDS):
-        index = _ShapeIndex(board)
-        troubled = [
-            pair
-            for pair, routes in game_map.parallel_routes.items()
-            if len(pair) == 2 and index.hits([board.routes[r.id] for r in routes])
-        ]
-        if not troubled:
-            break
-        for pair_set in troubled:
-            routes = game_map.parallel_routes[pair_set]
-            a, b = sorted(pair_set)
-            pa, pb = positions[a], positions[b]
-            distance = math.dist(pa, pb)
-            length = max(r.length for r in routes)
-            need = run_length(length) + clearance[a] + clearance[b]
-            lift = math.sqrt(max(need * need * 1.03 - distance * distance, 0.0)) / 2
-            current = index.hits([board.routes[r.id] for r in routes])
-            best: tuple[int, tuple[Point, ...] | None] = (current, None)
-            for offset in sorted({lift, *(f * distance for f in _BEND_SHARES)}):
-                if offset < lift or best[0] == 0:
-                    continue
-                for side, along in itertools.product((1, -1), (0.5, 0.35, 0.65)):
-                    bend = (_beside(pa, pb, along, side * offset),)
-                    shapes = laid_out_tracks(routes, (pa, *bend, pb), clearance[a], clearance[b])
-                    count = index.hits(shapes)
-                    if count < best[0]:
-                        best = (count, bend)
-            if best[1] is not None:
-                bends[(a, b)] = best[1]
-                board = current_board()
-                index = _ShapeIndex(board)
+    """A bend point for every group whose chord is shorter than its cars need."""
+    bends = {}
+    for g, pair in enumerate(problem.groups):
+        tracks = len(game_map.parallel_routes[frozenset(pair)])
+        bend = _bow(tracks, pair, positions, float(sides[g]), 0.5, float(problem.target[g]))
+        if bend:
+            bends[pair] = bend
     return bends
 
 
-class _ShapeIndex:
-    """Cars and city dots of a board in a uniform grid, to count what a route's
-    cars would overlap (cars of other routes, any city dot)."""
+def _repair_routes(
+    game_map: Map,
+    problem: _Problem,
+    positions: Mapping[str, Point],
+    bends: dict[tuple[str, str], tuple[Point, ...]],
+) -> dict[tuple[str, str], tuple[Point, ...]]:
+    """Other bows for groups that still break a rule: the other side, off-centre, or
+    (a straight group) a gentle bow within its rope; the one that breaks least wins.
 
-    def __init__(self, board: BoardGeometry):
+    Each trial redraws only the group's own tracks and tests them against an index
+    of everything else, so a big map stays quick."""
+    bends = dict(bends)
+    group_of = {pair: g for g, pair in enumerate(problem.groups)}
+    for _ in range(_REPAIR_ROUNDS):
+        board = board_geometry(game_map, BoardLayout(cities=positions, bends=bends))
+        troubled = readability(game_map, board).troubled_pairs(game_map)
+        troubled_groups = sorted(tuple(sorted(p)) for p in troubled if tuple(sorted(p)) in group_of)
+        if not troubled_groups:
+            break
+        changed = False
+        for pair in troubled_groups:
+            index = _ShapeIndex(board, exclude={frozenset(pair)})
+            lines = {tuple(sorted(s.cities)): s.line for s in board.routes.values()}
+            g = group_of[pair]
+            current = bends.get(pair, ())
+            best = (_trouble(game_map, lines, pair, positions, current, index), current)
+            tracks = len(game_map.parallel_routes[frozenset(pair)])
+            chord = math.dist(positions[pair[0]], positions[pair[1]])
+            target, upper = float(problem.target[g]), float(problem.upper[g])
+            lengths = (
+                [target]
+                if chord < target
+                else [chord + share * (upper - chord) for share in (0.3, 0.7) if chord < upper]
+            )
+            for length in lengths:
+                for side in (1.0, -1.0):
+                    for along in (0.5, 0.35, 0.65):
+                        bend = _bow(tracks, pair, positions, side, along, length)
+                        if not bend or bend == current:
+                            continue
+                        cost = _trouble(game_map, lines, pair, positions, bend, index)
+                        if cost < best[0] - 1e-9:
+                            best = (cost, bend)
+            if best[1] != current:
+                changed = True
+                if best[1]:
+                    bends[pair] = best[1]
+                else:
+                    bends.pop(pair, None)
+                board = board_geometry(game_map, BoardLayout(cities=positions, bends=bends))
+        if not changed:
+            break
+    return bends
+
+
+def _labelled(
+    game_map: Map,
+    positions: Mapping[str, Point],
+    bends: Mapping[tuple[str, str], tuple[Point, ...]],
+    kept: Mapping[str, Point],
+) -> BoardGeometry:
+    """The board with its labels placed as the finished layout will place them."""
+    board = board_geometry(game_map, BoardLayout(cities=positions, bends=bends))
+    labels = {**_label_offsets(game_map, board), **kept}
+    return board_geometry(game_map, BoardLayout(cities=positions, labels=labels, bends=bends))
+
+
+def _redrawn(
+    game_map: Map,
+    problem: _Problem,
+    positions: Mapping[str, Point],
+    bends: Mapping[tuple[str, str], tuple[Point, ...]],
+    groups: Sequence[int],
+) -> dict[tuple[str, str], tuple[Point, ...]]:
+    """`bends` with the bows of `groups` drawn again for their cities' places, each
+    on the side it had (a straight group bows to the left if it must)."""
+    bends = dict(bends)
+    for g in groups:
+        pair = problem.groups[g]
+        pa, pb = positions[pair[0]], positions[pair[1]]
+        old = bends.pop(pair, ())
+        side = 1.0
+        if old:
+            (x, y), (dx, dy) = old[0], (pb[0] - pa[0], pb[1] - pa[1])
+            side = 1.0 if dx * (y - pa[1]) - dy * (x - pa[0]) >= 0 else -1.0
+        tracks = len(game_map.parallel_routes[frozenset(pair)])
+        bend = _bow(tracks, pair, positions, side, 0.5, float(problem.target[g]))
+        if bend:
+            bends[pair] = bend
+    return bends
+
+
+def _repair_cities(
+    game_map: Map,
+    problem: _Problem,
+    positions: Mapping[str, Point],
+    bends: Mapping[tuple[str, str], tuple[Point, ...]],
+    pinned: Collection[str],
+    kept: Mapping[str, Point],
+) -> tuple[dict[str, Point], dict[tuple[str, str], tuple[Point, ...]]]:
+    """Move the free cities of what still breaks a rule, a little at a time, and
+    keep a move when the finished board (bows redrawn, labels placed) breaks fewer
+    rules: the least squares see the rules as smooth wishes, this step counts them.
+    A move is tried in 8 directions at `_NUDGES` distances, nearest first, within
+    a budget of trials that shrinks on big maps (each measures a whole board; the
+    labels are placed only for a trial that breaks no more other rules)."""
+    positions, bends = dict(positions), dict(bends)
+    at_city: dict[str, list[int]] = {}
+    for g, (first, second) in enumerate(problem.groups):
+        at_city.setdefault(first, []).append(g)
+        at_city.setdefault(second, []).append(g)
+    budget = max(_NUDGE_BUDGET_MIN, _NUDGE_BUDGET // len(game_map.cities))
+    found = readability(game_map, _labelled(game_map, positions, bends, kept))
+    tried: set[tuple[str, int, int]] = set()
+    while found.count and budget > 0:
+        improved = False
+        for city in sorted(found.troubled_cities(game_map) - set(pinned)):
+            x, y = positions[city]
+            for step, k in itertools.product(range(len(_NUDGES)), range(8)):
+                if budget <= 0 or (city, step, k) in tried:
+                    continue
+                tried.add((city, step, k))
+                budget -= 1
+                angle = k * math.pi / 4
+                distance = _NUDGES[step]
+                moved = {**positions, city: _rounded((x + distance * math.cos(angle),
+                                                      y + distance * math.sin(angle)))}  # fmt: skip
+                redrawn = _redrawn(game_map, problem, moved, bends, at_city.get(city, ()))
+                bare = board_geometry(game_map, BoardLayout(cities=moved, bends=redrawn))
+                unlabelled = readability(game_map, bare).unlabelled_count
+                if unlabelled > found.unlabelled_count or (
+                    unlabelled == found.unlabelled_count and not found.label_count
+                ):
+                    continue  # labels placed again cannot make up for it
+                trial = readability(game_map, _labelled(game_map, moved, redrawn, kept))
+                if trial.count < found.count:
+                    positions, bends, found, improved = moved, redrawn, trial, True
+                    tried = {t for t in tried if t[0] != city}
+                    break
+            if improved:
+                break
+        if not improved:
+            break
+    return positions, bends
+
+
+def _trouble(
+    game_map: Map,
+    lines: Mapping[tuple[str, str], Sequence[Point]],
+    pair: tuple[str, str],
+    positions: Mapping[str, Point],
+    bend: Sequence[Point],
+    index: _ShapeIndex,
+) -> float:
+    """How badly a group drawn with `bend` breaks the rules: what its cars overlap,
+    cities it passes too near, gaps in its chains, a detour past the bound."""
+    shapes = _tracks(game_map, lines, pair, positions, bend)
+    cost = 10.0 * index.hits(shapes) + 10.0 * index.near_cities(shapes, CLEARANCE)
+    for shape in shapes:
+        gaps = shape_gap_count(shape, positions, CITY_RADIUS)
+        cost += 10.0 + gaps if gaps else 0.0
+    pa, pb = positions[pair[0]], positions[pair[1]]
+    chord = math.dist(pa, pb)
+    if bend:
+        line = route_line(pa, bend, pb)
+        deviation = max(segment_distance(p, pa, pb) for p in line)
+        if deviation > detour_limit(chord):
+            cost += 10.0
+        cost += 0.01 * deviation
+    return cost
+
+
+class _ShapeIndex:
+    """Cars and city dots of a board in a uniform grid, to count what a group's cars
+    would overlap (cars of other routes, any city dot) and which cities they pass
+    too near. `exclude` (pairs of cities) leaves those groups' own cars out."""
+
+    def __init__(self, board: BoardGeometry, exclude: Collection[frozenset[str]] = ()):
         self.cell = 2 * board.car_length
         self.items: list[tuple[str, tuple[Point, ...]]] = []
         for shape in board.routes.values():
+            if frozenset(shape.cities) in exclude:
+                continue
             for car in shape.cars:
                 self.items.append((shape.id, car.corners))
         r = board.city_radius
+        self.radius = r
+        self.cities: dict[tuple[int, int], list[tuple[str, Point]]] = {}
         for name, (x, y) in board.positions.items():
             octagon = tuple(
                 (x + r * math.cos(k * math.pi / 4), y + r * math.sin(k * math.pi / 4))
                 for k in range(8)
             )
             self.items.append((f"city:{name}", octagon))
+            key = (math.floor(x / self.cell), math.floor(y / self.cell))
+            self.cities.setdefault(key, []).append((name, (x, y)))
         self.grid: dict[tuple[int, int], list[int]] = {}
         for i, (_, polygon) in enumerate(self.items):
             for key in self._cells(polygon):
                 self.grid.setdefault(key, []).append(i)
 
-    def _cells(self, polygon: Sequence[Point]) -> list[tuple[int, int]]:
+    def _cells(self, polygon: Sequence[Point], pad: float = 0.0) -> list[tuple[int, int]]:
         xs, ys = [p[0] for p in polygon], [p[1] for p in polygon]
         c = self.cell
         return [
             (gx, gy)
-            for gx in range(math.floor(min(xs) / c), math.floor(max(xs) / c) + 1)
-            for gy in range(math.floor(min(ys) / c), math.floor(max(ys) / c) + 1)
+            for gx in range(math.floor((min(xs) - pad) / c), math.floor((max(xs) + pad) / c) + 1)
+            for gy in range(math.floor((min(ys) - pad) / c), math.floor((max(ys) + pad) / c) + 1)
         ]
 
     def hits(self, shapes: Sequence[RouteShape]) -> int:
@@ -414,6 +1057,20 @@ class _ShapeIndex:
                             found.add(name)
         return len(found)
 
+    def near_cities(self, shapes: Sequence[RouteShape], within: float) -> int:
+        """How many cities the cars of `shapes` pass nearer than `within` (their own
+        cities aside)."""
+        found: set[str] = set()
+        for shape in shapes:
+            for car in shape.cars:
+                for key in self._cells(car.corners, pad=within + self.radius):
+                    for name, centre in self.cities.get(key, ()):
+                        if name in shape.cities or name in found:
+                            continue
+                        if polygon_distance(centre, car.corners) - self.radius < within:
+                            found.add(name)
+        return len(found)
+
 
 def _beside(p: Point, q: Point, along: float, offset: float) -> Point:
     """The point `offset` to the left of the point `along` (0..1) the way from p to q."""
@@ -421,6 +1078,9 @@ def _beside(p: Point, q: Point, along: float, offset: float) -> Point:
     nx, ny = -(q[1] - p[1]) / distance, (q[0] - p[0]) / distance
     x, y = p[0] + (q[0] - p[0]) * along, p[1] + (q[1] - p[1]) * along
     return (x + nx * offset, y + ny * offset)
+
+
+# ---------------------------------------------------------------- labels and frame
 
 
 def _label_offsets(game_map: Map, board: BoardGeometry) -> dict[str, Point]:
@@ -438,25 +1098,52 @@ def _label_offsets(game_map: Map, board: BoardGeometry) -> dict[str, Point]:
     }
 
 
-def _framed(layout: BoardLayout, game_map: Map) -> BoardLayout:
+def _framed(layout: BoardLayout, game_map: Map) -> tuple[BoardLayout, Point, Point]:
     """The layout moved so that everything drawn sits `BOARD_MARGIN` inside a board
-    whose lower left corner is (0, 0); positions rounded to 0.01 cm."""
+    whose lower left corner is (0, 0), positions rounded to 0.01 cm; with the shift
+    applied, and how far the board reaches past its left and lower edges. A layout
+    with pinned cities is not moved: the board grows to the right and up."""
     board = board_geometry(game_map, layout)
     x0, y0, x1, y1 = board.bounds
-    dx, dy = BOARD_MARGIN - x0, BOARD_MARGIN - y0
+    if layout.pinned:
+        dx = dy = 0.0
+        off_board = (max(0.0, -x0), max(0.0, -y0))
+    else:
+        dx, dy = BOARD_MARGIN - x0, BOARD_MARGIN - y0
+        off_board = (0.0, 0.0)
 
     def moved(p: Point) -> Point:
         return (round(p[0] + dx, 2), round(p[1] + dy, 2))
 
-    return BoardLayout(
-        cities={name: moved(p) for name, p in layout.cities.items()},
-        labels=dict(layout.labels),
-        bends={pair: tuple(moved(p) for p in points) for pair, points in layout.bends.items()},
-        size=(round(x1 - x0 + 2 * BOARD_MARGIN, 1), round(y1 - y0 + 2 * BOARD_MARGIN, 1)),
+    cities = {name: p if name in layout.pinned else moved(p) for name, p in layout.cities.items()}
+    size = (round(x1 + dx + BOARD_MARGIN, 1), round(y1 + dy + BOARD_MARGIN, 1))
+    return (
+        BoardLayout(
+            cities=cities,
+            labels=dict(layout.labels),
+            bends={pair: tuple(moved(p) for p in points) for pair, points in layout.bends.items()},
+            size=size,
+            pinned=layout.pinned,
+        ),
+        (dx, dy),
+        off_board,
     )
 
 
 # ---------------------------------------------------------------- the map file
+
+
+def laid_out_text(text: str, path: str, layout: BoardLayout) -> tuple[str, list[Problem]]:
+    """A map file's text with `layout` stored in it (`with_layout`), and what
+    `ttr validate` would then say about the drawn board (TTR551–TTR557), positions
+    in the new text."""
+    from ttr_maps.checks.layout import BOARD_CODES
+    from ttr_maps.checks.validate import validate_document
+    from ttr_maps.io.document import parse_document
+
+    new_text = with_layout(text, layout)
+    report = validate_document(parse_document(new_text, path))
+    return new_text, [p for p in report.problems if p.code in BOARD_CODES]
 
 
 def layout_yaml(layout: BoardLayout) -> str:
@@ -464,11 +1151,11 @@ def layout_yaml(layout: BoardLayout) -> str:
 
     >>> print(layout_yaml(BoardLayout(cities={"Den Haag": (1.0, 2.5)},
     ...     labels={"Den Haag": (0.0, -1.0)}, bends={("Den Haag", "Köln"): ((3.0, 4.0),)},
-    ...     size=(80.0, 53.0))), end="")
+    ...     size=(80.0, 53.0), pinned=frozenset({"Den Haag"}))), end="")
     layout:
       board: {width: 80.0, height: 53.0}
       cities:
-        Den Haag: {x: 1.0, y: 2.5, label: [0.0, -1.0]}
+        Den Haag: {x: 1.0, y: 2.5, label: [0.0, -1.0], pin: true}
       bends:
         - {between: [Den Haag, Köln], points: [[3.0, 4.0]]}
     """
@@ -479,6 +1166,7 @@ def layout_yaml(layout: BoardLayout) -> str:
     for name, (x, y) in layout.cities.items():
         label = layout.labels.get(name)
         extra = f", label: [{label[0]}, {label[1]}]" if label is not None else ""
+        extra += ", pin: true" if name in layout.pinned else ""
         lines.append(f"    {_yaml_name(name)}: {{x: {x}, y: {y}{extra}}}")
     if layout.bends:
         lines.append("  bends:")

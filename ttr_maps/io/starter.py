@@ -150,15 +150,24 @@ def starter_map_text(
     coordinates: CoordinateKind = "geographic",
     schema_ref: str = "map.schema.json",
     name: str | None = None,
+    cities: dict[str, tuple[float, float]] | None = None,
 ) -> str:
-    """The YAML text of a starter map. Ticket values are computed (R2)."""
+    """The YAML text of a starter map. Ticket values are computed (R2). Given
+    `cities` (name -> lat, lon), the map has those, joined as `starter_routes` says,
+    and tickets between the farthest of them."""
     from ttr_maps.graph import shortest_wagon_distance
 
     check_map_id(map_id)
-    geographic = coordinates == "geographic"
-    cities = _GEOGRAPHIC_CITIES if geographic else _PLANE_CITIES
-    routes = _GEOGRAPHIC_ROUTES if geographic else _PLANE_ROUTES
-    ticket_pairs = _GEOGRAPHIC_TICKETS if geographic else _PLANE_TICKETS
+    geographic = coordinates == "geographic" or cities is not None
+    coordinates = "geographic" if geographic else "plane"
+    given = cities
+    if cities is not None:
+        routes = starter_routes(cities)
+        ticket_pairs = _farthest_pairs(cities, routes)
+    else:
+        cities = _GEOGRAPHIC_CITIES if geographic else _PLANE_CITIES
+        routes = _GEOGRAPHIC_ROUTES if geographic else _PLANE_ROUTES
+        ticket_pairs = _GEOGRAPHIC_TICKETS if geographic else _PLANE_TICKETS
     keys = ("lat", "lon") if geographic else ("x", "y")
     data: dict[str, Any] = {
         "format": 1,
@@ -172,6 +181,7 @@ def starter_map_text(
     game_map = Map.from_data(data)
     values = [shortest_wagon_distance(game_map, a, b) for a, b in ticket_pairs]
 
+    verdict = "It validates clean" if given is None else "It has no errors"
     where = (
         "Cities are real towns at their latitude and longitude in degrees."
         if geographic
@@ -180,11 +190,12 @@ def starter_map_text(
     lines = [
         f"{MODELINE_PREFIX}{schema_ref}",
         "#",
-        f"# {data['name']}: a starter map made by `ttr new`. It validates clean; grow it",
+        f"# {data['name']}: a starter map made by `ttr new`. {verdict}; grow it",
         "# from here. The loop: ttr validate -> ttr fix -> ttr preview -> ttr stats.",
         f"# {where}",
         "# See docs/authoring.md and docs/map-format.md.",
-        f"# Seven cities are too few for real games: too little track for {BASE.wagons} wagons and",
+        f"# {len(cities)} cities are too few for real games: too little track for "
+        f"{BASE.wagons} wagons and",
         "# too few tickets (TTR451, TTR352). Delete the next line once the map has grown.",
         "# ttr: disable=TTR352,TTR451",
         "format: 1",
@@ -247,6 +258,7 @@ def write_starter_map(
     coordinates: CoordinateKind = "geographic",
     schema_ref: str | None = None,
     force: bool = False,
+    cities: dict[str, tuple[float, float]] | None = None,
 ) -> Path:
     """Write a starter map to `path`, atomically.
 
@@ -266,9 +278,225 @@ def write_starter_map(
     if schema_ref is not None:
         check_schema_reference(schema_ref)
     reference = schema_ref if schema_ref is not None else default_schema_reference(target)
-    text = starter_map_text(map_id, coordinates=coordinates, schema_ref=reference)
+    text = starter_map_text(map_id, coordinates=coordinates, schema_ref=reference, cities=cities)
     try:
         write_text_atomically(target, text)
     except OSError as error:
         raise StarterError(f"{target}: cannot write ({error.strerror or error})") from None
     return target
+
+
+# ---------------------------------------------------------------- a starter of given cities
+
+#: Wagon spaces of the middle route of a starter drawn on given cities.
+MIDDLE_ROUTE_SPACES = 3
+#: Most cities `ttr new --cities` takes (a starter, not a whole map).
+MAX_STARTER_CITIES = 60
+_GIVEN = re.compile(r"^(?P<name>[^()]+?)\s*(?:\((?P<hint>[^()]*)\))?$")
+
+
+def parse_city_list(text: str) -> list[tuple[str, str | None, tuple[float, float] | None]]:
+    """`"Oslo, Bergen (NO), Springfield (39.80, -89.64)"` as (name, country, position)
+    each: a country code or a position in brackets settles a doubtful name.
+
+    >>> parse_city_list("Oslo, Bergen (no), Springfield (39.8, -89.64)")
+    [('Oslo', None, None), ('Bergen', 'NO', None), ('Springfield', None, (39.8, -89.64))]
+    """
+    parts, depth, current = [], 0, ""
+    for char in text:
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if char == "," and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += char
+    parts.append(current)
+    found: list[tuple[str, str | None, tuple[float, float] | None]] = []
+    for part in (p.strip() for p in parts):
+        if not part:
+            continue
+        matched = _GIVEN.match(part)
+        if matched is None or depth != 0:
+            raise StarterError(
+                f"--cities: cannot read {part!r} (write 'Name', 'Name (CC)' or 'Name (lat, lon)')"
+            )
+        name, hint = matched["name"].strip(), (matched["hint"] or "").strip()
+        position = None
+        if "," in hint:
+            try:
+                lat, lon = (float(v) for v in hint.split(","))
+            except ValueError:
+                raise StarterError(f"--cities: {part!r}: the position is two numbers") from None
+            if not (-90 <= lat <= 90 and -180 <= lon <= 180):
+                raise StarterError(f"--cities: {part!r}: not a latitude and longitude")
+            position = (lat, lon)
+        elif hint and not re.fullmatch(r"[A-Za-z]{2}", hint):
+            raise StarterError(
+                f"--cities: {part!r}: in brackets, a two-letter country code or a position"
+            )
+        found.append((name, hint.upper() if hint and position is None else None, position))
+    return found
+
+
+def place_cities(text: str, country: str | None = None) -> dict[str, tuple[float, float]]:
+    """The cities of a `--cities` list at their real positions (the gazetteer's
+    spelling where the given one differs only by case or accents); every name that
+    cannot be placed is named in one `StarterError`, with its choices."""
+    from ttr_maps.io.gazetteer import fold, look_up_places
+
+    wanted = parse_city_list(text)
+    if len(wanted) < 2:
+        raise StarterError("--cities: give at least two cities, separated by commas")
+    if len(wanted) > MAX_STARTER_CITIES:
+        raise StarterError(f"--cities: at most {MAX_STARTER_CITIES} cities in a starter")
+    looked = iter(look_up_places([(n, c) for n, c, p in wanted if p is None], country=country))
+    cities: dict[str, tuple[float, float]] = {}
+    problems = []
+    for name, _, position in wanted:
+        if position is None:
+            lookup = next(looked)
+            if lookup.place is None:
+                problems.append(lookup.message())
+                continue
+            place = lookup.place
+            name = place.name if fold(place.name) == fold(name) else name
+            position = (round(place.latitude, 4), round(place.longitude, 4))
+        if name in cities:
+            problems.append(f"{name!r} is in the list twice")
+        cities[name] = position
+    if problems:
+        raise StarterError("--cities: " + "\n  ".join(problems))
+    spots: dict[tuple[float, float], str] = {}
+    for name, position in cities.items():
+        if position in spots:
+            raise StarterError(f"--cities: {spots[position]} and {name} are at one place")
+        spots[position] = name
+    return cities
+
+
+def starter_routes(
+    cities: dict[str, tuple[float, float]],
+) -> list[tuple[str, str, int, str | list[str]]]:
+    """Routes between given cities: two are joined when no third city lies in the
+    circle on their straight line (the Gabriel graph: every city reached, no long
+    route past a nearer city), their lengths from distance with the middle route
+    `MIDDLE_ROUTE_SPACES` long (1 to 8), colours each the card colour with the
+    fewest spaces so far (R3's balance)."""
+    import math
+
+    from ttr_maps.geometry.projection import project_lat_lon
+    from ttr_maps.rules import CARD_COLORS, ROUTE_LENGTH_MAX
+
+    names = list(cities)
+    reference = sum(lat for lat, _ in cities.values()) / len(cities)
+    points = {n: project_lat_lon(*cities[n], reference) for n in names}
+    pairs = []
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            middle = ((points[a][0] + points[b][0]) / 2, (points[a][1] + points[b][1]) / 2)
+            radius = math.dist(points[a], points[b]) / 2
+            if all(math.dist(points[c], middle) >= radius for c in names if c not in (a, b)):
+                pairs.append((a, b, 2 * radius))
+    distances = sorted(d for _, _, d in pairs)
+    per_space = distances[len(distances) // 2] / MIDDLE_ROUTE_SPACES
+    spaces = dict.fromkeys(CARD_COLORS, 0)
+    routes: list[tuple[str, str, int, str | list[str]]] = []
+    links = [(a, b) for a, b, _ in pairs]
+    for a, b, distance in pairs:
+        length = max(1, min(ROUTE_LENGTH_MAX, round(distance / per_space)))
+        tracks = 2 if _is_bridge((a, b), links, names) else 1
+        colors = least_used_colors(spaces, tracks)
+        for color in colors:
+            spaces[color] += length
+        routes.append((a, b, length, colors[0] if tracks == 1 else list(colors)))
+    return routes
+
+
+def _is_bridge(link: tuple[str, str], links: list[tuple[str, str]], names: list[str]) -> bool:
+    """Whether the cities fall apart without `link` (a dead end's only route, or
+    the one way between two parts): such a route is made double, so that one
+    claim does not shut every other player out."""
+    reached, todo = {names[0]}, [names[0]]
+    while todo:
+        city = todo.pop()
+        for a, b in links:
+            if (a, b) != link and city in (a, b):
+                other = b if city == a else a
+                if other not in reached:
+                    reached.add(other)
+                    todo.append(other)
+    return len(reached) < len(names)
+
+
+def least_used_colors(spaces: dict[str, int], count: int = 1) -> tuple[str, ...]:
+    """The `count` card colours with the fewest spaces in `spaces` (ties: in the
+    rule book's order): what keeps a board's colours balanced (R3).
+
+    >>> least_used_colors({"red": 3, "orange": 0, "yellow": 1}, 2)
+    ('orange', 'yellow')
+    """
+    from ttr_maps.rules import CARD_COLORS
+
+    known = [c for c in CARD_COLORS if c in spaces] or list(CARD_COLORS)
+    return tuple(sorted(known, key=lambda c: (spaces.get(c, 0), CARD_COLORS.index(c)))[:count])
+
+
+def _farthest_pairs(
+    cities: dict[str, tuple[float, float]], routes: list[tuple[str, str, int, str | list[str]]]
+) -> list[tuple[str, str]]:
+    """Tickets between the pairs farthest apart in wagons, first those naming cities
+    no ticket names yet, until every city is on one (at least five tickets where
+    there are pairs enough, each city on two at most)."""
+    from ttr_maps.graph import shortest_wagon_distance
+
+    game_map = Map.from_data(
+        {
+            "id": "starter",
+            "name": "starter",
+            "cities": {n: {"lat": p[0], "lon": p[1]} for n, p in cities.items()},
+            "routes": [{"between": [a, b], "length": n, "color": c} for a, b, n, c in routes],
+        }
+    )
+    names = list(cities)
+    distance = {
+        (a, b): shortest_wagon_distance(game_map, a, b) or 0
+        for i, a in enumerate(names)
+        for b in names[i + 1 :]
+    }
+    uses = dict.fromkeys(names, 0)
+    chosen: list[tuple[str, str]] = []
+    while True:
+        open_pairs = [p for p in distance if p not in chosen and uses[p[0]] < 2 and uses[p[1]] < 2]
+        unnamed = sum(1 for n in names if not uses[n])
+        if not open_pairs or (not unnamed and len(chosen) >= 5):
+            return chosen
+        a, b = max(open_pairs, key=lambda p: ((not uses[p[0]]) + (not uses[p[1]]), distance[p]))
+        chosen.append((a, b))
+        uses[a] += 1
+        uses[b] += 1
+
+
+def empty_map_text(map_id: str, *, coordinates: CoordinateKind, schema_ref: str) -> str:
+    """A map with no city yet, for `ttr edit NEW.yaml` to draw on: it does not
+    validate (a map needs two cities and a route) until the designer has drawn.
+
+    >>> print(empty_map_text("fjords", coordinates="geographic", schema_ref="s.json"), end="")
+    # yaml-language-server: $schema=s.json
+    format: 1
+    id: fjords
+    name: "Fjords"
+    rules: base
+    coordinates: geographic
+    <BLANKLINE>
+    cities: {}
+    <BLANKLINE>
+    routes: []
+    <BLANKLINE>
+    tickets: []
+    """
+    check_map_id(map_id)
+    return (
+        f"{MODELINE_PREFIX}{schema_ref}\nformat: 1\nid: {map_id}\n"
+        f"name: {json.dumps(_title(map_id), ensure_ascii=False)}\nrules: base\n"
+        f"coordinates: {coordinates}\n\ncities: {{}}\n\nroutes: []\n\ntickets: []\n"
+    )

@@ -22,6 +22,8 @@ path per car, each city dot is `city:<name>`, so tests and tools can count them.
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -194,7 +196,7 @@ def draw_map(
             ferry_marks.set_gid(f"ferry:{route.id}")
 
     if overlay.path:
-        _draw_highlight(ax, overlay.path, positions)
+        _draw_highlight(ax, overlay.path, board)
     if overlay.tickets:
         _draw_tickets(ax, game_map, positions)
     _draw_cities(ax, game_map, board, overlay.city_heat, cmap, norm)
@@ -261,10 +263,18 @@ def _car_style(route: Route, overlay: Overlay, cmap: Any, norm: Any) -> tuple[An
     return (base, CAR_EDGE, 1.0)
 
 
-def _draw_highlight(ax: Axes, cities: Sequence[str], positions: Mapping[str, Point]) -> None:
-    points = [positions[c] for c in cities if c in positions]
-    if len(points) < 2:
+def _draw_highlight(ax: Axes, cities: Sequence[str], board: BoardGeometry) -> None:
+    """A shortest path, along the routes' drawn lines (bows included)."""
+    lines = {frozenset(shape.cities): shape.line for shape in board.routes.values()}
+    ends = [board.positions[c] for c in cities if c in board.positions]
+    if len(ends) < 2:
         return
+    points = [ends[0]]
+    for a, b in itertools.pairwise(c for c in cities if c in board.positions):
+        line = lines.get(frozenset((a, b))) or (board.positions[a], board.positions[b])
+        if math.dist(line[0], board.positions[a]) > math.dist(line[-1], board.positions[a]):
+            line = tuple(reversed(line))
+        points.extend(line[1:])
     (line,) = ax.plot(
         [p[0] for p in points],
         [p[1] for p in points],
@@ -276,7 +286,7 @@ def _draw_highlight(ax: Axes, cities: Sequence[str], positions: Mapping[str, Poi
         zorder=2,
     )
     line.set_gid("highlight")
-    ends = ax.scatter(
+    marks = ax.scatter(
         [points[0][0], points[-1][0]],
         [points[0][1], points[-1][1]],
         s=260,
@@ -285,7 +295,7 @@ def _draw_highlight(ax: Axes, cities: Sequence[str], positions: Mapping[str, Poi
         linewidths=2.5,
         zorder=6,
     )
-    ends.set_gid("highlight-ends")
+    marks.set_gid("highlight-ends")
 
 
 def _draw_tickets(ax: Axes, game_map: Map, positions: Mapping[str, Point]) -> None:

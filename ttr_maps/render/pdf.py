@@ -9,14 +9,18 @@ Pages, in order:
    layout's width, or `--board-width`), each tile overlapping its right and lower
    neighbours by `OVERLAP_MM` (shaded band: glue the next tile onto it), with
    alignment crosses at the corners of the band and a label ("B2: row B of 3,
-   column 2 of 4").
+   column 2 of 4"). Tiles that would carry nothing (`empty_tiles`: a board around
+   an L-shaped country) are left out; the assembly page names them.
 3. **Scoring track** 0–100, rows of squares to cut out and lay beside the board.
-4. **Ticket cards** at 63 × 88 mm (9 per A4 or Letter page, 16 per A3), with cut
-   marks: the two cities, the value (R2, plus a designer's bonus, D7), a small map
-   with both cities marked; long tickets (E4) say so.
-5. **Train cards** (R3: 12 of each of the 8 colours and 14 locomotives) at
-   44 × 68 mm, 16 per A4 page.
-6. **Rules summary**: one page, with the map's own numbers.
+4. **Card sheets**, each followed by the sheet of its backs (mirrored, for
+   printing on both sides flipped on the long edge): the **ticket cards** at
+   63 × 88 mm (9 per A4 or Letter page, 16 per A3): the two cities, the value (R2,
+   plus a designer's bonus, D7), a small map with both cities marked, long tickets
+   (E4) after the regular ones and with a back of their own, so the two piles
+   differ face down; then the **train cards** (R3: 12 of each of the 8 colours and
+   14 locomotives) at 44 × 68 mm, 16 per A4 page, starting on the last ticket
+   sheet when there is room (`card_sheets`: every page is filled before the next).
+5. **Rules summary**: one page, with the map's own numbers.
 
 Drawing is matplotlib's PDF backend with TrueType fonts embedded as such
 (`pdf.fonttype` 42), so all text is real, selectable text; matplotlib already
@@ -27,8 +31,9 @@ second PDF library is needed. Paper sizes are named (A4, A3, Letter).
 
 from __future__ import annotations
 
+import dataclasses
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -92,6 +97,18 @@ class TileGrid:
     board_mm: tuple[float, float]
     #: The printable area of a page (paper minus margins), in mm.
     area_mm: tuple[float, float]
+    #: Tiles (row, column) that would carry nothing: not printed.
+    empty: frozenset[tuple[int, int]] = frozenset()
+
+    @property
+    def printed(self) -> list[tuple[int, int]]:
+        """The tiles printed, row by row from the top left."""
+        return [
+            (row, column)
+            for row in range(self.rows)
+            for column in range(self.columns)
+            if (row, column) not in self.empty
+        ]
 
     @property
     def step_mm(self) -> tuple[float, float]:
@@ -169,7 +186,45 @@ def print_plan(game_map: Map, paper: str, board_width_cm: float | None = None) -
         raise PrintError(f"board width {width_cm:g} cm: choose 10 to 500 cm")
     mm_per_unit = 10 * width_cm / frame_width
     board_mm = (frame_width * mm_per_unit, (frame[3] - frame[1]) * mm_per_unit)
-    return PrintPlan(board, frame, mm_per_unit, tile_grid(board_mm, paper))
+    grid = tile_grid(board_mm, paper)
+    grid = dataclasses.replace(grid, empty=empty_tiles(board, frame, mm_per_unit, grid))
+    return PrintPlan(board, frame, mm_per_unit, grid)
+
+
+def empty_tiles(
+    board: BoardGeometry,
+    frame: tuple[float, float, float, float],
+    mm_per_unit: float,
+    grid: TileGrid,
+) -> frozenset[tuple[int, int]]:
+    """The tiles that would carry nothing: no car, city dot or label meets the part
+    of the tile its neighbours do not cover (the band its right and lower neighbours
+    are glued onto shows on them too). A board around an L-shaped country leaves
+    such tiles; they are left out, and the assembly page says which."""
+    from ttr_maps.geometry.grid import BoxGrid
+
+    items: BoxGrid[None] = BoxGrid(max(grid.step_mm) / mm_per_unit)
+    for shape in board.routes.values():
+        for car in shape.cars:
+            xs, ys = [p[0] for p in car.corners], [p[1] for p in car.corners]
+            items.add((min(xs), min(ys), max(xs), max(ys)), None)
+    r = board.city_radius
+    for x, y in board.positions.values():
+        items.add((x - r, y - r, x + r, y + r), None)
+    for label in board.labels.values():
+        items.add(label.box, None)
+    step_w, step_h = (s / mm_per_unit for s in grid.step_mm)
+    area_w, area_h = (s / mm_per_unit for s in grid.area_mm)
+    empty = set()
+    for row in range(grid.rows):
+        for column in range(grid.columns):
+            x0 = frame[0] + column * step_w
+            y1 = frame[3] - row * step_h
+            width = area_w if column == grid.columns - 1 else step_w
+            height = area_h if row == grid.rows - 1 else step_h
+            if not items.near((x0, y1 - height, x0 + width, y1)):
+                empty.add((row, column))
+    return frozenset(empty)
 
 
 def print_map(
@@ -230,12 +285,13 @@ def print_map(
 
 def _pages(game_map, board, frame, mm_per_unit, grid, paper):
     yield _assembly_page(game_map, board, frame, grid, paper)
-    for row in range(grid.rows):
-        for column in range(grid.columns):
-            yield _tile_page(game_map, frame, mm_per_unit, grid, row, column, paper)
+    for row, column in grid.printed:
+        yield _tile_page(game_map, frame, mm_per_unit, grid, row, column, paper)
     yield _track_page(game_map, paper)
-    yield from _ticket_pages(game_map, board, paper)
-    yield from _train_card_pages(paper)
+    cards = [*_ticket_cards(game_map, board), *_train_cards()]
+    for sheet in card_sheets(cards, paper):
+        yield _sheet_page(sheet, paper, backs=False)
+        yield _sheet_page(sheet, paper, backs=True)
     yield _rules_page(game_map, paper)
 
 
@@ -312,8 +368,13 @@ def _assembly_page(game_map, board, frame, grid, paper) -> Figure:
         MARGIN_MM,
         page_h - MARGIN_MM - 12,
         f"Board {grid.board_mm[0] / 10:.1f} × {grid.board_mm[1] / 10:.1f} cm on "
-        f"{grid.columns * grid.rows} {paper} pages ({grid.rows} rows × {grid.columns} "
-        f"columns).\nCut each tile along its frame, then glue the next tile onto the shaded "
+        f"{len(grid.printed)} {paper} pages ({grid.rows} rows × {grid.columns} columns"
+        + (
+            f"; left out, nothing on them: {', '.join(grid.name(*t) for t in sorted(grid.empty))}"
+            if grid.empty
+            else ""
+        )
+        + f").\nCut each tile along its frame, then glue the next tile onto the shaded "
         f"{OVERLAP_MM:.0f} mm band, crosses on crosses.",
         8.5,
     )
@@ -329,12 +390,14 @@ def _assembly_page(game_map, board, frame, grid, paper) -> Figure:
         for column in range(grid.columns):
             x0 = frame[0] + column * step_x
             y1 = frame[3] - row * step_y
+            left_out = (row, column) in grid.empty
             tile = Rectangle(
                 (x0, y1 - grid.area_mm[1] * unit_per_mm),
                 grid.area_mm[0] * unit_per_mm,
                 grid.area_mm[1] * unit_per_mm,
                 fill=False,
-                edgecolor="#0063b1",
+                edgecolor="#9a9a9a" if left_out else "#0063b1",
+                linestyle="--" if left_out else "-",
                 linewidth=1.0,
                 zorder=9,
             )
@@ -343,11 +406,11 @@ def _assembly_page(game_map, board, frame, grid, paper) -> Figure:
                 ax,
                 x0 + step_x / 2,
                 y1 - step_y / 2,
-                grid.name(row, column),
-                18,
+                f"{grid.name(row, column)}\n(left out)" if left_out else grid.name(row, column),
+                11 if left_out else 18,
                 ha="center",
                 va="center",
-                color="#0063b1",
+                color="#9a9a9a" if left_out else "#0063b1",
                 alpha=0.8,
                 zorder=10,
             )
@@ -451,57 +514,122 @@ def _track_page(game_map: Map, paper: str) -> Figure:
     return figure
 
 
-def _card_grid(paper: str, card_mm: tuple[float, float]) -> list[tuple[float, float]]:
-    """Lower-left corners (mm) of the cards that fit on a portrait page, centred."""
+@dataclass(frozen=True)
+class Card:
+    """A card to print: its size, and how to draw its face and its back on axes in
+    the card's millimetres."""
+
+    size_mm: tuple[float, float]
+    face: Callable[[Any], None]
+    back: Callable[[Any], None]
+
+
+#: What a sheet holds: each card and the lower-left corner of its place (mm).
+Sheet = list[tuple[Card, tuple[float, float]]]
+
+
+def card_sheets(cards: list[Card], paper: str) -> list[Sheet]:
+    """Cards in rows on portrait pages, top down, each row centred and of one size;
+    a row of other cards follows on the same page while it fits, so every page is
+    filled before a new one starts."""
     width, height = PAPERS[paper]
-    columns = int((width - 2 * CARD_SHEET_MARGIN_MM) // card_mm[0])
-    rows = int((height - 2 * CARD_SHEET_MARGIN_MM) // card_mm[1])
-    left = (width - columns * card_mm[0]) / 2
-    bottom = (height - rows * card_mm[1]) / 2
-    return [
-        (left + c * card_mm[0], bottom + (rows - 1 - r) * card_mm[1])
-        for r in range(rows)
-        for c in range(columns)
-    ]
+    margin = CARD_SHEET_MARGIN_MM
+    sheets: list[Sheet] = []
+    sheet: Sheet = []
+    top = height - margin
+    k = 0
+    while k < len(cards):
+        card_w, card_h = cards[k].size_mm
+        columns = max(1, int((width - 2 * margin) // card_w))
+        row = []
+        while k < len(cards) and cards[k].size_mm == (card_w, card_h) and len(row) < columns:
+            row.append(cards[k])
+            k += 1
+        if top - card_h < margin and sheet:
+            sheets.append(sheet)
+            sheet, top = [], height - margin
+        left = (width - columns * card_w) / 2
+        sheet += [(card, (left + c * card_w, top - card_h)) for c, card in enumerate(row)]
+        top -= card_h
+    if sheet:
+        sheets.append(sheet)
+    return sheets
 
 
-def _ticket_pages(game_map: Map, board: BoardGeometry, paper: str):
-    from matplotlib.patches import Circle, Rectangle
+def _sheet_page(sheet: Sheet, paper: str, *, backs: bool) -> Figure:
+    """A page of card faces, or of their backs: mirrored left to right, so that a
+    sheet printed on both sides (flipped on its long edge) puts each back behind
+    its face."""
+    from matplotlib.patches import Rectangle
 
-    slots = _card_grid(paper, TICKET_MM)
-    tickets = list(game_map.tickets)
+    figure = _page(paper)
+    width = PAPERS[paper][0]
+    for card, (x, y) in sheet:
+        card_w, card_h = card.size_mm
+        ax = _mm_axes(figure, width - x - card_w if backs else x, y, card_w, card_h)
+        (card.back if backs else card.face)(ax)
+        ax.add_patch(Rectangle((0, 0), card_w, card_h, fill=False, edgecolor=_FRAME, linewidth=0.5))
+    return figure
+
+
+#: Backs of ticket cards: regular and long tickets differ face down (E4: each
+#: player is dealt from both piles).
+_TICKET_BACK = ("#1f4e79", "DESTINATION")
+_LONG_TICKET_BACK = ("#8c2d04", "LONG ROUTE")
+_TRAIN_BACK = ("#3f3f3f", "TRAIN CARD")
+
+
+def _card_back(colour: str, title: str, name: str, size_mm: tuple[float, float]):
+    from matplotlib.patches import Rectangle
+
+    card_w, card_h = size_mm
+
+    def draw(ax: Any) -> None:
+        ax.add_patch(Rectangle((0, 0), card_w, card_h, color=colour, linewidth=0))
+        ax.add_patch(
+            Rectangle(
+                (3, 3), card_w - 6, card_h - 6, fill=False, edgecolor="#ffffff", linewidth=0.8
+            )
+        )
+        _label(ax, card_w / 2, card_h / 2 + 4, title, 10, ha="center", va="center",
+               weight="bold", color="#ffffff")  # fmt: skip
+        _label(ax, card_w / 2, card_h / 2 - 4, name, 7, ha="center", va="center",
+               color="#ffffff")  # fmt: skip
+
+    return draw
+
+
+def _ticket_cards(game_map: Map, board: BoardGeometry) -> Iterator[Card]:
+    """Ticket cards, regular ones first, then long ones (E4), each with its back."""
+    regular = _card_back(*_TICKET_BACK, game_map.name, TICKET_MM)
+    long = _card_back(*_LONG_TICKET_BACK, game_map.name, TICKET_MM)
+    for ticket in sorted(game_map.tickets, key=lambda t: t.long):
+        yield Card(TICKET_MM, _ticket_face(ticket, board), long if ticket.long else regular)
+
+
+def _ticket_face(ticket: Any, board: BoardGeometry) -> Callable[[Any], None]:
+    from matplotlib.patches import Circle
+
     card_w, card_h = TICKET_MM
-    for start in range(0, len(tickets), len(slots)):
-        figure = _page(paper)
-        for ticket, (x, y) in zip(tickets[start : start + len(slots)], slots, strict=False):
-            ax = _mm_axes(figure, x, y, card_w, card_h)
-            ax.add_patch(
-                Rectangle((0, 0), card_w, card_h, fill=False, edgecolor=_FRAME, linewidth=0.5)
-            )
-            _label(ax, 4, card_h - 6, ticket.a, 9.5, weight="bold", va="top")
-            _label(ax, 4, card_h - 12, f"to {ticket.b}", 9.5, weight="bold", va="top")
-            ax.add_patch(
-                Circle((card_w - 9, 9), 6.5, facecolor="#f3d9a4", edgecolor=_FRAME, linewidth=0.6)
-            )
-            _label(
-                ax,
-                card_w - 9,
-                9,
-                str(ticket.value),
-                14,
-                ha="center",
-                va="center",
-                weight="bold",
-            )
-            notes = []
-            if ticket.bonus:
-                notes.append(f"+{ticket.bonus} bonus")
-            if ticket.long:
-                notes.append("long ticket")
-            if notes:
-                _label(ax, 4, 6, " · ".join(notes), 7, va="center")
-            _mini_map(ax, board, (ticket.a, ticket.b), (4, 18, card_w - 8, card_h - 38))
-        yield figure
+
+    def draw(ax: Any) -> None:
+        _label(ax, 4, card_h - 6, ticket.a, 9.5, weight="bold", va="top")
+        _label(ax, 4, card_h - 12, f"to {ticket.b}", 9.5, weight="bold", va="top")
+        ax.add_patch(
+            Circle((card_w - 9, 9), 6.5, facecolor="#f3d9a4", edgecolor=_FRAME, linewidth=0.6)
+        )
+        _label(ax, card_w - 9, 9, str(ticket.value), 14, ha="center", va="center",
+               weight="bold")  # fmt: skip
+        notes = []
+        if ticket.bonus:
+            notes.append(f"+{ticket.bonus} bonus")
+        if ticket.long:
+            notes.append("long ticket")
+        if notes:
+            _label(ax, 4, 6, " · ".join(notes), 7, va="center")
+        _mini_map(ax, board, (ticket.a, ticket.b), (4, 18, card_w - 8, card_h - 38))
+
+    return draw
 
 
 def _mini_map(
@@ -531,44 +659,46 @@ def _mini_map(
         )
 
 
-def _train_card_pages(paper: str):
+def _train_cards() -> Iterator[Card]:
+    """The 110 train cards (R3: 12 of each colour, 14 locomotives), with their back."""
+    back = _card_back(*_TRAIN_BACK, "", TRAIN_CARD_MM)
+    for card in [c for c in CARD_COLORS for _ in range(CARDS_PER_COLOR)]:
+        yield Card(TRAIN_CARD_MM, _train_face(card), back)
+    for _ in range(LOCOMOTIVES):
+        yield Card(TRAIN_CARD_MM, _train_face("locomotive"), back)
+
+
+def _train_face(card: str) -> Callable[[Any], None]:
     from matplotlib.patches import Rectangle
 
     from ttr_maps.render.palette import CAR_FILL
 
-    cards = [color for color in CARD_COLORS for _ in range(CARDS_PER_COLOR)]
-    cards += ["locomotive"] * LOCOMOTIVES
-    slots = _card_grid(paper, TRAIN_CARD_MM)
     card_w, card_h = TRAIN_CARD_MM
     rainbow = [CAR_FILL[c] for c in CARD_COLORS if c not in ("white", "black")]
-    for start in range(0, len(cards), len(slots)):
-        figure = _page(paper)
-        for card, (x, y) in zip(cards[start : start + len(slots)], slots, strict=False):
-            ax = _mm_axes(figure, x, y, card_w, card_h)
-            if card == "locomotive":
-                band = (card_h - 20) / len(rainbow)
-                for k, colour in enumerate(rainbow):
-                    ax.add_patch(
-                        Rectangle((4, 10 + k * band), card_w - 8, band, color=colour, linewidth=0)
-                    )
-                label = "locomotive (wild)"
-            else:
+
+    def draw(ax: Any) -> None:
+        if card == "locomotive":
+            band = (card_h - 20) / len(rainbow)
+            for k, colour in enumerate(rainbow):
                 ax.add_patch(
-                    Rectangle(
-                        (4, 10),
-                        card_w - 8,
-                        card_h - 20,
-                        facecolor=CAR_FILL[card],
-                        edgecolor=_FRAME,
-                        linewidth=0.5,
-                    )
+                    Rectangle((4, 10 + k * band), card_w - 8, band, color=colour, linewidth=0)
                 )
-                label = card
+            label = "locomotive (wild)"
+        else:
             ax.add_patch(
-                Rectangle((0, 0), card_w, card_h, fill=False, edgecolor=_FRAME, linewidth=0.5)
+                Rectangle(
+                    (4, 10),
+                    card_w - 8,
+                    card_h - 20,
+                    facecolor=CAR_FILL[card],
+                    edgecolor=_FRAME,
+                    linewidth=0.5,
+                )
             )
-            _label(ax, card_w / 2, 5, label, 8, ha="center", va="center", weight="bold")
-        yield figure
+            label = card
+        _label(ax, card_w / 2, 5, label, 8, ha="center", va="center", weight="bold")
+
+    return draw
 
 
 def rules_summary(game_map: Map) -> list[str]:

@@ -10,6 +10,7 @@ import pytest
 from testdata import BAD
 
 from ttr_maps.checks.catalog import all_checks
+from ttr_maps.checks.layout import BOARD_CODES
 from ttr_maps.checks.problem import Level
 from ttr_maps.checks.registry import REGISTRY, CheckContext
 from ttr_maps.checks.suppress import disabled_codes
@@ -21,6 +22,8 @@ DESIGN_CODES = {
     c.code for c in all_checks() if c.function and c.function.__module__.endswith(".design")
 }
 EXPECT = re.compile(r"^# expect: (TTR\d{3}) at (\d+):(\d+)$", re.M)
+#: A passing example (the other side of a check's failing file): no problem at all.
+EXPECT_NONE = "# expect: none\n"
 
 
 def _expected(path: Path) -> list[tuple[str, int, int]]:
@@ -30,7 +33,9 @@ def _expected(path: Path) -> list[tuple[str, int, int]]:
 @pytest.mark.parametrize("path", sorted(BAD.glob("*.yaml")), ids=lambda p: p.stem)
 def test_bad_map_produces_exactly_its_declared_problems(path: Path) -> None:
     expected = _expected(path)
-    assert expected, f"{path.name} declares no '# expect: TTRnnn at line:col'"
+    passing = path.read_text().startswith(EXPECT_NONE)
+    assert expected or passing, f"{path.name} declares no '# expect: TTRnnn at line:col'"
+    assert not (expected and passing), path.name
     report = validate_file(path)
     found = sorted((p.code, p.position.line, p.position.column) for p in report.problems)
     # Design warnings (tiny maps raise most of them) count only in files that expect them.
@@ -160,7 +165,9 @@ def test_geographic_published_board_has_no_length_or_colour_warnings() -> None:
     path = bundled_map_path("north_america")
     assert path is not None
     report = validate_file(path)
-    assert report.problems == []
+    # The board checks (TTR551-TTR557) are tested by test_layout.py, where Europe
+    # and North America are marked unfinished; this test is about the rest.
+    assert [p for p in report.problems if p.code not in BOARD_CODES] == []
 
 
 def test_ttr401_groups_are_connected_city_groups_of_declared_cities() -> None:

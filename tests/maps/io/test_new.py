@@ -105,3 +105,81 @@ def test_check_map_id_and_starter_text():
         check_map_id("Nope")
     text = starter_map_text("ok_map_2", coordinates="plane")
     assert "id: ok_map_2" in text and "coordinates: plane" in text
+
+
+# ---------------------------------------------------------------- ttr new --cities
+
+
+def test_new_with_cities_places_them_from_the_gazetteer(tmp_path):
+    target = tmp_path / "norge.yaml"
+    result = runner.invoke(
+        app, ["new", "norge", "-o", str(target), "--cities", "Oslo, Bergen, Trondheim, tromso"]
+    )
+    assert result.exit_code == 0, result.output
+    report = validate_file(target)
+    assert report.errors == []
+    game_map = report.map
+    assert game_map is not None
+    # The gazetteer's spelling where only accents and case differ; real positions.
+    assert [c.name for c in game_map.cities] == ["Oslo", "Bergen", "Trondheim", "Tromsø"]
+    assert game_map.city("Oslo").position == pytest.approx((59.91, 10.75), abs=0.02)
+    assert game_map.city("Tromsø").position == pytest.approx((69.65, 18.96), abs=0.02)
+    joined = {name for route in game_map.routes for name in (route.a, route.b)}
+    assert joined == {c.name for c in game_map.cities}
+    assert {n for t in game_map.tickets for n in (t.a, t.b)} == joined
+    for ticket in game_map.tickets:  # R2, independently of the validator
+        assert ticket.value == shortest_wagon_distance(game_map, ticket.a, ticket.b)
+    # Tromsø's only route is its one way in: a double route, so no claim shuts it.
+    (tromso,) = {r.entry for r in game_map.routes if "Tromsø" in (r.a, r.b)}
+    assert sum(1 for r in game_map.routes if r.entry == tromso) == 2
+
+
+def test_new_with_an_ambiguous_or_unknown_city_lists_choices_and_writes_nothing(tmp_path):
+    target = tmp_path / "x.yaml"
+    result = runner.invoke(
+        app, ["new", "x", "-o", str(target), "--cities", "Bergen, Springfield, Trondhiem"]
+    )
+    assert result.exit_code == 2
+    assert "'Bergen' is ambiguous" in result.output
+    assert "Bergen (NO)" in result.output and "Bergen (NL)" in result.output
+    assert "'Springfield' is ambiguous" in result.output
+    assert "did you mean 'Trondheim'?" in result.output
+    assert not target.exists()
+
+
+@pytest.mark.parametrize(
+    ("cities", "region", "bergen"),
+    [
+        ("Bergen (NL), Amsterdam", None, (52.67, 4.70)),
+        ("Bergen, Stavanger", "Norway", (60.39, 5.32)),
+        ("Bergen, Oslo", None, (60.39, 5.32)),  # settled by the list's other city
+        ("Bergen (60.5, 5.5), Oslo", None, (60.5, 5.5)),
+    ],
+)
+def test_new_with_cities_settles_a_doubtful_name(tmp_path, cities, region, bergen):
+    target = tmp_path / "x.yaml"
+    args = ["new", "x", "-o", str(target), "--cities", cities]
+    result = runner.invoke(app, args + (["--region", region] if region else []))
+    assert result.exit_code == 0, result.output
+    game_map = validate_file(target).map
+    assert game_map is not None
+    assert game_map.city("Bergen").position == pytest.approx(bergen, abs=0.01)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--cities", "Oslo"], "at least two cities"),
+        (["--cities", "Oslo, Oslo"], "twice"),
+        (["--cities", "Oslo (, Bergen"], "cannot read"),
+        (["--cities", "Oslo (95, 3), Bergen (NO)"], "not a latitude"),
+        (["--cities", "Oslo, Bergen", "--region", "Atlantis"], "no such country"),
+        (["--cities", "Oslo, Bergen", "--plane"], "leave out --plane"),
+        (["--region", "NO"], "--region goes with --cities"),
+    ],
+)
+def test_new_with_cities_refuses_bad_lists(tmp_path, args, message):
+    target = tmp_path / "x.yaml"
+    result = runner.invoke(app, ["new", "x", "-o", str(target), *args])
+    assert result.exit_code == 2 and message in result.output, result.output
+    assert not target.exists()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import math
+import itertools
 from pathlib import Path
 
 import pytest
@@ -12,7 +12,16 @@ from typer.testing import CliRunner
 
 from ttr_core.cli import app
 from ttr_maps.model import Map
-from ttr_maps.render.pdf import PAPERS, _page, print_map, print_plan, tile_grid
+from ttr_maps.render.pdf import (
+    PAPERS,
+    _page,
+    _ticket_cards,
+    _train_cards,
+    card_sheets,
+    print_map,
+    print_plan,
+    tile_grid,
+)
 
 runner = CliRunner()
 MM_PER_POINT = 25.4 / 72
@@ -63,41 +72,93 @@ def page_mm(page) -> tuple[float, float]:
     return (round(float(box.width) * MM_PER_POINT), round(float(box.height) * MM_PER_POINT))
 
 
-def test_r3_pdf_has_assembly_tiles_track_tickets_train_cards_and_rules(tmp_path: Path):
+def test_r3_pdf_has_assembly_tiles_track_cards_with_backs_and_rules(tmp_path: Path):
     out = tmp_path / "game.pdf"
     pages = print_map(small_map(), out, paper="A4")
     reader = PdfReader(out)
-    grid = tile_grid((300.0, 200.0), "A4")
-    train_pages = math.ceil(110 / 16)
-    assert len(reader.pages) == pages == 1 + grid.columns * grid.rows + 1 + 1 + train_pages + 1
+    plan = print_plan(small_map(), "A4")
+    tiles_count = len(plan.grid.printed)
+    sheets = card_sheets([*_ticket_cards(small_map(), plan.board), *_train_cards()], "A4")
+    assert len(reader.pages) == pages == 1 + tiles_count + 1 + 2 * len(sheets) + 1
     for page in reader.pages:
         assert page_mm(page) in {(210, 297), (297, 210)}
     texts = [page.extract_text() for page in reader.pages]
-    tiles = texts[1 : 1 + grid.columns * grid.rows]
+    tiles = texts[1 : 1 + tiles_count]
     assert "A1: row A of" in tiles[0]
     board_text = " ".join(tiles)
     for city in ("Aberdeen", "Bree", "Carn", "Dunmore"):
         assert city in board_text  # labels are real text
     track = texts[1 + len(tiles)]
     assert "Scoring track" in track and "100" in track and "57" in track
-    tickets = texts[2 + len(tiles)]
-    assert "to Carn" in tickets and "to Dunmore" in tickets
-    assert "5" in tickets and "6" in tickets and "long ticket" in tickets
-    cards = " ".join(texts[3 + len(tiles) : 3 + len(tiles) + train_pages])
-    assert cards.count("locomotive (wild)") == 14
-    assert cards.count("orange") == 12
+    faces = texts[2 + len(tiles) : -1 : 2]
+    backs = texts[3 + len(tiles) : -1 : 2]
+    assert "to Carn" in faces[0] and "to Dunmore" in faces[0]
+    assert "5" in faces[0] and "6" in faces[0] and "long ticket" in faces[0]
+    # Face down, a regular ticket, a long one (E4) and a train card differ.
+    assert backs[0].count("DESTINATION") == 2 and backs[0].count("LONG ROUTE") == 1
+    assert " ".join(faces).count("locomotive (wild)") == 14
+    assert " ".join(faces).count("orange") == 12
+    assert " ".join(backs).count("TRAIN CARD") == 110
     assert "rules summary" in texts[-1] and "R10" in texts[-1] and "stations" in texts[-1]
 
 
 @pytest.mark.parametrize(("paper", "per_page"), [("A4", 9), ("Letter", 9), ("A3", 16)])
 def test_ticket_cards_are_63_by_88_mm_and_fill_the_page(paper, per_page):
-    from ttr_maps.render.pdf import TICKET_MM, _card_grid
-
-    slots = _card_grid(paper, TICKET_MM)
-    assert len(slots) == per_page
+    tickets = [*_ticket_cards(many_tickets(3 * per_page + 1), print_plan(small_map(), paper).board)]
+    sheets = card_sheets(tickets, paper)
+    assert [len(sheet) for sheet in sheets] == [per_page, per_page, per_page, 1]
     width, height = PAPERS[paper]
-    for x, y in slots:
-        assert x >= 0 and x + 63 <= width and y >= 0 and y + 88 <= height
+    for sheet in sheets:
+        for card, (x, y) in sheet:
+            assert card.size_mm == (63.0, 88.0)
+            assert x >= 0 and x + 63 <= width and y >= 0 and y + 88 <= height
+
+
+def test_train_cards_fill_the_last_ticket_sheet_before_a_new_page():
+    board = print_plan(small_map(), "A4").board
+    cards = [*_ticket_cards(many_tickets(1), board), *_train_cards()]
+    first = card_sheets(cards, "A4")[0]
+    sizes = [card.size_mm for card, _ in first]
+    # One ticket row (room for 3), then rows of train cards down the rest of the page.
+    rows = (297 - 2 * 5 - 88) // 68
+    assert sizes[0] == (63.0, 88.0) and sizes.count((44.0, 68.0)) == 4 * rows
+    bottom = min(y for _, (_, y) in first)
+    assert bottom < 68 + 5  # no room left for another row of train cards
+    for (card, (x, y)), (other, (u, v)) in itertools.combinations(first, 2):
+        (w, h), (w2, h2) = card.size_mm, other.size_mm
+        assert x + w <= u + 1e-9 or u + w2 <= x + 1e-9 or y + h <= v + 1e-9 or v + h2 <= y + 1e-9
+
+
+def test_tiles_that_would_carry_nothing_are_left_out_and_named(tmp_path: Path):
+    data = yaml.safe_load(SMALL)
+    # An L-shaped board: everything along the bottom and up the left side.
+    data["layout"] = {
+        "board": {"width": 70.0, "height": 60.0},
+        "cities": {
+            "Aberdeen": {"x": 3.0, "y": 56.0},
+            "Bree": {"x": 3.0, "y": 4.0},
+            "Carn": {"x": 66.0, "y": 4.0},
+            "Dunmore": {"x": 40.0, "y": 4.0},
+        },
+    }
+    game_map = Map.from_data(data)
+    grid = print_plan(game_map, "A4").grid
+    assert grid.empty and (0, grid.columns - 1) in grid.empty
+    out = tmp_path / "l.pdf"
+    pages = print_map(game_map, out, paper="A4")
+    texts = [page.extract_text() for page in PdfReader(out).pages]
+    names = [grid.name(*t) for t in sorted(grid.empty)]
+    assert f"left out, nothing on them: {', '.join(names)}" in texts[0].replace("\n", " ")
+    printed = [t for t in texts[1:] if ": row " in t]
+    assert len(printed) == grid.columns * grid.rows - len(grid.empty)
+    assert not any(t.startswith(f"{name}: row") for name in names for t in printed)
+    assert pages == len(texts)
+
+
+def many_tickets(count: int) -> Map:
+    data = yaml.safe_load(SMALL)
+    data["tickets"] = [{"between": ["Aberdeen", "Carn"], "value": 5}] * count
+    return Map.from_data(data)
 
 
 def test_board_tiles_cover_the_board_at_real_size_with_overlap():

@@ -1,0 +1,225 @@
+"""`ttr edit` in a real browser: Playwright drives the system's Chromium against a
+uvicorn server on a free port of 127.0.0.1 (as the web table's browser tests do).
+
+Set TTR_EDIT_SCREENSHOTS=FOLDER to keep the screenshots (docs/ uses them).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import TOKEN
+from typer.testing import CliRunner
+
+from ttr_core.cli import app as cli_app
+from ttr_core.edit.app import create_app
+from ttr_core.edit.session import EditSession
+from ttr_maps.io.gazetteer import country_frame
+from ttr_maps.io.starter import empty_map_text
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "serve"))
+from serve_server import running_server
+
+CHROMIUM = "/usr/bin/chromium"
+WAIT_MS = 20_000
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: install the Debian package 'chromium'")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM)
+        yield chromium
+        chromium.close()
+
+
+def open_editor(browser: Any, session: EditSession) -> Iterator[Any]:
+    with running_server(create_app(session, TOKEN)) as url:
+        context = browser.new_context(viewport={"width": 1400, "height": 860}, bypass_csp=True)
+        page = context.new_page()
+        page.set_default_timeout(WAIT_MS)
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"{url}/#token={TOKEN}")
+        page.wait_for_selector("#board svg")
+        yield page
+        context.close()
+        assert not errors, errors
+
+
+def screenshot(page: Any, tmp_path: Path, name: str) -> None:
+    path = tmp_path / name
+    page.screenshot(path=str(path))
+    keep = os.environ.get("TTR_EDIT_SCREENSHOTS")
+    if keep:
+        from PIL import Image
+
+        picture = Image.open(path).convert("RGB").quantize(128, dither=Image.Dither.NONE)
+        picture.save(Path(keep) / name, optimize=True)
+
+
+class Designer:
+    """The page, with every click and key counted."""
+
+    def __init__(self, page: Any) -> None:
+        self.page, self.actions = page, 0
+
+    def routes(self) -> int:
+        return self.page.locator("#board svg g.route").count()
+
+    def city(self, name: str) -> Any:
+        return self.page.locator(f'#board svg g.city[data-city="{name}"] circle')
+
+    def key(self, key: str) -> None:
+        self.actions += 1
+        self.page.keyboard.press(key)
+
+    def by_name(self, name: str) -> None:
+        page = self.page
+        cities = page.locator("#board svg g.city").count()
+        page.fill("#place-name", name)
+        self.key("Enter")
+        choices = page.locator("#place-choices button")
+        page.wait_for_function(
+            f"document.querySelectorAll('#board svg g.city').length > {cities} || "
+            "!document.getElementById('place-choices').hidden"
+        )
+        if page.locator("#board svg g.city").count() == cities:
+            self.actions += 1
+            choices.first.click()
+        page.wait_for_function(f"document.querySelectorAll('#board svg g.city').length > {cities}")
+
+    def by_click(self, name: str, near: str, dx: float, dy: float) -> None:
+        box = self.city(near).bounding_box()
+        self.key("c")
+        self.actions += 1
+        self.page.mouse.click(box["x"] + box["width"] / 2 + dx, box["y"] + box["height"] / 2 + dy)
+        self.page.fill("#city-name", name)
+        self.key("Enter")
+        self.city(name).wait_for()
+
+    def pick(self, name: str) -> None:
+        self.actions += 1
+        self.city(name).click(force=True)
+
+    def route(self, a: str, b: str) -> None:
+        before = self.routes()
+        self.key("r")
+        self.pick(a)
+        self.pick(b)
+        self.page.wait_for_function(
+            f"document.querySelectorAll('#board svg g.route').length > {before}"
+        )
+
+    def ticket(self, a: str, b: str) -> None:
+        before = self.page.locator("#tickets li").count()
+        self.key("t")
+        self.pick(a)
+        self.pick(b)
+        self.page.wait_for_function(f"document.querySelectorAll('#tickets li').length > {before}")
+
+
+def test_a_six_city_map_drawn_checked_saved_and_guarded(browser: Any, tmp_path: Path) -> None:
+    path = tmp_path / "fjords.yaml"
+    text = empty_map_text("fjords", coordinates="geographic", schema_ref="map.schema.json")
+    path.write_text("# Fjords: my first map (a comment that must survive)\n" + text)
+    session = EditSession.open(path, region=country_frame("NO"), country="NO")
+    for page in open_editor(browser, session):
+        me = Designer(page)
+        started = time.perf_counter()
+        for name in ("Oslo", "Bergen", "Trondheim", "Stavanger"):
+            me.by_name(name)
+        me.by_click("Fjellby", near="Oslo", dx=-60, dy=-90)
+        for a, b in (
+            ("Oslo", "Bergen"),
+            ("Oslo", "Trondheim"),
+            ("Bergen", "Trondheim"),
+            ("Bergen", "Stavanger"),
+            ("Oslo", "Fjellby"),
+            ("Fjellby", "Trondheim"),
+        ):
+            me.route(a, b)
+        # A problem appears: a city no route touches (TTR102) ...
+        me.by_click("Havn", near="Stavanger", dx=80, dy=40)
+        page.locator("#problems li", has_text="TTR102").first.wait_for(state="attached")
+        me.route("Stavanger", "Havn")
+        me.actions += 1
+        page.check("#route-tunnel")
+        page.wait_for_selector("#board svg g.route.tunnel")
+        me.route("Havn", "Oslo")
+        # ... and goes once the cities are joined.
+        page.wait_for_function(
+            "![...document.querySelectorAll('#problems li')]"
+            ".some(li => li.textContent.includes('TTR102'))"
+        )
+        # The last route (Havn-Oslo) made a double.
+        me.actions += 1
+        page.check("#route-double")
+        page.wait_for_function("document.querySelectorAll('#board svg g.route').length === 9")
+        for a, b in (
+            ("Oslo", "Stavanger"),
+            ("Bergen", "Havn"),
+            ("Trondheim", "Stavanger"),
+            ("Fjellby", "Bergen"),
+        ):
+            me.ticket(a, b)
+        seconds = time.perf_counter() - started
+        screenshot(page, tmp_path, "edit-drawn.png")
+        # Undo and redo the last ticket.
+        me.key("Escape")
+        me.key("Control+z")
+        page.wait_for_function("document.querySelectorAll('#tickets li').length === 3")
+        me.key("Control+Shift+z")
+        page.wait_for_function("document.querySelectorAll('#tickets li').length === 4")
+        assert page.is_visible("#dirty")
+        me.key("Control+s")
+        page.wait_for_selector("#dirty", state="hidden")
+        print(f"\nsix-city map: {me.actions} clicks and keys, {seconds:.1f} s in the browser")
+        saved = path.read_text()
+        assert saved.startswith("# Fjords: my first map (a comment that must survive)\n")
+        assert saved.count("tunnel: true") == 1 and saved.count("color: [") == 1
+        result = CliRunner().invoke(cli_app, ["validate", str(path)])
+        assert result.exit_code == 0, result.output  # no errors; warnings of a tiny map
+        assert "0 errors" in result.output, result.output
+        # The file changes on disk: the next save refuses, and says so.
+        path.write_text(saved + "# edited in another editor\n")
+        me.by_name("Kristiansand")
+        page.click("#save")
+        page.wait_for_selector("#banner:not([hidden])")
+        assert "changed on disk" in page.inner_text("#banner")
+        assert path.read_text().endswith("# edited in another editor\n")
+        assert "Kristiansand" not in path.read_text()
+        screenshot(page, tmp_path, "edit-conflict.png")
+
+
+def test_a_playtest_of_50_games_from_the_page(browser: Any, tmp_path: Path) -> None:
+    path = tmp_path / "north_america.yaml"
+    path.write_text(Path("maps/north_america.yaml").read_text(encoding="utf-8"))
+    for page in open_editor(browser, EditSession.open(path)):
+        page.click('.tabs button[data-tab="playtest"]')
+        page.fill("#pt-players", "2")
+        page.fill("#pt-games", "50")
+        page.click("#pt-start")
+        page.wait_for_selector("#pt-result:not([hidden])", timeout=180_000)
+        assert "done: 50 of 50" in page.inner_text("#pt-status")
+        assert page.locator("#findings li").count() >= 1
+        assert "greedy" in page.inner_text("#winrates")
+        # The heatmap on `ttr preview`'s sequential scale, its legend beside it.
+        scale = page.evaluate(
+            "getComputedStyle(document.getElementById('heat-scale')).backgroundImage"
+        )
+        assert scale.startswith("linear-gradient") and scale.count("rgb(") == 11
+        fills = page.evaluate(
+            "[...document.querySelectorAll('#board .route .car')].map(c => c.style.fill)"
+        )
+        assert fills and all(fill.startswith("rgb(") for fill in fills)
+        screenshot(page, tmp_path, "edit-playtest.png")
