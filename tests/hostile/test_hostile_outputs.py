@@ -236,3 +236,21 @@ def test_fix_fixes_a_map_that_starts_with_a_bom(board: Path) -> None:
     code, said = run(["fix", str(board)])
     assert code == 0 and "changed ticket" in said, said
     assert board.read_bytes() == ("\ufeff" + text).encode("utf-8")
+
+
+def test_the_editor_saves_in_the_file_s_form(board: Path) -> None:
+    from ttr_core.edit.edits import ReplaceText
+    from ttr_core.edit.session import EditSession
+
+    text = board.read_text(encoding="utf-8")
+    board.write_bytes(("\ufeff" + text.replace("\n", "\r\n")).encode("utf-8"))
+    session = EditSession.open(board)
+    session.apply(ReplaceText(text + "# a new line\n", "append"))  # bare LF, no BOM
+    session.save()
+    data = board.read_bytes()
+    assert data.startswith(b"\xef\xbb\xbf") and data.endswith(b"# a new line\r\n")
+    assert data.count(b"\n") == data.count(b"\r\n")
+    session.save()  # what was written is what the session holds: no false conflict
+    os.link(board, board.parent / "twin.yaml")
+    with pytest.raises(OSError, match="hard links"):
+        session.save()
