@@ -28,6 +28,16 @@ def test_bundled_maps_are_valid_by_default() -> None:
     assert summary.endswith("no problems.") or ": 0 errors," in summary
 
 
+def test_bundled_map_ids_are_accepted_like_every_other_command() -> None:
+    result = _run("europe", "north_america")
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[-1] == "Checked 2 files: no problems."
+    # A file of that name in the working folder would win; a name that is neither
+    # is still a missing file.
+    missing = _run("atlantis")
+    assert missing.exit_code == 2 and "atlantis:1:1: error TTR000 no such file" in missing.output
+
+
 def test_text_lines_are_file_line_col_level_code_message() -> None:
     result = _run(str(VALUE))
     assert result.exit_code == 1

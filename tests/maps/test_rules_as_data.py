@@ -105,7 +105,10 @@ def test_r4_r12_ticket_counts_reach_the_deck_size_warning(tmp_path: Path):
 
 def test_e4_long_tickets_are_counted_when_the_rule_set_has_them(tmp_path: Path):
     assert "long tickets" not in messages(tmp_path, "TTR352")[0]
-    assert "0 long tickets for 5 players (E4): add 5" in messages(tmp_path, "TTR352", "europe")[0]
+    assert (
+        "0 long tickets for 5 players (E4 deals 5): add 5"
+        in messages(tmp_path, "TTR352", "europe")[0]
+    )
     assert "long tickets" not in messages(tmp_path, "TTR352", "europe", long_tickets=False)[0]
 
 

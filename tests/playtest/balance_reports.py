@@ -20,7 +20,11 @@ from jsonschema import Draft202012Validator
 from ttr_core.playtest.report import (
     DECISIONS,
     BalanceReport,
+    Baseline,
+    BoardBaseline,
+    ConnectionClaims,
     Distribution,
+    Estimate,
     LongestPathBonus,
     Rate,
     RouteClaims,
@@ -36,6 +40,7 @@ from ttr_core.playtest.report import (
 )
 from ttr_core.playtest.stats import wilson_interval
 from ttr_maps.io.bundled import schema_path
+from ttr_maps.rules import BASE
 
 
 @cache
@@ -58,14 +63,74 @@ def checked(report: BalanceReport) -> dict[str, Any]:
     return data
 
 
+def interval(successes: float, trials: int) -> tuple[float, float]:
+    low, high = wilson_interval(successes, trials)
+    return (round(low, 6), round(high, 6))
+
+
 def rate(wins: float, games: int) -> Rate:
-    low, high = wilson_interval(wins, games)
-    return Rate(games, wins, wins / games if games else 0.0, (round(low, 6), round(high, 6)))
+    return Rate(games, wins, wins / games if games else 0.0, interval(wins, games), 1.0)
 
 
 def seat_rate(wins: float, games: int) -> SeatRate:
     r = rate(wins, games)
-    return SeatRate(r.games, r.wins, r.rate, r.ci95, int(wins))
+    return SeatRate(r.games, r.wins, r.rate, r.ci95, 1.0, int(wins))
+
+
+def ticket_completion(name: str, value: int, held: int, done: int) -> TicketCompletion:
+    rate_done = done / held if held else None
+    return TicketCompletion(name, value, False, held, done, rate_done, interval(done, held), 1.0)
+
+
+def connection(name: str, claimed: int, games: int) -> ConnectionClaims:
+    """A single-track connection `A-B` claimed in `claimed` of `games` games."""
+    a, _, b = name.split("/")[0].partition("-")
+    return ConnectionClaims(
+        (a, b or a + "'"),
+        (name,),
+        2,
+        (games - claimed, claimed),
+        claimed,
+        claimed / games,
+        interval(claimed, games),
+        claimed / games,
+    )
+
+
+def board_baseline(
+    map_id: str,
+    players: int = 4,
+    *,
+    turn_order: Sequence[float] | None = None,
+    by_bot: Mapping[str, float] | None = None,
+    games: int = 1000,
+) -> BoardBaseline:
+    """A published board's numbers: fair by default (standard errors of `games`)."""
+
+    def estimate(p: float, n: float = games) -> Estimate:
+        return Estimate(p, (p * (1 - p) / n) ** 0.5)
+
+    fair = 1 / players
+    order = turn_order or [fair] * players
+    bots = by_bot or {"a": fair, "b": fair}
+    return BoardBaseline(
+        map=map_id,
+        games=games,
+        turn_order=tuple(estimate(p) for p in order),
+        by_bot={name: estimate(p, games * players / len(bots)) for name, p in bots.items()},
+        stalls=Estimate(0.0, 0.0),
+        bonus_share={name: estimate(1 / len(bots)) for name in bots},
+        turns_per_player=Estimate(39.0, 0.1),
+        rare_track_share=0.02,
+        common_track_share=0.0,
+        ticket_departure=0.05,
+    )
+
+
+def baseline(players: int = 4, **numbers: Any) -> Baseline:
+    """North America and Europe, both with `board_baseline`'s numbers."""
+    boards = tuple(board_baseline(m, players, **numbers) for m in ("north_america", "europe"))
+    return Baseline("test", ("a", "b"), players, 0, boards)
 
 
 def distribution(count: int, mean: float, sd: float) -> Distribution:
@@ -89,12 +154,13 @@ def synthetic_report(
     bonus_by_bot: Mapping[str, int] | None = None,
     turns: tuple[int, float, float] | None = None,
     score_by_seat: tuple[int, float, float] | None = None,
+    published: Baseline | None = None,
 ) -> BalanceReport:
     """A fair report: `wins_*` are wins (of `games`, or of a bot's seat-games);
     `routes` claims per route (default 40 routes claimed in half the games);
     `tickets` (ticket, value, held, completed) (default 12 tickets on the line
     completion = 1 − 0.05 × value); `stalls` (count, causes); `turns` and
-    `score_by_seat` (count, mean, sd)."""
+    `score_by_seat` (count, mean, sd); `published` the baseline the findings read."""
     seat_games = games * players // len(bots)
     fair = 1 / players
     if wins_by_bot is None:
@@ -114,15 +180,17 @@ def synthetic_report(
     turns_distribution = distribution(*(turns or (games, 150.0, 10.0)))
     seat_scores = ScoreDistribution(distribution(*(score_by_seat or (games, 100.0, 20.0))), {})
     by_ticket = tuple(
-        TicketCompletion(name, value, held, done, done / held if held else None)
-        for name, value, held, done in tickets
+        ticket_completion(name, value, held, done) for name, value, held, done in tickets
     )
     claims = tuple(
         RouteClaims(name, 2, "gray", claimed, claimed / games) for name, claimed in routes.items()
     )
+    connections = _connections(routes, games)
     return BalanceReport(
         findings=(),
-        settings=Settings(map_id, map_id.title(), games, players, tuple(bots), 0, ()),
+        settings=Settings(
+            map_id, map_id.title(), games, players, tuple(bots), 0, (), BASE.to_dict()
+        ),
         games=games,
         decisions=dict(DECISIONS),
         win_rate=WinRates(
@@ -136,13 +204,14 @@ def synthetic_report(
         longest_path_bonus=LongestPathBonus(dict(bonus_by_bot), (0,) * players),
         tickets=Tickets(
             {
-                name: TicketRate(held, done, done / held)
+                name: TicketRate(held, done, done / held, interval(done, held), 1.0)
                 for name, (held, done) in tickets_by_bot.items()
             },
             by_ticket,
             tuple(t.ticket for t in by_ticket if not t.held),
         ),
         routes=claims,
+        connections=connections,
         unclaimed_routes=tuple(r.route for r in claims if not r.claimed),
         cities={},
         turns=turns_distribution,
@@ -150,4 +219,37 @@ def synthetic_report(
         end_reasons={"final round": games - stalls[0], "all passed": stalls[0]},
         stalls=Stalls(stalls[0], dict(stalls[1]), ()),
         arc=(),
+        baseline=published,
     )
+
+
+def _connections(routes: Mapping[str, int], games: int) -> tuple[ConnectionClaims, ...]:
+    """The connections of `routes`: tracks `X/1`, `X/2` of one connection summed."""
+    groups: dict[str, list[tuple[str, int]]] = {}
+    for name, claimed in routes.items():
+        groups.setdefault(name.split("/")[0], []).append((name, claimed))
+    found = []
+    for base, tracks in groups.items():
+        if len(tracks) == 1:
+            found.append(connection(tracks[0][0], tracks[0][1], games))
+            continue
+        # Tracks claimed independently of each other: the games by tracks claimed.
+        first, second = (claimed / games for _, claimed in tracks[:2])
+        none = round(games * (1 - first) * (1 - second))
+        both = round(games * first * second)
+        counts = (none, games - none - both, both)
+        a, _, b = base.partition("-")
+        mean = (counts[1] + 2 * counts[2]) / games
+        found.append(
+            ConnectionClaims(
+                (a, b),
+                tuple(name for name, _ in tracks),
+                2,
+                counts,
+                games - none,
+                (games - none) / games,
+                interval(games - none, games),
+                mean,
+            )
+        )
+    return tuple(sorted(found, key=lambda c: c.between))

@@ -8,15 +8,18 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from balance_reports import checked, synthetic_report
+from balance_reports import baseline, board_baseline, checked, synthetic_report
 from testdata import BAD
 from typer.testing import CliRunner
 
 from ttr_core.cli import app
 from ttr_core.playtest.findings import (
     PUBLISHED_TURNS_PER_PLAYER,
+    SEAT_MIN_EFFECT,
+    TICKET_MIN_EFFECT,
     findings,
     fit_completion,
+    screen,
     summary_lines,
 )
 from ttr_core.playtest.report import BalanceReport, Finding, Fit
@@ -39,20 +42,60 @@ def _checked_findings(report: BalanceReport) -> tuple[Finding, ...]:
 
 def test_a_fair_report_has_no_finding() -> None:
     assert _checked_findings(synthetic_report()) == ()
-    assert summary_lines([]) == ["findings: none significant"]
+    found, screening = screen(synthetic_report(), BASE)
+    assert found == () and screening.correction == "holm"
+    # Every number looked at is one test: 4 places, 40 routes (rare and common),
+    # 12 tickets, 2 styles, 2 bonus shares, game length.
+    assert screening.tests == 4 + 80 + 12 + 2 + 2 + 1
+    assert screening.baseline.startswith("none: no published-board baseline for a,b")
+    assert summary_lines([], screening)[0] == "findings: none significant"
 
 
-def test_r4_turn_order_advantage_needs_an_interval_that_excludes_the_fair_share() -> None:
-    # Iran's 31.3 % for the first player at 1,000 games.
-    [found] = _checked_findings(synthetic_report(wins_by_turn_order=[313, 229, 229, 229]))
-    assert found.code == "seat-advantage" and found.severity == "high"
-    assert found.evidence.turn_order == 1
-    assert found.title.startswith("player 1 in turn order wins 31.3 % of games")
-    low, high = found.evidence.ci95
-    assert 0.25 < low < 0.313 < high
-    # The same rates over 100 games are not significant: no finding.
-    short = synthetic_report(games=100, wins_by_turn_order=[31.3, 22.9, 22.9, 22.9])
+def test_r4_a_turn_order_edge_needs_more_than_the_minimum_effect() -> None:
+    # 34 % for the first player at 4 players: 9 points above the fair 25 %.
+    [found] = _checked_findings(synthetic_report(wins_by_turn_order=[340, 220, 220, 220]))
+    assert found.code == "seat-advantage" and found.evidence.turn_order == 1
+    assert found.title.startswith("player 1 in turn order wins 34.0 % of games (95 % interval")
+    assert found.evidence.published is None and found.evidence.min_effect == SEAT_MIN_EFFECT
+    # The evidence's interval is the one of the report's table, not a widened one.
+    report = synthetic_report(wins_by_turn_order=[340, 220, 220, 220])
+    assert found.evidence.ci95 == tuple(round(x, 4) for x in report.win_rate.by_turn_order[0].ci95)
+    assert 0 < found.p_value < 0.05
+    # 27 % is 2 points above the fair share: below the minimum effect at any run length.
+    assert findings(synthetic_report(games=100_000, wins_by_turn_order=[27_000] * 4), BASE) == ()
+    # The same 34 % over 100 games is not significant: no finding.
+    short = synthetic_report(games=100, wins_by_turn_order=[34, 22, 22, 22])
     assert findings(short, BASE) == ()
+
+
+def test_r4_severity_is_read_from_the_interval_not_the_point_estimate() -> None:
+    # 33 % over 1,000 games: the point is 8 points above fair, past SEAT_HIGH, but
+    # the interval (30.2-35.9 %) is not wholly past 25 + 6 %: medium.
+    [medium] = findings(synthetic_report(wins_by_turn_order=[330, 223, 223, 224]), BASE)
+    assert medium.severity == "medium"
+    [high] = findings(
+        synthetic_report(games=10_000, wins_by_turn_order=[3300, 2233, 2233, 2234]), BASE
+    )
+    assert high.severity == "high"
+
+
+def test_r4_the_published_boards_baseline_sets_the_reference() -> None:
+    # The published boards give the first player 30-31 % with these bots: 33 % is
+    # within the minimum effect of that, so no finding ...
+    published = baseline(turn_order=[0.30, 0.24, 0.23, 0.23])
+    published = replace(
+        published,
+        boards=(published.boards[0], board_baseline("europe", turn_order=[0.31, 0.23, 0.23, 0.23])),
+    )
+    order = [330, 223, 223, 224]
+    assert findings(synthetic_report(wins_by_turn_order=order, published=published), BASE) == ()
+    # ... while against the fair share it is one.
+    assert _codes(synthetic_report(wins_by_turn_order=order)) == ["seat-advantage"]
+    # A place far from both boards names them.
+    far = [450, 183, 183, 184]
+    [found] = _checked_findings(synthetic_report(wins_by_turn_order=far, published=published))
+    assert "the published boards' 30.0 %–31.0 % with the same bots" in found.title
+    assert found.evidence.published == (0.3, 0.31)
 
 
 def test_seat_numbers_alone_are_not_judged() -> None:
@@ -84,11 +127,23 @@ def test_r6_stalls_name_their_cause_and_the_matching_advice() -> None:
     assert "290 of 300 games stalled" in found.title and "track: 290" in found.title
     assert "TTR451" in found.suggestion
     assert found.evidence.ci95[0] > 0.9
+    # One stalled game in a thousand is below the minimum effect (1 %).
+    assert findings(synthetic_report(stalls=(1, {"track": 1})), BASE) == ()
 
 
 def test_dominant_style_is_flagged_only_above_the_fair_share() -> None:
     [found] = _checked_findings(synthetic_report(wins_by_bot={"a": 700, "b": 300}))
     assert found.code == "dominant-style" and found.evidence.bot == "a"
+    # 35 % of its seats against 25 %: the interval reaches below 25 + STYLE_HIGH.
+    assert found.severity == "medium"
+    [high] = findings(synthetic_report(wins_by_bot={"a": 800, "b": 200}), BASE)
+    assert high.severity == "high"
+
+
+def test_a_style_that_wins_as_often_on_the_published_boards_is_no_finding() -> None:
+    published = baseline(by_bot={"a": 0.34, "b": 0.16})
+    report = synthetic_report(wins_by_bot={"a": 700, "b": 300}, published=published)
+    assert findings(report, BASE) == ()
 
 
 def test_routes_claimed_in_almost_no_and_almost_every_game() -> None:
@@ -97,6 +152,12 @@ def test_routes_claimed_in_almost_no_and_almost_every_game() -> None:
     # 6 % is not below 5 %: only Rare is rare.
     assert [r.route for r in found["rarely-claimed-routes"].evidence.routes] == ["Rare"]
     assert [r.route for r in found["always-claimed-routes"].evidence.routes] == ["Busy"]
+    # One route in 43 is a small share of the track: low, as the published boards have some.
+    assert found["rarely-claimed-routes"].severity == "low"
+    # Many rarely claimed routes are medium.
+    many = {f"R{i}": 500 for i in range(30)} | {f"Rare{i}": 1 for i in range(10)}
+    [rare] = [f for f in findings(synthetic_report(routes=many), BASE) if f.code.startswith("rare")]
+    assert rare.severity == "medium" and rare.evidence.track_share == 0.25
 
 
 def test_fit_completion_is_a_held_weighted_line() -> None:
@@ -107,12 +168,19 @@ def test_fit_completion_is_a_held_weighted_line() -> None:
 
 def test_ticket_outliers_are_far_from_the_fit_for_their_value() -> None:
     tickets = [(f"T{v}", v, 400, 400 - 20 * v) for v in range(4, 16)]
-    tickets[5] = ("Hard", 9, 400, 40)  # 10 % where the fit says 55 %
+    tickets[5] = ("Hard", 9, 400, 40)  # 10 % where the fit says about 55 %
     [found] = _checked_findings(synthetic_report(tickets=tickets))
-    assert found.code == "ticket-outliers"
+    assert found.code == "ticket-outliers" and found.severity == "high"
     [outlier] = found.evidence.tickets
-    assert outlier.ticket == "Hard" and outlier.z < -3
+    assert outlier.ticket == "Hard" and outlier.departure < -TICKET_MIN_EFFECT
     assert "bonus (D7)" in found.suggestion
+
+
+def test_ticket_departures_below_the_minimum_effect_are_no_finding() -> None:
+    # 5 points below the line, held 40,000 times: significant, but too small to act on.
+    tickets = [(f"T{v}", v, 40_000, 40_000 - 2_000 * v) for v in range(4, 16)]
+    tickets[5] = ("Soft", 9, 40_000, 20_000)
+    assert findings(synthetic_report(tickets=tickets), BASE) == ()
 
 
 def test_r16_longest_path_bonus_concentrated_on_one_style() -> None:
@@ -125,6 +193,20 @@ def test_games_too_short_against_the_published_boards() -> None:
     low, _ = PUBLISHED_TURNS_PER_PLAYER
     [found] = _checked_findings(synthetic_report(turns=(1000, 4 * (low - 10), 20.0)))
     assert found.code == "game-length" and "shorter" in found.title
+    # Against the baseline's 39 turns per player, 41 is within the minimum effect.
+    published = baseline()
+    assert findings(synthetic_report(turns=(1000, 4 * 41, 20.0), published=published), BASE) == ()
+    [longer] = findings(synthetic_report(turns=(1000, 4 * 50, 20.0), published=published), BASE)
+    assert "longer than on the published boards with the same bots (39.0)" in longer.title
+
+
+def test_every_rule_is_controlled_together() -> None:
+    # Two borderline numbers, each significant alone, are not once Holm counts
+    # every test of every rule: a report with more routes says less per route.
+    order = [330, 223, 223, 224]
+    few = synthetic_report(wins_by_turn_order=order, routes={"A-B": 500})
+    many = synthetic_report(wins_by_turn_order=order, routes={f"R{i}": 500 for i in range(400)})
+    assert _codes(few) == ["seat-advantage"] and _codes(many) == []
 
 
 def test_findings_are_sorted_by_severity() -> None:

@@ -12,7 +12,9 @@ from ttr_core.cli import app
 from ttr_core.playtest.ladder import (
     LadderError,
     PairResults,
+    Rating,
     bradley_terry,
+    judge_head_to_head,
     ladder_picture,
     ladder_tables,
     run_ladder,
@@ -73,8 +75,9 @@ def test_greedy_is_rated_above_random_and_the_ladder_has_its_format(north_americ
     bots = ["random", "greedy", "route-focus"]
     ladder = run_ladder(north_america, "north_america", bots, 10, 2, seed=3)
     data = json.loads(json.dumps(ladder.to_dict()))  # JSON-ready
-    assert data["format"] == "ttr-ladder" and data["version"] == 1
+    assert data["format"] == "ttr-ladder" and data["version"] == 2
     keys = ["format", "version", "settings", "decisions", "ratings", "head_to_head", "tables"]
+    keys += ["contradictions", "cycles"]
     assert list(data) == keys
     assert ladder.settings.tables == 3 and ladder.settings.games == 30
     ratings = {row.bot: row for row in ladder.ratings}
@@ -89,9 +92,38 @@ def test_greedy_is_rated_above_random_and_the_ladder_has_its_format(north_americ
     cell = ladder.head_to_head["greedy"]["random"]
     assert cell.games == 10 and cell.rate == 1.0
     assert ladder.head_to_head["random"]["greedy"].rate == 0.0
+    # random lost every pair result: its rating is the prior's, and says so.
+    assert ratings["random"].rests_on_prior and not ratings["route-focus"].rests_on_prior
     for table in ladder.tables:
         assert sum(table.wins.values()) == pytest.approx(10)
     assert ladder_picture(ladder).startswith(b"\x89PNG")
+
+
+def _rating(bot: str, rating: float) -> Rating:
+    return Rating(bot, rating, (rating - 50, rating + 50), 0, 0.0, 0.0, (0.0, 1.0), 0.0, False)
+
+
+def test_a_head_to_head_cycle_and_results_against_the_ratings_are_named() -> None:
+    """a beats b, b beats c and c beats a, 40 of 50 each: a cycle; with a rated
+    above c, c's win over a goes against the ratings."""
+    results = PairResults(["a", "b", "c"])
+    for winner, loser in (("a", "b"), ("b", "c"), ("c", "a")):
+        for game in range(50):
+            first, second = (winner, loser) if game < 40 else (loser, winner)
+            results.add(finished((first, second), (1, 2)))
+    head = {x: {y: results.head_to_head(x, y) for y in "abc" if y != x} for x in "abc"}
+    ratings = [_rating("a", 1550), _rating("b", 1500), _rating("c", 1450)]
+    contradictions, cycles = judge_head_to_head(ratings, head)
+    assert cycles == (("a", "b", "c"),)
+    [against] = contradictions
+    assert (against.winner, against.loser, against.rate) == ("c", "a", 0.8)
+    assert against.ci95[0] > 0.5 and against.p_value < 0.05
+    # 27 of 50 is no significant win: no cycle, no contradiction.
+    close = PairResults(["a", "b"])
+    for game in range(50):
+        close.add(finished(("a", "b") if game < 27 else ("b", "a"), (1, 2)))
+    cells = {x: {y: close.head_to_head(x, y) for y in "ab" if y != x} for x in "ab"}
+    assert judge_head_to_head([_rating("b", 1600), _rating("a", 1400)], cells) == ((), ())
 
 
 def test_bots_that_never_met_have_an_empty_head_to_head_cell() -> None:
@@ -121,6 +153,7 @@ def test_ladder_command_writes_json_and_png(tmp_path: Path) -> None:
     assert report["settings"]["players"] == 3 and report["settings"]["tables"] == 1
     assert out_png.read_bytes().startswith(b"\x89PNG")
     assert "greedy" in result.output and "rating" in result.output
+    assert "* random: won or lost every pair result" in result.output
 
 
 @pytest.mark.parametrize(

@@ -22,7 +22,7 @@ STALLING_MAP = BAD / "ttr451_games_stall.yaml"
 
 def test_schema_is_a_valid_2020_12_schema() -> None:
     schema = validator().schema
-    assert schema["$id"] == "urn:ttr:schema:balance-report:1"
+    assert schema["$id"] == "urn:ttr:schema:balance-report:2"
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
 
 
@@ -60,7 +60,8 @@ def test_the_schema_refuses_a_renamed_or_missing_field(report: BalanceReport) ->
     ("change", "message"),
     [
         (lambda d: d.pop("win_rate"), "no field 'win_rate'"),
-        (lambda d: d.update(version=2), "version 2"),
+        (lambda d: d.update(version=3), "version 3"),
+        (lambda d: d.update(version=1), "written by an older ttr"),
         (lambda d: d.update(format="ttr-game-record"), f"not a {FORMAT}"),
         (lambda d: d["findings"].append({"code": "new", "evidence": {}}), "unknown finding"),
         (lambda d: d.update(routes=7), "wrong kind"),

@@ -450,5 +450,6 @@ def test_the_routes_list_and_help_fit_the_screen_row_for_row(width: int, height:
     start = text.index("On your turn")
     help_lines = text[start : text.index("(Enter: back to the table)", start)].splitlines()
     assert all(len(line) <= width for line in help_lines)
-    assert "picks the cards for a gray route" in " ".join(line.strip() for line in help_lines)  # no word cut
+    joined = " ".join(line.strip() for line in help_lines)
+    assert "picks the cards for a gray route" in joined  # no word cut
     assert not any(re.match(r"^\S{1,3}$", line) for line in help_lines)  # no stray fragment

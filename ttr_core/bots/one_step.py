@@ -137,10 +137,13 @@ class OneStepBot(PlanningBot):
         best_value = -float(INF)
         route_index = board.route_index
         tunnels = view.rule_set.tunnels
+        given_up = self.given_up_tunnels(view)
         for action in view.legal_actions():
             if isinstance(action, Claim):
                 assert claim_gain is not None  # no claims on a second card (R7)
                 route = route_index[action.route]
+                if route in given_up:
+                    continue  # E2: not again with the same hand
                 score = claim_gain(route)
                 if score <= best_value:
                     continue  # paying only lowers it

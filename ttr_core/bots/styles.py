@@ -16,7 +16,7 @@ ticket (`rescue_station`, E1).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from ttr_core.bots.planning import (
@@ -110,14 +110,36 @@ class PlanningBot:
         self._needs: tuple[list[int], int] | None = None
         self._rules_seen: RuleSet | None = None
         self._rules_are_base = True
+        #: E2: how often I gave up each tunnel holding the hand below, which is the
+        #: hand of the turn after the first give-up (None until that turn).
+        self._give_ups: dict[int, int] = {}
+        self._given_up_hand: tuple[int, ...] | None = None
 
     # ------------------------------------------------------------------ entry
     def act(self, view: PlayerView) -> Action:
         action = self.choose(view)
         if action is None or (not self._is_base(view.rule_set) and not view.is_legal(action)):
             # Another rule set may change what is legal: trust only its own list then.
-            return fallback_action(view)
+            return fallback_action(view, self.given_up_tunnels(view))
         return action
+
+    def given_up_tunnels(self, view: PlayerView) -> frozenset[int]:
+        """E2: the tunnels I gave up `TUNNEL_TRIES` times while holding the hand I
+        hold now. Digging one again before my hand changes can go on for ever: when
+        the deck and discards hold little but what nobody can pay, every seat may
+        lay its tunnel and give it up in turn, and R6 never sees a pass. A draw or a
+        claim changes the hand and makes them worth trying again."""
+        if not self._give_ups:
+            return _NONE_GIVEN_UP
+        if view.decision is None:
+            hand = tuple(view.hand)
+            if self._given_up_hand is None:
+                self._given_up_hand = hand
+            elif self._given_up_hand != hand:
+                self._give_ups.clear()
+                self._given_up_hand = None
+                return _NONE_GIVEN_UP
+        return frozenset(r for r, n in self._give_ups.items() if n >= TUNNEL_TRIES)
 
     def _is_base(self, rules: RuleSet) -> bool:
         """Whether `rules` are the base rules; compared once per rule-set value, not
@@ -147,6 +169,7 @@ class PlanningBot:
     # ------------------------------------------------------------------ a turn
     def turn(self, view: PlayerView) -> Action | None:
         board, seat, hand = view.board, view.seat, view.hand
+        given_up = self.given_up_tunnels(view)
         plan = self.plan(view)
         targets = self.targets(view, plan)
         needs, gray = self._needs = color_needs(board, targets, tunnel_reserve(view))
@@ -163,12 +186,12 @@ class PlanningBot:
         for route in targets:
             if can_claim_route(board, route, seat, owners, players, wagons, doubles):
                 claim = best_payment(board, route, hand, needs, ferry_locos(view, route))
-                if claim is not None and is_worth_digging(view, route, claim):
+                if claim is not None and is_worth_digging(view, route, claim, given_up):
                     return claim
         if self.wants_tickets(view, plan):
             return DRAW_TICKETS
         if view.final_round or not targets:
-            claim = best_claim(view)
+            claim = best_claim(view, given_up)
             if claim is not None:
                 return claim
         draw = draw_for_needs(
@@ -176,7 +199,7 @@ class PlanningBot:
         )
         if draw is not None:
             return draw
-        return best_claim(view) or (DRAW_TICKETS if view.ticket_deck_size else None)
+        return best_claim(view, given_up) or (DRAW_TICKETS if view.ticket_deck_size else None)
 
     def wants_tickets(self, view: PlayerView, plan: Plan) -> bool:
         return (
@@ -229,16 +252,18 @@ class PlanningBot:
         nothing then), or its points are worth the cards; else give up."""
         tunnel = view.tunnel
         payments = [a for a in view.legal_actions() if isinstance(a, PayTunnel)]
-        if tunnel is None or not payments:
+        if tunnel is None:
             return GIVE_UP
         board = view.board
         route = tunnel.route
-        if (
+        if payments and (
             view.final_round
             or view.rule_set.route_score(board.route_length[route]) >= 2 * tunnel.extra
             or route in self.targets(view, self.plan(view))
         ):
             return payments[0]  # listed with the most cards of the colour first
+        # Counted against the hand of my next turn (the cards laid come back).
+        self._give_ups[route] = self._give_ups.get(route, 0) + 1
         return GIVE_UP
 
     # ------------------------------------------------------------------ planning
@@ -380,14 +405,25 @@ def ferry_locos(view: PlayerView, route: int) -> int:
     return view.board.route_ferry[route] if view.rule_set.ferries else 0
 
 
+#: E2: how often a bot gives up one tunnel with one hand before it stops digging it
+#: until its hand changes; one retry is worth it (three new cards are turned up).
+TUNNEL_TRIES = 2
+_NONE_GIVEN_UP: frozenset[int] = frozenset()
+
+
 def tunnel_reserve(view: PlayerView) -> int:
     """E2: extra cards to collect for a tunnel (none when the rules have no tunnels)."""
     return TUNNEL_RESERVE if view.rule_set.tunnels else 0
 
 
-def is_worth_digging(view: PlayerView, route: int, claim: Claim) -> bool:
+def is_worth_digging(
+    view: PlayerView, route: int, claim: Claim, given_up: Collection[int] = ()
+) -> bool:
     """E2: whether to claim `route` now: not a tunnel, the final round (nothing to
-    lose), or a hand likely to cover the extra cards."""
+    lose), or a hand likely to cover the extra cards; never a tunnel in `given_up`
+    (see `PlanningBot.given_up_tunnels`)."""
+    if route in given_up:
+        return False
     if not view.rule_set.tunnels or not view.board.route_tunnel[route] or view.final_round:
         return True
     return tunnel_odds(view.hand, claim.payment) >= TUNNEL_ODDS
@@ -431,8 +467,9 @@ def scoring_routes(view: PlayerView, limit: int | None = None) -> list[int]:
     )
 
 
-def best_claim(view: PlayerView) -> Claim | None:
-    """The affordable claim scoring most points (R10), or None."""
+def best_claim(view: PlayerView, given_up: Collection[int] = ()) -> Claim | None:
+    """The affordable claim scoring most points (R10), or None; no tunnel of
+    `given_up` (E2)."""
     board, seat, owners, hand = view.board, view.seat, view.owners, view.hand
     wagons, players, doubles = view.wagons[seat], view.num_players, doubles_from(view)
     for route in graph_for(board).by_length:
@@ -440,7 +477,7 @@ def best_claim(view: PlayerView) -> Claim | None:
             board, route, seat, owners, players, wagons, doubles
         ):
             claim = best_payment(board, route, hand, None, ferry_locos(view, route))
-            if claim is not None and is_worth_digging(view, route, claim):
+            if claim is not None and is_worth_digging(view, route, claim, given_up):
                 return claim
     return None
 
@@ -470,14 +507,21 @@ def path_extensions(view: PlayerView) -> list[int]:
     return list(dict.fromkeys(found))
 
 
-def fallback_action(view: PlayerView) -> Action:
+def fallback_action(view: PlayerView, given_up: Collection[int] = ()) -> Action:
     """Some legal action, for when a style has no opinion, so the game goes on:
-    the claim worth most points (fewest locomotives), else a card, a ticket choice,
+    the claim worth most points (fewest locomotives; no tunnel of `given_up`, E2),
+    else a card, a ticket choice,
     tickets, pass; an action of a kind this module does not know only when none of
     those is listed, and `resign` only when nothing else is."""
     actions = view.legal_actions()
     board = view.board
-    claims = [a for a in actions if isinstance(a, Claim) and a.route in board.route_index]
+    claims = [
+        a
+        for a in actions
+        if isinstance(a, Claim)
+        and a.route in board.route_index
+        and board.route_index[a.route] not in given_up
+    ]
     if claims:
         return max(
             claims,

@@ -19,11 +19,15 @@ if TYPE_CHECKING:
     from ttr_core.playtest.report import BalanceReport
 
 HELP = (
-    "Compare two simulations and show the differences that are significant: win rates "
-    "by seat and by bot, mean scores by seat, stalls, ticket completion, route claim "
-    "rates.\n\nA and B are report.json files (or report folders) written by `ttr "
-    "simulate`, or two maps, which are then simulated here with the same --games, "
-    "--players, --bots and --seed. See docs/play-testing.md."
+    "Compare two simulations: the map diff (cities, routes, tickets, rules added, "
+    "removed or changed), then the differences that are significant: win rates by "
+    "place in the turn order and by bot, mean scores, stalls, game length, ticket "
+    "completion by bot and per ticket, tracks claimed per connection (routes matched "
+    "by their cities).\n\nA and B are report.json files (or report folders) written by "
+    "`ttr simulate`, or two maps, which are then played here alike (the same --games, "
+    "--players, --bots and --seed, game by game) and compared with paired tests. "
+    "Holm's correction over all rows keeps the chance of any false difference at 5 %. "
+    "See docs/play-testing.md."
 )
 
 
@@ -31,32 +35,51 @@ HELP = (
 Format = StrEnum("Format", {name: name for name in REPORTERS})
 
 
-def _report(
-    argument: str, games: int, players: int, bots: list[str], seed: int, jobs: int
-) -> BalanceReport:
-    """A report: read from a report.json (or a folder holding one), else simulated."""
-    from ttr_core.playtest.report import FORMAT, BalanceReport, ReportError
+#: The largest report.json read (a report of a 10,000-city map is a few megabytes).
+MAX_REPORT_BYTES = 200_000_000
 
+
+def _report_path(argument: str) -> Path | None:
+    """The report.json an argument names (itself, or inside the folder), or None."""
     path = Path(argument)
     if path.is_dir() and (path / "report.json").is_file():
         path = path / "report.json"
-    if path.suffix == ".json":
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError) as error:
-            raise fail(f"{argument}: cannot read the report: {error}") from None
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise fail(f"{argument}: not a report.json written by `ttr simulate`")
-        try:
-            return BalanceReport.from_dict(data)
-        except ReportError as error:
-            raise fail(
-                f"{argument}: not a report.json written by `ttr simulate`: {error}"
-            ) from None
-    from ttr_core.playtest.simulate import simulate
+    return path if path.suffix == ".json" else None
 
-    game_map = load_map_argument(argument)  # exits 2 with the map's errors
-    return simulate(game_map, argument, games, players, bots, seed, min(jobs, games)).report
+
+def _title(argument: str) -> str:
+    """A column title from the file name: a map file's or a report folder's name
+    (`report.json` is named by its folder), or the bundled map id."""
+    path = Path(argument)
+    if path.name == "report.json" and path.parent.name:
+        return path.parent.name
+    return path.stem if path.suffix in (".yaml", ".yml", ".json") else path.name or argument
+
+
+def _titles(a: str, b: str) -> tuple[str, str]:
+    one, other = _title(a), _title(b)
+    if one == other:  # the same name twice: say which is which by more of the path
+        one, other = a, b
+    return one, other
+
+
+def _read_report(argument: str, path: Path) -> BalanceReport:
+    """A report read from a report.json, or exit 2 saying why it is not one."""
+    from ttr_core.playtest.report import FORMAT, BalanceReport, ReportError
+    from ttr_maps.io.files import InputFileError, read_regular_file
+
+    try:
+        data = json.loads(read_regular_file(path, MAX_REPORT_BYTES).decode("utf-8"))
+    except InputFileError as error:
+        raise fail(f"{argument}: cannot read the report: {error}") from None
+    except (UnicodeDecodeError, ValueError) as error:
+        raise fail(f"{argument}: cannot read the report: {error}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise fail(f"{argument}: not a report.json written by `ttr simulate`")
+    try:
+        return BalanceReport.from_dict(data)
+    except ReportError as error:
+        raise fail(f"{argument}: not a report.json written by `ttr simulate`: {error}") from None
 
 
 @app.command(help=HELP)
@@ -95,10 +118,29 @@ def compare(
     if not names or unknown:
         raise fail(f"unknown bot {', '.join(unknown) or repr(bots)}")
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
-    comparison = compare_reports(
-        _report(a, games, players, names, seed, workers),
-        _report(b, games, players, names, seed, workers),
-    )
+    titles = _titles(a, b)
+    paths = _report_path(a), _report_path(b)
+    if paths[0] is not None and paths[1] is not None:
+        comparison = compare_reports(_read_report(a, paths[0]), _read_report(b, paths[1]), titles)
+    elif paths[0] is None and paths[1] is None:
+        from ttr_core.playtest.compare import compare_maps
+
+        map_a, map_b = load_map_argument(a), load_map_argument(b)  # exit 2 on errors
+        comparison = compare_maps(
+            map_a, a, map_b, b, games, players, names, seed, min(workers, 2 * games), titles
+        )
+    else:  # a report and a map: the map is played with the options, unpaired
+        from ttr_core.playtest.simulate import simulate
+
+        reports = []
+        for argument, path in zip((a, b), paths, strict=True):
+            if path is not None:
+                reports.append(_read_report(argument, path))
+            else:
+                game_map = load_map_argument(argument)
+                run = simulate(game_map, argument, games, players, names, seed, workers)
+                reports.append(run.report)
+        comparison = compare_reports(reports[0], reports[1], titles)
     text = REPORTERS[output_format.value](comparison)
     if output is None:
         typer.echo(text, nl=False)

@@ -136,7 +136,32 @@ def ladder(
     if not console.is_terminal:  # a pipe or a file: no need to squeeze into 80 columns
         console = Console(width=160)
     console.print(ratings_table(result, Table))
+    for line in head_to_head_notes(result):
+        console.print(line, markup=False, highlight=False)
     raise typer.Exit(EXIT_OK)
+
+
+def head_to_head_notes(ladder: Ladder) -> list[str]:
+    """What the table cannot say: ratings that rest on the prior, head-to-head
+    results that go against the ratings, and cycles."""
+    notes = []
+    prior = [r.bot for r in ladder.ratings if r.rests_on_prior]
+    if prior:
+        notes.append(
+            f"* {', '.join(prior)}: won or lost every pair result, so the data only bound "
+            "the rating; the number shown is the prior's (one drawn result per pair)"
+        )
+    for c in ladder.contradictions:
+        low, high = c.ci95
+        notes.append(
+            f"head to head against the ratings: {c.winner} beat {c.loser} in "
+            f"{100 * c.rate:.0f} % of their pair results (95 % interval {100 * low:.0f}–"
+            f"{100 * high:.0f} %; Holm-adjusted p = {c.p_value:.2g}) though {c.loser} is "
+            "rated higher: the ratings fit every table at once"
+        )
+    for cycle in ladder.cycles:
+        notes.append("cycle: " + " beats ".join((*cycle, cycle[0])) + " (head to head)")
+    return notes
 
 
 def ratings_table(ladder: Ladder, table_class: type) -> object:
@@ -165,7 +190,7 @@ def ratings_table(ladder: Ladder, table_class: type) -> object:
         table.add_row(
             str(number),
             row.bot,
-            f"{row.rating:.0f}",
+            f"{row.rating:.0f}{' *' if row.rests_on_prior else ''}",
             f"{low:.0f}–{high:.0f}",
             f"{100 * row.win_rate:.0f} %",
             *cells,

@@ -30,8 +30,9 @@ def probe(
     sweep: Annotated[
         str | None,
         typer.Option(
-            help="Solve for every budget LOW..HIGH (e.g. 30..50) and list the tickets "
-            "completed in most optima (likely undervalued)."
+            help="Solve for every budget LOW..HIGH (e.g. 30..50), each from the previous "
+            "optimum (scores never fall), and list the tickets completed in most proven "
+            "optima (likely undervalued)."
         ),
     ] = None,
     values: Annotated[
@@ -41,11 +42,12 @@ def probe(
             "tests/data/reference/north_america.json (see docs/tickets.md)."
         ),
     ] = None,
-    time_limit: Annotated[
-        float | None,
+    node_limit: Annotated[
+        int | None,
         typer.Option(
-            min=0.01,
-            help="Seconds (wall clock) per solve; then the best found so far and its gap.",
+            min=1,
+            help="Branch-and-bound nodes per solve; then the best found so far and its gap "
+            "(a count, not seconds: the same answer on any machine).",
         ),
     ] = None,
     report_format: Annotated[
@@ -55,12 +57,14 @@ def probe(
     """The most one player could score alone with a wagon budget.
 
     A mixed-integer programme (HiGHS) claims routes (one track of a double, R11)
-    and completes tickets (R13) to maximise route points (R10) plus completed
-    tickets. Prints the optimum, its routes and tickets, and every ticket's points
-    per wagon along its cheapest path. The longest-path bonus and stations are
-    left out (docs/tickets.md).
+    and completes tickets (R13; at most the long tickets E4 deals a player) to
+    maximise route points (R10) plus completed tickets (with D7 bonuses). Prints
+    the optimum, its routes and tickets, every ticket's points per wagon along its
+    cheapest path and the warnings `ttr validate` gives it, and what the programme
+    leaves out (the longest-path bonus, stations, train cards: docs/tickets.md).
+    One thread, a fixed seed and a node limit: the same command, the same answer.
 
-    Exit status: 0 when solved to optimality; 1 when a time limit stopped a solve
+    Exit status: 0 when solved to optimality; 1 when the node limit stopped a solve
     (the best found is shown with its gap); 2 for a bad map, option or values file.
     """
     import sys
@@ -82,7 +86,7 @@ def probe(
             budgets=budgets,
             tickets=tickets,
             values=str(values) if values is not None else "map",
-            time_limit=time_limit,
+            node_limit=node_limit,
         )
     except ProbeError as error:
         raise fail(f"{map_argument}: {error}") from None

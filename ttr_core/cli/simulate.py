@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import shutil
+from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -27,6 +28,10 @@ from ttr_core.cli.common import (
 from ttr_core.cli.play import BOTS_HELP, PLAYERS_OPTION
 from ttr_maps.rules import MAX_GAMES, MAX_SEED
 
+if TYPE_CHECKING:
+    from ttr_core.playtest.executors import Executor
+    from ttr_core.playtest.report import Baseline
+
 HELP = (
     "Play many bot games and write report.json, pictures and report.html to --out.\n\n"
     "Game i uses a seed derived from (--seed, i); seat s of game i is played by bot "
@@ -37,6 +42,14 @@ HELP = (
     "--address; pip install 'ttr[cluster]'); see docs/cluster.md. The report is the same "
     "whichever executor and however many workers play it."
 )
+
+
+class BaselineChoice(StrEnum):
+    """Where the findings' published-board baseline comes from."""
+
+    auto = "auto"
+    compute = "compute"
+    off = "off"
 
 
 @app.command(help=HELP)
@@ -68,6 +81,14 @@ def simulate(
         bool, typer.Option("--records", help="Also write every game record to OUT/records/.")
     ] = False,
     changes: RuleChanges = None,
+    baseline: Annotated[
+        BaselineChoice,
+        typer.Option(
+            help="The published boards played by the same bots, which findings are set "
+            "against: auto (shipped with ttr, or cached), compute (also play it now when "
+            "missing: 1,000 games on each published board, cached for next time), off.",
+        ),
+    ] = BaselineChoice.auto,
 ) -> None:
     from ttr_core.bots import check_bot_name
     from ttr_core.playtest.executors import SimulationError
@@ -91,6 +112,7 @@ def simulate(
     except ReportFolderError as error:
         raise fail(f"--out: {error}") from None
     try:
+        published = _baseline(baseline, names, players, workers, where)
         with games_progress(f"{game_map.id}: playing", games) as advance:
             result = run(
                 game_map,
@@ -104,6 +126,7 @@ def simulate(
                 on_game=advance,
                 executor=where,
                 rules=rules,
+                baseline=published,
             )
         try:
             write_report(
@@ -121,7 +144,7 @@ def simulate(
     from ttr_core.playtest.findings import summary_lines
 
     report = result.report
-    for line in summary_lines(report.findings):
+    for line in summary_lines(report.findings, report.screening):
         typer.echo(line)
     for name, rate in report.win_rate.by_bot.items():
         low, high = rate.ci95
@@ -131,3 +154,33 @@ def simulate(
     typer.echo(f"end reasons: {dict(report.end_reasons)}; stalls: {report.stalls.count}")
     typer.echo(f"report written to {out / 'report.html'}")
     raise typer.Exit(EXIT_OK)
+
+
+def _baseline(
+    choice: BaselineChoice, bots: list[str], players: int, workers: int, where: Executor
+) -> Baseline | None:
+    """The baseline `--baseline` asks for: found (shipped or cached), or played
+    now and cached (`compute`), or none."""
+    from ttr_core.playtest.baseline import (
+        DEFAULT_GAMES,
+        PUBLISHED_BOARDS,
+        compute_baseline,
+        find_baseline,
+        store_cached,
+    )
+
+    if choice == BaselineChoice.off:
+        return None
+    found = find_baseline(bots, players)
+    if found is not None or choice == BaselineChoice.auto:
+        return found
+    total = DEFAULT_GAMES * len(PUBLISHED_BOARDS)
+    with games_progress("baseline: the published boards", total) as advance:
+        computed = compute_baseline(bots, players, jobs=workers, executor=where, on_game=advance)
+    try:
+        path = store_cached(computed)
+    except OSError as error:
+        typer.echo(f"note: the baseline could not be cached: {error}", err=True)
+        return computed
+    typer.echo(f"baseline cached in {path}", err=True)
+    return find_baseline(bots, players) or computed

@@ -108,8 +108,14 @@ def suggest(
     map_argument: MapArgument,
     count: Annotated[int, typer.Option("--count", "-n", min=1, help="Regular tickets.")],
     long: Annotated[
-        int, typer.Option("--long", min=0, help="Long tickets (a separate deck, E4).")
-    ] = 0,
+        int | None,
+        typer.Option(
+            "--long",
+            min=0,
+            help="Long tickets (a separate deck, E4). Default: as many as the map's rule "
+            "set deals (5 with the europe rules, none with the base rules).",
+        ),
+    ] = None,
     seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same deck.")] = 0,
     iterations: Annotated[
         int, typer.Option(min=0, help="Local-search steps (more: slower, often better).")
@@ -117,8 +123,9 @@ def suggest(
     profile: Annotated[
         str | None,
         typer.Option(
-            help="Published deck whose value profile to follow: north_america or europe "
-            "(default: whichever is nearest, as the deck score does)."
+            help="Published deck whose values to resemble: north_america, europe or none "
+            "(default: the one dealt like the map's rules: europe with a long deck, else "
+            "north_america)."
         ),
     ] = None,
     write: Annotated[
@@ -132,9 +139,11 @@ def suggest(
 ) -> None:
     """Suggest a ticket deck for a map (deterministic for a seed).
 
-    Values by R2, every city on a ticket, no duplicate or near-duplicate, values
-    spread like a published deck, and a low deck score. Prints the tickets:
-    block as YAML (the scores go to stderr) unless --write.
+    Values by R2, every city on a ticket, no duplicate or near-duplicate, no
+    ticket `ttr validate` would warn about (TTR353 fragile, TTR354 one route or
+    worth less than 4), a deck size TTR352 accepts, values spread over the map's
+    distances like the published decks', and a low deck score. Prints the
+    tickets: block as YAML (the scores go to stderr) unless --write.
 
     Exit status: 0 on success; 2 when the map cannot be read or has errors, when
     no such deck exists (e.g. too few tickets to cover every city) or the file
@@ -143,6 +152,9 @@ def suggest(
     from ttr_maps.analysis.tickets import (
         DeckError,
         TicketBoard,
+        deck_size_problem,
+        default_long_tickets,
+        default_profile,
         score_deck,
         suggest_deck,
     )
@@ -151,16 +163,25 @@ def suggest(
 
     game_map = load_map_argument(map_argument)
     board = TicketBoard(game_map)
+    long = default_long_tickets(board.rules) if long is None else long
+    profile = profile or default_profile(board.rules)
+    problem = deck_size_problem(board.rules, count, long)
+    if problem:  # the deck would not pass `ttr validate --strict` (TTR352)
+        raise fail(f"{map_argument}: {problem}")
     try:
         deck = suggest_deck(board, count, long, seed=seed, iterations=iterations, profile=profile)
     except DeckError as error:
         raise fail(f"{map_argument}: {error}") from None
-    options = f"--count {count} --long {long} --seed {seed} --profile {profile or 'any'}"
+    options = f"--count {count} --long {long} --seed {seed} --profile {profile}"
     comment = f"Suggested by `ttr tickets suggest {options}` (values by R2)."
-    new_score = score_deck(board, deck).total
-    summary = f"suggested deck scores {new_score:.1f}"
+    new = score_deck(board, deck, None if profile == "none" else profile)
+    summary = (
+        f"suggested deck scores {new.total:.1f} (lower is better), resemblance to "
+        f"{new.profile} {new.resemblance:.2f}"
+    )
     if game_map.tickets:
-        summary += f"; the map's own deck scores {score_deck(board, game_map.tickets).total:.1f}"
+        own = score_deck(board, game_map.tickets, None if profile == "none" else profile)
+        summary += f"; the map's own deck scores {own.total:.1f}, resemblance {own.resemblance:.2f}"
     if not write:
         typer.echo(deck_to_yaml(deck, comment), nl=False)
         typer.echo(summary, err=True)

@@ -49,6 +49,8 @@ def validate(
 ) -> None:
     """Validate map files: YAML, the schema, then every check (R2 ticket values and more).
 
+    PATHS are files, folders or bundled map ids (north_america, europe, iran).
+
     Exit status: 0 when no file fails; 1 when a file has errors (or warnings, with
     --strict); 2 on a usage error or when a path cannot be read (the other files
     are still checked and reported). A file can silence warnings with a comment
@@ -61,7 +63,9 @@ def validate(
     if list_checks:
         typer.echo(check_table(), nl=False)
         raise typer.Exit(EXIT_OK)
-    targets = list(iter_map_files(paths or [bundled_maps_folder()]))
+    targets = list(
+        iter_map_files([_resolve(p) for p in paths] if paths else [bundled_maps_folder()])
+    )
     summary_file = os.environ.get("GITHUB_STEP_SUMMARY") if output_format == "github" else None
     # Before the work, so a mistyped folder fails at once; never over a map checked.
     checked_output(output, "--output", targets)
@@ -84,6 +88,14 @@ def validate(
         raise typer.Exit(EXIT_USAGE)
     failed = any(r.fails(strict) for r in reports)
     raise typer.Exit(EXIT_FAILED if failed else EXIT_OK)
+
+
+def _resolve(path: Path) -> Path:
+    """A path as given, or the bundled map it names (`ttr validate europe`), as
+    every command that reads one map takes a bundled id."""
+    from ttr_maps.io.bundled import resolve_map_argument
+
+    return path if path.exists() else resolve_map_argument(str(path))
 
 
 def bundled_maps_folder() -> Path:

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 from ttr_core.playtest.executors import iter_games
 from ttr_core.playtest.playout import GameSummary, game_seed
 from ttr_core.playtest.report import JsonRecord
-from ttr_core.playtest.stats import Z95, wilson_interval
+from ttr_core.playtest.stats import ALPHA, Z95, holm, normal_p, wilson_interval
 
 if TYPE_CHECKING:
     from ttr_core.playtest.executors import Executor
@@ -80,7 +80,9 @@ class HeadToHead(JsonRecord):
 @dataclass(frozen=True)
 class Rating(JsonRecord):
     """A bot's Bradley–Terry rating (Elo scale) with its 95 % interval, and its
-    plain win rate over every game it played."""
+    plain win rate over every game it played. `rests_on_prior`: the bot won or lost
+    every one of its pair results, so the data only bound its rating and the
+    number shown comes from the prior (one drawn result per pair)."""
 
     bot: str
     rating: float
@@ -90,6 +92,21 @@ class Rating(JsonRecord):
     win_rate: float
     win_rate_ci95: tuple[float, float]
     mean_score: float
+    rests_on_prior: bool
+
+
+@dataclass(frozen=True)
+class Contradiction(JsonRecord):
+    """A pair whose head-to-head result goes against the ratings: `winner` beat
+    `loser` in most of their pair results (significant after Holm's correction
+    over all pairs) though `loser` is rated higher. The ratings fit every table at
+    once; strengths need not be transitive."""
+
+    winner: str
+    loser: str
+    rate: float
+    ci95: tuple[float, float]
+    p_value: float
 
 
 @dataclass(frozen=True)
@@ -125,6 +142,9 @@ DECISIONS = {
     "rating": "Bradley-Terry maximum likelihood on the Elo scale (400 log10), "
     "mean 1500, a prior of one drawn result per pair that met",
     "ci95": "from the observed Fisher information, each rating against the mean",
+    "rests_on_prior": "a bot that won or lost every pair result: its rating is the prior's",
+    "contradictions": "a pair result significant after Holm over all pairs (normal test "
+    "of the share against 1/2) that goes against the ratings; cycles: such wins in a ring",
     "wins": "a shared first place counts 1/k of a win",
 }
 
@@ -139,11 +159,15 @@ class Ladder:
     #: head_to_head[a][b]: a against b, for every other bot b.
     head_to_head: Mapping[str, Mapping[str, HeadToHead]]
     tables: tuple[TableResult, ...]
+    #: Head-to-head results the ratings contradict, and cycles of significant wins
+    #: (a beats b beats c beats a), each as the bots in order.
+    contradictions: tuple[Contradiction, ...] = ()
+    cycles: tuple[tuple[str, ...], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "format": "ttr-ladder",
-            "version": 1,
+            "version": 2,
             "settings": self.settings.to_dict(),
             "decisions": dict(DECISIONS),
             "ratings": [r.to_dict() for r in self.ratings],
@@ -152,6 +176,8 @@ class Ladder:
                 for a, row in self.head_to_head.items()
             },
             "tables": [t.to_dict() for t in self.tables],
+            "contradictions": [c.to_dict() for c in self.contradictions],
+            "cycles": [list(c) for c in self.cycles],
         }
 
 
@@ -312,6 +338,12 @@ def run_ladder(
         wins = {name: round(w, 6) for name, w in table_won.items()}
         table_results.append(TableResult(table, table_seed, games, wins))
     fit = bradley_terry(results)
+    swept = {
+        bot
+        for bot in bots
+        if (total := sum(results.meetings[bot].values()))
+        and sum(results.wins[bot].values()) in (0.0, total)
+    }
     ratings = []
     for bot in sorted(bots, key=lambda b: (-fit[b][0], bots.index(b))):
         theta, error = fit[bot]
@@ -329,6 +361,7 @@ def run_ladder(
                 win_rate=round(won[bot] / played[bot], 6),
                 win_rate_ci95=(round(low, 6), round(high, 6)),
                 mean_score=round(sum(scores[bot]) / len(scores[bot]), 3),
+                rests_on_prior=bot in swept,
             )
         )
     settings = LadderSettings(
@@ -343,7 +376,55 @@ def run_ladder(
         seed=seed,
     )
     head_to_head = {a: {b: results.head_to_head(a, b) for b in bots if b != a} for a in bots}
-    return Ladder(settings, tuple(ratings), head_to_head, tuple(table_results))
+    contradictions, cycles = judge_head_to_head(ratings, head_to_head)
+    return Ladder(
+        settings, tuple(ratings), head_to_head, tuple(table_results), contradictions, cycles
+    )
+
+
+def judge_head_to_head(
+    ratings: Sequence[Rating], head_to_head: Mapping[str, Mapping[str, HeadToHead]]
+) -> tuple[tuple[Contradiction, ...], tuple[tuple[str, ...], ...]]:
+    """The pair results that are significant (Holm over all pairs that met: the
+    share of pair results against 1/2), those that go against the ratings, and the
+    cycles they make (a beats b beats c … beats a)."""
+    rating = {r.bot: r.rating for r in ratings}
+    pairs = [
+        (a, b, cell)
+        for a, row in head_to_head.items()
+        for b, cell in row.items()
+        if a < b and cell.games and cell.rate is not None
+    ]
+    p_values = [normal_p(cell.rate - 0.5, math.sqrt(0.25 / cell.games)) for _, _, cell in pairs]
+    wins: dict[str, set[str]] = {bot: set() for bot in rating}
+    contradictions = []
+    for (a, b, cell), p in zip(pairs, holm(p_values), strict=True):
+        if p >= ALPHA or cell.rate is None or cell.ci95 is None:
+            continue
+        winner, loser = (a, b) if cell.rate > 0.5 else (b, a)
+        wins[winner].add(loser)
+        if rating[loser] > rating[winner]:
+            won = head_to_head[winner][loser]
+            assert won.rate is not None and won.ci95 is not None
+            contradictions.append(Contradiction(winner, loser, won.rate, won.ci95, round(p, 6)))
+    return tuple(contradictions), _cycles(wins)
+
+
+def _cycles(wins: Mapping[str, set[str]]) -> tuple[tuple[str, ...], ...]:
+    """Every simple cycle of the win graph, once each, starting at its first bot
+    by name (a few bots: a depth-first search is enough)."""
+    found: list[tuple[str, ...]] = []
+
+    def walk(path: list[str]) -> None:
+        for nxt in sorted(wins[path[-1]]):
+            if nxt == path[0] and len(path) > 2:
+                found.append(tuple(path))
+            elif nxt > path[0] and nxt not in path:
+                walk([*path, nxt])
+
+    for start in sorted(wins):
+        walk([start])
+    return tuple(found)
 
 
 def ladder_picture(ladder: Ladder) -> bytes:

@@ -28,7 +28,9 @@ from dataclasses import dataclass, field, fields
 from typing import Any, Self, TypeVar
 
 FORMAT = "ttr-simulation-report"
-VERSION = 1
+#: 2: design effects and intervals for every rate, connections, the rules played,
+#: the screening of the findings and the published-board baseline.
+VERSION = 2
 
 #: How the report decides what it counts (written into every report).
 DECISIONS = {
@@ -38,6 +40,11 @@ DECISIONS = {
     "game_seed": "game_seed(seed, i) = (seed * 1000033 + i * 7777 + 1) mod 2**62",
     "cities": "share of seat-games in which the seat claimed a route touching the city",
     "arc": "means over all games; a game that is over keeps its final values",
+    "ci95": "95 % Wilson interval over trials / design_effect effective trials: "
+    "a rate whose trials cluster in games (a bot's seats, the tickets of a game) "
+    "has its variance clustered by game (ttr_core.playtest.stats)",
+    "connections": "a connection is a pair of neighbouring cities; its tracks (a double "
+    "has two) are counted together, games_by_tracks[k] = games in which k were claimed",
 }
 
 
@@ -114,12 +121,16 @@ def _same(value: T) -> T:
 @dataclass(frozen=True)
 class Rate(JsonRecord):
     """Wins over games (a shared first place counts 1/k, R17) with the 95 %
-    Wilson interval of the rate."""
+    Wilson interval of the rate over the effective trials (games / design effect)."""
 
     games: int
     wins: float
     rate: float
     ci95: tuple[float, float]
+    #: The rate's variance, clustered by game, over that of as many independent
+    #: trials: 1 for one trial a game; below 1 for a bot holding several seats of
+    #: a game (only one of them can win).
+    design_effect: float
 
 
 @dataclass(frozen=True)
@@ -194,13 +205,32 @@ class ScoreDistribution(JsonRecord):
 
     total: Distribution
     parts: Mapping[str, Distribution]
+    #: The variance of the mean total, clustered by game, over sd² / count (1 for
+    #: one seat a game).
+    design_effect: float = 1.0
 
     def to_dict(self) -> dict[str, Any]:
-        return {**self.total.to_dict(), "parts": _plain(self.parts)}
+        return {
+            **self.total.to_dict(),
+            "design_effect": self.design_effect,
+            "parts": _plain(self.parts),
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> ScoreDistribution:
-        return cls(Distribution.from_dict(data), _by_name(Distribution.from_dict, data["parts"]))
+        return cls(
+            Distribution.from_dict({k: v for k, v in data.items() if k != "design_effect"}),
+            _by_name(Distribution.from_dict, data["parts"]),
+            data["design_effect"],
+        )
+
+    @property
+    def standard_error(self) -> float:
+        """The standard error of the mean total, clustered by game."""
+        total = self.total
+        if total.count < 2 or total.sd is None:
+            return 0.0
+        return (total.sd**2 * self.design_effect / total.count) ** 0.5
 
 
 @dataclass(frozen=True)
@@ -240,22 +270,29 @@ class LongestPathBonus(JsonRecord):
 @dataclass(frozen=True)
 class TicketRate(JsonRecord):
     """Tickets held at the end, and completed (with E1's borrowed routes); `rate`
-    is None when none was held."""
+    is None when none was held. The tickets of a game cluster (the same board, the
+    same opponents): `design_effect` and the interval count that."""
 
     held: int
     completed: int
     rate: float | None
+    ci95: tuple[float, float]
+    design_effect: float
 
 
 @dataclass(frozen=True)
 class TicketCompletion(JsonRecord):
-    """One ticket of the map: `ticket` is "A–B"."""
+    """One ticket of the map: `ticket` is "A–B"; `long` for a long ticket (E4).
+    The interval is clustered by game, like `TicketRate`'s."""
 
     ticket: str
     value: int
+    long: bool
     held: int
     completed: int
     rate: float | None
+    ci95: tuple[float, float]
+    design_effect: float
 
 
 @dataclass(frozen=True)
@@ -291,6 +328,37 @@ class RouteClaims(JsonRecord):
     color: str
     claimed: int
     rate: float
+
+
+@dataclass(frozen=True)
+class ConnectionClaims(JsonRecord):
+    """A connection: two neighbouring cities and their tracks (route ids; a double
+    has two, R11). `games_by_tracks[k]` is the number of games in which k of its
+    tracks were claimed; `claimed` the games with at least one, `rate` their share
+    with its 95 % Wilson interval; `tracks_per_game` the mean tracks claimed."""
+
+    between: tuple[str, str]
+    routes: tuple[str, ...]
+    length: int
+    games_by_tracks: tuple[int, ...]
+    claimed: int
+    rate: float
+    ci95: tuple[float, float]
+    tracks_per_game: float
+
+    @property
+    def key(self) -> str:
+        """The connection's name, "A–B" with the cities in name order."""
+        return "–".join(sorted(self.between))
+
+    def tracks_variance(self) -> float:
+        """The sample variance of the tracks claimed per game."""
+        games = sum(self.games_by_tracks)
+        if games < 2:
+            return 0.0
+        mean = sum(k * n for k, n in enumerate(self.games_by_tracks)) / games
+        squares = sum(n * (k - mean) ** 2 for k, n in enumerate(self.games_by_tracks))
+        return squares / (games - 1)
 
 
 # ---------------------------------------------------------- how games end
@@ -369,17 +437,144 @@ class Europe(JsonRecord):
         return cls(_by_name(EuropeBot.from_dict, data["by_bot"]))
 
 
+# ---------------------------------------------------------------- baseline
+
+
+@dataclass(frozen=True)
+class Estimate(JsonRecord):
+    """A number measured on a published board, with its standard error."""
+
+    value: float
+    se: float
+
+
+@dataclass(frozen=True)
+class BoardBaseline(JsonRecord):
+    """What the same bots at the same table size do on one published board: the
+    numbers the findings set a map's against."""
+
+    map: str
+    games: int
+    #: Win rate by place in the turn order (index: place − 1).
+    turn_order: tuple[Estimate, ...]
+    #: Win rate of each bot over its seat-games.
+    by_bot: Mapping[str, Estimate]
+    stalls: Estimate
+    #: Each bot's share of the longest-path bonuses (R16).
+    bonus_share: Mapping[str, Estimate]
+    turns_per_player: Estimate
+    #: Share of the board's track (spaces) in routes claimed in fewer than 5 % of
+    #: games (the findings' RARE_ROUTE; point estimates), and in more than 95 %.
+    rare_track_share: float
+    common_track_share: float
+    #: The largest departure of a ticket's completion rate from what the fit of
+    #: completion against value predicts (point estimates, tickets held 20+ times).
+    ticket_departure: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "map": self.map,
+            "games": self.games,
+            "turn_order": _plain(self.turn_order),
+            "by_bot": _plain(self.by_bot),
+            "stalls": self.stalls.to_dict(),
+            "bonus_share": _plain(self.bonus_share),
+            "turns_per_player": self.turns_per_player.to_dict(),
+            "rare_track_share": self.rare_track_share,
+            "common_track_share": self.common_track_share,
+            "ticket_departure": self.ticket_departure,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> BoardBaseline:
+        return cls(
+            data["map"],
+            data["games"],
+            tuple(Estimate.from_dict(e) for e in data["turn_order"]),
+            _by_name(Estimate.from_dict, data["by_bot"]),
+            Estimate.from_dict(data["stalls"]),
+            _by_name(Estimate.from_dict, data["bonus_share"]),
+            Estimate.from_dict(data["turns_per_player"]),
+            data["rare_track_share"],
+            data["common_track_share"],
+            data["ticket_departure"],
+        )
+
+
+@dataclass(frozen=True)
+class Baseline(JsonRecord):
+    """The published boards played by the same bots at the same table size
+    (`ttr_core.playtest.baseline`): `source` says where the numbers come from
+    (shipped with ttr, cached, computed for this run) and with which ttr."""
+
+    source: str
+    bots: tuple[str, ...]
+    players: int
+    seed: int
+    boards: tuple[BoardBaseline, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "bots": list(self.bots),
+            "players": self.players,
+            "seed": self.seed,
+            "boards": _plain(self.boards),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Baseline:
+        boards = tuple(BoardBaseline.from_dict(b) for b in data["boards"])
+        return cls(data["source"], tuple(data["bots"]), data["players"], data["seed"], boards)
+
+
+@dataclass(frozen=True)
+class BaselineFile(JsonRecord):
+    """The shipped baselines (`ttr_core/playtest/data/baseline.json`): what made
+    them (`command`, with the ttr version, games and seed) and the baselines."""
+
+    format: str
+    version: int
+    ttr: str
+    games: int
+    seed: int
+    command: str
+    baselines: tuple[Baseline, ...]
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> BaselineFile:
+        values = {f.name: data[f.name] for f in fields(cls) if f.name != "baselines"}
+        return cls(**values, baselines=tuple(Baseline.from_dict(b) for b in data["baselines"]))
+
+
+@dataclass(frozen=True)
+class Screening(JsonRecord):
+    """How the findings were tested: `tests` hypotheses (every seat place, bot,
+    route, ticket, … a rule looks at), controlled together (`correction`, at
+    `alpha`: the chance of any false finding in the report), and the baseline."""
+
+    tests: int
+    correction: str
+    alpha: float
+    #: What the published-board numbers are, or why there are none.
+    baseline: str
+
+
 # ---------------------------------------------------------------- findings
 
 
 @dataclass(frozen=True)
 class TurnOrderEvidence(JsonRecord):
-    """`seat-advantage`: a place in the turn order (1 = the first player)."""
+    """`seat-advantage`: a place in the turn order (1 = the first player), its
+    win rate with the 95 % interval, and the published boards' range (None: no
+    baseline, judged against the fair share)."""
 
     turn_order: int
     rate: float
     ci95: tuple[float, float]
     fair_share: float
+    published: tuple[float, float] | None
+    min_effect: float
 
 
 @dataclass(frozen=True)
@@ -391,16 +586,21 @@ class StallEvidence(JsonRecord):
     rate: float
     ci95: tuple[float, float]
     causes: Mapping[str, int]
+    published: tuple[float, float] | None
+    min_effect: float
 
 
 @dataclass(frozen=True)
 class StyleEvidence(JsonRecord):
-    """`dominant-style`: a bot winning above the fair share."""
+    """`dominant-style`: a bot winning above the fair share (and the published
+    boards' rate for the same bot)."""
 
     bot: str
     rate: float
     ci95: tuple[float, float]
     fair_share: float
+    published: tuple[float, float] | None
+    min_effect: float
 
 
 @dataclass(frozen=True)
@@ -412,13 +612,18 @@ class RouteFlag(JsonRecord):
 
 @dataclass(frozen=True)
 class RoutesEvidence(JsonRecord):
-    """`rarely-claimed-routes`, `always-claimed-routes`."""
+    """`rarely-claimed-routes`, `always-claimed-routes`: the routes, the share of
+    the map's track they hold, and the published boards' share (range)."""
 
     routes: tuple[RouteFlag, ...]
+    track_share: float
+    published: tuple[float, float] | None
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RoutesEvidence:
-        return cls(tuple(RouteFlag.from_dict(r) for r in data["routes"]))
+        routes = tuple(RouteFlag.from_dict(r) for r in data["routes"])
+        published = data["published"]
+        return cls(routes, data["track_share"], tuple(published) if published else None)
 
 
 @dataclass(frozen=True)
@@ -431,26 +636,39 @@ class Fit(JsonRecord):
 
 @dataclass(frozen=True)
 class TicketOutlier(JsonRecord):
+    """A ticket's completion rate (95 % interval clustered by game) against what
+    the fit predicts for its value; `departure` = rate − expected."""
+
     ticket: str
     value: int
     held: int
     rate: float
     expected: float
     ci95: tuple[float, float]
-    z: float
+    departure: float
 
 
 @dataclass(frozen=True)
 class TicketOutliersEvidence(JsonRecord):
-    """`ticket-outliers`: the fit, and the tickets far from it (largest |z| first)."""
+    """`ticket-outliers`: the fit, the tickets far from it (largest departure
+    first), the departure a ticket needed (`min_effect`), and the published boards'
+    largest departures."""
 
     fit: Fit
     tickets: tuple[TicketOutlier, ...]
+    min_effect: float
+    published: tuple[float, float] | None
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> TicketOutliersEvidence:
         tickets = tuple(TicketOutlier.from_dict(t) for t in data["tickets"])
-        return cls(Fit.from_dict(data["fit"]), tickets)
+        published = data["published"]
+        return cls(
+            Fit.from_dict(data["fit"]),
+            tickets,
+            data["min_effect"],
+            tuple(published) if published else None,
+        )
 
 
 @dataclass(frozen=True)
@@ -463,15 +681,18 @@ class BonusEvidence(JsonRecord):
     share: float
     ci95: tuple[float, float]
     seat_share: float
+    published: tuple[float, float] | None
+    min_effect: float
 
 
 @dataclass(frozen=True)
 class GameLengthEvidence(JsonRecord):
-    """`game-length`: turns per player against the published boards' band."""
+    """`game-length`: turns per player against the published boards'."""
 
     turns_per_player: float
     ci95: tuple[float, float]
     published: tuple[float, float]
+    min_effect: float
 
 
 Evidence = (
@@ -501,14 +722,16 @@ SEVERITIES = ("high", "medium", "low")
 
 @dataclass(frozen=True)
 class Finding(JsonRecord):
-    """What a designer should look at: a stable `code`, a `severity` (SEVERITIES),
-    a one-line `title`, the numbers behind it and what to try."""
+    """What a designer should look at: a stable `code`, a `severity` (SEVERITIES,
+    decided on the interval), a one-line `title`, the numbers behind it, what to
+    try, and the adjusted p-value of its strongest test (`Screening`)."""
 
     code: str
     severity: str
     title: str
     evidence: Evidence
     suggestion: str
+    p_value: float
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -517,6 +740,7 @@ class Finding(JsonRecord):
             "title": self.title,
             "evidence": self.evidence.to_dict(),
             "suggestion": self.suggestion,
+            "p_value": self.p_value,
         }
 
     @classmethod
@@ -525,7 +749,9 @@ class Finding(JsonRecord):
         if code not in EVIDENCE:
             raise ReportError(f"unknown finding code {code!r}")
         evidence = EVIDENCE[code].from_dict(data["evidence"])
-        return cls(code, data["severity"], data["title"], evidence, data["suggestion"])
+        return cls(
+            code, data["severity"], data["title"], evidence, data["suggestion"], data["p_value"]
+        )
 
 
 # ------------------------------------------------------------------ report
@@ -544,6 +770,9 @@ class Settings(JsonRecord):
     seed: int
     #: The `--set` texts of the run (`report.json` calls them `set`).
     rule_changes: tuple[str, ...] = field(metadata={"json": "set"})
+    #: Every field of the rule set the games were played with (the map's rules,
+    #: its settings and the `--set` changes; `ttr_maps.rules.RuleSet.to_dict`).
+    rules: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -561,6 +790,8 @@ class BalanceReport(JsonRecord):
     tickets: Tickets
     #: In the map's route order.
     routes: tuple[RouteClaims, ...]
+    #: Every pair of neighbouring cities, its tracks counted together, sorted by name.
+    connections: tuple[ConnectionClaims, ...]
     unclaimed_routes: tuple[str, ...]
     #: Per city: the share of seat-games that claimed a route touching it.
     cities: Mapping[str, float]
@@ -570,6 +801,10 @@ class BalanceReport(JsonRecord):
     end_reasons: Mapping[str, int]
     stalls: Stalls
     arc: tuple[ArcPoint, ...]
+    #: How the findings were tested, and against which baseline.
+    screening: Screening = Screening(0, "holm", 0.05, "none")
+    #: The published boards played alike, when known (`ttr_core.playtest.baseline`).
+    baseline: Baseline | None = None
     #: With stations or tunnels in the rules (E1, E2) only.
     europe: Europe | None = None
 
@@ -586,6 +821,7 @@ class BalanceReport(JsonRecord):
             "longest_path_bonus": self.longest_path_bonus.to_dict(),
             "tickets": self.tickets.to_dict(),
             "routes": _plain(self.routes),
+            "connections": _plain(self.connections),
             "unclaimed_routes": list(self.unclaimed_routes),
             "cities": dict(self.cities),
             "turns": self.turns.to_dict(),
@@ -593,6 +829,8 @@ class BalanceReport(JsonRecord):
             "end_reasons": dict(self.end_reasons),
             "stalls": self.stalls.to_dict(),
             "arc": _plain(self.arc),
+            "screening": self.screening.to_dict(),
+            "baseline": None if self.baseline is None else self.baseline.to_dict(),
         }
         if self.europe is not None:
             data["europe"] = self.europe.to_dict()
@@ -605,7 +843,11 @@ class BalanceReport(JsonRecord):
         if not isinstance(data, Mapping) or data.get("format") != FORMAT:
             raise ReportError(f"not a {FORMAT}")
         if data.get("version") != VERSION:
-            raise ReportError(f"version {data.get('version')!r}, not {VERSION}")
+            older = isinstance(data.get("version"), int) and data["version"] < VERSION
+            raise ReportError(
+                f"version {data.get('version')!r}, not {VERSION}"
+                + (": written by an older ttr; simulate again" if older else "")
+            )
         try:
             return cls(
                 tuple(Finding.from_dict(f) for f in data["findings"]),
@@ -617,6 +859,7 @@ class BalanceReport(JsonRecord):
                 LongestPathBonus.from_dict(data["longest_path_bonus"]),
                 Tickets.from_dict(data["tickets"]),
                 tuple(RouteClaims.from_dict(r) for r in data["routes"]),
+                tuple(ConnectionClaims.from_dict(c) for c in data["connections"]),
                 tuple(data["unclaimed_routes"]),
                 dict(data["cities"]),
                 Distribution.from_dict(data["turns"]),
@@ -624,6 +867,8 @@ class BalanceReport(JsonRecord):
                 dict(data["end_reasons"]),
                 Stalls.from_dict(data["stalls"]),
                 tuple(ArcPoint.from_dict(a) for a in data["arc"]),
+                Screening.from_dict(data["screening"]),
+                None if data["baseline"] is None else Baseline.from_dict(data["baseline"]),
                 Europe.from_dict(data["europe"]) if "europe" in data else None,
             )
         except ReportError:

@@ -19,6 +19,7 @@ from ttr_core.playtest.report import (
     DECISIONS,
     ArcPoint,
     BalanceReport,
+    ConnectionClaims,
     Distribution,
     Europe,
     EuropeBot,
@@ -36,8 +37,8 @@ from ttr_core.playtest.report import (
     Tickets,
     WinRates,
 )
-from ttr_core.playtest.stats import wilson_interval
-from ttr_maps.model import Map
+from ttr_core.playtest.stats import ClusterSums, rate_interval
+from ttr_maps.model import Map, Route
 from ttr_maps.rules import RuleSet
 
 #: Stalled games listed with their replay command in a report (the rest are counted).
@@ -127,21 +128,51 @@ class Counts:
         )
 
 
-def _rate(wins: float, games: int) -> Rate:
-    low, high = wilson_interval(wins, games)
-    rate = round(wins / games, 6) if games else 0.0
-    return Rate(games, round(wins, 6), rate, (round(low, 6), round(high, 6)))
+def _interval(rate: float, trials: float, design_effect: float) -> tuple[float, float]:
+    low, high = rate_interval(rate, trials, design_effect)
+    return (round(low, 6), round(high, 6))
 
 
-def _seat_rate(wins: float, games: int, outright: int) -> SeatRate:
-    rate = _rate(wins, games)
-    return SeatRate(rate.games, rate.wins, rate.rate, rate.ci95, outright)
+def _rate(wins: float, games: int, design_effect: float = 1.0) -> Rate:
+    rate = wins / games if games else 0.0
+    effect = round(design_effect, 4)
+    return Rate(games, round(wins, 6), round(rate, 6), _interval(rate, games, effect), effect)
 
 
-def _scores(totals: Counts, parts: Mapping[str, Counts]) -> ScoreDistribution:
+def _seat_rate(wins: float, games: int, outright: int, design_effect: float = 1.0) -> SeatRate:
+    rate = _rate(wins, games, design_effect)
+    return SeatRate(rate.games, rate.wins, rate.rate, rate.ci95, rate.design_effect, outright)
+
+
+def _scores(
+    totals: Counts, parts: Mapping[str, Counts], sums: ClusterSums | None = None
+) -> ScoreDistribution:
+    distribution = totals.distribution()
+    effect = 1.0
+    if sums is not None and distribution.count > 1 and distribution.sd:
+        effect = sums.design_effect(distribution.sd**2 / distribution.count)
     return ScoreDistribution(
-        totals.distribution(), {part: counts.distribution() for part, counts in parts.items()}
+        distribution,
+        {part: counts.distribution() for part, counts in parts.items()},
+        round(effect, 4),
     )
+
+
+def _ticket_numbers(sums: ClusterSums) -> tuple[float | None, tuple[float, float], float]:
+    """A completion rate, its interval (clustered by game) and design effect."""
+    held = sums.x
+    if not held:
+        return None, (0.0, 1.0), 1.0
+    rate = sums.y / held
+    effect = round(sums.design_effect(), 4)
+    return round(rate, 6), _interval(rate, held, effect), effect
+
+
+def connections_of(game_map: Map) -> list[tuple[tuple[str, str], tuple[Route, ...]]]:
+    """Every connection of a map (a pair of neighbouring cities) with its tracks
+    (R11: a double has two), sorted by the city names."""
+    pairs = [(tuple(sorted(pair)), routes) for pair, routes in game_map.parallel_routes.items()]
+    return sorted(pairs, key=lambda item: item[0])  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)
@@ -181,6 +212,14 @@ class Tally:
     ticket_held: list[int] = field(default_factory=list)
     ticket_done: list[int] = field(default_factory=list)
     tickets_bot: dict[str, list[int]] = field(default_factory=dict)  # [held, done]
+    #: Per-game sums (variance clustered by game, `stats.ClusterSums`): tickets
+    #: held/completed per ticket and per bot, seats/wins and seats/points per bot.
+    ticket_sums: list[ClusterSums] = field(default_factory=list)
+    ticket_bot_sums: dict[str, ClusterSums] = field(default_factory=dict)
+    wins_bot_sums: dict[str, ClusterSums] = field(default_factory=dict)
+    score_bot_sums: dict[str, ClusterSums] = field(default_factory=dict)
+    #: Per connection (`connections`): games in which 0, 1, … of its tracks were claimed.
+    connection_games: list[list[int]] = field(default_factory=list)
     route_claims: list[int] = field(default_factory=list)
     city_claims: list[int] = field(default_factory=list)
     turns: Counts = field(default_factory=Counts)
@@ -209,8 +248,14 @@ class Tally:
         self.bonus_seat = [0] * self.players
         self.ticket_held = [0] * len(m.tickets)
         self.ticket_done = [0] * len(m.tickets)
+        self.ticket_sums = [ClusterSums() for _ in m.tickets]
         self.route_claims = [0] * len(m.routes)
         self.city_claims = [0] * len(m.cities)
+        self.connections = connections_of(m)
+        self.connection_of_route = {
+            route.index: i for i, (_, routes) in enumerate(self.connections) for route in routes
+        }
+        self.connection_games = [[0] * (len(routes) + 1) for _, routes in self.connections]
 
     def add(self, game: GameSummary) -> None:
         self.games += 1
@@ -218,7 +263,17 @@ class Tally:
         routes = self.game_map.routes
         winners = [seat for seat, s in enumerate(game.seats) if s.rank == 1]
         share = 1 / len(winners)
+        held = [0] * len(self.ticket_sums)
+        done = [0] * len(self.ticket_sums)
+        bot_game: dict[str, list[float]] = {}  # seats, wins, points, held, completed
+        tracks = [0] * len(self.connections)
         for seat, (name, s) in enumerate(zip(game.names, game.seats, strict=True)):
+            mine = bot_game.setdefault(name, [0, 0.0, 0, 0, 0])
+            mine[0] += 1
+            mine[1] += share if s.rank == 1 else 0.0
+            mine[2] += s.total
+            mine[3] += len(s.tickets)
+            mine[4] += sum(1 for _, completed in s.tickets if completed)
             self.seats_bot[name] = self.seats_bot.get(name, 0) + 1
             self.wins_bot.setdefault(name, 0.0)
             self.outright_bot.setdefault(name, 0)
@@ -248,19 +303,30 @@ class Tally:
                 self.bonus_bot[name] += 1
                 self.bonus_seat[seat] += 1
             counts = self.tickets_bot.setdefault(name, [0, 0])
-            for ticket, done in s.tickets:
+            for ticket, completed in s.tickets:
                 self.ticket_held[ticket] += 1
+                held[ticket] += 1
                 counts[0] += 1
-                if done:
+                if completed:
                     self.ticket_done[ticket] += 1
+                    done[ticket] += 1
                     counts[1] += 1
             touched = set()
             for route in s.routes:
                 self.route_claims[route] += 1
+                tracks[self.connection_of_route[route]] += 1
                 touched.update(routes[route].cities)
             for city in touched:
                 self.city_claims[city_index[city]] += 1
             self.wagons_left.append(s.wagons_left)
+        for sums, h, d in zip(self.ticket_sums, held, done, strict=True):
+            sums.add(h, d)
+        for name, (seats, wins, points, bot_held, bot_done) in bot_game.items():
+            self.wins_bot_sums.setdefault(name, ClusterSums()).add(seats, wins)
+            self.score_bot_sums.setdefault(name, ClusterSums()).add(seats, points)
+            self.ticket_bot_sums.setdefault(name, ClusterSums()).add(bot_held, bot_done)
+        for counts_by_tracks, claimed in zip(self.connection_games, tracks, strict=True):
+            counts_by_tracks[claimed] += 1
         self.turns.append(game.turns)
         self.end_reasons[game.end_reason] = self.end_reasons.get(game.end_reason, 0) + 1
         if game.end_reason == EndReason.ALL_PASSED:
@@ -330,6 +396,25 @@ class Tally:
             dict(sorted(self.totals_bot.items())),
         )
 
+    def _connection(
+        self, pair: tuple[str, str], tracks: tuple[Route, ...], games_by_tracks: list[int]
+    ) -> ConnectionClaims:
+        games = self.games
+        claimed = games - games_by_tracks[0]
+        rate = claimed / games if games else 0.0
+        low, high = rate_interval(rate, games)
+        mean = sum(k * n for k, n in enumerate(games_by_tracks)) / games if games else 0.0
+        return ConnectionClaims(
+            between=pair,
+            routes=tuple(r.id for r in tracks),
+            length=min(r.length for r in tracks),
+            games_by_tracks=tuple(games_by_tracks),
+            claimed=claimed,
+            rate=round(rate, 6),
+            ci95=(round(low, 6), round(high, 6)),
+            tracks_per_game=round(mean, 6),
+        )
+
     def to_report(self, settings: Settings) -> BalanceReport:
         """The report of the games added so far, without findings (those are read
         from it: `ttr_core.playtest.findings`)."""
@@ -339,13 +424,12 @@ class Tally:
         seat_games = games  # every seat plays every game
         tickets = tuple(
             TicketCompletion(
-                ticket=f"{t.a}–{t.b}",
-                value=t.value,
-                held=self.ticket_held[i],
-                completed=self.ticket_done[i],
-                rate=round(self.ticket_done[i] / self.ticket_held[i], 6)
-                if self.ticket_held[i]
-                else None,
+                f"{t.a}–{t.b}",
+                t.value,
+                t.long,
+                self.ticket_held[i],
+                self.ticket_done[i],
+                *_ticket_numbers(self.ticket_sums[i]),
             )
             for i, t in enumerate(m.tickets)
         )
@@ -359,13 +443,22 @@ class Tally:
             )
             for i, r in enumerate(m.routes)
         )
+        connections = tuple(
+            self._connection(pair, tracks, counts)
+            for (pair, tracks), counts in zip(self.connections, self.connection_games, strict=True)
+        )
         cities = {
             c.name: round(self.city_claims[i] / (games * self.players), 6) if games else 0.0
             for i, c in enumerate(m.cities)
         }
         win_rate = WinRates(
             by_bot={
-                n: _seat_rate(self.wins_bot[n], self.seats_bot[n], self.outright_bot[n])
+                n: _seat_rate(
+                    self.wins_bot[n],
+                    self.seats_bot[n],
+                    self.outright_bot[n],
+                    self.wins_bot_sums[n].design_effect(),
+                )
                 for n in names
             },
             by_seat=tuple(
@@ -377,13 +470,16 @@ class Tally:
             fair_share=round(1 / self.players, 6),
         )
         scores = Scores(
-            by_bot={n: _scores(self.totals_bot[n], self.parts_bot[n]) for n in names},
+            by_bot={
+                n: _scores(self.totals_bot[n], self.parts_bot[n], self.score_bot_sums[n])
+                for n in names
+            },
             by_seat=tuple(
                 _scores(totals, self.parts_seat[s]) for s, totals in enumerate(self.totals_seat)
             ),
         )
         ticket_rates = {
-            n: TicketRate(c[0], c[1], round(c[1] / c[0], 6) if c[0] else None)
+            n: TicketRate(c[0], c[1], *_ticket_numbers(self.ticket_bot_sums[n]))
             for n, c in sorted(self.tickets_bot.items())
         }
         has_europe = self.rules.stations > 0 or self.rules.tunnels
@@ -399,6 +495,7 @@ class Tally:
             ),
             tickets=Tickets(ticket_rates, tickets, tuple(t.ticket for t in tickets if not t.held)),
             routes=routes,
+            connections=connections,
             unclaimed_routes=tuple(r.route for r in routes if not r.claimed),
             cities=cities,
             turns=self.turns.distribution(),

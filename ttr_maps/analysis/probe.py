@@ -17,15 +17,27 @@ The programme chooses
 - y_t ∈ {0, 1} for every ticket t: completed (R13) only if both its cities are in
   the tree: y_t ≤ u_a, y_t ≤ u_b;
 
-subject to Σ length_c x_c ≤ wagons, maximising Σ points_c x_c (R10) + Σ value_t y_t.
-Claimed connections outside the tree score their points but join nothing.
-Incomplete tickets cost nothing: a lone player keeps only what they complete.
+subject to Σ length_c x_c ≤ wagons, maximising Σ points_c x_c (R10) + Σ points_t y_t
+(the ticket's value and a designer's bonus, D7). Claimed connections outside the
+tree score their points but join nothing. Incomplete tickets cost nothing: a lone
+player keeps only what they complete. With a separate long deck (E4) at most
+`setup_long_tickets` long tickets count: that many are dealt to a player, and the
+rest leave the game.
 
-Modelling choices (docs/tickets.md): the tickets are completed by one connected
-network (routes claimed for their points alone may lie anywhere); the
+What the programme takes from the map's rule set (`map_rules`): the wagons (R4),
+the route points (R10), one track of a double (R11), the long tickets a player is
+dealt (E4). What it leaves out (`LEFT_OUT`, printed with every result): the
 longest-path bonus (R16, which a lone player always wins) and unbuilt stations
-(E1) are constants and are left out, as in the paper. With the printed values of
-North America this gives the paper's 285, 223 of it from tickets.
+(E1) are constants, as in the paper; the train cards (R7, R9: colours, tunnels E2,
+ferries' locomotives E3); drawing tickets three at a time and keeping at least one
+(R12: a lone player here chooses from the whole deck); and other players.
+
+Solves are deterministic: one thread, a fixed seed, and a limit in branch-and-bound
+nodes (not seconds), so the same command gives the same answer on any machine. A
+sweep solves budgets from the smallest up and starts each from the previous
+optimum (still feasible with more wagons), so its scores never fall as the budget
+grows. With the printed values of North America this gives the paper's 285, 223
+of it from tickets.
 """
 
 from __future__ import annotations
@@ -40,7 +52,15 @@ from pathlib import Path
 from typing import Any
 
 from ttr_maps.model import Map, Ticket
-from ttr_maps.rules import map_rules
+from ttr_maps.rules import RuleSet, map_rules
+
+#: What the programme does not model, in words (docs/tickets.md).
+LEFT_OUT = (
+    "the longest-path bonus (R16) and unbuilt stations (E1): constants for a lone player",
+    "train cards: colours (R9), tunnels (E2) and ferries' locomotives (E3)",
+    "drawing tickets three at a time and keeping one (R12): the whole deck is open",
+    "other players",
+)
 
 
 class ProbeError(ValueError):
@@ -76,7 +96,8 @@ class ProbeResult:
 
     @property
     def ticket_points(self) -> int:
-        return sum(t.value for t in self.tickets)
+        """The completed tickets' points: value and bonus (D7)."""
+        return sum(t.points for t in self.tickets)
 
     @property
     def score(self) -> int:
@@ -106,12 +127,20 @@ def solve_max_score(
     wagons: int | None = None,
     *,
     tickets: Sequence[Ticket] | None = None,
-    time_limit: float | None = None,
+    node_limit: int | None = None,
 ) -> ProbeResult:
     """The highest solo score with `wagons` (default: the map's rule set's, R4) and
     `tickets` (default: the map's deck, regular and long)."""
     programme = MaxScoreProgramme(game_map, tickets)
-    return programme.solve(map_rules(game_map).wagons if wagons is None else wagons, time_limit)
+    return programme.solve(map_rules(game_map).wagons if wagons is None else wagons, node_limit)
+
+
+def long_ticket_limit(rules: RuleSet, tickets: Sequence[Ticket]) -> int | None:
+    """E4: the long tickets one player can hold (`setup_long_tickets`, dealt at
+    setup; the others leave the game), or None when the rules have no long deck."""
+    if rules.long_tickets and any(t.long for t in tickets):
+        return rules.setup_long_tickets
+    return None
 
 
 class MaxScoreProgramme:
@@ -121,6 +150,9 @@ class MaxScoreProgramme:
     def __init__(self, game_map: Map, tickets: Sequence[Ticket] | None = None):
         self.map = game_map
         self.deck = list(game_map.tickets if tickets is None else tickets)
+        self.long_limit = long_ticket_limit(map_rules(game_map), self.deck)
+        self.last: list[float] | None = None  # the previous solution, to start from
+        self.last_wagons = 0
         self.connections = _connections(game_map)
         names = sorted(c.name for c in game_map.cities)
         for t in self.deck:
@@ -161,27 +193,35 @@ class MaxScoreProgramme:
             h.addConstr(from_root + h.qsum(flow_in[v]) - h.qsum(flow_out[v]) - in_tree[v] == 0)
         self.done = []
         for t in self.deck:
-            y = h.addBinary(obj=t.value)
+            y = h.addBinary(obj=t.points)  # R15 with a designer's bonus (D7)
             h.addConstr(y - in_tree[t.a] <= 0)
             h.addConstr(y - in_tree[t.b] <= 0)
             self.done.append(y)
+        if self.long_limit is not None:  # E4: the long tickets one player is dealt
+            long_done = [y for t, y in zip(self.deck, self.done, strict=True) if t.long]
+            h.addConstr(h.qsum(long_done) <= self.long_limit)
         h.setMaximize()
 
-    def solve(self, wagons: int, time_limit: float | None = None) -> ProbeResult:
-        """Solve for a budget; after a time limit, the best choice found so far
-        and its gap to the bound."""
+    def solve(self, wagons: int, node_limit: int | None = None) -> ProbeResult:
+        """Solve for a budget; after `node_limit` branch-and-bound nodes, the best
+        choice found so far and its gap to the bound (deterministic: nodes, not
+        seconds). A budget at least the last one solved starts from its solution."""
         if wagons < 0:
             raise ProbeError("the wagon budget must not be negative")
         h = self.highs
         h.changeRowBounds(self.budget_row.index, -highs_infinity(), wagons)
-        if time_limit is not None:
-            h.setOptionValue("time_limit", float(time_limit))
+        if node_limit is not None:
+            h.setOptionValue("mip_max_nodes", int(node_limit))
+        if self.last is not None and wagons >= self.last_wagons:
+            h.setSolution(_solution(h, self.last))  # feasible still: more wagons
         started = time.process_time()
         h.run()
         status = h.modelStatusToString(h.getModelStatus())
         info = h.getInfo()
         has_solution = info.primal_solution_status == 2  # a feasible point exists
-        values = h.getSolution().col_value if has_solution else []
+        values = list(h.getSolution().col_value) if has_solution else []
+        if has_solution:
+            self.last, self.last_wagons = values, wagons
         routes = tuple(
             c
             for c, x in zip(self.connections, self.claim, strict=True)
@@ -202,6 +242,16 @@ class MaxScoreProgramme:
             gap=0.0 if optimal else float(info.mip_gap) if has_solution else float("inf"),
             cpu_seconds=time.process_time() - started,
         )
+
+
+def _solution(h: Any, values: list[float]) -> Any:
+    """A HiGHS solution holding `values` (to start the next solve from)."""
+    import highspy
+
+    solution = highspy.HighsSolution()
+    solution.col_value = values
+    solution.value_valid = True
+    return solution
 
 
 def _quiet_highs() -> Any:
@@ -266,12 +316,17 @@ class Sweep:
 
     results: tuple[ProbeResult, ...]
 
+    @property
+    def proven(self) -> tuple[ProbeResult, ...]:
+        """The solves proven optimal: the only ones the ticket table reads."""
+        return tuple(r for r in self.results if r.optimal)
+
     def ticket_counts(self) -> Counter[Ticket]:
-        return Counter(t for r in self.results for t in r.tickets)
+        return Counter(t for r in self.proven for t in r.tickets)
 
     def likely_undervalued(self) -> list[tuple[Ticket, int]]:
-        """Tickets completed in more than half of the optima, most often first."""
-        half = len(self.results) / 2
+        """Tickets completed in more than half of the proven optima, most often first."""
+        half = len(self.proven) / 2
         counts = self.ticket_counts()
         return sorted(
             ((t, n) for t, n in counts.items() if n > half),
@@ -284,12 +339,14 @@ def sweep_max_score(
     budgets: Iterable[int],
     *,
     tickets: Sequence[Ticket] | None = None,
-    time_limit: float | None = None,
+    node_limit: int | None = None,
 ) -> Sweep:
-    """`solve_max_score` for every budget."""
-    return Sweep(
-        tuple(solve_max_score(game_map, w, tickets=tickets, time_limit=time_limit) for w in budgets)
-    )
+    """`solve_max_score` for every budget, from the smallest up, on one programme:
+    each solve starts from the previous optimum (feasible with more wagons), so
+    the scores never fall as the budget grows."""
+    programme = MaxScoreProgramme(game_map, tickets)
+    ordered = sorted(set(budgets))
+    return Sweep(tuple(programme.solve(w, node_limit) for w in ordered))
 
 
 @dataclass(frozen=True)
@@ -304,11 +361,19 @@ class ProbeReport:
     rates: tuple[TicketRate, ...]
     #: The sweep, when budgets were given.
     sweep: Sweep | None = None
+    #: E4: the most long tickets counted (None: no long deck).
+    long_limit: int | None = None
+    #: Per ticket of `rates`, the warnings `ttr validate` gives it (TTR353, TTR354).
+    checks: tuple[tuple[str, ...], ...] = ()
 
     @property
     def optimal(self) -> bool:
-        """Whether every solve reached optimality (no time limit stopped one)."""
+        """Whether every solve reached optimality (no node limit stopped one)."""
         return all(r.optimal for r in self.solves)
+
+    @property
+    def left_out(self) -> tuple[str, ...]:
+        return LEFT_OUT
 
 
 def probe_map(
@@ -318,18 +383,44 @@ def probe_map(
     budgets: Iterable[int] | None = None,
     tickets: Sequence[Ticket] | None = None,
     values: str = "map",
-    time_limit: float | None = None,
+    node_limit: int | None = None,
 ) -> ProbeReport:
     """Solve for `wagons` (default: the rule set's), or for every budget of
     `budgets` (a sweep), with `tickets` (default: the map's deck)."""
     sweep = None
     if budgets is not None:
-        sweep = sweep_max_score(game_map, budgets, tickets=tickets, time_limit=time_limit)
+        sweep = sweep_max_score(game_map, budgets, tickets=tickets, node_limit=node_limit)
         solves = sweep.results
     else:
-        solves = (solve_max_score(game_map, wagons, tickets=tickets, time_limit=time_limit),)
+        solves = (solve_max_score(game_map, wagons, tickets=tickets, node_limit=node_limit),)
     rates = tuple(ticket_rates(game_map, tickets))
-    return ProbeReport(game_map, values, solves, rates, sweep)
+    deck = game_map.tickets if tickets is None else tickets
+    return ProbeReport(
+        game_map,
+        values,
+        solves,
+        rates,
+        sweep,
+        long_ticket_limit(map_rules(game_map), deck),
+        ticket_checks(game_map, [r.ticket for r in rates]),
+    )
+
+
+def ticket_checks(game_map: Map, tickets: Sequence[Ticket]) -> tuple[tuple[str, ...], ...]:
+    """The design warnings `ttr validate` gives each ticket (TTR353, TTR354), for
+    the tickets that follow R2 (a printed value is judged at its R2 distance)."""
+    from ttr_maps.checks.design import ticket_design_codes
+    from ttr_maps.graph import wagon_adjacency, wagon_distances_from
+
+    adjacency = wagon_adjacency(game_map)
+    distances = wagon_distances_from(game_map, sorted({t.a for t in tickets}))
+    found = []
+    for t in tickets:
+        distance = distances.get(t.a, {}).get(t.b)
+        found.append(
+            () if distance is None else ticket_design_codes(game_map, adjacency, t, distance)
+        )
+    return tuple(found)
 
 
 def parse_budget_range(text: str) -> range:

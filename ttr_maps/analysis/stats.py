@@ -62,6 +62,17 @@ class ConnectionLoad:
 
 
 @dataclass(frozen=True, slots=True)
+class Comparable:
+    """A number that means something beside the same number of another map."""
+
+    key: str
+    label: str
+    value: float
+    #: Decimal places to show.
+    digits: int
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerLoad:
     """Spaces against wagons for one player count.
 
@@ -106,6 +117,40 @@ class MapStats:
     players: tuple[PlayerLoad, ...]
     #: D7: tickets priced above their value, as ("A:B", bonus).
     ticket_bonuses: tuple[tuple[str, int], ...] = ()
+
+    def comparables(self) -> tuple[Comparable, ...]:
+        """The numbers to set beside another map's: two sizes for context, then
+        shares, means and ratios, which mean something whatever the map's size."""
+        degrees = sum(k * v for k, v in self.degree_histogram.items())
+        nodes = sum(self.degree_histogram.values()) or 1
+        lengths = sum(k * v for k, v in self.length_histogram.items())
+        values = sum(k * v for k, v in self.ticket_value_histogram.items())
+        connections = len(self.connection_loads) or 1
+        busiest = self.connection_loads[0].ticket_load if self.connection_loads else 0.0
+        numbers = [
+            ("cities", "cities", self.cities, 0),
+            ("route_segments", "route segments", self.segments, 0),
+            ("double_share", "share of connections with two tracks", self.doubles / connections, 2),
+            ("mean_length", "mean route length", lengths / (self.segments or 1), 2),
+            ("mean_degree", "mean neighbouring cities", degrees / nodes, 2),
+            (
+                "gray_share",
+                "share of gray spaces",
+                self.color("gray").spaces / (self.spaces or 1),
+                2,
+            ),
+            ("tickets_per_city", "tickets per city", self.tickets / (self.cities or 1), 2),
+            ("mean_ticket_value", "mean ticket value", values / (self.tickets or 1), 1),
+            ("busiest_load", "ticket load of the busiest connection", busiest, 2),
+        ]
+        numbers += [
+            (f"wagon_ratio_{p.players}", f"wagons per claimable space, {p.players} players",
+             p.wagon_ratio, 2)
+            for p in self.players
+        ]  # fmt: skip
+        return tuple(
+            Comparable(key, label, round(value, 4), digits) for key, label, value, digits in numbers
+        )
 
     def color(self, name: str) -> ColorUse:
         """The use of one colour, e.g. `stats.color("gray").spaces`."""

@@ -18,7 +18,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from typing import TYPE_CHECKING
 
 from ttr_maps.model import Map, Ticket
@@ -40,21 +40,33 @@ OVERLAP_SHARE = 0.6
 #: Pairs at least this share of the map's diameter apart may be long tickets (E4);
 #: Europe's published long tickets are 20–21 on a diameter of 29.
 LONG_SHARE = 0.65
-#: Value profile distances (Wasserstein, in diameters) at this size count as 1.
+#: The resemblance to a published profile is the distance of the values
+#: (Wasserstein, in diameters) over this: 0 the same values, 1 a distance of 0.15
+#: of the diameter (a value 3 or 4 off on average on North America).
 VALUE_SCALE = 0.15
+#: The spread of a deck's values is the span between its 5th and 95th percentile
+#: values, in diameters; the published decks span at least this much (Europe:
+#: 5-20 on a diameter of 29, North America 5.5-20 on 23), and a deck spanning
+#: less than that scores `value_spread` 1 - span / VALUE_SPAN.
+VALUE_SPAN_QUANTILES = (0.05, 0.95)
 
-#: Weights of the score's parts (each part lies in 0..1); they sum to 1 and the
-#: score is 100 × the weighted sum, plus `DUPLICATE_PENALTY` per repeated pair.
-#: Calibrated on the published decks (docs/tickets.md, "Calibration").
+#: Weights of the score's structural parts (each part lies in 0..1); they sum to
+#: 1 and the score is 100 × the weighted sum, plus `DUPLICATE_PENALTY` per repeated
+#: pair. The resemblance to a published value profile is not a part: it is a
+#: number of its own (`DeckScore.resemblance`). docs/tickets.md says how the score
+#: relates to play (benchmarks/calibration_bench.py).
 SCORE_WEIGHTS: Mapping[str, float] = {
-    "values": 0.35,
-    "coverage": 0.15,
-    "uncovered": 0.10,
-    "regions": 0.10,
-    "crowding": 0.10,
+    "coverage": 0.20,
+    "uncovered": 0.15,
+    "regions": 0.15,
+    "crowding": 0.15,
     "single_path": 0.10,
     "overlap": 0.10,
+    "value_spread": 0.15,
 }
+#: How much a suggestion weighs the resemblance to its profile against the
+#: structural parts (as 0.35 of a part worth 100).
+RESEMBLANCE_WEIGHT = 0.35
 #: A repeated city pair costs as much as every other part together can, so adding
 #: a duplicate never improves a deck.
 DUPLICATE_PENALTY = 100.0
@@ -168,6 +180,8 @@ class TicketBoard:
         self.diameter = max((max(d.values()) for d in self.distance.values()), default=0)
         self._paths: dict[tuple[str, str], TicketPaths] = {}
         self._capacity: dict[int, np.ndarray] = {}
+        self._design_codes: dict[tuple[str, str], tuple[str, ...]] = {}
+        self._adjacency: dict[str, dict[str, int]] | None = None
 
     @cached_property
     def lengths(self) -> np.ndarray:
@@ -199,6 +213,24 @@ class TicketBoard:
         return tuple(
             (a, b) for i, a in enumerate(names) for b in names[i + 1 :] if b in self.distance[a]
         )
+
+    def design_codes(self, a: str, b: str) -> tuple[str, ...]:
+        """The warnings `ttr validate` would give a ticket between `a` and `b`
+        (TTR353, TTR354), cached."""
+        key = (a, b) if a <= b else (b, a)
+        found = self._design_codes.get(key)
+        if found is None:
+            from ttr_maps.checks.design import ticket_design_codes
+            from ttr_maps.graph import wagon_adjacency
+
+            if self._adjacency is None:
+                self._adjacency = wagon_adjacency(self.map)
+            distance = self.distance[a][b]
+            ticket = Ticket(a, b, distance)
+            found = self._design_codes[key] = ticket_design_codes(
+                self.map, self._adjacency, ticket, distance
+            )
+        return found
 
     @property
     def long_threshold(self) -> int:
@@ -271,15 +303,14 @@ class TicketBoard:
 
 @dataclass(frozen=True)
 class RouteDemand:
-    """Expected players wanting a connection at one table size, against its tracks."""
+    """Expected players wanting a connection at one table size, against its
+    tracks, and the expected number of them left without a track:
+    `excess` = E[max(0, D − capacity)] for D players wanting it (D binomial)."""
 
     connection: Connection
     demand: float
     capacity: int
-
-    @property
-    def excess(self) -> float:
-        return max(0.0, self.demand - self.capacity)
+    excess: float
 
 
 @dataclass(frozen=True)
@@ -295,21 +326,30 @@ class CityDemand:
 @dataclass(frozen=True)
 class Crowding:
     """Crowding at one table size: every connection's expected demand (players
-    wanting it) against its R11 capacity, and `excess_share`, the share of demanded
-    wagons that no free track can serve (0 = none)."""
+    wanting it) against its R11 capacity; `excess`, the expected players left
+    without a track of it; `blocked_per_game`, their sum over the connections (the
+    connections a game takes from a player who wanted them); and `excess_share`,
+    the share of wanted wagons that no free track can serve (0 = none)."""
 
     players: int
     connections: tuple[Connection, ...]
     demand: tuple[float, ...]
     #: Every connection's R11 capacity at this table size.
     capacity: tuple[int, ...]
+    excess: tuple[float, ...]
     excess_share: float
+
+    @property
+    def blocked_per_game(self) -> float:
+        return sum(self.excess)
 
     def routes(self) -> list[RouteDemand]:
         """Every connection, most over-demanded first."""
         rows = [
-            RouteDemand(c, d, capacity)
-            for c, d, capacity in zip(self.connections, self.demand, self.capacity, strict=True)
+            RouteDemand(c, d, capacity, e)
+            for c, d, capacity, e in zip(
+                self.connections, self.demand, self.capacity, self.excess, strict=True
+            )
         ]
         return sorted(rows, key=lambda r: (-r.excess, -r.demand, str(r.connection)))
 
@@ -335,15 +375,26 @@ class OverlappingPair:
 
 @dataclass(frozen=True)
 class DeckScore:
-    """The deck score (lower is better) and its parts (each 0..1, duplicates a count)."""
+    """The deck score (lower is better) and its structural parts (each 0..1,
+    duplicates a count); apart, the deck's `resemblance` to a published value
+    profile (`profile`: 0 = its values exactly, 1 = far), which is not in the
+    score: a published deck would win it by construction. `resemblance` is not
+    capped: 2 is twice as far as 1."""
 
     parts: Mapping[str, float]
     duplicates: int
+    resemblance: float = 0.0
+    profile: str = ""
 
     @property
     def total(self) -> float:
         weighted = sum(SCORE_WEIGHTS[name] * value for name, value in self.parts.items())
         return 100.0 * weighted + DUPLICATE_PENALTY * self.duplicates
+
+    @property
+    def with_resemblance(self) -> float:
+        """What a suggestion minimises: the score plus the resemblance, weighted."""
+        return self.total + 100.0 * RESEMBLANCE_WEIGHT * self.resemblance
 
 
 @dataclass(frozen=True)
@@ -398,6 +449,38 @@ def value_distance(
     return total / count if count else 0.0
 
 
+def value_span(values: Sequence[float]) -> float:
+    """The span between the VALUE_SPAN_QUANTILES of some (relative) values."""
+    import numpy as np
+
+    if not values:
+        return 0.0
+    low, high = np.quantile(values, VALUE_SPAN_QUANTILES)
+    return float(high - low)
+
+
+def published_value_span() -> float:
+    """The least span of the published decks' relative values (VALUE_SPAN_QUANTILES)."""
+    return min(value_span([v / d.diameter for v in (*d.regular, *d.long)]) for d in PUBLISHED_DECKS)
+
+
+def value_spread(board: TicketBoard, tickets: Sequence[Ticket]) -> float:
+    """0 when the deck's values span the map's distances at least as widely as the
+    published decks span theirs, up to 1 when every ticket has the same value."""
+    if not board.diameter:
+        return 0.0
+    span = value_span([t.value / board.diameter for t in tickets])
+    return max(0.0, 1.0 - span / published_value_span())
+
+
+def default_profile(rules: RuleSet) -> str:
+    """The published deck dealt like the map's rules deal: Europe's (regular and
+    long decks, E4) with long tickets, else North America's."""
+    with_long = [d.key for d in PUBLISHED_DECKS if d.long]
+    without = [d.key for d in PUBLISHED_DECKS if not d.long]
+    return (with_long if rules.long_tickets else without)[0]
+
+
 def measure_deck(
     board: TicketBoard, tickets: Sequence[Ticket], profile: str | None = None
 ) -> DeckMeasures:
@@ -437,14 +520,16 @@ def measure_deck(
     in_overlap = {id(x) for pair in overlapping for x in (pair.first, pair.second)}
     duplicates = len(tickets) - len({frozenset(t.cities) for t in tickets})
     parts = {
-        "values": min(1.0, value_distance(board, tickets, profile) / VALUE_SCALE),
         "coverage": coverage,
         "uncovered": uncovered,
         "regions": region_balance,
         "crowding": float(np.mean([c.excess_share for c in crowding])),
         "single_path": len(single) / len(tickets),
         "overlap": sum(1 for t in tickets if id(t) in in_overlap) / len(tickets),
+        "value_spread": value_spread(board, tickets),
     }
+    named = profile or nearest_profile(board, tickets).key
+    resemblance = value_distance(board, tickets, named) / VALUE_SCALE
     return DeckMeasures(
         tickets,
         {c: ends[c] for c in cities},
@@ -452,43 +537,55 @@ def measure_deck(
         crowding,
         single,
         overlapping,
-        DeckScore(parts, duplicates),
+        DeckScore(parts, duplicates, resemblance, named),
     )
 
 
-def _hand_slots(rules: RuleSet, tickets: Sequence[Ticket]) -> list[bool]:
-    """The kinds (long?) of the tickets of a typical hand: as many as R4 offers
-    (`setup_tickets`: 3, of which at least 2 are kept, and more are drawn later);
-    with a long deck (E4) one of them is a long ticket."""
-    slots = [False] * rules.setup_tickets
-    if slots and any(t.long for t in tickets) and any(not t.long for t in tickets):
-        slots[-1] = True
-    return slots
+def expected_excess(players: int, want: np.ndarray, capacity: np.ndarray) -> np.ndarray:
+    """E[max(0, D − capacity)] per connection, D ~ Binomial(players, want): the
+    expected players who want a connection and find no free track. Not
+    max(0, E[D] − capacity): with 2 players wanting a single track half the time
+    each, one of them is shut out a quarter of the time.
+
+    >>> import numpy as np
+    >>> expected_excess(2, np.array([0.5, 1.0]), np.array([1.0, 1.0])).tolist()
+    [0.25, 1.0]
+    """
+    import numpy as np
+
+    excess = np.zeros_like(want)
+    for k in range(players + 1):
+        chance = math.comb(players, k) * want**k * (1.0 - want) ** (players - k)
+        excess += np.maximum(0.0, k - capacity) * chance
+    return excess
 
 
 def _crowding(
     board: TicketBoard, tickets: Sequence[Ticket], paths: Sequence[TicketPaths], players: int
 ) -> Crowding:
-    """Each player holds a typical hand drawn from the deck; the chance that a
-    player wants a connection is 1 - Π(1 - mean usage of a ticket of each slot's
-    kind) (a player claims a connection once, however many tickets use it);
-    demand = players × that chance, against the R11 capacity."""
+    """Each player holds a typical hand of R4's `setup_tickets` tickets drawn from
+    all the map's tickets (long ones as likely as any: E4 deals one to each player,
+    who may return it, and the bots do more often than not); the chance that a
+    player wants a connection is 1 - (1 - mean usage)^hand (a player claims a
+    connection once, however many tickets use it); demand = players × that
+    chance, against the R11 capacity; the excess is the expected number of players
+    wanting it beyond its capacity (`expected_excess`). docs/tickets.md shows how
+    this compares with blocking in play."""
     import numpy as np
 
-    free = np.ones(len(board.connections))
-    for long in _hand_slots(board.rules, tickets):
-        usages = [p.usage for t, p in zip(tickets, paths, strict=True) if t.long == long]
-        free *= 1.0 - np.mean(usages, axis=0)
-    demand = players * (1.0 - free)
+    mean_usage = np.mean([p.usage for p in paths], axis=0)
+    want = 1.0 - (1.0 - mean_usage) ** board.rules.setup_tickets
+    demand = players * want
     capacity = board.capacity(players)
+    excess = expected_excess(players, want, capacity)
     wanted = float(demand @ board.lengths)
-    excess = float(np.maximum(0.0, demand - capacity) @ board.lengths)
     return Crowding(
         players,
         board.connections,
         tuple(demand.tolist()),
         tuple(int(c) for c in capacity),
-        excess / wanted if wanted else 0.0,
+        tuple(excess.tolist()),
+        float(excess @ board.lengths) / wanted if wanted else 0.0,
     )
 
 
@@ -573,26 +670,64 @@ def calibrate(
 # ---------------------------------------------------------------- suggestions
 
 
+def default_long_tickets(rules: RuleSet) -> int:
+    """Long tickets a suggestion holds by default: as many as E4 deals to the most
+    players the rules allow (TTR352 asks for that many), none without a long deck."""
+    return rules.setup_long_tickets * rules.max_players if rules.long_tickets else 0
+
+
+def deck_size_problem(rules: RuleSet, regular: int, long: int) -> str | None:
+    """What TTR352 would say of a deck of `regular` and `long` tickets under
+    `rules` (R4, R12, E4), or None."""
+    players = rules.max_players
+    needed = (rules.setup_tickets + rules.tickets_drawn) * players
+    if regular < needed:
+        return (
+            f"{regular} regular tickets are too few for {players} players: R4 deals "
+            f"{rules.setup_tickets * players} and R12 draws {rules.tickets_drawn * players} "
+            f"more (TTR352); ask for at least {needed}, or set the map's max_players"
+        )
+    long_needed = default_long_tickets(rules)
+    if long < long_needed:
+        return (
+            f"{long} long tickets are too few for {players} players: E4 deals "
+            f"{long_needed} (TTR352); ask for at least {long_needed}"
+        )
+    return None
+
+
 def suggest_deck(
     board: TicketBoard,
     count: int,
-    long: int = 0,
+    long: int | None = None,
     seed: int = 0,
     iterations: int = 3000,
     profile: str | None = None,
 ) -> list[Ticket]:
-    """A deck of `count` regular and `long` long tickets (E4), values by R2, that
-    covers every city, has no duplicate or near-duplicate (`OVERLAP_SHARE`) and
-    has a low score: a covering start, then seeded local search that swaps one
-    ticket at a time and keeps a swap when the score does not get worse.
+    """A deck of `count` regular and `long` long tickets (E4; default: as many as
+    the rule set deals, `default_long_tickets`), values by R2, that covers every
+    city, has no duplicate or near-duplicate (`OVERLAP_SHARE`), no ticket `ttr
+    validate` would warn about (TTR353, TTR354: `ticket_design_codes`), and a low
+    score plus resemblance to a published profile: a covering start, then seeded
+    local search that swaps one ticket at a time and keeps a swap when that does
+    not get worse. Whether the deck is big enough for the rules (TTR352) is the
+    caller's question: `deck_size_problem` (`ttr tickets suggest` refuses a size
+    TTR352 would warn about).
 
-    `profile` (a key of `PUBLISHED_DECKS`) makes the values follow that published
-    deck; by default they follow the nearest one.
+    `profile` (a key of `PUBLISHED_DECKS`, or "none") is the published deck whose
+    values to resemble; by default the one dealt like the map's rules
+    (`default_profile`). Every suggestion also spreads its values (`value_spread`).
     """
-    if profile is not None and profile not in {d.key for d in PUBLISHED_DECKS}:
-        raise DeckError(f"no published profile {profile!r}")
+    keys = {d.key for d in PUBLISHED_DECKS}
+    if profile is not None and profile not in keys | {"none"}:
+        raise DeckError(
+            f"no published profile {profile!r}; profiles: {', '.join(sorted(keys))}, none"
+        )
+    rules = board.rules
+    long = default_long_tickets(rules) if long is None else long
     if count < 1 or long < 0:
         raise DeckError("--count must be at least 1 and --long at least 0")
+    chosen = default_profile(rules) if profile is None else profile
     cities = [c.name for c in board.map.cities]
     if 2 * (count + long) < len(cities):
         raise DeckError(
@@ -602,13 +737,23 @@ def suggest_deck(
     if any(len(board.distance.get(c, {})) < 2 for c in cities):
         raise DeckError("every city needs a route to another city before a deck can cover it")
     rng = random.Random(seed)
-    long_choices = long_pairs(board)
-    regular_choices = [p for p in board.pairs if p not in set(long_choices)] or list(board.pairs)
+    long_choices = [p for p in long_pairs(board) if not board.design_codes(*p)]
+    # With a long deck (E4) the far pairs are its own; without one, a regular
+    # ticket may join any two cities, as North America's deck does (up to 20 of 23).
+    reserved = set(long_choices) if long else set()
+    regular_choices = [p for p in board.pairs if p not in reserved and not board.design_codes(*p)]
     if long > len(long_choices) or count > len(regular_choices):
-        raise DeckError("the map has too few city pairs for a deck this size")
+        raise DeckError(
+            "the map has too few city pairs that pass the ticket checks (TTR353, TTR354) "
+            "for a deck this size"
+        )
+
+    def objective(deck: Sequence[Ticket]) -> float:
+        score = score_deck(board, deck, None if chosen == "none" else chosen)
+        return score.total if chosen == "none" else score.with_resemblance
 
     deck = _covering_deck(board, count, long, regular_choices, long_choices, rng)
-    best = score_deck(board, deck, profile).total
+    best = objective(deck)
     for _ in range(iterations):
         slot = rng.randrange(len(deck))
         is_long = deck[slot].long
@@ -620,7 +765,7 @@ def suggest_deck(
         trial = [*others[:slot], candidate, *others[slot:]]
         if not _covers(trial, cities):
             continue
-        total = score_deck(board, trial, profile).total
+        total = objective(trial)
         if total <= best:
             deck, best = trial, total
     return deck
@@ -660,14 +805,28 @@ def _covering_deck(
     rng: random.Random,
 ) -> list[Ticket]:
     """A start that covers every city: each slot takes a pair with as many
-    uncovered cities as possible; later slots are random."""
+    uncovered cities as possible, the cities with the fewest allowed tickets first;
+    later slots are random."""
     deck: list[Ticket] = []
     uncovered = {c.name for c in board.map.cities}
+    options = Counter(c for pair in (*regular_choices, *long_choices) for c in pair)
+    stuck = sorted(c for c in uncovered if not options[c])
+    if stuck:
+        raise DeckError(
+            f"cannot cover every city: no ticket to {', '.join(stuck)} passes the ticket "
+            "checks (TTR353: a dead end on one single-track route makes every ticket to it "
+            "fragile, see TTR152; TTR354)"
+        )
+
+    def rank(pair: tuple[str, str]) -> tuple[int, int]:
+        new = [c for c in pair if c in uncovered]
+        return (-len(new), min((options[c] for c in new), default=0))
+
     for is_long, slots, choices in ((True, long, long_choices), (False, count, regular_choices)):
         pool = list(choices)
         for _ in range(slots):
             rng.shuffle(pool)
-            ranked = sorted(pool, key=lambda p: -sum(c in uncovered for c in p))
+            ranked = sorted(pool, key=rank)
             for a, b in ranked:
                 candidate = ticket_for(board, a, b, long=is_long)
                 if _fits(board, candidate, deck):
@@ -677,7 +836,10 @@ def _covering_deck(
             deck.append(candidate)
             uncovered -= {a, b}
     if uncovered:
-        raise DeckError(f"cannot cover every city: {', '.join(sorted(uncovered))}")
+        raise DeckError(
+            f"cannot cover every city with {count + long} tickets: "
+            f"{', '.join(sorted(uncovered))} left over; ask for more tickets"
+        )
     return deck
 
 
@@ -706,6 +868,20 @@ def nearest_profile(board: TicketBoard, tickets: Sequence[Ticket]) -> PublishedD
         (d for d in PUBLISHED_DECKS if d.regular),
         key=lambda d: wasserstein(values, [v / d.diameter for v in d.regular]),
     )
+
+
+@cache
+def published_measures() -> tuple[tuple[str, DeckMeasures], ...]:
+    """The published boards' own decks measured (name, measures), computed once:
+    the numbers `ttr tickets` sets a deck's beside."""
+    from ttr_maps.io.bundled import PUBLISHED_MAPS
+    from ttr_maps.load import load_map
+
+    found = []
+    for map_id in PUBLISHED_MAPS:
+        game_map = load_map(map_id)
+        found.append((game_map.name, measure_deck(TicketBoard(game_map), game_map.tickets)))
+    return tuple(found)
 
 
 def analyse_deck(game_map: Map, *, samples: int = 300, seed: int = 0) -> DeckAnalysis:

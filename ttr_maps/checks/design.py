@@ -16,7 +16,7 @@ from ttr_maps.checks.problem import Level
 from ttr_maps.checks.registry import CheckContext, Finding, check
 from ttr_maps.checks.routes import route_path
 from ttr_maps.graph import distances_within
-from ttr_maps.model import GRAY, Route, Ticket
+from ttr_maps.model import GRAY, Map, Route, Ticket
 from ttr_maps.rules import CARD_COLORS, CARDS_PER_COLOR
 
 #: TTR451: claimable spaces should exceed the wagons in play by this factor. The
@@ -37,6 +37,9 @@ FRAGILE_FACTOR = 2.0
 #: settling this many cities in all (about 1 s of CPU) and says which tickets it
 #: did not check. Real boards use under 1 % of it.
 FRAGILE_SEARCH_BUDGET = 200_000
+#: TTR354: a ticket worth less than this is hardly a goal (the published boards'
+#: least ticket values are 4, North America, and 5, Europe).
+MIN_TICKET_VALUE = 4
 
 
 def _line(ctx: CheckContext, route: Route) -> int:
@@ -189,15 +192,21 @@ def ticket_deck_size(ctx: CheckContext) -> Iterator[Finding]:
     needed = (dealt + drawn) * players
     supported = [p for p in counts if p not in short]
     up_to = f"it suits up to {supported[-1]} players" if supported else "it suits no count"
-    text = (
-        f"{regular} regular tickets: {players} players take {dealt * players} at "
-        f"setup (R4) and need {drawn * players} more for one draw each (R12); "
-        f"add at least {max(needed - regular, 0)} tickets ({up_to})"
-    )
-    if long < long_needed(players):
-        text += (
-            f"; {long} long tickets for {players} players (E4): add {long_needed(players) - long}"
+    parts = []
+    if regular < needed:
+        parts.append(
+            f"{regular} regular tickets: {players} players take {dealt * players} at "
+            f"setup (R4) and need {drawn * players} more for one draw each (R12); "
+            f"add at least {needed - regular} tickets"
         )
+    long_short = [p for p in counts if long < long_needed(p)]
+    if long_short:
+        most = long_short[-1]
+        parts.append(
+            f"{long} long tickets for {most} players (E4 deals {long_needed(most)}): "
+            f"add {long_needed(most) - long}"
+        )
+    text = "; ".join(parts) + f" ({up_to})"
     yield Finding(text, ("tickets",), on_key=True)
 
 
@@ -242,7 +251,8 @@ def fragile_ticket(ctx: CheckContext) -> Iterator[Finding]:
         distance = ctx.wagon_distance(ticket.a, ticket.b)
         if distance is None or distance != ticket.value:
             continue  # TTR304/TTR305/TTR351 say what is wrong with it
-        for route in _fragile_routes(ctx, adjacency, ticket, distance, budget):
+        route = fragile_route(ctx.map, adjacency, ticket, distance, budget)
+        if route is not None:
             worse = f"the way round is more than {FRAGILE_FACTOR * distance:.0f} wagons"
             yield Finding(
                 f"ticket {ticket.a}–{ticket.b} ({distance}) depends on route "
@@ -250,25 +260,103 @@ def fragile_ticket(ctx: CheckContext) -> Iterator[Finding]:
                 f"it, and once it is claimed {worse}; add a parallel track or another way",
                 ("tickets", ticket.entry),
             )
-            break  # one route is enough to say the ticket is fragile
 
 
-def _fragile_routes(
-    ctx: CheckContext,
+@check(
+    "TTR354",
+    Level.WARNING,
+    "a ticket one route completes, or worth less than 4",
+    stage="design",
+)
+def trivial_ticket(ctx: CheckContext) -> Iterator[Finding]:
+    """A ticket whose cities are joined by one direct route that is a shortest way
+    between them is done with a single claim: no choice of path, nothing to plan.
+    A ticket worth less than 4 wagons is hardly a goal either (the published
+    boards' least values are 4 and 5).
+
+    Failing (the route A–B of 4 is the shortest way from A to B):
+
+        cities: {A: {x: 0, y: 0}, B: {x: 4, y: 0}, C: {x: 2, y: 2}, D: {x: 6, y: 2}}
+        routes:
+          - {between: [A, B], length: 4, color: red}
+          - {between: [A, C], length: 3, color: blue}
+          - {between: [C, B], length: 3, color: green}
+          - {between: [B, D], length: 3, color: pink}
+        tickets:
+          - {between: [A, B], value: 4}
+
+    Passing: the same map with the ticket `{between: [A, D], value: 7}` (two routes).
+    """
+    for ticket in ctx.routable_tickets:
+        distance = ctx.wagon_distance(ticket.a, ticket.b)
+        if distance is None or distance != ticket.value:
+            continue  # TTR304/TTR305/TTR351 say what is wrong with it
+        route = direct_route(ctx.map, ticket, distance)
+        if route is not None:
+            yield Finding(
+                f"ticket {ticket.a}–{ticket.b} ({distance}) is one route, {route.a}–{route.b} "
+                f"(line {_line(ctx, route)}): a single claim completes it; join cities two "
+                "routes or more apart",
+                ("tickets", ticket.entry),
+            )
+        elif distance < MIN_TICKET_VALUE:
+            yield Finding(
+                f"ticket {ticket.a}–{ticket.b} is worth {distance}, less than "
+                f"{MIN_TICKET_VALUE}: hardly a goal; join cities farther apart",
+                ("tickets", ticket.entry, "value"),
+            )
+
+
+def ticket_design_codes(
+    game_map: Map, adjacency: dict[str, dict[str, int]], ticket: Ticket, distance: int
+) -> tuple[str, ...]:
+    """The design warnings (TTR353, TTR354) a ticket of R2 value `distance` would
+    raise on `game_map`: what `ttr validate` says, for `ttr tickets suggest` and
+    `ttr probe` to share."""
+    codes = []
+    if fragile_route(game_map, adjacency, ticket, distance) is not None:
+        codes.append("TTR353")
+    if direct_route(game_map, ticket, distance) is not None or distance < MIN_TICKET_VALUE:
+        codes.append("TTR354")
+    return tuple(codes)
+
+
+def direct_route(game_map: Map, ticket: Ticket, distance: int) -> Route | None:
+    """A route joining the ticket's two cities that is a shortest way between
+    them (R2: its length is the ticket's distance), or None."""
+    tracks = game_map.parallel_routes.get(frozenset(ticket.cities), ())
+    return next((r for r in tracks if r.length == distance), None)
+
+
+def fragile_route(
+    game_map: Map,
     adjacency: dict[str, dict[str, int]],
     ticket: Ticket,
     distance: int,
-    budget: list[int],
+    budget: list[int] | None = None,
+) -> Route | None:
+    """The first single-track route that makes a ticket fragile (TTR353), or None.
+    With `budget`, every city a search settles is taken from `budget[0]`, and the
+    searches stop (None) when it runs out."""
+    return next(_fragile_routes(game_map, adjacency, ticket, distance, budget), None)
+
+
+def _fragile_routes(
+    game_map: Map,
+    adjacency: dict[str, dict[str, int]],
+    ticket: Ticket,
+    distance: int,
+    budget: list[int] | None,
 ) -> Iterator[Route]:
     """Single-track routes on every shortest path of a ticket whose loss makes it
-    cost more than FRAGILE_FACTOR times its distance. Every city a search settles
-    is taken from `budget[0]`; the search stops when it runs out.
+    cost more than FRAGILE_FACTOR times its distance.
 
     A connection lies on every shortest path exactly when no other connection of
     the shortest paths spans part of the same stretch of distance from `a`."""
     from_a = distances_within(adjacency, ticket.a, distance)
     from_b = distances_within(adjacency, ticket.b, distance)
-    budget[0] -= len(from_a) + len(from_b)
+    spent = [0] if budget is None else budget
+    spent[0] -= len(from_a) + len(from_b)
     spans = []
     for city, start in from_a.items():
         for neighbour, length in adjacency[city].items():
@@ -280,16 +368,16 @@ def _fragile_routes(
     for i, (start, end, city, neighbour) in enumerate(spans):
         overlapped = reach > start or (i + 1 < len(spans) and spans[i + 1][0] < end)
         reach = max(reach, end)
-        tracks = ctx.map.parallel_routes[frozenset((city, neighbour))]
+        tracks = game_map.parallel_routes[frozenset((city, neighbour))]
         if overlapped or len(tracks) > 1:
             continue
-        if budget[0] <= 0:
+        if budget is not None and budget[0] <= 0:
             return
         limit = FRAGILE_FACTOR * distance
         reached = distances_within(
             adjacency, ticket.a, limit, without=frozenset((city, neighbour)), target=ticket.b
         )
-        budget[0] -= len(reached)
+        spent[0] -= len(reached)
         if ticket.b not in reached:
             yield tracks[0]
 

@@ -17,6 +17,11 @@ def _data_dir(name: str) -> Path:
     return installed if installed.is_dir() else _PACKAGE.parent / name
 
 
+#: The bundled published boards, which other maps' numbers are set beside
+#: (`ttr stats`, `ttr tickets`, the findings' baseline).
+PUBLISHED_MAPS = ("north_america", "europe")
+
+
 def maps_dir() -> Path:
     """The folder holding the bundled map files."""
     return _data_dir("maps")

@@ -10,15 +10,28 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
-    from ttr_maps.analysis.probe import ProbeReport, ProbeResult, TicketRate
-    from ttr_maps.model import Ticket
+    from ttr_maps.analysis.probe import ProbeReport, ProbeResult, Sweep, TicketRate
 
 
 def probe_to_dict(report: ProbeReport) -> dict[str, Any]:
     """A JSON-ready dict with stable keys."""
-    data: dict[str, Any] = {
+    sweep = report.sweep
+    undervalued = (
+        {}
+        if sweep is None
+        else {
+            "likely_undervalued": [
+                {"between": list(t.cities), "value": t.value, "optima": n}
+                for t, n in sweep.likely_undervalued()
+            ],
+            "proven_optima": len(sweep.proven),
+        }
+    )
+    return {
         "map": report.map.id,
         "values": report.values,
+        "long_ticket_limit": report.long_limit,
+        "left_out": list(report.left_out),
         "solves": [_result_to_dict(r) for r in report.solves],
         "ticket_rates": [
             {
@@ -27,16 +40,16 @@ def probe_to_dict(report: ProbeReport) -> dict[str, Any]:
                 "wagons": r.wagons,
                 "route_points": r.route_points,
                 "points_per_wagon": round(r.points_per_wagon, 3),
+                "checks": list(checks),
             }
-            for r in report.rates
+            for r, checks in zip(report.rates, _checks(report), strict=True)
         ],
+        **undervalued,
     }
-    if report.sweep is not None:
-        data["likely_undervalued"] = [
-            {"between": list(t.cities), "value": t.value, "optima": n}
-            for t, n in report.sweep.likely_undervalued()
-        ]
-    return data
+
+
+def _checks(report: ProbeReport) -> tuple[tuple[str, ...], ...]:
+    return report.checks or tuple(() for _ in report.rates)
 
 
 def _result_to_dict(result: ProbeResult) -> dict[str, Any]:
@@ -58,11 +71,18 @@ def _result_to_dict(result: ProbeResult) -> dict[str, Any]:
 def probe_renderables(report: ProbeReport) -> Iterator[Any]:
     """rich renderables for the terminal: the solve (or the sweep's table), the
     tickets' points per wagon, and a sweep's likely undervalued tickets."""
+    from rich.markup import escape
+
     if report.sweep is not None:
         yield _sweep_table(report.map.name, report.solves)
-        yield _undervalued_table(report.sweep.likely_undervalued(), len(report.solves))
-        return
-    yield from _solve_renderables(report.map.name, report.solves[0], report.rates)
+        yield _undervalued_table(report.sweep, len(report.solves))
+    else:
+        yield from _solve_renderables(
+            report.map.name, report.solves[0], report.rates, _checks(report)
+        )
+    if report.long_limit is not None:
+        yield f"E4: at most {report.long_limit} long ticket(s) counted (dealt to one player)."
+    yield escape("Left out of the programme: " + "; ".join(report.left_out) + ".")
 
 
 def _sweep_table(name: str, solved: tuple[ProbeResult, ...]) -> Any:
@@ -79,17 +99,19 @@ def _sweep_table(name: str, solved: tuple[ProbeResult, ...]) -> Any:
             str(r.route_points),
             str(r.ticket_points),
             str(len(r.tickets)),
-            r.status if r.optimal else f"{r.status} (gap {100 * r.gap:.1f} %)",
+            r.status if r.optimal else f"not proven: {r.status} (gap {100 * r.gap:.1f} %)",
             f"{r.cpu_seconds:.2f}",
         )
     return table
 
 
-def _solve_renderables(name: str, r: ProbeResult, rates: tuple[TicketRate, ...]) -> Iterator[Any]:
+def _solve_renderables(
+    name: str, r: ProbeResult, rates: tuple[TicketRate, ...], checks: tuple[tuple[str, ...], ...]
+) -> Iterator[Any]:
     from rich.markup import escape
     from rich.table import Table
 
-    status = "optimal" if r.optimal else f"{r.status}, gap {100 * r.gap:.1f} %"
+    status = "optimal" if r.optimal else f"not proven optimal: {r.status}, gap {100 * r.gap:.1f} %"
     yield escape(
         f"{name}: best solo score with {r.wagons} wagons = {r.score} "
         f"({r.route_points} from routes, {r.ticket_points} from {len(r.tickets)} tickets; "
@@ -103,9 +125,10 @@ def _solve_renderables(name: str, r: ProbeResult, rates: tuple[TicketRate, ...])
     yield routes
     completed = set(r.tickets)
     table = Table(title="Tickets: points per wagon along the cheapest path", title_justify="left")
-    for column in ("ticket", "value", "wagons", "route points", "per wagon", "in optimum"):
-        table.add_column(column, justify="left" if column == "ticket" else "right")
-    for rate in rates:
+    columns = ("ticket", "value", "wagons", "route points", "per wagon", "in optimum", "validate")
+    for column in columns:
+        table.add_column(column, justify="left" if column in ("ticket", "validate") else "right")
+    for rate, codes in zip(rates, checks, strict=True):
         table.add_row(
             escape(f"{rate.ticket.a} – {rate.ticket.b}"),
             str(rate.ticket.value),
@@ -113,16 +136,23 @@ def _solve_renderables(name: str, r: ProbeResult, rates: tuple[TicketRate, ...])
             str(rate.route_points),
             f"{rate.points_per_wagon:.2f}",
             "yes" if rate.ticket in completed else "",
+            ", ".join(codes),
         )
     yield table
 
 
-def _undervalued_table(undervalued: list[tuple[Ticket, int]], solves: int) -> Any:
+def _undervalued_table(sweep: Sweep, solves: int) -> Any:
     from rich.markup import escape
     from rich.table import Table
 
+    proven = len(sweep.proven)
+    unproven = (
+        f" ({solves - proven} budgets not proven optimal are left out)" if proven < solves else ""
+    )
+    undervalued = sweep.likely_undervalued()
     table = Table(
-        title=f"Likely undervalued: completed in more than half of the {solves} optima",
+        title=f"Likely undervalued: completed in more than half of the {proven} proven "
+        f"optima{unproven}",
         title_justify="left",
     )
     for column in ("ticket", "value", "optima"):

@@ -1,12 +1,14 @@
 """Reporting a map's designer metrics (`ttr stats MAP`): text tables for people,
 JSON for scripts (`REPORTERS`, the `--format` choices), and a one-page figure.
 
-The numbers come from `ttr_maps.analysis.stats.map_stats`; nothing here computes.
+The numbers come from `ttr_maps.analysis.stats.map_stats`, of the map and of the
+published boards beside it; nothing here computes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -19,8 +21,23 @@ if TYPE_CHECKING:
 STATS_FORMAT = 1
 
 
+@cache
+def published_stats() -> tuple[MapStats, ...]:
+    """The metrics of the published boards (`PUBLISHED_MAPS`), computed once. (Here,
+    not in `ttr_maps.analysis.stats`: loading a map validates it, and the checks use
+    that module.)"""
+    from ttr_maps.analysis.stats import map_stats
+    from ttr_maps.io.bundled import PUBLISHED_MAPS
+    from ttr_maps.load import load_map
+
+    return tuple(map_stats(load_map(map_id)) for map_id in PUBLISHED_MAPS)
+
+
 def stats_to_dict(stats: MapStats) -> dict[str, Any]:
-    """A JSON-ready dict with stable keys (histogram keys become strings)."""
+    """A JSON-ready dict with stable keys (histogram keys become strings);
+    `published` holds the comparable numbers of this map and of the published
+    boards, side by side."""
+    boards = published_stats()
     return {
         "format": STATS_FORMAT,
         "map": {"id": stats.map_id, "name": stats.map_name, "rules": stats.rules},
@@ -66,7 +83,23 @@ def stats_to_dict(stats: MapStats) -> dict[str, Any]:
             }
             for p in stats.players
         ],
+        "published": {
+            "maps": [board.map_id for board in boards],
+            "numbers": [
+                {
+                    "key": mine.key,
+                    "label": mine.label,
+                    "value": mine.value,
+                    "published": [_by_key(board, mine.key) for board in boards],
+                }
+                for mine in stats.comparables()
+            ],
+        },
     }
+
+
+def _by_key(stats: MapStats, key: str) -> float | None:
+    return next((c.value for c in stats.comparables() if c.key == key), None)
 
 
 def stats_renderables(stats: MapStats, *, top: int = 12) -> Iterator[Any]:
@@ -158,6 +191,20 @@ def stats_renderables(stats: MapStats, *, top: int = 12) -> Iterator[Any]:
         bonuses = ", ".join(f"{t} +{b}" for t, b in stats.ticket_bonuses)
         shape.add_row("tickets with a bonus (D7)", for_rich(bonuses))
     yield shape
+
+    boards = published_stats()
+    beside = table(
+        "Beside the published boards", "number", for_rich(stats.map_name),
+        *(for_rich(b.map_name) for b in boards),
+    )  # fmt: skip
+    for mine in stats.comparables():
+        theirs = [_by_key(board, mine.key) for board in boards]
+        beside.add_row(
+            mine.label,
+            f"{mine.value:.{mine.digits}f}",
+            *("–" if v is None else f"{v:.{mine.digits}f}" for v in theirs),
+        )
+    yield beside
 
 
 def plot_stats(stats: MapStats, path: str | Path, *, dpi: float = 100) -> Path:

@@ -15,18 +15,33 @@ from typing import TYPE_CHECKING, Any, TextIO
 if TYPE_CHECKING:
     from ttr_maps.analysis.tickets import DeckAnalysis
 
-#: Version of the JSON layout.
-TICKETS_FORMAT = 1
+#: Version of the JSON layout (2: the structural score apart from the
+#: resemblance, expected excess and blocked connections, published values).
+TICKETS_FORMAT = 2
+#: Connections and cities are listed as crowded from this expected excess.
+SHOWN_EXCESS = 0.005
+#: What the share of random decks beaten says, and does not (benchmarks/calibration_bench.py).
+CALIBRATION_MEANING = (
+    "the share of random decks of the same size with a worse (higher) structural score: "
+    "a comparison of structure, not of play (docs/tickets.md, The deck score in play)"
+)
 
 
 def analysis_to_dict(analysis: DeckAnalysis, *, top: int = 10) -> dict[str, Any]:
     """A JSON-ready dict with stable keys."""
-    from ttr_maps.analysis.tickets import SCORE_WEIGHTS, nearest_profile, value_distance
+    from ttr_maps.analysis.tickets import (
+        SCORE_WEIGHTS,
+        nearest_profile,
+        published_measures,
+        value_distance,
+        value_span,
+    )
 
     board, measures = analysis.board, analysis.measures
     tickets = measures.tickets
     score = measures.score
     regions = board.regions
+    published = published_measures()
     result: dict[str, Any] = {
         "format": TICKETS_FORMAT,
         "map": {"id": board.map.id, "name": board.map.name, "diameter": board.diameter},
@@ -35,12 +50,26 @@ def analysis_to_dict(analysis: DeckAnalysis, *, top: int = 10) -> dict[str, Any]
             "parts": {k: round(v, 4) for k, v in score.parts.items()},
             "weights": dict(SCORE_WEIGHTS),
             "duplicates": score.duplicates,
+            "published": {
+                name: {
+                    "total": round(m.score.total, 3),
+                    "parts": {k: round(v, 4) for k, v in m.score.parts.items()},
+                }
+                for name, m in published
+            },
+        },
+        "resemblance": {
+            "profile": score.profile,
+            "value": round(score.resemblance, 4),
+            "meaning": "distance of the values to a published deck's, in 0.15 diameters "
+            "(0 = the same values); not part of the score",
         },
         "values": {
             "regular": sorted(t.value for t in tickets if not t.long),
             "long": sorted(t.value for t in tickets if t.long),
             "relative_distance": round(value_distance(board, tickets), 4),
             "nearest_published": nearest_profile(board, tickets).name,
+            "span": round(value_span([t.value / board.diameter for t in tickets]), 4),
         },
         "coverage": [
             {
@@ -62,15 +91,26 @@ def analysis_to_dict(analysis: DeckAnalysis, *, top: int = 10) -> dict[str, Any]
             {
                 "players": c.players,
                 "excess_share": round(c.excess_share, 4),
+                "blocked_per_game": round(c.blocked_per_game, 3),
+                "published": {
+                    name: {
+                        "excess_share": round(theirs.excess_share, 4),
+                        "blocked_per_game": round(theirs.blocked_per_game, 3),
+                    }
+                    for name, m in published
+                    for theirs in m.crowding
+                    if theirs.players == c.players
+                },
                 "over_demanded_routes": [
                     {
                         "between": [r.connection.a, r.connection.b],
                         "routes": list(r.connection.route_ids),
                         "demand": round(r.demand, 3),
                         "capacity": r.capacity,
+                        "excess": round(r.excess, 3),
                     }
                     for r in c.routes()[:top]
-                    if r.excess > 0
+                    if r.excess >= SHOWN_EXCESS
                 ],
                 "over_demanded_cities": [
                     {
@@ -80,7 +120,7 @@ def analysis_to_dict(analysis: DeckAnalysis, *, top: int = 10) -> dict[str, Any]
                         "excess": round(r.excess, 3),
                     }
                     for r in c.cities()[:top]
-                    if r.excess > 0
+                    if r.excess >= SHOWN_EXCESS
                 ],
             }
             for c in measures.crowding
@@ -110,6 +150,7 @@ def analysis_to_dict(analysis: DeckAnalysis, *, top: int = 10) -> dict[str, Any]
             "random_mean": round(cal.mean, 3),
             "random_min": round(min(cal.scores), 3),
             "beaten_share": round(cal.beaten_share, 4),
+            "meaning": CALIBRATION_MEANING,
         }
     return result
 
@@ -124,7 +165,12 @@ def analysis_renderables(analysis: DeckAnalysis, *, top: int = 8) -> Iterator[An
     from rich.markup import escape
     from rich.table import Table
 
-    from ttr_maps.analysis.tickets import SCORE_WEIGHTS, nearest_profile
+    from ttr_maps.analysis.tickets import (
+        PUBLISHED_DECKS,
+        SCORE_WEIGHTS,
+        nearest_profile,
+        published_measures,
+    )
 
     def table(title: str, *columns: str) -> Table:
         t = Table(
@@ -136,24 +182,48 @@ def analysis_renderables(analysis: DeckAnalysis, *, top: int = 8) -> Iterator[An
 
     board, measures = analysis.board, analysis.measures
     score = measures.score
+    published = published_measures()
     head = table(
-        f"{board.map.name}: deck score {score.total:.1f} (lower is better)",
+        f"{board.map.name}: deck score {score.total:.1f} (structure; lower is better)",
         "part",
         "value 0..1",
         "weight",
         "points",
+        *(f"{name} value" for name, _ in published),
     )
     for name, value in score.parts.items():
         weight = SCORE_WEIGHTS[name]
-        head.add_row(name, f"{value:.3f}", f"{weight:.2f}", f"{100 * weight * value:.1f}")
-    head.add_row("duplicates", str(score.duplicates), "", f"{100 * score.duplicates:.0f}")
+        head.add_row(
+            name,
+            f"{value:.3f}",
+            f"{weight:.2f}",
+            f"{100 * weight * value:.1f}",
+            *(f"{m.score.parts[name]:.3f}" for _, m in published),
+        )
+    head.add_row(
+        "duplicates",
+        str(score.duplicates),
+        "",
+        f"{100 * score.duplicates:.0f}",
+        *(str(m.score.duplicates) for _, m in published),
+    )
+    head.add_row(
+        "score", "", "", f"{score.total:.1f}", *(f"{m.score.total:.1f}" for _, m in published)
+    )
     yield head
+    profile = next((d.name for d in PUBLISHED_DECKS if d.key == score.profile), score.profile)
+    yield (
+        f"Resemblance to a published value profile (not in the score): "
+        f"{score.resemblance:.2f} against {escape(profile)}'s (0 = the same values; 1 = "
+        "0.15 of the diameter away on average).\n"
+    )
     if analysis.calibration is not None:
         cal = analysis.calibration
         yield (
-            f"Against {len(cal.scores)} random decks of the same size: mean "
-            f"{cal.mean:.1f}, best {min(cal.scores):.1f}; this deck beats "
-            f"{100 * cal.beaten_share:.1f} %.\n"
+            f"Against {len(cal.scores)} random decks of the same size: mean {cal.mean:.1f}, "
+            f"best {min(cal.scores):.1f}; {100 * cal.beaten_share:.1f} % score worse than this "
+            "deck. That compares structure, not play (docs/tickets.md, The deck score in "
+            "play).\n"
         )
 
     tickets = measures.tickets
@@ -192,23 +262,31 @@ def analysis_renderables(analysis: DeckAnalysis, *, top: int = 8) -> Iterator[An
     yield regions
 
     for crowd in measures.crowding:
-        over = [r for r in crowd.routes() if r.excess > 0][:top]
+        over = [r for r in crowd.routes() if r.excess >= SHOWN_EXCESS][:top]
+        beside = ", ".join(
+            f"{name} {theirs.blocked_per_game:.1f}"
+            for name, m in published
+            for theirs in m.crowding
+            if theirs.players == crowd.players
+        )
         title = (
-            f"Crowding at {crowd.players} players: {100 * crowd.excess_share:.1f} % of "
-            "wanted wagons over capacity"
+            f"Crowding at {crowd.players} players: {crowd.blocked_per_game:.1f} connections a "
+            f"game wanted by a player who finds no free track ({beside}); "
+            f"{100 * crowd.excess_share:.1f} % of wanted wagons"
         )
         if not over:
             yield f"[bold]{escape(title)}[/bold]: no route over-demanded\n"
             continue
-        crowded = table(title, "route", "length", "players wanting", "tracks")
+        crowded = table(title, "route", "length", "players wanting", "tracks", "shut out")
         for r in over:
             crowded.add_row(
                 escape(str(r.connection)),
                 str(r.connection.length),
                 f"{r.demand:.2f}",
                 str(r.capacity),
+                f"{r.excess:.2f}",
             )
-        cities = [c for c in crowd.cities() if c.excess > 0][:5]
+        cities = [c for c in crowd.cities() if c.excess >= SHOWN_EXCESS][:5]
         crowded.caption = "busiest cities: " + escape(
             ", ".join(f"{c.city} (+{c.excess:.2f})" for c in cities)
         )

@@ -15,6 +15,7 @@ from ttr_maps.analysis.probe import (
     ProbeError,
     load_ticket_values,
     parse_budget_range,
+    probe_map,
     solve_max_score,
     sweep_max_score,
     ticket_rates,
@@ -77,6 +78,71 @@ def test_r13_a_ticket_counts_only_when_its_cities_are_joined():
     assert Ticket("A", "D", 7, entry=2) not in six.tickets
 
 
+def _line_map(rules: str = "base", settings: dict | None = None) -> Map:
+    """A -2- B -2- C -2- D -2- E, tickets A-C (4), B-D (4) and the long A-E (8)
+    and B-E (6, long)."""
+    return Map.from_data(
+        {
+            "format": 1,
+            "id": "line",
+            "name": "Line",
+            "coordinates": "plane",
+            "rules": rules,
+            "settings": settings or {},
+            "cities": {n: {"x": i, "y": 0} for i, n in enumerate("ABCDE")},
+            "routes": [
+                {"between": [a, b], "length": 2, "color": "red"}
+                for a, b in ("AB", "BC", "CD", "DE")
+            ],
+            "tickets": [
+                {"between": ["A", "C"], "value": 4},
+                {"between": ["B", "D"], "value": 4},
+                {"between": ["A", "E"], "value": 8, "long": True},
+                {"between": ["B", "E"], "value": 6, "long": True},
+            ],
+        }
+    )
+
+
+def test_e4_at_most_the_long_tickets_a_player_is_dealt():
+    """With the europe rules a player is dealt one long ticket (E4): of A-E and
+    B-E only one counts; the base rules deal long tickets like any other."""
+    base = solve_max_score(_line_map(), 8)
+    assert base.ticket_points == 4 + 4 + 8 + 6 and base.optimal
+    europe = solve_max_score(_line_map("europe"), 8)
+    assert europe.ticket_points == 4 + 4 + 8 and europe.optimal
+    assert sum(t.long for t in europe.tickets) == 1
+    two = solve_max_score(_line_map("europe", {"setup_long_tickets": 2}), 8)
+    assert two.ticket_points == 4 + 4 + 8 + 6
+
+
+def test_d7_a_designers_bonus_counts_in_the_optimum():
+    game_map = Map.from_data(
+        {**TRIANGLE, "tickets": [{"between": ["A", "C"], "value": 2, "bonus": 5}]}
+    )
+    result = solve_max_score(game_map, 2)
+    assert (result.route_points, result.ticket_points, result.score) == (2, 7, 9)
+
+
+def test_a_node_limit_gives_the_same_answer_every_time():
+    game_map = load_map("iran")
+    first = solve_max_score(game_map, 30, node_limit=5)
+    again = solve_max_score(game_map, 30, node_limit=5)
+    assert (first.score, first.routes, first.tickets) == (again.score, again.routes, again.tickets)
+    assert first.gap >= 0
+
+
+def test_a_sweep_never_falls_and_counts_proven_optima_only():
+    """Each budget starts from the previous optimum, so even solves stopped after
+    one node never score less with more wagons; the ticket table counts only the
+    proven optima."""
+    sweep = sweep_max_score(load_map("iran"), range(30, 34), node_limit=1)
+    scores = [r.score for r in sweep.results]
+    assert scores == sorted(scores) and [r.wagons for r in sweep.results] == [30, 31, 32, 33]
+    assert all(r in sweep.proven for r in sweep.results if r.optimal)
+    assert sum(sweep.ticket_counts().values()) == sum(len(r.tickets) for r in sweep.proven)
+
+
 def test_ticket_rates_by_hand():
     rates = ticket_rates(triangle())
     assert [(r.wagons, r.route_points) for r in rates] == [(2, 2)]
@@ -122,6 +188,14 @@ def test_bad_values_files_are_refused(tmp_path: Path, content, message):
     path.write_text(content, encoding="utf-8")
     with pytest.raises(ProbeError, match=message):
         load_ticket_values(path, load_map("north_america"))
+
+
+def test_probe_marks_the_tickets_validate_warns_about():
+    """The ticket checks are shared: a ticket one route completes is TTR354."""
+    report = probe_map(triangle(), wagons=2)
+    codes = dict(zip((r.ticket.cities for r in report.rates), report.checks, strict=True))
+    # Worth 2 (less than 4), and A-B-C is its only cheap way (the direct route is 6).
+    assert codes[("A", "C")] == ("TTR353", "TTR354")
 
 
 @pytest.mark.slow

@@ -4,6 +4,7 @@ calibration and suggestions; the tickets: block writer; `ttr tickets`."""
 from __future__ import annotations
 
 import itertools
+import json
 import random
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from ttr_maps import load_map
 from ttr_maps.analysis.tickets import (
     DUPLICATE_PENALTY,
     PUBLISHED_DECKS,
+    SCORE_WEIGHTS,
     DeckError,
     TicketBoard,
     calibrate,
@@ -73,6 +75,33 @@ def test_crowding_of_a_single_ticket_deck_by_hand():
         cities = {c.city: c for c in crowd.cities()}
         assert cities["B"].excess == pytest.approx(2 * (n - 1))  # both routes meet at B
         assert cities["A"].capacity == 1
+
+
+def test_expected_excess_counts_the_players_shut_out_not_the_mean_over_capacity():
+    """Two players each wanting a single track half the time: the mean demand (1)
+    is within capacity, but a quarter of games both want it and one is shut out."""
+    import numpy as np
+
+    from ttr_maps.analysis.tickets import expected_excess
+
+    assert expected_excess(2, np.array([0.5]), np.array([1.0])) == pytest.approx([0.25])
+    # Three players at one chance in three, two tracks: all three want it 1/27 of games.
+    assert expected_excess(3, np.array([1 / 3]), np.array([2.0])) == pytest.approx([1 / 27])
+    # The deck's mean use u of B-C (A-C's main path, A-D's dear detour): a hand
+    # of three (R4) wants it with 1 - (1 - u)^3; two players, one track.
+    game_map = plane_map(
+        [("A", "B", 2, 1), ("B", "C", 3, 1), ("A", "D", 2, 1), ("D", "C", 4, 1)],
+        [("A", "C", 5), ("A", "D", 2)],
+    )
+    board = TicketBoard(game_map)
+    crowd = measure_deck(board, game_map.tickets).crowding[0]
+    bc = board.connection_index[frozenset("BC")]
+    u = (board.paths("A", "C").usage[bc] + board.paths("A", "D").usage[bc]) / 2
+    assert 0.3 < u < 0.5
+    want = 1 - (1 - u) ** 3
+    bc = next(r for r in crowd.routes() if {r.connection.a, r.connection.b} == {"B", "C"})
+    assert bc.demand == pytest.approx(2 * want) and bc.excess == pytest.approx(want**2)
+    assert crowd.blocked_per_game == pytest.approx(sum(r.excess for r in crowd.routes()))
 
 
 def test_r11_doubles_count_once_at_two_and_three_players():
@@ -166,12 +195,26 @@ def test_score_parts_are_shares_and_the_total_is_documented(north_america_board)
     assert 0 < score.total < 100
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("map_id", ["north_america", "europe"])
-def test_published_decks_beat_95_percent_of_random_decks(map_id):
-    game_map = load_map(map_id)
-    calibration = calibrate(TicketBoard(game_map), game_map.tickets, samples=300, seed=1)
-    assert calibration.beaten_share >= 0.95
+def test_the_score_is_structure_and_the_resemblance_a_number_apart(north_america_board):
+    """The published deck scores no better on structure for being published: its
+    resemblance to its own profile is 0, and that is not a part of the score."""
+    score = score_deck(north_america_board, north_america_board.map.tickets)
+    assert set(score.parts) == set(SCORE_WEIGHTS) and "values" not in score.parts
+    assert score.profile == "north_america" and score.resemblance == pytest.approx(0.0)
+    against_europe = score_deck(north_america_board, north_america_board.map.tickets, "europe")
+    assert against_europe.total == pytest.approx(score.total)
+    assert against_europe.resemblance > 0.5
+
+
+def test_value_spread_is_zero_for_the_published_spans_and_one_for_a_single_value(
+    north_america_board,
+):
+    from ttr_maps.analysis.tickets import value_spread
+
+    board = north_america_board
+    assert value_spread(board, board.map.tickets) == 0.0
+    same = [Ticket(a, b, 8) for a, b in board.pairs if board.distance[a][b] == 8][:10]
+    assert value_spread(board, same) == 1.0
 
 
 def test_calibration_is_deterministic_for_a_seed(north_america_board):
@@ -185,27 +228,61 @@ def test_calibration_is_deterministic_for_a_seed(north_america_board):
 
 
 def small_board() -> TicketBoard:
-    """A-1-B-2-C-1-D and B-3-D: six city pairs."""
-    return TicketBoard(
-        plane_map([("A", "B", 1, 1), ("B", "C", 2, 1), ("C", "D", 1, 1), ("B", "D", 3, 1)])
-    )
+    """A ring A-B-…-H-A of double routes of 2: the tickets between cities two or
+    more apart pass TTR353 and TTR354; neighbours are one route."""
+    names = "ABCDEFGH"
+    ring = [(a, names[(i + 1) % 8]) for i, a in enumerate(names)]
+    return TicketBoard(plane_map([(a, b, 2, 2) for a, b in ring]))
 
 
 def test_suggest_finds_the_best_covering_deck_on_a_small_map():
-    """Every deck of two tickets that covers the four cities and has no
-    near-duplicate, scored: the suggestion is one of the best."""
+    """Every deck of five tickets that covers the eight cities, passes the ticket
+    checks and has no near-duplicate, scored: the suggestion is among the best."""
     board = small_board()
-    cities = {"A", "B", "C", "D"}
-    best = min(
-        score_deck(board, deck).total
-        for pair in itertools.combinations(board.pairs, 2)
-        if {c for p in pair for c in p} == cities
-        for deck in [[Ticket(a, b, board.distance[a][b]) for a, b in pair]]
-        if not measure_deck(board, deck).overlapping
+    cities = set("ABCDEFGH")
+    allowed = [p for p in board.pairs if not board.design_codes(*p)]
+    assert len(allowed) == 20 and min(board.distance[a][b] for a, b in allowed) == 4
+    decks = [
+        [Ticket(a, b, board.distance[a][b]) for a, b in five]
+        for five in itertools.combinations(allowed, 5)
+        if {c for p in five for c in p} == cities
+    ]
+    scores = sorted(
+        score_deck(board, deck).total for deck in decks if not measure_deck(board, deck).overlapping
     )
-    deck = suggest_deck(board, 2, seed=5, iterations=200)
-    assert {c for t in deck for c in t.cities} == cities
-    assert score_deck(board, deck).total == pytest.approx(best)
+    found = []
+    for seed in range(4):
+        deck = suggest_deck(board, 5, seed=seed, iterations=300, profile="none")
+        assert {c for t in deck for c in t.cities} == cities
+        assert not any(board.design_codes(*t.cities) for t in deck)
+        found.append(score_deck(board, deck).total)
+    # A local search: the best of the 280 decks allowed, or near it (within 2 points).
+    assert min(found) == pytest.approx(scores[0]) and max(found) <= scores[0] + 2.0
+
+
+def test_suggest_never_proposes_a_ticket_validate_warns_about(north_america_board):
+    """TTR353 (fragile) and TTR354 (one route, or worth less than 4): the same
+    functions as `ttr validate`."""
+    from ttr_maps.checks.design import ticket_design_codes
+    from ttr_maps.graph import wagon_adjacency
+
+    board = north_america_board
+    deck = suggest_deck(board, 30, seed=2, iterations=200)
+    adjacency = wagon_adjacency(board.map)
+    assert all(ticket_design_codes(board.map, adjacency, t, t.value) == () for t in deck)
+    assert min(t.value for t in deck) >= 4
+    # Some pairs of North America would be flagged: one route, Seattle–Portland.
+    assert board.design_codes("Portland", "Seattle") == ("TTR354",)
+
+
+def test_suggest_spreads_values_and_follows_the_rule_sets_long_tickets():
+    from ttr_maps.analysis.tickets import default_long_tickets, value_spread
+
+    europe = TicketBoard(load_map("europe"))
+    assert default_long_tickets(europe.rules) == 5  # E4: one each for five players
+    deck = suggest_deck(europe, 30, seed=1, iterations=100)
+    assert sum(t.long for t in deck) == 5
+    assert value_spread(europe, deck) < 0.2
 
 
 def test_suggest_is_deterministic_and_follows_r2(north_america_board):
@@ -222,9 +299,9 @@ def test_suggest_follows_the_profile_asked_for(north_america_board):
     from ttr_maps.analysis.tickets import value_distance
 
     board = north_america_board
-    deck = suggest_deck(board, 20, seed=3, iterations=300, profile="north_america")
+    deck = suggest_deck(board, 30, seed=3, iterations=400)  # base rules: North America's
     assert value_distance(board, deck, "north_america") < value_distance(board, deck, "europe")
-    deck = suggest_deck(board, 20, seed=3, iterations=300, profile="europe")
+    deck = suggest_deck(board, 30, seed=3, iterations=400, profile="europe")
     assert value_distance(board, deck, "europe") < value_distance(board, deck, "north_america")
 
 
@@ -278,10 +355,11 @@ def test_deck_yaml_quotes_names_that_need_it():
         (["tickets", "no_such_map"], "not a playable map"),
         (["tickets", "iran", "--plot", "missing/x.png"], "does not exist"),
         (["tickets", "iran", "--plot", "x.bmp"], "bmp"),
-        (["tickets", "suggest", "iran", "--count", "3"], "cannot cover"),
+        (["tickets", "suggest", "iran", "--count", "3"], "too few for 5 players"),
+        (["tickets", "suggest", "europe", "--count", "30", "--long", "2"], "E4 deals 5"),
         (["tickets", "suggest", "iran"], "--count"),
         (["tickets", "iran", "--samples", "-1"], "greater than or equal to 0"),
-        (["tickets", "suggest", "iran", "-n", "25", "--profile", "mars"], "no published profile"),
+        (["tickets", "suggest", "iran", "-n", "30", "--profile", "mars"], "no published profile"),
     ],
 )
 def test_cli_tickets_bad_input_exits_2_with_a_message(args, message):
@@ -303,7 +381,7 @@ def test_cli_suggest_write_replaces_the_block_in_place(tmp_path: Path):
     original = bundled_map_path("iran").read_text(encoding="utf-8")
     path = tmp_path / "iran.yaml"
     path.write_text(original, encoding="utf-8")
-    args = ["tickets", "suggest", str(path), "--count", "25", "--iterations", "50", "--seed", "2"]
+    args = ["tickets", "suggest", str(path), "--count", "30", "--iterations", "50", "--seed", "2"]
     printed = runner.invoke(app, args)
     assert printed.exit_code == 0, printed.output
     result = runner.invoke(app, [*args, "--write"])
@@ -312,9 +390,12 @@ def test_cli_suggest_write_replaces_the_block_in_place(tmp_path: Path):
     head = original[: original.index("\ntickets:")]
     assert written.startswith(head)  # everything before the block, comments included
     assert printed.stdout.split("tickets:", 1)[1] in written
-    assert runner.invoke(app, ["validate", str(path)]).exit_code == 0
+    # No warning of the tickets checks: TTR352 (size), TTR353, TTR354, TTR151.
+    checked = runner.invoke(app, ["validate", str(path), "--format", "json"])
+    codes = {p["code"] for f in json.loads(checked.stdout)["files"] for p in f["problems"]}
+    assert not codes & {"TTR151", "TTR303", "TTR352", "TTR353", "TTR354"}, codes
     game_map = load_map(path)
-    assert len(game_map.tickets) == 25
+    assert len(game_map.tickets) == 30
 
 
 def test_write_deck_refuses_a_result_that_would_not_validate(tmp_path: Path):
@@ -333,6 +414,6 @@ def test_write_deck_refuses_a_result_that_would_not_validate(tmp_path: Path):
 def test_random_module_state_is_not_used(north_america_board):
     """Suggestions are seeded: the global random state does not change them."""
     random.seed(1)
-    first = suggest_deck(north_america_board, 18, seed=1, iterations=20)
+    first = suggest_deck(north_america_board, 24, seed=1, iterations=20)
     random.seed(2)
-    assert suggest_deck(north_america_board, 18, seed=1, iterations=20) == first
+    assert suggest_deck(north_america_board, 24, seed=1, iterations=20) == first

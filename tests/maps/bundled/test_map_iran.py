@@ -51,17 +51,16 @@ def test_iran_is_bundled_and_loads(iran: Map):
     assert iran.is_geographic
 
 
-def test_iran_has_no_errors_and_only_two_fragile_ticket_warnings():
-    """Design advice (TTR353): Iranshahr–Kerman and Jask–Shiraz each hang on one
-    single-track route; the warnings stay visible until the designer acts."""
+def test_iran_passes_strict_validation_without_fragile_tickets():
+    """Iranshahr–Kerman and Jask–Shiraz hung on one single-track route each
+    (TTR353); Kerman–Bam and Bandar Abbas–Jask are doubles now."""
     report = validate_file(bundled_map_path("iran"))
     assert report.map is not None
     assert report.errors == []
-    fragile = [(p.code, p.message.split(" (")[0]) for p in report.warnings]
-    assert fragile == [
-        ("TTR353", "ticket Iranshahr–Kerman"),
-        ("TTR353", "ticket Jask–Shiraz"),
-    ]
+    assert report.warnings == []
+    tracks = report.map.parallel_routes
+    assert len(tracks[frozenset(("Kerman", "Bam"))]) == 2
+    assert len(tracks[frozenset(("Bandar Abbas", "Jask"))]) == 2
 
 
 # --- cities ---------------------------------------------------------------------

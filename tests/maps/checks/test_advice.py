@@ -35,7 +35,7 @@ routes:
 tickets:
   - {between: [Denver, Omaha], value: 4}
   - {between: [Denver, Wichita], value: 3}
-# ttr: disable=TTR151,TTR352,TTR451
+# ttr: disable=TTR151,TTR352,TTR354,TTR451
 """
 
 
@@ -137,7 +137,7 @@ def test_schema_errors_in_one_entry_do_not_hide_checks_of_the_others() -> None:
 
 
 def test_design_warnings_wait_for_a_map_without_errors() -> None:
-    text = SMALL.replace("# ttr: disable=TTR151,TTR352,TTR451\n", "").replace(
+    text = SMALL.replace("# ttr: disable=TTR151,TTR352,TTR354,TTR451\n", "").replace(
         "value: 4}", "value: 5}"
     )
     assert _codes(text) == ["TTR304"]
@@ -151,7 +151,9 @@ def _file(name: str) -> list[tuple[str, str]]:
 
 
 def test_r11_track_for_wagons_counts_one_track_per_double_with_two_or_three_players() -> None:
-    ring = SMALL.replace("# ttr: disable=TTR151,TTR352,TTR451\n", "# ttr: disable=TTR352\n")
+    ring = SMALL.replace(
+        "# ttr: disable=TTR151,TTR352,TTR354,TTR451\n", "# ttr: disable=TTR352,TTR354\n"
+    )
     ring = ring.replace("format: 1\n", "format: 1\nsettings: {wagons: 4}\n").replace(
         "color: red}", "color: [red, pink]}"
     )

@@ -25,5 +25,8 @@ def test_cli_probe_json_on_a_hand_map(tmp_path: Path):
     assert data["solves"][0]["routes"] == [{"between": ["A", "C"], "length": 6}]
     text = runner.invoke(app, ["probe", str(path), "--sweep", "2..4"])
     assert text.exit_code == 0, text.output
-    assert "Likely undervalued" in text.stdout
+    assert "Likely undervalued" in text.stdout and "proven" in text.stdout
+    assert "Left out of the programme" in text.stdout
     assert "Running HiGHS" not in text.stdout
+    assert data["long_ticket_limit"] is None and data["left_out"]
+    assert data["ticket_rates"][0]["checks"] == ["TTR353", "TTR354"]

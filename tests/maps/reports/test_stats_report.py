@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hand_maps import hand_map
 from typer.testing import CliRunner
 
@@ -31,6 +32,7 @@ def test_json_keys_are_stable():
         "unreachable_tickets",
         "ticket_bonuses",
         "players",
+        "published",
     ]
     assert data["counts"]["ferry_locomotives"] == 1
     assert data["connections"][0] == {
@@ -56,6 +58,19 @@ def test_cli_json(tmp_path):
     data = json.loads(result.stdout)
     assert data["counts"]["spaces"] == 309
     assert data["colors"]["red"] == {"segments": 7, "spaces": 27}
+
+
+def test_the_published_boards_numbers_stand_beside_the_maps():
+    data = stats_to_dict(map_stats(hand_map()))
+    published = data["published"]
+    assert published["maps"] == ["north_america", "europe"]
+    numbers = {n["key"]: n for n in published["numbers"]}
+    # North America: 22 of its 78 connections have two tracks; Europe 12 of 90-odd.
+    assert numbers["double_share"]["published"][0] == pytest.approx(22 / 78, abs=1e-4)
+    assert numbers["wagon_ratio_4"]["published"][0] == pytest.approx(180 / 309, abs=1e-3)
+    assert "Beside the published boards" in [
+        str(t.title) for t in stats_renderables(map_stats(hand_map()))
+    ]
 
 
 def test_cli_text_and_plot(tmp_path):

@@ -19,6 +19,27 @@ def test_cli_tickets_json_reports_the_score_and_crowding():
     assert [c["players"] for c in data["crowding"]] == [2, 3, 4, 5]
     assert set(data["score"]["parts"]) == set(data["score"]["weights"])
     assert data["calibration"]["random_decks"] == 20
+    assert "not of play" in data["calibration"]["meaning"]
+    # The published boards beside the map: its own numbers among them.
+    published = data["score"]["published"]
+    assert list(published) == ["North America", "Europe"]
+    assert published["North America"]["total"] == data["score"]["total"]
+    assert data["resemblance"] == {
+        "profile": "north_america",
+        "value": 0.0,
+        "meaning": data["resemblance"]["meaning"],
+    }
+    two = data["crowding"][0]
+    assert two["blocked_per_game"] > 0 and set(two["published"]) == {"North America", "Europe"}
+    assert all("excess" in r for r in two["over_demanded_routes"])
+
+
+def test_cli_tickets_text_says_what_the_random_decks_compare():
+    result = runner.invoke(app, ["tickets", "iran", "--samples", "10"])
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.stdout.split())
+    assert "compares structure, not play" in text and "this deck beats" not in text
+    assert "Resemblance to a published value profile (not in the score)" in text
 
 
 def test_cli_tickets_plot_is_written(tmp_path: Path):

@@ -1,0 +1,87 @@
+"""The findings' published-board baseline (ttr_core/playtest/baseline.py): the
+shipped file, bots matched as a multiset, the cache, and `ttr simulate --baseline`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from ttr_core.cli import app
+from ttr_core.playtest import baseline as baseline_module
+from ttr_core.playtest.baseline import (
+    SHIPPED_BOTS,
+    cache_path,
+    compute_baseline,
+    find_baseline,
+    store_cached,
+)
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    return tmp_path
+
+
+@pytest.mark.parametrize("bots", SHIPPED_BOTS)
+def test_the_shipped_baseline_holds_both_published_boards_at_every_table_size(bots) -> None:
+    for players in (2, 3, 4, 5):
+        found = find_baseline(list(reversed(bots)), players)  # the seat order does not matter
+        assert found is not None and found.source.startswith("shipped with ttr")
+        assert found.players == players and found.bots == tuple(sorted(bots))
+        assert [b.map for b in found.boards] == ["north_america", "europe"]
+        for board in found.boards:
+            assert board.games == 1000 and len(board.turn_order) == players
+            assert sum(e.value for e in board.turn_order) == pytest.approx(1.0, abs=1e-4)
+
+
+def test_other_bots_have_no_baseline_until_one_is_computed_and_cached(cache: Path) -> None:
+    bots = ["greedy", "route-focus"]
+    assert find_baseline(bots, 2) is None
+    computed = compute_baseline(bots, 2, games=3, seed=5)
+    assert computed.source == "computed" and len(computed.boards) == 2
+    path = store_cached(computed)
+    assert path == cache_path(bots, 2) and path.is_relative_to(cache)
+    found = find_baseline(["route-focus", "greedy"], 2)
+    assert found is not None and "cached in" in found.source
+    assert found.boards == computed.boards
+    assert find_baseline(bots, 3) is None  # another table size is another baseline
+
+
+def test_a_damaged_cache_file_is_no_baseline(cache: Path) -> None:
+    path = cache_path(["greedy", "one-step"], 2)
+    path.parent.mkdir(parents=True)
+    path.write_text('{"source": "x", "bots": ', encoding="utf-8")
+    assert find_baseline(["greedy", "one-step"], 2) is None
+    path.write_text(json.dumps({"source": "x"}), encoding="utf-8")
+    assert find_baseline(["greedy", "one-step"], 2) is None
+
+
+def _screening(out: Path) -> str:
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    return report["screening"]["baseline"]
+
+
+def test_cli_baseline_off_and_compute(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    common = ["simulate", "north_america", "--games", "3", "--players", "2", "--jobs", "1"]
+    result = runner.invoke(app, [*common, "--out", str(tmp_path / "off"), "--baseline", "off"])
+    assert result.exit_code == 0, result.output
+    assert _screening(tmp_path / "off").startswith("none")
+    # Bots the shipped file lacks (auto would find none): compute plays the
+    # published boards and caches them (3 games a board here instead of 1,000).
+    real = baseline_module.compute_baseline
+    monkeypatch.setattr(
+        baseline_module, "compute_baseline", lambda *a, **k: real(*a, **(k | {"games": 3}))
+    )
+    out = tmp_path / "computed"
+    bots = ["--bots", "greedy,route-focus", "--baseline", "compute"]
+    result = runner.invoke(app, [*common, *bots, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "cached in" in _screening(out) and cache_path(["greedy", "route-focus"], 2).is_file()

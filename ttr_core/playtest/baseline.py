@@ -1,0 +1,242 @@
+"""The published-board baseline of the findings: North America and Europe, each
+with its own rules, played by the same bots at the same table size.
+
+A finding says "… while the published boards give X": the numbers X come from a
+`Baseline` (`ttr_core.playtest.report`), found in this order:
+
+1. **shipped** with ttr (`data/baseline.json`, in the wheel): 1,000 games a board
+   at 2-5 players for the bot sets in `SHIPPED_BOTS`. Regenerate it for a new
+   version (the engine or a bot changed) with
+
+       python -m ttr_core.playtest.baseline --games 1000 --jobs 2
+
+2. **cached**: computed once on demand (`ttr simulate … --baseline compute`) for
+   other bots, and kept in the user's cache folder
+   (`$XDG_CACHE_HOME/ttr/baselines/VERSION/`, else `~/.cache/ttr/…`) for this ttr
+   version.
+
+Bots are matched as a multiset (their order only rotates the seats).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Callable, Sequence
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ttr_core.playtest.report import (
+    BalanceReport,
+    Baseline,
+    BaselineFile,
+    BoardBaseline,
+    Estimate,
+)
+from ttr_maps.io.bundled import PUBLISHED_MAPS
+
+if TYPE_CHECKING:
+    from ttr_core.playtest.executors import Executor
+    from ttr_core.playtest.playout import GameSummary
+    from ttr_maps.rules import RuleSet
+
+#: The published boards (bundled map ids), each played with its own rule set.
+PUBLISHED_BOARDS = PUBLISHED_MAPS
+#: The bot sets of the shipped baseline: `ttr simulate`'s default (greedy), the
+#: four style bots together, and greedy with destination-hungry (docs/tickets.md).
+#: Other bots: `--baseline compute`.
+SHIPPED_BOTS: tuple[tuple[str, ...], ...] = (
+    ("greedy",),
+    ("destination-hungry", "greedy"),
+    ("destination-hungry", "greedy", "long-route", "route-focus"),
+)
+DEFAULT_GAMES = 1000
+#: The shipped baseline's seed (any seed would do; a fixed one makes the file
+#: reproducible).
+DEFAULT_SEED = 2301
+SHIPPED = Path(__file__).resolve().parent / "data" / "baseline.json"
+
+
+def bot_key(bots: Sequence[str]) -> tuple[str, ...]:
+    """Bots as a multiset: the seat rotation does not change what a board gives."""
+    return tuple(sorted(bots))
+
+
+def tool_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("ttr")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def _se(p: float, n: float, design_effect: float = 1.0) -> float:
+    return math.sqrt(max(p * (1 - p), 0.0) * design_effect / n) if n else 0.0
+
+
+def board_baseline(report: BalanceReport, rules: RuleSet) -> BoardBaseline:
+    """What the findings need of a report of a published board."""
+    from ttr_core.playtest.findings import (
+        COMMON_ROUTE,
+        RARE_ROUTE,
+        claimable_routes,
+        ticket_departures,
+    )
+
+    games = report.games
+    players = report.settings.players
+    routes = claimable_routes(report, rules)
+    track = sum(r.length for r in routes) or 1
+
+    def track_share(keep: Callable[[float], bool]) -> float:
+        share = sum(r.length for r in routes if games and keep(r.claimed / games)) / track
+        return round(share, 4)
+
+    bonus = report.longest_path_bonus.by_bot
+    bonuses = sum(bonus.values())
+    turns = report.turns
+    departures = [abs(d) for _, d in ticket_departures(report.tickets.by_ticket)]
+    return BoardBaseline(
+        map=report.settings.map,
+        games=games,
+        turn_order=tuple(
+            Estimate(round(r.rate, 6), round(_se(r.rate, r.games), 6))
+            for r in report.win_rate.by_turn_order
+        ),
+        by_bot={
+            name: Estimate(round(r.rate, 6), round(_se(r.rate, r.games, r.design_effect), 6))
+            for name, r in report.win_rate.by_bot.items()
+        },
+        stalls=Estimate(
+            round(report.stalls.count / games, 6),
+            round(_se(report.stalls.count / games, games), 6),
+        ),
+        bonus_share={
+            name: Estimate(round(n / bonuses, 6), round(_se(n / bonuses, bonuses), 6))
+            for name, n in bonus.items()
+            if bonuses
+        },
+        turns_per_player=Estimate(
+            round((turns.mean or 0.0) / players, 4),
+            round((turns.sd or 0.0) / math.sqrt(max(turns.count, 1)) / players, 4),
+        ),
+        rare_track_share=track_share(lambda rate: rate < RARE_ROUTE),
+        common_track_share=track_share(lambda rate: rate > COMMON_ROUTE),
+        ticket_departure=round(max(departures, default=0.0), 4),
+    )
+
+
+def compute_baseline(
+    bots: Sequence[str],
+    players: int,
+    games: int = DEFAULT_GAMES,
+    seed: int = DEFAULT_SEED,
+    jobs: int = 1,
+    executor: Executor | None = None,
+    on_game: Callable[[GameSummary], None] | None = None,
+    source: str = "computed",
+) -> Baseline:
+    """Play `games` games with `bots` at `players` on each published board and
+    keep what the findings need."""
+    from ttr_core.playtest.simulate import simulate
+    from ttr_maps.load import load_map
+    from ttr_maps.rules import rules_for
+
+    boards = []
+    for map_id in PUBLISHED_BOARDS:
+        game_map = load_map(map_id)
+        run = simulate(
+            game_map, map_id, games, players, list(bots), seed, jobs, on_game=on_game,
+            executor=executor,
+        )  # fmt: skip
+        boards.append(board_baseline(run.report, rules_for(game_map)))
+    return Baseline(source, bot_key(bots), players, seed, tuple(boards))
+
+
+@cache
+def shipped_baselines() -> tuple[Baseline, ...]:
+    """The baselines shipped with ttr (none if the file is missing)."""
+    try:
+        data = json.loads(SHIPPED.read_text(encoding="utf-8"))
+    except OSError:
+        return ()
+    return BaselineFile.from_dict(data).baselines
+
+
+def cache_folder() -> Path:
+    root = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(root) / "ttr" / "baselines" / tool_version()
+
+
+def cache_path(bots: Sequence[str], players: int) -> Path:
+    name = "+".join(bot_key(bots)).replace("/", "_").replace(":", "_")
+    return cache_folder() / f"{players}p-{name}.json"
+
+
+def find_baseline(bots: Sequence[str], players: int) -> Baseline | None:
+    """The shipped or cached baseline for these bots at `players`, or None."""
+    key = bot_key(bots)
+    for baseline in shipped_baselines():
+        if baseline.bots == key and baseline.players == players:
+            return baseline
+    path = cache_path(bots, players)
+    try:
+        return Baseline.from_dict(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None  # none yet, or a damaged cache file: computed again
+
+
+def store_cached(baseline: Baseline) -> Path:
+    """Keep a computed baseline in the cache folder (written atomically)."""
+    from dataclasses import replace
+
+    from ttr_maps.io.files import write_text_atomically
+
+    path = cache_path(baseline.bots, baseline.players)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    cached = replace(baseline, source=f"computed by ttr {tool_version()}, cached in {path}")
+    write_text_atomically(path, json.dumps(cached.to_dict(), indent=1) + "\n")
+    return path
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Regenerate the shipped baseline (`python -m ttr_core.playtest.baseline`)."""
+    import argparse
+    import time
+
+    from ttr_maps.io.files import write_text_atomically
+
+    parser = argparse.ArgumentParser(description="Regenerate ttr's shipped baseline.")
+    parser.add_argument("--games", type=int, default=DEFAULT_GAMES)
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--out", type=Path, default=SHIPPED)
+    args = parser.parse_args(argv)
+    version = tool_version()
+    baselines = []
+    started = time.process_time()
+    for bots in SHIPPED_BOTS:
+        for players in range(2, 6):
+            source = f"shipped with ttr {version}"
+            baselines.append(
+                compute_baseline(bots, players, args.games, args.seed, args.jobs, source=source)
+            )
+            print(f"{','.join(bots)} at {players} players: done", flush=True)
+    data = {
+        "format": "ttr-baseline",
+        "version": 1,
+        "ttr": version,
+        "games": args.games,
+        "seed": args.seed,
+        "command": f"python -m ttr_core.playtest.baseline --games {args.games} --seed {args.seed}",
+        "baselines": [b.to_dict() for b in baselines],
+    }
+    write_text_atomically(args.out, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+    print(f"wrote {args.out} ({time.process_time() - started:.0f} s CPU in this process)")
+
+
+if __name__ == "__main__":
+    main()
