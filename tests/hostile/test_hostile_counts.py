@@ -180,3 +180,14 @@ def test_the_largest_seed_plays_and_replays(tmp_path: Path) -> None:
     args = ["play", "iran", "--bots", "random", "--seed", str(MAX_SEED), "--record", str(record)]
     assert runner.invoke(app, args).exit_code == 0
     assert runner.invoke(app, ["replay", str(record), "--verify"]).exit_code == 0
+
+
+def test_probe_values_go_through_the_guarded_reader(tmp_path: Path) -> None:
+    import os
+
+    fifo, deep = tmp_path / "fifo", tmp_path / "deep.json"
+    os.mkfifo(fifo)
+    deep.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    for values, said in (("/dev/zero", "character device"), (fifo, "FIFO"), (deep, "deep")):
+        result = runner.invoke(app, ["probe", "iran", "--values", str(values)])
+        assert result.exit_code == 2 and said in result.output, result.output
