@@ -9,7 +9,15 @@ and 1 GB.
    cities (the most `ttr_maps.io.limits` allows), 30,000 routes and 5,000 tickets
    (`validate_bench.generate_map`); `ttr preview` refuses it with a clear message
    (previews stop at `MAX_PREVIEW_CITIES`);
-2. `ttr preview` on a map of `MAX_PREVIEW_CITIES` cities, the biggest it draws.
+2. `ttr preview` on a map of `MAX_PREVIEW_CITIES` cities, the biggest it draws;
+3. `--growth` (issue 27): the growth table, the commands that read a whole map
+   on generated maps of 1,000, 3,000 and 10,000 cities (three routes and half a
+   ticket a city) whose tickets join cities anywhere on the board, the hostile
+   case for ticket searches: CPU time and peak memory of each command, each
+   measured in a fresh process of its own. `--baseline CHECKOUT` runs every
+   command on another checkout too (its `ttr_core`/`ttr_maps` first on the
+   path), alternated with this one, for a before/after table. `--timeout`
+   stops a command that runs longer (reported as "> T").
 """
 
 from __future__ import annotations
@@ -51,9 +59,99 @@ def report(name: str, result: tuple[int, float, float, float, str]) -> None:
         print(f"    {last}")
 
 
+#: The growth table's commands: arguments given the map and a scratch folder.
+GROWTH_COMMANDS = {
+    "validate": lambda m, d: ["validate", m],
+    "stats": lambda m, d: ["stats", m],
+    "preview": lambda m, d: ["preview", m, "-o", f"{d}/preview.png"],
+    "layout": lambda m, d: ["layout", m],
+    "tickets": lambda m, d: ["tickets", m, "--samples", "20"],
+    "probe": lambda m, d: ["probe", m, "--time-limit", "20"],
+}
+GROWTH_SIZES = (1_000, 3_000, 10_000)
+
+#: Runs one command in a process of its own and prints its CPU seconds and peak
+#: memory (RUSAGE_CHILDREN of this wrapper covers that one command only).
+_MEASURE = """
+import resource, subprocess, sys
+timeout = float(sys.argv[1])
+try:
+    code = subprocess.run(sys.argv[2:], capture_output=True, timeout=timeout).returncode
+except subprocess.TimeoutExpired:
+    code = "timeout"
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(code, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+"""
+
+
+def measure(args: list[str], timeout: float, checkout: Path | None) -> tuple[str, float, float]:
+    """(exit code or "timeout", CPU seconds, peak MB) of `ttr args`, run from
+    `checkout`'s code if given."""
+    import os
+
+    env = dict(os.environ)
+    if checkout is not None:
+        env["PYTHONPATH"] = str(checkout)
+    command = [sys.executable, "-c", _MEASURE, str(timeout), sys.executable, "-m", "ttr_core"]
+    # From a neutral folder: `-m` puts the working folder first on the path.
+    done = subprocess.run(
+        [*command, *args], capture_output=True, text=True, env=env, cwd=tempfile.gettempdir()
+    )
+    code, cpu, peak = done.stdout.split()
+    return code, float(cpu), float(peak)
+
+
+def growth(timeout: float, baseline: Path | None, commands: list[str]) -> None:
+    """The growth table: for each map size and command, CPU and peak memory."""
+    import os
+
+    print(f"growth table (load average at start {os.getloadavg()[0]:.1f}; timeout {timeout:.0f} s)")
+    header = "| command | cities | CPU | peak memory | exit |"
+    if baseline is not None:
+        header = "| command | cities | CPU before | CPU after | peak before | peak after | exit |"
+    print(header)
+    print("|" + " --- |" * (header.count("|") - 1))
+    with tempfile.TemporaryDirectory() as folder:
+        for size in GROWTH_SIZES:
+            path = Path(folder) / f"far{size}.yaml"
+            path.write_text(generate_map(size, 3 * size, size // 2, far=True), encoding="utf-8")
+            for name in commands:
+                args = GROWTH_COMMANDS[name](str(path), folder)
+                runs = [measure(args, timeout, baseline)] if baseline is not None else []
+                runs.append(measure(args, timeout, None))
+                cells = []
+                for code, cpu, peak in runs:
+                    cells.append(
+                        (
+                            f"> {timeout:.0f} s" if code == "timeout" else f"{cpu:.1f} s",
+                            f"{peak:.0f} MB",
+                            code,
+                        )
+                    )
+                if baseline is None:
+                    ((cpu, peak, code),) = cells
+                    print(f"| `ttr {name}` | {size:,} | {cpu} | {peak} | {code} |", flush=True)
+                else:
+                    (cpu0, peak0, code0), (cpu1, peak1, code1) = cells
+                    print(
+                        f"| `ttr {name}` | {size:,} | {cpu0} | {cpu1} | {peak0} | {peak1} | "
+                        f"{code0} / {code1} |",
+                        flush=True,
+                    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.parse_args()
+    parser.add_argument("--growth", action="store_true", help="only the growth table")
+    parser.add_argument("--baseline", type=Path, help="a checkout to compare with")
+    parser.add_argument("--timeout", type=float, default=300.0, help="seconds per command")
+    parser.add_argument(
+        "--commands", default=",".join(GROWTH_COMMANDS), help="growth table commands"
+    )
+    args = parser.parse_args()
+    if args.growth:
+        growth(args.timeout, args.baseline, args.commands.split(","))
+        return
     with tempfile.TemporaryDirectory() as folder:
         small = Path(folder) / "preview_max.yaml"
         big = Path(folder) / "big.yaml"

@@ -32,8 +32,12 @@ ROOT = Path(__file__).resolve().parent.parent
 COLORS = ["red", "orange", "yellow", "green", "blue", "pink", "black", "white", "gray"]
 
 
-def generate_map(cities: int = 10_000, routes: int = 30_000, tickets: int = 5_000) -> str:
-    """YAML text of a big, valid map (plane coordinates)."""
+def generate_map(
+    cities: int = 10_000, routes: int = 30_000, tickets: int = 5_000, *, far: bool = False
+) -> str:
+    """YAML text of a big, valid map (plane coordinates). With `far`, tickets join
+    cities anywhere on the board (the hostile case: every ticket search crosses the
+    whole map) instead of a few steps apart."""
     rng = random.Random(20240601)
     side = int(cities**0.5)
     names = [f"C{i}" for i in range(side * side)]
@@ -70,8 +74,8 @@ def generate_map(cities: int = 10_000, routes: int = 30_000, tickets: int = 5_00
     chosen: dict[frozenset[str], tuple[str, str, int]] = {}
     while len(chosen) < tickets:
         a = rng.choice(names)
-        b = a
-        for _ in range(rng.randint(3, 8)):  # a ticket a few cities away
+        b = rng.choice(names) if far else a
+        for _ in range(0 if far else rng.randint(3, 8)):  # a ticket a few cities away
             b = rng.choice(list(adjacency[b]))
         if a != b:
             chosen.setdefault(frozenset((a, b)), (a, b, _distance(adjacency, a, b)))

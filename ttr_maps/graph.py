@@ -175,6 +175,78 @@ def shortest_paths_from(
     return ShortestPaths(source, settled, previous, complete=True)
 
 
+#: Cities the pure-Python searches of `shortest_paths_to_targets` may settle in all
+#: before the remaining sources go to scipy's compiled Dijkstra: local tickets on
+#: any map stay below it (and never import scipy), tickets across a huge map do
+#: not (10,000 cities, 5,000 tickets from corner to corner: 70 s in Python, 3 s
+#: compiled; benchmarks/hostile_bench.py).
+PYTHON_SEARCH_BUDGET = 150_000
+#: Sources per compiled batch: the batch's distance rows are held at once.
+_BATCH = 64
+
+
+def shortest_paths_to_targets(
+    adjacency: dict[str, dict[str, int]],
+    targets: Mapping[str, Iterable[str]],
+    budget: int = PYTHON_SEARCH_BUDGET,
+) -> dict[str, ShortestPaths]:
+    """`shortest_paths_from(adjacency, source, wanted)` for every source of
+    `targets`, in near-linear time whatever the sources: searches run in Python
+    (each stops at its farthest wanted city) until they have settled `budget`
+    cities in all, then the rest run compiled, in batches. A compiled result
+    holds only the wanted cities it reached and the cities on their paths, so it
+    is never `complete`: a city missing from it is unknown, as after a search
+    that stopped early."""
+    found: dict[str, ShortestPaths] = {}
+    pending = list(targets.items())
+    settled = 0
+    while pending and settled <= budget:
+        source, wanted = pending.pop(0)
+        paths = shortest_paths_from(adjacency, source, wanted)
+        settled += len(paths.distance)
+        found[source] = paths
+    if pending:
+        found.update(_compiled_searches(adjacency, pending))
+    return found
+
+
+def _compiled_searches(
+    adjacency: dict[str, dict[str, int]], pending: list[tuple[str, Iterable[str]]]
+) -> dict[str, ShortestPaths]:
+    import numpy as np
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import dijkstra
+
+    names = list(adjacency)
+    index = {name: i for i, name in enumerate(names)}
+    rows, columns, lengths = [], [], []
+    for city, neighbours in adjacency.items():
+        for neighbour, length in neighbours.items():
+            rows.append(index[city])
+            columns.append(index[neighbour])
+            lengths.append(length)
+    graph = csr_matrix((lengths, (rows, columns)), shape=(len(names), len(names)))
+    found: dict[str, ShortestPaths] = {}
+    for start in range(0, len(pending), _BATCH):
+        batch = pending[start : start + _BATCH]
+        distance, previous = dijkstra(
+            graph, indices=[index[source] for source, _ in batch], return_predecessors=True
+        )
+        for row, (source, wanted) in enumerate(batch):
+            paths = ShortestPaths(source, {source: 0}, {}, complete=False)
+            for target in wanted:
+                at = index[target]
+                if not np.isfinite(distance[row, at]):
+                    continue
+                while at != index[source] and names[at] not in paths.distance:
+                    before = int(previous[row, at])
+                    paths.distance[names[at]] = int(distance[row, at])
+                    paths.previous[names[at]] = names[before]
+                    at = before
+            found[source] = paths
+    return found
+
+
 def distances_within(
     adjacency: dict[str, dict[str, int]],
     source: str,

@@ -21,7 +21,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, fields, replace
+from functools import cache
 from typing import Any
+
+from ttr_maps.text import glimpse
 
 #: The rule sets a map may name (`rules:`); their values are `RULE_SET_VALUES`.
 RULE_SETS: tuple[str, ...] = ("base", "europe")
@@ -49,6 +52,22 @@ SEATS_MAX = 5
 ROUTE_LENGTH_MAX = 8
 #: How many face-up slots a variant may have.
 MARKET_SIZE_MAX = 8
+
+
+#: Bounds on the counts a user gives on the command line, beside the ranges of the
+#: rule-set fields (`field_ranges`): every accepted value finishes in hours at
+#: most, and Ctrl-C stops it sooner. The bound is in the option's help and in
+#: the message that refuses a value past it.
+#: Games of one `ttr simulate` run, and of each table of `ttr ladder`
+#: (a greedy game takes about 10 ms of CPU: a million is a few hours on 2 cores).
+MAX_GAMES = 1_000_000
+#: Playouts a move of the search bot (`--bots search:N`): about 25 s a move
+#: (the default 200 take 0.25 s).
+MAX_SEARCH_PLAYOUTS = 20_000
+#: Seeds (`--seed`) are whole numbers of at most 19 digits, -MAX_SEED to MAX_SEED:
+#: a record or report keeps the seed, and is read back with numbers of at most
+#: 30 characters (`ttr_maps.io.limits.MAX_NUMBER_CHARS`).
+MAX_SEED = 2**63 - 1
 
 
 class RuleSetError(ValueError):
@@ -108,27 +127,29 @@ class RuleSet:
         if self.name not in RULE_SETS:
             return f"unknown rule set {self.name!r}; known: {', '.join(RULE_SETS)}"
         for f in fields(self):
-            value = getattr(self, f.name)
-            if isinstance(value, int) and not isinstance(value, bool) and value < 0:
-                return f"{f.name} must not be negative, not {value}"
-        if not 2 <= self.min_players <= self.max_players <= SEATS_MAX:
-            return f"min_players and max_players must satisfy 2 <= min <= max <= {SEATS_MAX}"
-        if not 1 <= self.market_size <= MARKET_SIZE_MAX:
-            return f"market_size must be 1 to {MARKET_SIZE_MAX}, not {self.market_size}"
-        if self.market_locomotive_limit < 1:
-            return "market_locomotive_limit must be at least 1"
+            problem = _out_of_range(f.name, getattr(self, f.name))
+            if problem:
+                return problem
+        # Each field is in its range; what is left are the fields that must fit together.
+        if self.min_players > self.max_players:
+            return f"min_players ({self.min_players}) is more than max_players ({self.max_players})"
         if self.max_players * self.starting_cards + self.market_size > DECK_SIZE // 2:
-            return f"starting_cards: {self.max_players} hands and the market need too many cards"
-        if self.wagons < 1:
-            return "wagons must be at least 1"
-        if self.setup_keep > self.setup_tickets + self.setup_long_tickets * self.long_tickets:
-            return "setup_keep is more than the tickets offered at setup"
-        if self.tickets_keep > self.tickets_drawn or self.tickets_drawn < 1:
-            return "tickets_drawn must be at least 1 and at least tickets_keep"
-        if len(self.route_points) != ROUTE_LENGTH_MAX:
-            return f"route_points needs {ROUTE_LENGTH_MAX} values (lengths 1 to {ROUTE_LENGTH_MAX})"
-        if not self.station_costs or min(self.station_costs) < 1:
-            return "station_costs needs at least one cost, each 1 or more"
+            return (
+                f"starting_cards: {self.max_players} hands (max_players) of "
+                f"{self.starting_cards} and a market_size of {self.market_size} need more "
+                f"than half the {DECK_SIZE} cards"
+            )
+        offered = self.setup_tickets + self.setup_long_tickets * self.long_tickets
+        if self.setup_keep > offered:
+            return (
+                f"setup_keep ({self.setup_keep}) is more than the tickets offered at setup "
+                f"({offered}: setup_tickets, plus setup_long_tickets with long_tickets)"
+            )
+        if self.tickets_keep > self.tickets_drawn:
+            return (
+                f"tickets_keep ({self.tickets_keep}) is more than tickets_drawn "
+                f"({self.tickets_drawn})"
+            )
         return None
 
     # ----------------------------------------------------------------- queries
@@ -200,6 +221,73 @@ class RuleSet:
         return base.with_overrides({k: v for k, v in data.items() if k != "name"})
 
 
+@cache
+def field_ranges() -> dict[str, FieldRange]:
+    """The documented range of every field (docs/rules.md, Rule-set fields): the map
+    schema's `settings`, the one table of them, so a map's settings, `--set`,
+    a record's rule set and the web table accept the same values."""
+    import json
+
+    from ttr_maps.io.bundled import schema_path
+
+    schema = json.loads(schema_path("map").read_text(encoding="utf-8"))
+    ranges = {}
+    for name, spec in schema["properties"]["settings"]["properties"].items():
+        items = spec.get("items", spec)
+        ranges[name] = FieldRange(
+            spec["type"],
+            items.get("minimum"),
+            items.get("maximum"),
+            spec.get("minItems"),
+            spec.get("maxItems"),
+        )
+    return ranges
+
+
+@dataclass(frozen=True, slots=True)
+class FieldRange:
+    """The range of one field: its type ("integer", "boolean", "array" of
+    integers), the bounds of each number, and of an array's length."""
+
+    kind: str
+    minimum: int | None = None
+    maximum: int | None = None
+    min_items: int | None = None
+    max_items: int | None = None
+
+    def describe(self) -> str:
+        numbers = f"{self.minimum} to {self.maximum}"
+        if self.kind == "array":
+            count = (
+                f"{self.min_items}"
+                if self.min_items == self.max_items
+                else f"{self.min_items} to {self.max_items}"
+            )
+            return f"{count} numbers, each {numbers}"
+        return "true or false" if self.kind == "boolean" else numbers
+
+
+def _out_of_range(name: str, value: Any) -> str | None:
+    """What is wrong with `value` for field `name`, or None when it is in range."""
+    allowed = field_ranges().get(name)
+    if allowed is None:
+        return None
+    shown = glimpse(_text(value) if isinstance(value, bool | int | tuple | list) else repr(value))
+    if allowed.kind == "boolean":
+        return None if isinstance(value, bool) else f"{name} must be true or false, not {shown}"
+    numbers = list(value) if allowed.kind == "array" and isinstance(value, tuple) else [value]
+    if allowed.kind == "array" and not (
+        isinstance(value, tuple) and allowed.min_items <= len(value) <= allowed.max_items
+    ):
+        return f"{name} must be {allowed.describe()}, not {shown}"
+    for number in numbers:
+        if isinstance(number, bool) or not isinstance(number, int):
+            return f"{name} must be {allowed.describe()}, not {shown}"
+        if not allowed.minimum <= number <= allowed.maximum:
+            return f"{name} must be {allowed.describe()}, not {shown}"
+    return None
+
+
 def _text(value: Any) -> str:
     """A field's value as `--set` reads it back."""
     if isinstance(value, bool):
@@ -230,7 +318,8 @@ def _convert(name: str, value: Any) -> Any:
         expected = {bool: "true or false", tuple: "numbers separated by commas"}.get(
             kind, "a whole number"
         )
-        raise RuleSetError(f"{name}: {value!r} is not {expected} ({error})") from None
+        shown = glimpse(repr(value))
+        raise RuleSetError(f"{name}: {shown} is not {expected} ({error})") from None
 
 
 def _as_int(value: Any) -> int:
@@ -248,9 +337,9 @@ def _as_bool(value: Any) -> bool:
     if isinstance(value, bool):
         return value
     text = str(value).strip().lower()
-    if text in ("true", "yes", "on", "1"):
+    if text == "true":
         return True
-    if text in ("false", "no", "off", "0"):
+    if text == "false":
         return False
     raise ValueError("write true or false")
 

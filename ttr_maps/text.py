@@ -83,3 +83,46 @@ def for_markdown(text: str) -> str:
     '\\\\*Zürich\\\\* \\\\[x\\\\]\\\\(y\\\\)'
     """
     return _MARKDOWN.sub(r"\\\1", for_terminal(text))
+
+
+#: Longest piece of user text a message quotes whole, in characters.
+GLIMPSE_CHARS = 60
+#: Longest run of non-blank characters a message prints whole (a file path
+#: stays whole; a 500,000-character name does not).
+WORD_CHARS = 256
+#: Longest message printed whole; a longer one keeps its start and end.
+MESSAGE_CHARS = 2_000
+_LONG_WORD = re.compile(rf"\S{{{WORD_CHARS + 1},}}")
+
+
+def glimpse(text: str, limit: int = GLIMPSE_CHARS) -> str:
+    """`text` as a message may quote it: whole when short, else its start and its
+    length, so a 500,000-character name costs one line.
+
+    >>> glimpse("Denver")
+    'Denver'
+    >>> glimpse("x" * 100, 10)
+    'xxxxxxxxxx… (100 characters)'
+    """
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text):,} characters)"
+
+
+def shorten_message(message: str) -> str:
+    """A message fit to print, whatever user text went into it: every run of
+    more than `WORD_CHARS` non-blank characters is cut to a glimpse, and a
+    message still longer than `MESSAGE_CHARS` keeps its start and its end.
+    Commands pass every message they print through it (`fail`, problem lines).
+
+    >>> shorten_message("unknown city " + "Q" * 5000)
+    'unknown city QQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQ… (5,000 characters)'
+    """
+    if len(message) <= WORD_CHARS:
+        return message
+    message = _LONG_WORD.sub(lambda match: glimpse(match.group()), message)
+    if len(message) <= MESSAGE_CHARS:
+        return message
+    head, tail = MESSAGE_CHARS * 3 // 4, MESSAGE_CHARS // 8
+    left_out = len(message) - head - tail
+    return f"{message[:head]} … ({left_out:,} characters left out) … {message[-tail:]}"

@@ -29,6 +29,7 @@ from ttr_core.playtest.executors import (
 from ttr_core.playtest.report import BalanceReport
 from ttr_core.playtest.simulate import simulate
 from ttr_maps.model import Map
+from ttr_maps.rules import MAX_GAMES
 
 MAP = "north_america"
 BOTS = ("greedy", "random")
@@ -177,10 +178,11 @@ def _default_sigint() -> None:
 def test_a_stopped_simulation_ends_at_once_and_leaves_nothing(
     tmp_path: Path, signum: int, code: int
 ) -> None:
-    """Ctrl-C or SIGTERM during a run of a billion games: a prompt exit, no
+    """Ctrl-C or SIGTERM during a run of a million games (the most --games allows): a prompt
+    exit, no
     report, no staging folder, no worker left."""
     out = tmp_path / "report"
-    command = [sys.executable, "-m", "ttr_core", "simulate", MAP, "--games", "1000000000"]
+    command = [sys.executable, "-m", "ttr_core", "simulate", MAP, "--games", str(MAX_GAMES)]
     command += ["--players", "2", "--jobs", "2", "--out", str(out)]
     # As a terminal starts a command: Ctrl-C not ignored. (A test run started in
     # the background by a shell without job control ignores SIGINT, and passes
@@ -208,7 +210,7 @@ def test_workers_of_a_killed_driver_end_too(tmp_path: Path) -> None:
     instead of waiting for work forever."""
     import psutil
 
-    command = [sys.executable, "-m", "ttr_core", "simulate", MAP, "--games", "1000000000"]
+    command = [sys.executable, "-m", "ttr_core", "simulate", MAP, "--games", str(MAX_GAMES)]
     command += ["--players", "2", "--jobs", "2", "--out", str(tmp_path / "report")]
     process = subprocess.Popen(command, stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
     driver = psutil.Process(process.pid)

@@ -73,6 +73,8 @@ from ttr_core.engine.loop import run
 from ttr_core.engine.open_routes import can_claim_route
 from ttr_core.engine.state import GameState
 from ttr_core.engine.view import PlayerView
+from ttr_maps.rules import MAX_SEARCH_PLAYOUTS
+from ttr_maps.text import glimpse
 
 #: Playouts a move by default: about 0.25 s a move (mean CPU time on one core) for
 #: two players on north_america (see benchmarks/search_bench.py).
@@ -122,14 +124,16 @@ Budget(playouts=None, seconds=0.25))
         elif spec.endswith("s"):
             seconds = float(spec[:-1])
         else:
+            if not spec.isascii() or not spec.isdigit() or len(spec) > 7:
+                raise ValueError
             playouts = int(spec)
-            if playouts < 1:
+            if not 1 <= playouts <= MAX_SEARCH_PLAYOUTS:
                 raise ValueError
             return Budget(playouts=playouts)
     except ValueError:
         raise ValueError(
-            f"search budget {text!r}: give playouts a move (search:400) "
-            "or time a move (search:0.5s, search:500ms)"
+            f"search budget {glimpse(repr(text))}: give playouts a move (search:400, "
+            f"1 to {MAX_SEARCH_PLAYOUTS:,}) or time a move (search:0.5s, search:500ms)"
         ) from None
     if not 0 < seconds <= 3600 or math.isnan(seconds):
         raise ValueError(f"search budget {text!r}: the time must be above 0 and at most 1 hour")

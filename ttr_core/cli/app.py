@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import functools
+import io
 import os
 import sys
 from collections.abc import Callable
@@ -44,12 +45,14 @@ class _App(typer.Typer):
 def report_write_error(error: OSError) -> NoReturn:
     """Say in one line what could not be written and why, then exit 2. Standard
     output is closed for good first, so Python does not fail again at exit."""
-    from ttr_maps.io.files import describe_os_error
+    from ttr_maps.io.files import OutputPathError, describe_os_error
 
     reason = describe_os_error(error)
     if error.errno == errno.EPIPE:
         reason = "the pipe was closed by the program reading it"
-    if error.filename is not None:
+    if isinstance(error, OutputPathError):  # its message names the file
+        line = f"ttr: {reason}"
+    elif error.filename is not None:
         line = f"ttr: {error.filename}: {reason}"
     else:
         line = f"ttr: cannot write to standard output: {reason}"
@@ -132,12 +135,28 @@ def stop_on_signals() -> None:
         signal.signal(signum, stop)
 
 
+class _ClosedOutput(io.TextIOBase):
+    """Standard output when the shell closed it: writing fails like a write to a
+    closed descriptor, so it is reported (exit 2), not silently lost."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "it is closed")
+
+    def fileno(self) -> int:
+        raise OSError(errno.EBADF, "it is closed")
+
+
 def run(argv: list[str] | None = None) -> None:
     """Run the `ttr` command: SIGTERM and SIGHUP unwind like Ctrl-C does (so no
     temporary file is left behind), and output that fails outside any command
     (`ttr --help > /dev/full`) is reported like inside one."""
     stop_on_signals()
     _rich_reports_broken_pipes_here()
+    if sys.stdout is None:  # started with standard output closed (`>&-`)
+        sys.stdout = _ClosedOutput()
     try:
         try:
             app(args=argv)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
@@ -13,6 +13,7 @@ import typer
 
 from ttr_core.cli.app import EXIT_USAGE
 from ttr_core.playtest.executors import EXECUTORS
+from ttr_maps.text import glimpse
 
 if TYPE_CHECKING:
     from ttr_core.engine.result import GameResult
@@ -48,6 +49,44 @@ RuleChanges = Annotated[
         show_default=False,
     ),
 ]
+
+
+def output_file(value: str | Path) -> Path:
+    """A file to write, as typed (`parser=output_file` on every option that names
+    one): a name ending in `/` names a folder (a `Path` would drop the slash and
+    write a file of that name), an empty one nothing; both are usage errors."""
+    if isinstance(value, Path):
+        return value
+    if not value:
+        raise typer.BadParameter("give a file name")
+    if value.endswith(("/", os.sep)):
+        raise typer.BadParameter(
+            f"{glimpse(value)!r} ends with '/': give a file name, not a folder"
+        )
+    return Path(value)
+
+
+def checked_output(path: Path | None, option: str, inputs: Iterable[str | Path] = ()) -> None:
+    """The one output rule (`ttr_maps.io.files.check_output_path`: never one of
+    the command's `inputs`, no folder, no hard-linked or read-only file, a folder
+    that takes files...), checked before the work; exit 2 naming the option."""
+    from ttr_maps.io.files import OutputPathError, check_output_path
+
+    if path is None:
+        return
+    try:
+        check_output_path(path, inputs)
+    except OutputPathError as error:
+        raise fail(f"{option}: {error}") from None
+
+
+def bot_names(spec: str, option: str = "--bots") -> list[str]:
+    """The names of a comma-separated bot list, each stripped; exit 2 for an empty
+    name (`greedy,,random`, a trailing comma) rather than dropping it."""
+    names = [name.strip() for name in spec.split(",")]
+    if not spec.strip() or any(not name for name in names):
+        raise fail(f"{option} {glimpse(spec)!r}: an empty bot name; separate names with one comma")
+    return names
 
 
 def rules_with_changes(game_map: Map, changes: list[str] | None) -> RuleSet:
@@ -132,8 +171,11 @@ def games_progress(description: str, total: int) -> Iterator[Callable[[object], 
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> typer.Exit:
-    """Print `message` to stderr and return the Exit to raise."""
-    typer.echo(f"error: {message}", err=True)
+    """Print `message` to stderr (long user text in it cut to a glimpse) and
+    return the Exit to raise."""
+    from ttr_maps.text import shorten_message
+
+    typer.echo(f"error: {shorten_message(message)}", err=True)
     return typer.Exit(code)
 
 

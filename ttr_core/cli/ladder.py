@@ -14,13 +14,17 @@ from ttr_core.cli.common import (
     ExecutorOption,
     JobsOption,
     MapArgument,
+    bot_names,
+    checked_output,
     executor_from_options,
     fail,
     games_progress,
     load_map_argument,
+    output_file,
     stop_on_sigterm,
 )
 from ttr_core.cli.play import BOTS_HELP, PLAYERS_OPTION
+from ttr_maps.rules import MAX_GAMES, MAX_SEED
 
 if TYPE_CHECKING:
     from ttr_core.playtest.ladder import Ladder
@@ -46,18 +50,33 @@ def ladder(
             f"Bots: {BOTS_HELP}."
         ),
     ],
-    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games at every table.")] = 20,
+    games: Annotated[
+        int,
+        typer.Option(
+            "--games",
+            "-n",
+            min=1,
+            max=MAX_GAMES,
+            help=f"Games at every table (at most {MAX_GAMES:,}).",
+        ),
+    ] = 20,
     players: PLAYERS_OPTION = 2,
-    seed: Annotated[int, typer.Option(help="Seed of the run: same seed, same ladder.")] = 0,
+    seed: Annotated[
+        int,
+        typer.Option(min=-MAX_SEED, max=MAX_SEED, help="Seed of the run: same seed, same ladder."),
+    ] = 0,
     jobs: JobsOption = None,
     executor: ExecutorOption = DEFAULT_EXECUTOR,
     address: AddressOption = None,
     json_path: Annotated[
-        Path | None, typer.Option("--json", help="Write the ladder as JSON to this file.")
+        Path | None,
+        typer.Option("--json", help="Write the ladder as JSON to this file.", parser=output_file),
     ] = None,
     png_path: Annotated[
         Path | None,
-        typer.Option("--png", help="Draw the ratings and the head-to-head table (PNG)."),
+        typer.Option(
+            "--png", help="Draw the ratings and the head-to-head table (PNG).", parser=output_file
+        ),
     ] = None,
 ) -> None:
     import json
@@ -67,20 +86,11 @@ def ladder(
 
     from ttr_core.playtest.executors import SimulationError
     from ttr_core.playtest.ladder import LadderError, ladder_picture, ladder_tables, run_ladder
-    from ttr_maps.io.files import (
-        OutputPathError,
-        check_output_path,
-        write_bytes_atomically,
-        write_text_atomically,
-    )
+    from ttr_maps.io.files import describe_os_error, write_bytes_atomically, write_text_atomically
 
-    names = [n.strip() for n in bots.split(",") if n.strip()]
-    for path, option in ((json_path, "--json"), (png_path, "--png")):
-        if path is not None:
-            try:
-                check_output_path(path)
-            except OutputPathError as error:
-                raise fail(f"{option}: {error}") from None
+    names = bot_names(bots)
+    checked_output(json_path, "--json", [map_argument])
+    checked_output(png_path, "--png", [map_argument])
     if png_path is not None and png_path.suffix.lower() != ".png":
         raise fail(f"--png: {png_path} should end in .png")
     try:
@@ -121,8 +131,7 @@ def ladder(
         if png_path is not None and picture is not None:
             write_bytes_atomically(png_path, picture)
     except OSError as error:
-        message = getattr(error, "strerror", None) or error
-        raise fail(f"cannot write the ladder: {message}", EXIT_FAILED) from None
+        raise fail(f"cannot write the ladder: {describe_os_error(error)}") from None
     console = Console()
     if not console.is_terminal:  # a pipe or a file: no need to squeeze into 80 columns
         console = Console(width=160)

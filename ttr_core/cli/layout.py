@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, app
-from ttr_core.cli.common import MapArgument
+from ttr_core.cli.common import MapArgument, checked_output
 
 
 @app.command()
@@ -53,7 +53,13 @@ def layout(
     from ttr_core.cli.common import fail
     from ttr_maps.geometry.layout import LayoutError, compute_layout, laid_out_text
     from ttr_maps.io.bundled import resolve_map_argument
-    from ttr_maps.io.files import OutputPathError, check_output_path, write_text_atomically
+    from ttr_maps.io.files import (
+        TextForm,
+        describe_os_error,
+        read_regular_file,
+        write_text_atomically,
+    )
+    from ttr_maps.io.limits import MAX_MAP_BYTES
     from ttr_maps.load import map_ignoring_layout
     from ttr_maps.spelling import did_you_mean
 
@@ -68,18 +74,18 @@ def layout(
         if name not in game_map.city_index:
             raise fail(f"--pin {name!r}: not a city of {game_map.id}{did_you_mean(name, names)}")
     pinned = set(pin or []) | (previous.pinned if previous is not None else set())
-    if write:
-        try:
-            check_output_path(path)
-        except OutputPathError as error:
-            raise fail(str(error)) from None
+    if write:  # the map is written in place: the one rule, without the input check
+        checked_output(path, "--write")
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = read_regular_file(path, MAX_MAP_BYTES).decode("utf-8")
+        form = TextForm.of(raw)
+        text = form.strip(raw)  # edited with bare LF, written back in the file's form
         result = compute_layout(game_map, previous, pinned)
     except LayoutError as error:
         raise fail(str(error)) from None
     except (OSError, UnicodeDecodeError) as error:
-        raise fail(f"{path}: cannot read: {getattr(error, 'strerror', None) or error}") from None
+        reason = describe_os_error(error) if isinstance(error, OSError) else error
+        raise fail(f"{path}: cannot read: {reason}") from None
     new_text, board_problems = laid_out_text(text, str(path), result.layout)
 
     width, height = result.layout.size or (0.0, 0.0)
@@ -120,10 +126,10 @@ def layout(
     else:
         typer.echo("  readable: every rule of docs/print.md met (TTR551-TTR557)")
     if write:
-        try:
-            write_text_atomically(path, new_text)
+        try:  # in the file's form: its BOM and line ends (the new section's too)
+            write_text_atomically(path, form.apply(new_text))
         except OSError as error:
-            raise fail(f"{path}: cannot write: {error.strerror or error}") from None
+            raise fail(f"{path}: cannot write: {describe_os_error(error)}") from None
         typer.echo(f"written to {path}")
     else:
         typer.echo("not written (add --write to store it in the map file)")

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from ttr_core.cli.app import EXIT_USAGE, app
+from ttr_core.cli.common import output_file
 
 
 @app.command()
@@ -24,7 +25,10 @@ def new(
         ),
     ] = True,
     output: Annotated[
-        Path | None, typer.Option("--output", "-o", help="File to write (default: ID.yaml).")
+        Path | None,
+        typer.Option(
+            "--output", "-o", help="File to write (default: ID.yaml).", parser=output_file
+        ),
     ] = None,
     schema: Annotated[
         str | None,

@@ -8,15 +8,18 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ttr_core.bots import bots_help
-from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, app
+from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, EXIT_USAGE, app
 from ttr_core.cli.common import (
     RuleChanges,
+    bot_names,
+    checked_output,
     fail,
     load_map_argument,
+    output_file,
     rules_with_changes,
     standings_table,
 )
-from ttr_maps.io.files import OutputPathError, check_output_path
+from ttr_maps.rules import MAX_SEED
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -63,7 +66,7 @@ def seat_bots(spec: str | None, players: int | None, humans: list[int] | None = 
     names in `spec`, else `DEFAULT_PLAYERS`."""
     from ttr_core.table import HUMAN
 
-    names = [n.strip() for n in (spec or "").split(",") if n.strip()]
+    names = bot_names(spec) if spec is not None else []
     if players is None:
         players = len(names) if len(names) > 1 else DEFAULT_PLAYERS
     if spec is None:
@@ -169,6 +172,8 @@ def play(
     seed: Annotated[
         int | None,
         typer.Option(
+            min=-MAX_SEED,
+            max=MAX_SEED,
             help="Seed of the game: same seed, same game. Default: a random one, printed "
             "at the end.",
             show_default=False,
@@ -184,13 +189,18 @@ def play(
     ] = None,
     record: Annotated[
         Path | None,
-        typer.Option(help="Write the game record (JSON) to this file, finished or not."),
+        typer.Option(
+            help="Write the game record (JSON) to this file, finished or not (never the "
+            "--resume record).",
+            parser=output_file,
+        ),
     ] = None,
     picture: Annotated[
         Path | None,
         typer.Option(
             help="Draw the board with who claimed what (.png/.svg/.pdf) on every "
-            "person's turn and at the end: keep it open in an image viewer."
+            "person's turn and at the end: keep it open in an image viewer.",
+            parser=output_file,
         ),
     ] = None,
     changes: RuleChanges = None,
@@ -202,8 +212,12 @@ def play(
     from ttr_core.engine.record import record_of, write_record
     from ttr_core.table import HUMAN
     from ttr_core.table.terminal import play_at_table, stdin_terminal
+    from ttr_maps.io.files import describe_os_error
     from ttr_maps.render.figure import PreviewError
 
+    inputs = [p for p in (map_argument, resume) if p is not None]
+    checked_output(record, "--record", inputs)
+    checked_output(picture, "--picture", inputs)
     if picture is not None:
         from ttr_maps.render.figure import output_format
 
@@ -211,15 +225,9 @@ def play(
             output_format(picture)
         except PreviewError as error:
             raise fail(str(error)) from None
-    for path, option in ((record, "--record"), (picture, "--picture")):
-        if path is not None:
-            try:
-                check_output_path(path)
-            except OutputPathError as error:
-                raise fail(f"{option}: {error}") from None
     continued = None
     if resume is not None:
-        refuse_changes_to_a_resumed_game(players, bots, human, seed, changes, record, resume)
+        refuse_changes_to_a_resumed_game(players, bots, human, seed, changes)
         game_map, names, continued = resumed(resume, map_argument)
         seed = continued.state.seed
         rules = continued.state.rule_set
@@ -279,7 +287,8 @@ def play(
             write_record(record_of(state, names, people, notes), record)
             typer.echo(f"record written to {record}")
         except OSError as error:
-            problems.append(f"the record could not be written to {record}: {error.strerror}")
+            reason = describe_os_error(error)
+            problems.append(f"the record could not be written to {record}: {reason}")
     if picture is not None:
         try:
             write_picture(state, shown, picture)
@@ -291,7 +300,9 @@ def play(
         typer.echo(f"error: {problem}", err=True)
     if interrupted:
         raise typer.Exit(EXIT_INTERRUPTED)
-    raise typer.Exit(EXIT_FAILED if stopped or problems else EXIT_OK)
+    if problems:  # an output error (docs/ci.md: exit 2)
+        raise typer.Exit(EXIT_USAGE)
+    raise typer.Exit(EXIT_FAILED if stopped else EXIT_OK)
 
 
 def random_seed() -> int:
@@ -307,11 +318,9 @@ def refuse_changes_to_a_resumed_game(
     human: list[int] | None,
     seed: int | None,
     changes: list[str] | None,
-    record: Path | None,
-    resume: Path,
 ) -> None:
     """A resumed game goes on as recorded: options that would change it are usage
-    errors, and the record read is never written over."""
+    errors (the record read is never written over: `checked_output`)."""
     for given, option in (
         (players, "--players"),
         (bots, "--bots"),
@@ -321,8 +330,6 @@ def refuse_changes_to_a_resumed_game(
     ):
         if given:
             raise fail(f"{option}: --resume goes on with the game as it was recorded")
-    if record is not None and record.resolve() == resume.resolve():
-        raise fail("--record: name another file; --resume's record is read, never written over")
 
 
 def resumed(path: Path, map_argument: str | None) -> tuple[Map, list[str], Continued]:

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from ttr_core.cli.app import EXIT_USAGE, app
-from ttr_core.cli.common import MapArgument
+from ttr_core.cli.common import MapArgument, checked_output, output_file
 
 
 @app.command()
@@ -16,7 +16,9 @@ def preview(
     map_argument: MapArgument,
     output: Annotated[
         Path,
-        typer.Option("--output", "-o", help="Image to write: .png, .svg or .pdf."),
+        typer.Option(
+            "--output", "-o", help="Image to write: .png, .svg or .pdf.", parser=output_file
+        ),
     ],
     ticket: Annotated[
         str | None,
@@ -51,6 +53,7 @@ def preview(
     )
     from ttr_maps.render.overlay import Overlay, ticket_path
 
+    checked_output(output, "--output", [map_argument])
     try:
         check_figure_path(output)
         figure_size = parse_size(size) if size is not None else None

@@ -8,14 +8,15 @@ from typing import Annotated
 import typer
 
 from ttr_core.cli.app import app
-from ttr_core.cli.common import MapArgument
+from ttr_core.cli.common import MapArgument, checked_output, output_file
 
 
 @app.command(name="print")
 def print_command(
     map_argument: MapArgument,
     output: Annotated[
-        Path, typer.Option("--output", "-o", help="The PDF to write, e.g. game.pdf.")
+        Path,
+        typer.Option("--output", "-o", help="The PDF to write, e.g. game.pdf.", parser=output_file),
     ],
     paper: Annotated[str, typer.Option(help="Paper size by name: A4, A3 or Letter.")] = "A4",
     board_width: Annotated[
@@ -43,6 +44,7 @@ def print_command(
     from ttr_maps.render.figure import MissingGlyphsWarning
     from ttr_maps.render.pdf import PrintError, parse_paper, print_map
 
+    checked_output(output, "--output", [map_argument])
     try:
         paper = parse_paper(paper)
     except PrintError as error:

@@ -17,6 +17,7 @@ from ttr_core.cli.common import (
     JobsOption,
     MapArgument,
     RuleChanges,
+    bot_names,
     executor_from_options,
     fail,
     games_progress,
@@ -25,6 +26,7 @@ from ttr_core.cli.common import (
     stop_on_sigterm,
 )
 from ttr_core.cli.play import BOTS_HELP, PLAYERS_OPTION
+from ttr_maps.rules import MAX_GAMES, MAX_SEED
 
 if TYPE_CHECKING:
     from ttr_core.playtest.executors import Executor
@@ -54,7 +56,12 @@ class BaselineChoice(StrEnum):
 def simulate(
     map_argument: MapArgument,
     out: Annotated[Path, typer.Option("--out", "-o", help="Folder for the report.")],
-    games: Annotated[int, typer.Option("--games", "-n", min=1, help="Games to play.")] = 100,
+    games: Annotated[
+        int,
+        typer.Option(
+            "--games", "-n", min=1, max=MAX_GAMES, help=f"Games to play (at most {MAX_GAMES:,})."
+        ),
+    ] = 100,
     players: PLAYERS_OPTION = 4,
     bots: Annotated[
         str,
@@ -63,7 +70,10 @@ def simulate(
             f"Bots: {BOTS_HELP}."
         ),
     ] = "greedy",
-    seed: Annotated[int, typer.Option(help="Seed of the run: same seed, same report.")] = 0,
+    seed: Annotated[
+        int,
+        typer.Option(min=-MAX_SEED, max=MAX_SEED, help="Seed of the run: same seed, same report."),
+    ] = 0,
     jobs: JobsOption = None,
     executor: ExecutorOption = DEFAULT_EXECUTOR,
     address: AddressOption = None,
@@ -80,17 +90,16 @@ def simulate(
         ),
     ] = BaselineChoice.auto,
 ) -> None:
-    from ttr_core.bots import bots_help, check_bot_name
+    from ttr_core.bots import check_bot_name
     from ttr_core.playtest.executors import SimulationError
     from ttr_core.playtest.folder import ReportFolderError, prepare_report_folder, write_report
     from ttr_core.playtest.simulate import simulate as run
+    from ttr_maps.io.files import describe_os_error
     from ttr_maps.render.figure import PreviewError
 
     stop_on_sigterm()
     workers, where = executor_from_options(executor, jobs, address, games)
-    names = [n.strip() for n in bots.split(",") if n.strip()]
-    if not names:
-        raise fail(f"--bots names no bot ({bots!r}); known bots: {bots_help()}")
+    names = bot_names(bots)
     try:
         for name in names:
             check_bot_name(name)
@@ -124,8 +133,8 @@ def simulate(
                 result.report, game_map, out, result.scores, result.records, staging=staging
             )
         except (OSError, PreviewError, ReportFolderError) as error:
-            message = getattr(error, "strerror", None) or error
-            raise fail(f"cannot write the report to {out}: {message}", EXIT_FAILED) from None
+            message = describe_os_error(error) if isinstance(error, OSError) else error
+            raise fail(f"cannot write the report to {out}: {message}") from None
     except SimulationError as error:
         raise fail(str(error), EXIT_FAILED) from None
     except KeyboardInterrupt:

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from ttr_core.cli.app import EXIT_USAGE, app
-from ttr_core.cli.common import MapArgument
+from ttr_core.cli.common import MapArgument, checked_output, output_file
 from ttr_maps.reports.stats import REPORTERS
 
 #: `--format` choices, derived from the stats reporters.
@@ -25,7 +25,10 @@ def stats(
     ] = DEFAULT_FORMAT,
     plot: Annotated[
         Path | None,
-        typer.Option(help="Also write a one-page figure of the distributions (.png/.svg/.pdf)."),
+        typer.Option(
+            help="Also write a one-page figure of the distributions (.png/.svg/.pdf).",
+            parser=output_file,
+        ),
     ] = None,
 ) -> None:
     """Designer metrics: counts, colours, network shape, chokepoints, wagons vs spaces.
@@ -46,6 +49,7 @@ def stats(
     from ttr_maps.render.figure import PreviewError, check_figure_path
     from ttr_maps.reports.stats import plot_stats
 
+    checked_output(plot, "--plot", [map_argument])
     if plot is not None:
         try:
             check_figure_path(plot)

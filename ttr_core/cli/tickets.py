@@ -10,7 +10,13 @@ import typer
 from typer.core import TyperGroup
 
 from ttr_core.cli.app import EXIT_USAGE, app
-from ttr_core.cli.common import MapArgument, fail, load_map_argument
+from ttr_core.cli.common import (
+    MapArgument,
+    checked_output,
+    fail,
+    load_map_argument,
+    output_file,
+)
 from ttr_maps.reports.tickets import REPORTERS
 
 
@@ -50,7 +56,8 @@ def analyse(
         Path | None,
         typer.Option(
             help="Also write a one-page figure (.png/.svg/.pdf): crowding drawn on the map "
-            "at 2–5 players, value profile, coverage, regions, score among random decks."
+            "at 2–5 players, value profile, coverage, regions, score among random decks.",
+            parser=output_file,
         ),
     ] = None,
     samples: Annotated[
@@ -76,6 +83,7 @@ def analyse(
     from ttr_maps.render.figure import PreviewError, check_figure_path
     from ttr_maps.reports.tickets import plot_analysis
 
+    checked_output(plot, "--plot", [map_argument])
     if plot is not None:
         try:
             check_figure_path(plot)

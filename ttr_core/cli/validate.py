@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, EXIT_USAGE, app
-from ttr_core.cli.common import MapPaths
+from ttr_core.cli.common import MapPaths, checked_output, fail, output_file
 from ttr_maps.checks.reporters import REPORTERS
 
 #: `--format` choices, derived from the validation reporters.
@@ -37,8 +37,9 @@ def validate(
         typer.Option(
             "--output",
             "-o",
-            help="Write the report to this file instead of standard output.",
-            dir_okay=False,
+            help="Write the report to this file instead of standard output (never one of "
+            "the maps checked; a FIFO or /dev/stdout is written as a stream).",
+            parser=output_file,
         ),
     ] = None,
     list_checks: Annotated[
@@ -57,20 +58,18 @@ def validate(
     """
     from ttr_maps.checks.reporters import check_table, to_markdown
     from ttr_maps.checks.validate import iter_map_files, validate_files
-    from ttr_maps.io.files import OutputPathError, check_output_path, write_text_atomically
+    from ttr_maps.io.files import append_text, describe_os_error, write_text_atomically
 
     if list_checks:
         typer.echo(check_table(), nl=False)
         raise typer.Exit(EXIT_OK)
-    if output is not None:
-        try:  # before the work, so a mistyped folder fails at once
-            check_output_path(output)
-        except OutputPathError as error:
-            typer.echo(f"ttr validate: {error}", err=True)
-            raise typer.Exit(EXIT_USAGE) from None
     targets = list(
         iter_map_files([_resolve(p) for p in paths] if paths else [bundled_maps_folder()])
     )
+    summary_file = os.environ.get("GITHUB_STEP_SUMMARY") if output_format == "github" else None
+    # Before the work, so a mistyped folder fails at once; never over a map checked.
+    checked_output(output, "--output", targets)
+    checked_output(Path(summary_file) if summary_file else None, "GITHUB_STEP_SUMMARY", targets)
     reports = list(validate_files(targets))
     rendered = REPORTERS[output_format.value](reports)
     if output is None:
@@ -79,15 +78,12 @@ def validate(
         try:
             write_text_atomically(output, rendered)
         except OSError as error:
-            typer.echo(f"ttr validate: cannot write {output}: {error.strerror or error}", err=True)
-            raise typer.Exit(EXIT_USAGE) from None
-    summary_file = os.environ.get("GITHUB_STEP_SUMMARY")
-    if output_format == "github" and summary_file:
+            raise fail(f"cannot write {output}: {describe_os_error(error)}") from None
+    if summary_file:
         try:
-            with open(summary_file, "a", encoding="utf-8") as handle:
-                handle.write(to_markdown(reports))
+            append_text(Path(summary_file), to_markdown(reports))
         except OSError as error:
-            typer.echo(f"ttr validate: cannot write the step summary: {error}", err=True)
+            raise fail(f"cannot write the step summary: {describe_os_error(error)}") from None
     if any(r.is_unreadable for r in reports):
         raise typer.Exit(EXIT_USAGE)
     failed = any(r.fails(strict) for r in reports)

@@ -22,6 +22,7 @@ from ttr_maps.io.files import (
     FileChangedError,
     FileIdentity,
     InputFileError,
+    TextForm,
     describe_os_error,
     file_identity,
     read_regular_file,
@@ -158,11 +159,14 @@ class EditSession:
                     "overwritten. Reload it (your edits can be undone back), or save elsewhere."
                 )
             unchanged = file_identity(self.path) if self.identity is not None else None
+            # In the file's form: its BOM and line ends, for the lines edited too.
+            form = TextForm.of(self.saved_text)
+            text = form.apply(form.strip(self.text))
             try:
-                write_text_atomically(self.path, self.text, unchanged=unchanged)
+                write_text_atomically(self.path, text, unchanged=unchanged)
             except FileChangedError as problem:
                 raise ConflictError(f"{self.path.name}: {problem}") from None
-            self.saved_text = self.text
+            self.text = self.saved_text = text
             self.identity = file_identity(self.path)
             self.revision += 1
 

@@ -294,11 +294,18 @@ def _start(record: Mapping[str, Any], game_map: Map) -> GameState:
 
 
 def _apply_entry(state: GameState, number: int, entry: Any) -> tuple[int | None, Action]:
+    from ttr_maps.text import glimpse
+
     try:
-        seat, action = entry["seat"], parse_action(entry["action"])
+        seat, text = entry["seat"], entry["action"]
+        action = parse_action(text)  # its error quotes the text
+    except (InvalidAction, KeyError, TypeError) as error:
+        raise RecordError(f"action {number}: {error}") from None
+    try:
         state.apply(action, seat)
     except (InvalidAction, IllegalAction, KeyError, TypeError) as error:
-        raise RecordError(f"action {number} ({entry!r}): {error}") from None
+        shown = glimpse(str(text))
+        raise RecordError(f"action {number} (seat {seat}: {shown}): {error}") from None
     return seat, action
 
 

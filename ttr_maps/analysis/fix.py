@@ -151,20 +151,32 @@ def _ticket_value_spans(root: yaml.Node | None, text: str) -> dict[int, tuple[in
     )
     if not isinstance(tickets, yaml.SequenceNode):
         return spans
+    shift = _bom_shift(root, text)
     for index, item in enumerate(tickets.value):
         if not isinstance(item, yaml.MappingNode):
             continue
         for key, value in item.value:
             if not (isinstance(key, yaml.ScalarNode) and key.value == "value"):
                 continue
-            start, end = value.start_mark.index, value.end_mark.index
+            start, end = value.start_mark.index + shift, value.end_mark.index + shift
             # An alias's span is its anchor's, elsewhere in the file; an anchor or
             # a tag is part of the span (`&v 20`): splice only a bare number.
-            inside = item.start_mark.index <= start < item.end_mark.index
+            inside = item.start_mark.index + shift <= start < item.end_mark.index + shift
             bare = isinstance(value, yaml.ScalarNode) and text[start:end] == value.value
             if inside and bare:
                 spans.setdefault(index, (start, end))
     return spans
+
+
+def _bom_shift(root: yaml.MappingNode, text: str) -> int:
+    """1 when the parser's character marks do not count the file's UTF-8 byte-order
+    mark (libyaml's do not), else 0: found on the first key, a plain scalar."""
+    if not text.startswith("\ufeff") or not root.value:
+        return 0
+    key = root.value[0][0]
+    start, end = key.start_mark.index, key.end_mark.index
+    at_mark = text[start:end] == key.value
+    return 1 if not at_mark and text[start + 1 : end + 1] == key.value else 0
 
 
 def apply_fix(plan: FixPlan) -> None:

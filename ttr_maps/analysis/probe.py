@@ -444,12 +444,17 @@ def load_ticket_values(path: str | Path, game_map: Map) -> list[Ticket]:
     or an object with a `tickets` list, of `{a, b, value}` (or `printed_value`, as
     in tests/data/reference/) or `{between: [a, b], value}`; `long: true` marks a
     long ticket. Cities must be on the map."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    from ttr_maps.io.files import describe_os_error, read_regular_file
+    from ttr_maps.io.limits import MAX_MAP_BYTES
+
+    try:  # the guarded reader: a FIFO, a device or a huge file is refused
+        data = json.loads(read_regular_file(path, MAX_MAP_BYTES).decode("utf-8"))
     except OSError as error:
-        raise ProbeError(f"{path}: cannot read: {error.strerror or error}") from None
+        raise ProbeError(f"{path}: cannot read: {describe_os_error(error)}") from None
     except (ValueError, UnicodeDecodeError) as error:
         raise ProbeError(f"{path}: not JSON: {error}") from None
+    except RecursionError:
+        raise ProbeError(f"{path}: not JSON a ticket list can be: nested too deep") from None
     entries = data.get("tickets") if isinstance(data, dict) else data
     if not isinstance(entries, list) or not entries:
         raise ProbeError(f"{path}: expected a list of tickets (or an object with 'tickets')")
@@ -459,12 +464,17 @@ def load_ticket_values(path: str | Path, game_map: Map) -> list[Ticket]:
         try:
             a, b = entry["between"] if "between" in entry else (entry["a"], entry["b"])
             value = entry["value"] if "value" in entry else entry["printed_value"]
-            if not (isinstance(value, int) and value > 0 and {a, b} <= names):
+            if not (
+                isinstance(value, int)
+                and not isinstance(value, bool)
+                and 0 < value <= 1000
+                and {a, b} <= names
+            ):
                 raise ValueError
         except (KeyError, TypeError, ValueError):
             raise ProbeError(
                 f"{path}: ticket {i + 1}: need two cities of {game_map.name} and a "
-                "positive whole value"
+                "whole value of 1 to 1000"
             ) from None
         tickets.append(Ticket(a, b, value, long=bool(entry.get("long", False)), entry=i))
     return tickets

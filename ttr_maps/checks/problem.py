@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from ttr_maps.text import for_terminal
+from ttr_maps.text import for_terminal, shorten_message
 
 if TYPE_CHECKING:  # the YAML reader is not needed to hold or print a problem
     from ttr_maps.io.document import Position
@@ -35,9 +35,11 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        """One line for a terminal or a text report (control characters escaped)."""
+        """One line for a terminal or a text report (control characters escaped,
+        long user text cut to a glimpse)."""
         where = f"{self.path}:{self.position.line}:{self.position.column}"
-        return for_terminal(f"{where}: {self.level.value} {self.code} {self.message}")
+        message = shorten_message(self.message)
+        return for_terminal(f"{where}: {self.level.value} {self.code} {message}")
 
     @property
     def sort_key(self) -> tuple[str, Position, str]:

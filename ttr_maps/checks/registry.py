@@ -34,7 +34,7 @@ from functools import cached_property
 from typing import Any, Literal
 
 from ttr_maps.checks.problem import Level, Problem
-from ttr_maps.graph import ShortestPaths, shortest_paths_from, wagon_adjacency
+from ttr_maps.graph import ShortestPaths, shortest_paths_to_targets, wagon_adjacency
 from ttr_maps.io.document import DataPath, MapDocument, Position
 from ttr_maps.model import Map, Ticket
 from ttr_maps.rules import RuleSet, map_rules
@@ -135,10 +135,7 @@ class CheckContext:
             else:
                 source, other = (a, b) if uses[a] >= uses[b] else (b, a)
                 targets[source] = {other}
-        return {
-            source: shortest_paths_from(self.adjacency, source, wanted)
-            for source, wanted in targets.items()
-        }
+        return shortest_paths_to_targets(self.adjacency, targets)
 
     def wagon_distance(self, a: str, b: str) -> int | None:
         """R2: the shortest distance between two ticket cities, None if unreachable."""

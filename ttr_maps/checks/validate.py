@@ -88,6 +88,7 @@ def validate_document(document: MapDocument, *, errors_only: bool = False) -> Fi
     from ttr_maps.checks.schema import iter_schema_errors
 
     report = FileReport(document.path, document=document)
+    silenced = disabled_codes(document.text)
     for check in checks_at("document", errors_only=errors_only):
         report.problems.extend(check.run(document))
     schema_errors = list(iter_schema_errors(document))
@@ -103,12 +104,14 @@ def validate_document(document: MapDocument, *, errors_only: bool = False) -> Fi
             left_out_routes=checkable.left_out_routes,
             unplaced_cities=checkable.unplaced_cities,
         )
-        for check in checks_at("map", errors_only=errors_only):
-            report.problems.extend(check.run(context))
-        if not report.errors:
-            for check in checks_at("design", errors_only=errors_only):
-                report.problems.extend(check.run(context))
-    silenced = disabled_codes(document.text)
+        # A warning the file silences is not computed at all (TTR353 on a huge map
+        # is the costly one); errors cannot be silenced.
+        for stage in ("map", "design"):
+            if stage == "design" and report.errors:
+                break
+            for check in checks_at(stage, errors_only=errors_only):
+                if not (check.level is Level.WARNING and check.code in silenced):
+                    report.problems.extend(check.run(context))
     if silenced:
         report.problems = [
             p for p in report.problems if not (p.level is Level.WARNING and p.code in silenced)

@@ -3,24 +3,36 @@
 Reading: only regular files are read (a FIFO would block, a device never ends), and
 never more than a limit. Writing: atomically, so a reader never sees half a file
 and a failure leaves the old file as it was; a symlink is written through (it
-stays a link), a FIFO or character device is written in place, and anything else
-that is not a regular file is refused. And checking an output path before the
-work that fills it.
+stays a link); a file with other hard links, or read-only, is refused (replacing
+it would split the links or go round the permission); a FIFO or character device
+is a stream, written once the output is complete and given up with a message when
+nobody reads it for `STREAM_TIMEOUT` seconds; anything else that is not a regular
+file is refused. And the one rule for an output path, checked before the work
+that fills it (`check_output_path`): all of the above, and never one of the
+command's inputs (the same file by device and inode, whatever its name).
 """
 
 from __future__ import annotations
 
 import errno
 import os
+import select
 import stat
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
+from dataclasses import dataclass
 from pathlib import Path
 
 
-class OutputPathError(ValueError):
-    """A file cannot be written at this path (the message says why)."""
+class OutputPathError(OSError, ValueError):
+    """A file cannot be written at this path (the message says why, with the path).
+
+    An `OSError`, so code that reports write errors reports this one too."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
 
 
 class InputFileError(OSError):
@@ -102,15 +114,17 @@ def _reason(error: OSError) -> str:
 def describe_os_error(error: OSError) -> str:
     """An OSError as a short reason, without Python's decorations:
     "No space left on device", "File name too long"."""
-    if isinstance(error, InputFileError | FileChangedError):
+    if isinstance(error, InputFileError | FileChangedError | OutputPathError):
         return str(error)
     return _reason(error)
 
 
-def check_output_path(path: str | Path) -> Path:
+def check_output_path(path: str | Path, inputs: Iterable[str | Path] = ()) -> Path:
     """`path` as a `Path` if a file can be written there, else `OutputPathError`:
-    it is a folder, a device or socket, a symlink loop, its folder does not exist
-    or is not writable, or its name is too long.
+    it is one of `inputs` (the same file by device and inode: a hard link or a
+    symlink to an input counts), a folder, a block device or socket, a symlink
+    loop, a file with other hard links or a read-only one (see `write_destination`),
+    its folder does not exist or is not writable, or its name is too long.
 
     Commands call it before the work that fills the file, so a typo in a folder
     name fails at once; the write itself can still fail (a full disk) and must
@@ -123,6 +137,7 @@ def check_output_path(path: str | Path) -> Path:
     """
     target = Path(path)
     try:
+        _refuse_inputs(target, inputs)
         real = write_destination(target)
         if _is_stream(real):
             return target
@@ -144,6 +159,26 @@ def check_output_path(path: str | Path) -> Path:
     return target
 
 
+def _refuse_inputs(target: Path, inputs: Iterable[str | Path]) -> None:
+    try:
+        info = os.stat(target)
+    except (OSError, ValueError):
+        return  # a new file is nobody's input (other errors are found later)
+    if not stat.S_ISREG(info.st_mode):
+        return  # /dev/stdout may be both
+    for given in inputs:
+        try:
+            other = os.stat(given)
+        except (OSError, ValueError):
+            continue
+        if (other.st_dev, other.st_ino) == (info.st_dev, info.st_ino):
+            shown = "" if Path(given) == target else f" ({given})"
+            raise OutputPathError(
+                f"{target}: is an input of this command{shown}; an input is never "
+                "overwritten: write to another file"
+            )
+
+
 def _try_creating_in(folder: Path, target: Path) -> None:
     """Create and remove a temporary file in `folder`: permissions can look right
     and a file system still refuse (read-only mounts, /proc), and a command must
@@ -163,20 +198,40 @@ def _try_creating_in(folder: Path, target: Path) -> None:
 def write_destination(path: Path) -> Path:
     """Where writing `path` really goes: a symlink's final target, so a linked
     file is updated and the link stays a link. Raises `OutputPathError` for a
-    folder, a symlink loop or a special file other than a FIFO or character
-    device (which are written in place, as streams)."""
+    folder, a symlink loop, a special file other than a FIFO or character device
+    (which are streams), and for a regular file that an atomic replace would
+    change more than asked: one with other hard links (the other names would keep
+    the old text) or one without write permission for its owner (the rename would
+    go round it)."""
     real = Path(os.path.realpath(path)) if os.path.islink(path) else path
     try:
-        mode = os.stat(real).st_mode
+        info = os.stat(real)
     except FileNotFoundError:
         return real
     except OSError as error:
         raise OutputPathError(f"{path}: {describe_os_error(error)}") from None
+    mode = info.st_mode
     if stat.S_ISDIR(mode):
         raise OutputPathError(f"{path}: is a folder; give a file name")
     if not (stat.S_ISREG(mode) or stat.S_ISFIFO(mode) or stat.S_ISCHR(mode)):
         raise OutputPathError(f"{path}: is {describe_kind(mode)}; cannot write a file there")
+    if stat.S_ISREG(mode) and info.st_nlink > 1:
+        raise OutputPathError(
+            f"{path}: has {info.st_nlink} hard links; replacing it would leave the other "
+            "names with the old contents: not replaced (write elsewhere, or copy it to "
+            "break the link)"
+        )
+    if stat.S_ISREG(mode) and not _writable(info, real):
+        raise OutputPathError(f"{path}: is read-only; not replaced (chmod u+w to allow it)")
     return real
+
+
+def _writable(info: os.stat_result, path: Path) -> bool:
+    """Whether the file's mode lets this user write it (the owner's bit for our own
+    files, so that root too respects a read-only file)."""
+    if info.st_uid == os.geteuid():
+        return bool(info.st_mode & stat.S_IWUSR)
+    return os.access(path, os.W_OK)
 
 
 def _is_stream(path: Path) -> bool:
@@ -218,9 +273,10 @@ def atomic_target(path: Path, *, unchanged: FileIdentity | None = None) -> Itera
     """A temporary path in the same folder as `path`; when the block succeeds it is
     renamed over `path` (keeping an existing file's permissions), otherwise removed.
 
-    A symlink is written through to its target (the link stays a link); a FIFO
-    or character device (`/dev/stdout`) is yielded as is, since renaming over it
-    would replace it. With `unchanged` (a `file_identity` taken when the file was
+    A symlink is written through to its target (the link stays a link). For a
+    FIFO or character device (`/dev/stdout`) the temporary file is private and,
+    once complete, copied into the stream (`copy_to_stream`), since renaming
+    over it would replace it. With `unchanged` (a `file_identity` taken when the file was
     read), `FileChangedError` is raised instead of replacing a file edited since.
 
         with atomic_target(Path("out.png")) as temporary:
@@ -228,7 +284,13 @@ def atomic_target(path: Path, *, unchanged: FileIdentity | None = None) -> Itera
     """
     target = write_destination(path)
     if _is_stream(target):
-        yield target
+        handle, name = tempfile.mkstemp(prefix=_TEMPORARY_PREFIX, suffix=_TEMPORARY_SUFFIX)
+        os.close(handle)
+        try:
+            yield Path(name)
+            copy_to_stream(Path(name), target)
+        finally:
+            Path(name).unlink(missing_ok=True)
         return
     folder = target.parent if str(target.parent) else Path(".")
     _remove_abandoned_temporaries(folder)
@@ -283,6 +345,62 @@ def is_running(pid: int) -> bool:
     return True
 
 
+#: Seconds a stream output (a FIFO, a terminal, `/dev/stdout` on a pipe) may
+#: wait for a reader, and then between two writes that make progress.
+STREAM_TIMEOUT = 10.0
+
+
+def copy_to_stream(source: Path, target: Path, *, append: bool = False) -> None:
+    """Write the bytes of `source` into the FIFO or character device `target`
+    without blocking for ever: raises `OSError` (ETIMEDOUT, with the file name)
+    when no reader opens it or reads from it for `STREAM_TIMEOUT` seconds."""
+    data = source.read_bytes()
+    flags = os.O_WRONLY | os.O_NONBLOCK | os.O_NOCTTY | (os.O_APPEND if append else 0)
+    deadline = time.monotonic() + STREAM_TIMEOUT
+    while True:
+        try:
+            descriptor = os.open(target, flags)
+            break
+        except OSError as error:  # ENXIO: a FIFO that nobody has open for reading
+            if error.errno != errno.ENXIO or time.monotonic() > deadline:
+                raise _stream_error(error, target) from None
+            time.sleep(0.05)
+    try:
+        view = memoryview(data)
+        while view:
+            _, ready, _ = select.select([], [descriptor], [], STREAM_TIMEOUT)
+            if not ready:
+                raise _stream_error(OSError(errno.ETIMEDOUT, "timed out"), target)
+            try:
+                view = view[os.write(descriptor, view[:65536]) :]
+            except BlockingIOError:
+                continue
+            except OSError as error:
+                raise _stream_error(error, target) from None
+    finally:
+        os.close(descriptor)
+
+
+def _stream_error(error: OSError, target: Path) -> OSError:
+    if error.errno in (errno.ENXIO, errno.ETIMEDOUT):
+        reason = f"nobody read it for {STREAM_TIMEOUT:g} s; gave up"
+    else:
+        reason = describe_os_error(error)
+    return OSError(error.errno, reason, str(target))
+
+
+def append_text(path: Path, text: str) -> None:
+    """Add `text` (UTF-8) at the end of `path` (a log such as GitHub's step
+    summary), creating it if needed; a stream gets it like `copy_to_stream`."""
+    target = write_destination(path)
+    if _is_stream(target):
+        with atomic_target(target) as temporary:
+            temporary.write_bytes(text.encode("utf-8"))
+        return
+    with open(target, "a", encoding="utf-8") as handle:
+        handle.write(text)
+
+
 def write_bytes_atomically(
     path: Path, data: bytes, *, unchanged: FileIdentity | None = None
 ) -> None:
@@ -290,8 +408,37 @@ def write_bytes_atomically(
     with atomic_target(path, unchanged=unchanged) as temporary, open(temporary, "wb") as handle:
         handle.write(data)
         handle.flush()
-        if not _is_stream(temporary):
-            os.fsync(handle.fileno())
+        os.fsync(handle.fileno())
+
+
+@dataclass(frozen=True, slots=True)
+class TextForm:
+    """How a text file is written, beyond its characters: a UTF-8 byte-order mark
+    or not, and its line end. An edit keeps the form of the file it edits."""
+
+    bom: bool = False
+    newline: str = "\n"
+
+    @classmethod
+    def of(cls, text: str) -> TextForm:
+        r"""The form of `text` as read (BOM kept as U+FEFF, line ends as written):
+        CRLF when most of its lines end so.
+
+        >>> TextForm.of("\ufeffa: 1\r\nb: 2\r\n")
+        TextForm(bom=True, newline='\r\n')
+        """
+        crlf = text.count("\r\n")
+        return cls(text.startswith("\ufeff"), "\r\n" if crlf > text.count("\n") - crlf else "\n")
+
+    def strip(self, text: str) -> str:
+        """`text` without its BOM, every line end a bare LF: what an edit works on."""
+        return text.removeprefix("\ufeff").replace("\r\n", "\n")
+
+    def apply(self, text: str) -> str:
+        """`text` (LF line ends, no BOM) in this form."""
+        if self.newline != "\n":
+            text = text.replace("\n", self.newline)
+        return "\ufeff" + text if self.bom else text
 
 
 def write_text_atomically(path: Path, text: str, *, unchanged: FileIdentity | None = None) -> None:

@@ -26,6 +26,7 @@ from typing import Any
 from ttr_maps.io.files import OutputPathError, check_output_path, write_text_atomically
 from ttr_maps.model import CoordinateKind, Map
 from ttr_maps.rules import BASE
+from ttr_maps.text import for_terminal
 
 MODELINE_PREFIX = "# yaml-language-server: $schema="
 
@@ -227,6 +228,29 @@ def starter_map_text(
     return "\n".join(lines) + "\n"
 
 
+#: Characters a modeline's schema reference may not hold: YAML line breaks
+#: (which would end the comment and start map text) and other control characters.
+_NOT_IN_REFERENCE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff]")
+
+
+def check_schema_reference(reference: str) -> None:
+    """Refuse a schema reference that cannot sit on the one modeline comment.
+
+    >>> check_schema_reference("a\\nb: 1")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ttr_maps.io.starter.StarterError: --schema: a line break or control character (\\x0a) ...
+    """
+    found = _NOT_IN_REFERENCE.search(reference)
+    if not reference.strip():
+        raise StarterError("--schema: give a URL or a path")
+    if found:
+        shown = for_terminal(found.group())
+        raise StarterError(
+            f"--schema: a line break or control character ({shown}) cannot be in the modeline"
+        )
+
+
 def write_starter_map(
     path: str | Path,
     map_id: str,
@@ -251,6 +275,8 @@ def write_starter_map(
         check_output_path(target)
     except OutputPathError as error:
         raise StarterError(str(error)) from None
+    if schema_ref is not None:
+        check_schema_reference(schema_ref)
     reference = schema_ref if schema_ref is not None else default_schema_reference(target)
     text = starter_map_text(map_id, coordinates=coordinates, schema_ref=reference, cities=cities)
     try:

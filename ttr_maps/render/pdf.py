@@ -237,10 +237,17 @@ def print_map(
     """Write the print-and-play PDF of `game_map` to `path` (atomically). Returns
     the number of pages. `board_width_cm` defaults to the layout's board width, or
     80 cm for a map drawn from geography."""
+    import zlib
+
     import matplotlib
     from matplotlib.backends.backend_pdf import PdfPages
 
-    from ttr_maps.io.files import OutputPathError, atomic_target, check_output_path
+    from ttr_maps.io.files import (
+        OutputPathError,
+        atomic_target,
+        check_output_path,
+        describe_os_error,
+    )
     from ttr_maps.render.figure import reporting_missing_glyphs
 
     paper = parse_paper(paper)
@@ -265,8 +272,14 @@ def print_map(
             for figure in _pages(game_map, board, frame, mm_per_unit, grid, paper):
                 pdf.savefig(figure)
                 pages += 1
-    except OSError as error:
-        raise PrintError(f"{target}: cannot write ({error.strerror or error})") from None
+    except (OSError, zlib.error) as error:
+        # A write that fails inside PdfPages (a full disk) leaves its compressor
+        # broken, and closing it raises zlib.error: report the write error.
+        cause = error
+        while not isinstance(cause, OSError) and cause.__context__ is not None:
+            cause = cause.__context__
+        reason = describe_os_error(cause) if isinstance(cause, OSError) else "the PDF writer failed"
+        raise PrintError(f"{target}: cannot write ({reason})") from None
     return pages
 
 

@@ -180,7 +180,7 @@ def test_printed_values_load_from_the_reference():
         ("not json", "not JSON"),
         ('{"tickets": []}', "expected a list"),
         ('[{"a": "Atlantis", "b": "Boston", "value": 3}]', "ticket 1"),
-        ('[{"a": "Miami", "b": "Boston", "value": -3}]', "positive whole value"),
+        ('[{"a": "Miami", "b": "Boston", "value": -3}]', "whole value of 1 to 1000"),
     ],
 )
 def test_bad_values_files_are_refused(tmp_path: Path, content, message):
