@@ -64,6 +64,15 @@ MAX_GAMES = 1_000_000
 #: Playouts a move of the search bot (`--bots search:N`): about 25 s a move
 #: (the default 200 take 0.25 s).
 MAX_SEARCH_PLAYOUTS = 20_000
+#: Wagon budgets one `ttr probe --sweep` solves (each budget is a MIP solve,
+#: each from the documented range of `wagons`).
+MAX_SWEEP_BUDGETS = 100
+#: Random decks `ttr tickets analyse --samples` scores the deck among (each is a
+#: full deck analysis: 300, the default, take a few seconds on a published map).
+MAX_DECK_SAMPLES = 100_000
+#: Regular tickets `ttr tickets suggest --count` proposes (published decks have
+#: under 50; a deck size past the map's cities is refused by TTR352 anyway).
+MAX_SUGGESTED_TICKETS = 1_000
 #: Seeds (`--seed`) are whole numbers of at most 19 digits, -MAX_SEED to MAX_SEED:
 #: a record or report keeps the seed, and is read back with numbers of at most
 #: 30 characters (`ttr_maps.io.limits.MAX_NUMBER_CHARS`).

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 from enum import StrEnum
 from pathlib import Path
@@ -11,9 +10,10 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, app
-from ttr_core.cli.common import fail, load_map_argument
+from ttr_core.cli.common import checked_output, fail, load_map_argument, output_file
 from ttr_core.cli.play import BOTS_HELP
 from ttr_core.playtest.compare import REPORTERS
+from ttr_maps.rules import MAX_GAMES, MAX_SEED
 
 if TYPE_CHECKING:
     from ttr_core.playtest.report import BalanceReport
@@ -35,14 +35,10 @@ HELP = (
 Format = StrEnum("Format", {name: name for name in REPORTERS})
 
 
-#: The largest report.json read (a report of a 10,000-city map is a few megabytes).
-MAX_REPORT_BYTES = 200_000_000
-
-
 def _report_path(argument: str) -> Path | None:
     """The report.json an argument names (itself, or inside the folder), or None."""
     path = Path(argument)
-    if path.is_dir() and (path / "report.json").is_file():
+    if path.is_dir() and os.path.lexists(path / "report.json"):  # read (or refused) as one
         path = path / "report.json"
     return path if path.suffix == ".json" else None
 
@@ -64,22 +60,14 @@ def _titles(a: str, b: str) -> tuple[str, str]:
 
 
 def _read_report(argument: str, path: Path) -> BalanceReport:
-    """A report read from a report.json, or exit 2 saying why it is not one."""
-    from ttr_core.playtest.report import FORMAT, BalanceReport, ReportError
-    from ttr_maps.io.files import InputFileError, read_regular_file
+    """A report read from a report.json (the guarded reader, then the schema), or
+    exit 2 saying why it is not one."""
+    from ttr_core.playtest.report import ReportError, read_report
 
     try:
-        data = json.loads(read_regular_file(path, MAX_REPORT_BYTES).decode("utf-8"))
-    except InputFileError as error:
-        raise fail(f"{argument}: cannot read the report: {error}") from None
-    except (UnicodeDecodeError, ValueError) as error:
-        raise fail(f"{argument}: cannot read the report: {error}") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise fail(f"{argument}: not a report.json written by `ttr simulate`")
-    try:
-        return BalanceReport.from_dict(data)
+        return read_report(path)
     except ReportError as error:
-        raise fail(f"{argument}: not a report.json written by `ttr simulate`: {error}") from None
+        raise fail(f"{argument}: {error}") from None
 
 
 @app.command(help=HELP)
@@ -90,10 +78,23 @@ def compare(
         Format, typer.Option("--format", "-f", help="Output: text, json or html.")
     ] = Format["text"],
     output: Annotated[
-        Path | None, typer.Option("--output", "-o", help="Write to this file, not stdout.")
+        Path | None,
+        typer.Option(
+            "--output",
+            "-o",
+            parser=output_file,
+            help="Write to this file, not stdout (never onto A or B).",
+        ),
     ] = None,
     games: Annotated[
-        int, typer.Option("--games", "-n", min=1, help="Games per map when A, B are maps.")
+        int,
+        typer.Option(
+            "--games",
+            "-n",
+            min=1,
+            max=MAX_GAMES,
+            help=f"Games per map when A, B are maps (at most {MAX_GAMES:,}).",
+        ),
     ] = 200,
     players: Annotated[
         int, typer.Option(min=2, max=5, help="Players when A, B are maps (R1).")
@@ -102,7 +103,9 @@ def compare(
         str,
         typer.Option(help=f"Bots when A, B are maps, rotated over the seats. Bots: {BOTS_HELP}."),
     ] = "greedy",
-    seed: Annotated[int, typer.Option(help="Seed when A, B are maps.")] = 0,
+    seed: Annotated[
+        int, typer.Option(min=-MAX_SEED, max=MAX_SEED, help="Seed when A, B are maps.")
+    ] = 0,
     jobs: Annotated[
         int | None,
         typer.Option(
@@ -120,6 +123,7 @@ def compare(
     workers = jobs if jobs is not None else (os.cpu_count() or 1)
     titles = _titles(a, b)
     paths = _report_path(a), _report_path(b)
+    checked_output(output, "--output", [p or arg for p, arg in zip(paths, (a, b), strict=True)])
     if paths[0] is not None and paths[1] is not None:
         comparison = compare_reports(_read_report(a, paths[0]), _read_report(b, paths[1]), titles)
     elif paths[0] is None and paths[1] is None:

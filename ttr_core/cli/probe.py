@@ -11,7 +11,9 @@ import typer
 from ttr_core.cli.app import EXIT_FAILED, app
 from ttr_core.cli.common import MapArgument, fail, load_map_argument
 from ttr_maps.reports.probe import REPORTERS
-from ttr_maps.rules import BASE
+from ttr_maps.rules import BASE, MAX_SWEEP_BUDGETS, field_ranges
+
+WAGONS = field_ranges()["wagons"]
 
 #: `--format` choices, derived from the probe reporters.
 ProbeFormat = StrEnum("ProbeFormat", {name: name for name in REPORTERS})  # type: ignore[misc]
@@ -32,7 +34,8 @@ def probe(
         typer.Option(
             help="Solve for every budget LOW..HIGH (e.g. 30..50), each from the previous "
             "optimum (scores never fall), and list the tickets completed in most proven "
-            "optima (likely undervalued)."
+            f"optima (likely undervalued). At most {MAX_SWEEP_BUDGETS} budgets, each "
+            f"from {WAGONS.minimum} to {WAGONS.maximum} wagons."
         ),
     ] = None,
     values: Annotated[

@@ -18,6 +18,7 @@ from ttr_core.cli.common import (
     output_file,
 )
 from ttr_maps.reports.tickets import REPORTERS
+from ttr_maps.rules import MAX_DECK_SAMPLES, MAX_SUGGESTED_TICKETS
 
 
 class _AnalyseByDefault(TyperGroup):
@@ -62,7 +63,12 @@ def analyse(
     ] = None,
     samples: Annotated[
         int,
-        typer.Option(min=0, help="Random decks of the same size to set the score among (0: none)."),
+        typer.Option(
+            min=0,
+            max=MAX_DECK_SAMPLES,
+            help="Random decks of the same size to set the score among "
+            f"(0: none; at most {MAX_DECK_SAMPLES:,}).",
+        ),
     ] = 300,
     seed: Annotated[int, typer.Option(help="Seed of the random decks.")] = 0,
 ) -> None:
@@ -106,7 +112,16 @@ def analyse(
 @tickets_app.command()
 def suggest(
     map_argument: MapArgument,
-    count: Annotated[int, typer.Option("--count", "-n", min=1, help="Regular tickets.")],
+    count: Annotated[
+        int,
+        typer.Option(
+            "--count",
+            "-n",
+            min=1,
+            max=MAX_SUGGESTED_TICKETS,
+            help=f"Regular tickets (at most {MAX_SUGGESTED_TICKETS:,}).",
+        ),
+    ],
     long: Annotated[
         int | None,
         typer.Option(

@@ -188,10 +188,13 @@ def _read_text(path: str | Path) -> str:
         ) from None
 
 
-def parse_json(text: str, where: str, max_depth: int | None = None) -> Any:
-    """JSON within the record limits (`where` names it in messages): numbers of at
-    most `MAX_NUMBER_CHARS` characters, no NaN or Infinity, nesting at most
-    `max_depth` (default `MAX_RECORD_DEPTH`) deep. Raises `RecordError`."""
+def parse_json(
+    text: str, where: str, max_depth: int | None = None, *, kind: str = "ttr game record"
+) -> Any:
+    """JSON within the record limits (`where` names it in messages, `kind` says
+    what it should be): numbers of at most `MAX_NUMBER_CHARS` characters, no NaN
+    or Infinity, nesting at most `max_depth` (default `MAX_RECORD_DEPTH`) deep.
+    Raises `RecordError`."""
     from ttr_maps.io.limits import MAX_NUMBER_CHARS, MAX_RECORD_DEPTH
 
     deepest = MAX_RECORD_DEPTH if max_depth is None else max_depth
@@ -217,7 +220,7 @@ def parse_json(text: str, where: str, max_depth: int | None = None) -> Any:
     except json.JSONDecodeError as error:
         raise RecordError(f"{where}:{error.lineno}:{error.colno}: not JSON: {error.msg}") from None
     except ValueError as error:
-        raise RecordError(f"{where}: not a ttr game record: {error}") from None
+        raise RecordError(f"{where}: not a {kind}: {error}") from None
     except RecursionError:
         raise RecordError(f"{where}: nested more than {deepest} deep") from None
     if _depth(value) > deepest:

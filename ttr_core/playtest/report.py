@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
+from functools import cache
+from pathlib import Path
 from typing import Any, Self, TypeVar
 
 FORMAT = "ttr-simulation-report"
@@ -877,3 +879,69 @@ class BalanceReport(JsonRecord):
             raise ReportError(f"no field {error}") from None
         except (TypeError, ValueError, AttributeError) as error:
             raise ReportError(f"a field of the wrong kind ({error})") from None
+
+
+# ------------------------------------------------------------ report.json files
+
+#: The largest report.json read (a report of a 10,000-city map is a few megabytes).
+MAX_REPORT_BYTES = 200_000_000
+#: Deepest nesting of arrays and objects in a report.json (a report needs 6).
+MAX_REPORT_DEPTH = 20
+
+
+def read_report(path: str | Path) -> BalanceReport:
+    """The report a report.json holds, read like any input from anyone: through the
+    guarded reader (a regular file of at most `MAX_REPORT_BYTES`: a FIFO or device
+    is refused, never waited on), JSON nested at most `MAX_REPORT_DEPTH` deep with
+    numbers of at most 30 characters, then checked against
+    `schemas/balance-report.schema.json` before use. Raises `ReportError` saying
+    why (the JSON path of the first field that breaks the schema), without the path.
+    """
+    from ttr_core.engine.record import RecordError, parse_json
+    from ttr_maps.io.files import describe_os_error, read_regular_file
+
+    try:
+        text = read_regular_file(path, MAX_REPORT_BYTES).decode("utf-8")
+    except OSError as error:
+        raise ReportError(f"cannot read the report: {describe_os_error(error)}") from None
+    except UnicodeDecodeError as error:
+        raise ReportError(
+            f"cannot read the report: not UTF-8 text ({error.reason} at byte {error.start})"
+        ) from None
+    try:
+        data = parse_json(text, "the report", MAX_REPORT_DEPTH, kind="report.json")
+    except RecordError as error:
+        raise ReportError(f"cannot read the report: {error}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ReportError("not a report.json written by `ttr simulate`")
+    if data.get("version") == VERSION:  # another version: from_dict says which
+        problem = first_schema_problem(data)
+        if problem:
+            raise ReportError(f"not a valid report.json: {problem}")
+    return BalanceReport.from_dict(data)
+
+
+def first_schema_problem(data: Any) -> str | None:
+    """The first way `data` breaks the balance-report schema, or None: the JSON
+    path of the deepest field that breaks it and why (`$.games: -5 is less than
+    the minimum of 0`)."""
+    from jsonschema.exceptions import best_match
+
+    error = best_match(_validator().iter_errors(data))
+    if error is None:
+        return None
+    while error.context:  # "not valid under any of the given schemas": say which part
+        error = best_match(error.context) or error.context[0]
+    return f"{error.json_path}: {error.message}"
+
+
+@cache
+def _validator() -> Any:
+    import json
+
+    from jsonschema import Draft202012Validator
+
+    from ttr_maps.io.bundled import schema_path
+
+    schema = json.loads(schema_path("balance-report").read_text(encoding="utf-8"))
+    return Draft202012Validator(schema)

@@ -424,18 +424,39 @@ def ticket_checks(game_map: Map, tickets: Sequence[Ticket]) -> tuple[tuple[str, 
 
 
 def parse_budget_range(text: str) -> range:
-    """`30..50` (both ends included) as a range of wagon budgets.
+    """`30..50` (both ends included) as a range of wagon budgets: at most
+    `MAX_SWEEP_BUDGETS` of them, each within the documented range of `wagons`
+    (docs/rules.md, Rule-set fields). Raises `ProbeError` naming the bound.
 
     >>> parse_budget_range("30..32")
     range(30, 33)
     """
+    from ttr_maps.rules import MAX_SWEEP_BUDGETS, field_ranges
+    from ttr_maps.text import glimpse
+
+    wagons = field_ranges()["wagons"]
     first, sep, last = text.partition("..")
-    try:
-        low, high = int(first), int(last)
-    except ValueError:
-        low = high = -1
-    if not sep or low < 0 or high < low:
-        raise ProbeError(f"--sweep {text!r}: give LOW..HIGH wagons, e.g. 30..50")
+    shown = glimpse(text)
+    first, last = first.strip(), last.strip()
+    if not sep or not (
+        first.isdecimal() and first.isascii() and last.isdecimal() and last.isascii()
+    ):
+        raise ProbeError(f"--sweep {shown!r}: give LOW..HIGH wagons, e.g. 30..50")
+    # A bound of more digits than any budget is past the range (and never parsed whole).
+    low, high = (int(n) if len(n) <= 9 else 10**9 for n in (first, last))
+    if high < low:
+        raise ProbeError(f"--sweep {shown!r}: give LOW..HIGH wagons with LOW <= HIGH, e.g. 30..50")
+    assert wagons.minimum is not None and wagons.maximum is not None
+    if low < wagons.minimum or high > wagons.maximum:
+        raise ProbeError(
+            f"--sweep {shown!r}: each budget must be from {wagons.minimum} to "
+            f"{wagons.maximum} wagons (the range of `wagons`)"
+        )
+    if high - low + 1 > MAX_SWEEP_BUDGETS:
+        raise ProbeError(
+            f"--sweep {shown!r}: {high - low + 1:,} budgets; at most "
+            f"{MAX_SWEEP_BUDGETS} budgets in one sweep"
+        )
     return range(low, high + 1)
 
 
