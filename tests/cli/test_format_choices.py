@@ -19,7 +19,9 @@ COMMANDS = [
 ]
 
 
-@pytest.mark.parametrize(("command", "choices", "registry"), COMMANDS, ids=lambda c: str(c))
+@pytest.mark.parametrize(
+    ("command", "choices", "registry"), COMMANDS, ids=[" ".join(c[0]) for c in COMMANDS]
+)
 def test_format_choices_are_the_reporters_keys(command, choices, registry):
     assert [choice.value for choice in choices] == list(registry)
     shown = CliRunner().invoke(app, [*command, "--help"], env={"COLUMNS": "200"}).output

@@ -23,7 +23,7 @@ def test_cli_probe_json_on_a_hand_map(tmp_path: Path):
     data = json.loads(result.stdout)
     assert data["solves"][0]["score"] == 17
     assert data["solves"][0]["routes"] == [{"between": ["A", "C"], "length": 6}]
-    text = runner.invoke(app, ["probe", str(path), "--sweep", "2..4"])
+    text = runner.invoke(app, ["probe", str(path), "--sweep", "3..5"])
     assert text.exit_code == 0, text.output
     assert "Likely undervalued" in text.stdout and "proven" in text.stdout
     assert "Left out of the programme" in text.stdout
