@@ -33,6 +33,7 @@ by track number; on a ferry the first `locomotives` cars are locomotive spaces (
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Collection, Mapping, Sequence
@@ -251,6 +252,17 @@ def laid_out_tracks(
 ) -> list[RouteShape]:
     """The shapes of the parallel tracks between two cities on a laid-out board,
     side by side along `line` (from the first city in sorted order to the other)."""
+    return list(_tracks(tuple(pair_routes), tuple(line), start_clearance, end_clearance))
+
+
+@functools.lru_cache(maxsize=16384)
+def _tracks(
+    pair_routes: tuple[Route, ...],
+    line: tuple[Point, ...],
+    start_clearance: float,
+    end_clearance: float,
+) -> tuple[RouteShape, ...]:
+    # Cached: `ttr layout`'s repairs measure boards that differ in a route or two.
     count = len(pair_routes)
     shapes = []
     for slot, route in enumerate(sorted(pair_routes, key=lambda r: r.track or 0)):
@@ -258,7 +270,7 @@ def laid_out_tracks(
         path = offset_polyline(line, shift)
         cars = cars_along(path, route.length, route.ferry, start_clearance, end_clearance)
         shapes.append(_route_shape(route, cars, path, line, (start_clearance, end_clearance)))
-    return shapes
+    return tuple(shapes)
 
 
 def band_half_width(tracks: int) -> float:
@@ -393,6 +405,16 @@ def route_line(start: Point, bends: Sequence[Point], end: Point) -> tuple[Point,
     >>> line[0], line[-1], (2.0, 1.0) in line, max(y for _, y in line)
     ((0.0, 0.0), (4.0, 0.0), True, 1.0)
     """
+    return _route_line(
+        (float(start[0]), float(start[1])),
+        tuple((float(x), float(y)) for x, y in bends),
+        (float(end[0]), float(end[1])),
+    )
+
+
+@functools.lru_cache(maxsize=16384)
+def _route_line(start: Point, bends: tuple[Point, ...], end: Point) -> tuple[Point, ...]:
+    # Cached: `ttr layout`'s repairs draw the same lines many times over.
     points = [start, *bends, end]
     if len(points) == 2:
         return (start, end)

@@ -122,7 +122,8 @@ def place_labels(
 
 def _spots(width: float, height: float, radius: float) -> Iterator[Point]:
     """Offsets of a label's centre from its city, nearest and most usual first:
-    right, left, above, below, the four diagonals, then the same pushed out."""
+    right, left, above, below, the four diagonals, then the same pushed out, all
+    round the dot, and last beside it a little above or below."""
     gap = radius + 0.15 * height
     side, up = gap + width / 2, gap + height / 2
     diagonal_x, diagonal_y = 0.7 * radius + 0.15 * height + width / 2, up - 0.3 * radius
@@ -142,6 +143,10 @@ def _spots(width: float, height: float, radius: float) -> Iterator[Point]:
     for ring in (gap, gap + 0.35 * height):
         for k in range(16):
             yield _touching(width, height, ring, k * math.pi / 8)
+    # Beside the dot, a little above or below: between two routes leaving sideways.
+    for push, lift in ((0.0, 0.35), (0.0, 0.7), (0.35 * height, 0.35), (0.35 * height, 0.7)):
+        for sx, sy in ((1, 1), (-1, 1), (1, -1), (-1, -1)):
+            yield (sx * (side + push), sy * lift * height)
 
 
 def _touching(width: float, height: float, gap: float, angle: float) -> Point:

@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -133,8 +133,10 @@ _REPAIR_ROUNDS = 3
 #: many boards that may evaluate (divided by the number of cities; at least the
 #: minimum).
 _NUDGES = (0.6, 1.2, 2.0, 3.0)
-_NUDGE_BUDGET = 12000
+_NUDGE_BUDGET = 60000
 _NUDGE_BUDGET_MIN = 30
+#: Where along its chord a repaired bow bends (a share of the way).
+_BOW_ALONG = (0.5, 0.35, 0.65, 0.2, 0.8)
 
 
 class LayoutError(ValueError):
@@ -237,7 +239,7 @@ def compute_layout(
     placed = {name: (float(x), float(y)) for name, (x, y) in zip(names, positions, strict=True)}
     bends = _draw_bows(game_map, problem, placed, sides)
     bends = _repair_routes(game_map, problem, placed, bends)
-    placed, bends = _repair_cities(game_map, problem, placed, bends, pinned, kept)
+    placed, bends = _repair_board(game_map, problem, placed, bends, pinned, kept)
     board = board_geometry(game_map, BoardLayout(cities=placed, bends=bends))
     labels = {**_label_offsets(game_map, board), **kept}  # a pinned city's label stays
     made = BoardLayout(cities=placed, labels=labels, bends=bends, pinned=pinned)
@@ -790,17 +792,28 @@ def _bow(
     side: float,
     along: float,
     length: float,
+    wave: bool = False,
 ) -> tuple[Point, ...]:
     """The bend point of a bow on `side` whose tracks (`tracks` side by side) are
-    `length` long on average (found by bisection), or () when the chord is enough."""
+    `length` long on average (found by bisection), or () when the chord is enough.
+    A `wave` is an S instead: two bend points, a third and two thirds of the way,
+    on either side, which gains length while staying nearer the chord."""
     pa, pb = positions[pair[0]], positions[pair[1]]
     chord = math.dist(pa, pb)
     if chord >= length or chord == 0:
         return ()
     shifts = [(slot - (tracks - 1) / 2) * CAR_WIDTH * TRACK_SPACING for slot in range(tracks)]
 
+    def bends(height: float) -> tuple[Point, ...]:
+        if wave:
+            return (
+                _beside(pa, pb, 1 / 3, side * height),
+                _beside(pa, pb, 2 / 3, -side * height),
+            )
+        return (_beside(pa, pb, along, side * height),)
+
     def mean(height: float) -> float:
-        line = route_line(pa, (_beside(pa, pb, along, side * height),), pb)
+        line = route_line(pa, bends(height), pb)
         return sum(polyline_length(offset_polyline(line, shift)) for shift in shifts) / tracks
 
     low, high = 0.0, 0.6 * chord
@@ -810,7 +823,7 @@ def _bow(
             low = middle
         else:
             high = middle
-    return (_rounded(_beside(pa, pb, along, side * high)),)
+    return tuple(_rounded(point) for point in bends(high))
 
 
 def _rounded(p: Point) -> Point:
@@ -922,7 +935,7 @@ def _redrawn(
     return bends
 
 
-def _repair_cities(
+def _repair_board(
     game_map: Map,
     problem: _Problem,
     positions: Mapping[str, Point],
@@ -930,50 +943,189 @@ def _repair_cities(
     pinned: Collection[str],
     kept: Mapping[str, Point],
 ) -> tuple[dict[str, Point], dict[tuple[str, str], tuple[Point, ...]]]:
-    """Move the free cities of what still breaks a rule, a little at a time, and
-    keep a move when the finished board (bows redrawn, labels placed) breaks fewer
-    rules: the least squares see the rules as smooth wishes, this step counts them.
-    A move is tried in 8 directions at `_NUDGES` distances, nearest first, within
-    a budget of trials that shrinks on big maps (each measures a whole board; the
-    labels are placed only for a trial that breaks no more other rules)."""
+    """Change what still breaks a rule, one thing at a time, and keep a change when
+    the finished board (bows redrawn, labels placed) breaks fewer rules, or as many
+    but less badly (`_severity`: fewer cars on top of each other, narrower gaps,
+    shorter detours), so that two routes crowding one city can be parted in steps:
+    the least squares see the rules as smooth wishes, this step counts them.
+
+    A change is another bow for a troubled group (`_bow_choices`: either side,
+    off-centre so that it leaves a crowded city at a wider angle, a gentle bow for
+    a straight group, or straight), or a nudge of a free city of the trouble (8
+    directions at `_NUDGES` distances, nearest first, its bows redrawn). Trials are
+    within a budget that shrinks on big maps (each measures a whole board; labels
+    are placed only for a trial whose other rules do not get worse)."""
     positions, bends = dict(positions), dict(bends)
     at_city: dict[str, list[int]] = {}
     for g, (first, second) in enumerate(problem.groups):
         at_city.setdefault(first, []).append(g)
         at_city.setdefault(second, []).append(g)
+    group_of = {pair: g for g, pair in enumerate(problem.groups)}
+    by_pair = {
+        tuple(sorted(pair)): {r.id for r in routes}
+        for pair, routes in game_map.parallel_routes.items()
+    }
     budget = max(_NUDGE_BUDGET_MIN, _NUDGE_BUDGET // len(game_map.cities))
-    found = readability(game_map, _labelled(game_map, positions, bends, kept))
-    tried: set[tuple[str, int, int]] = set()
-    while found.count and budget > 0:
-        improved = False
+    board = _labelled(game_map, positions, bends, kept)
+    found = readability(game_map, board)
+    score = (found.count, _severity(board, found))
+    #: What placing labels again cannot mend (a trial must not make it worse).
+    settled = (found.unlabelled_count, _severity(board, found, labels=False))
+    tried: set[tuple[str, ...]] = set()
+
+    def changes() -> Iterator[tuple[tuple[str, ...], dict[str, Point], dict]]:
+        for pair in sorted(tuple(sorted(p)) for p in found.troubled_pairs(game_map)):
+            if pair not in group_of:
+                continue
+            for bend in _bow_choices(game_map, problem, positions, pair, group_of):
+                if bend != bends.get(pair, ()):
+                    changed = {**bends, pair: bend} if bend else dict(bends)
+                    if not bend:
+                        changed.pop(pair, None)
+                    yield ("bow", *pair, repr(bend)), positions, changed
+            g = group_of[pair]
+            pa, pb = positions[pair[0]], positions[pair[1]]
+            excess = math.dist(pa, pb) - float(problem.target[g])
+            if excess > 0 and any(gap.route in by_pair[pair] for gap in found.gaps):
+                # Cars spread too thin: one city, or both, pulled in along the chord.
+                for share, city in itertools.product((1.0, 0.5), pair):
+                    if city in pinned:
+                        continue
+                    (x, y), (ox, oy) = (
+                        positions[city],
+                        positions[pair[0] if city == pair[1] else pair[1]],
+                    )
+                    w = share * excess / math.dist((x, y), (ox, oy))
+                    moved = {**positions, city: _rounded((x + w * (ox - x), y + w * (oy - y)))}
+                    redrawn = _redrawn(game_map, problem, moved, bends, at_city.get(city, ()))
+                    yield ("pull", city, *pair, str(share)), moved, redrawn
         for city in sorted(found.troubled_cities(game_map) - set(pinned)):
             x, y = positions[city]
             for step, k in itertools.product(range(len(_NUDGES)), range(8)):
-                if budget <= 0 or (city, step, k) in tried:
-                    continue
-                tried.add((city, step, k))
-                budget -= 1
-                angle = k * math.pi / 4
-                distance = _NUDGES[step]
+                angle, distance = k * math.pi / 4, _NUDGES[step]
                 moved = {**positions, city: _rounded((x + distance * math.cos(angle),
                                                       y + distance * math.sin(angle)))}  # fmt: skip
                 redrawn = _redrawn(game_map, problem, moved, bends, at_city.get(city, ()))
-                bare = board_geometry(game_map, BoardLayout(cities=moved, bends=redrawn))
-                unlabelled = readability(game_map, bare).unlabelled_count
-                if unlabelled > found.unlabelled_count or (
-                    unlabelled == found.unlabelled_count and not found.label_count
-                ):
-                    continue  # labels placed again cannot make up for it
-                trial = readability(game_map, _labelled(game_map, moved, redrawn, kept))
-                if trial.count < found.count:
-                    positions, bends, found, improved = moved, redrawn, trial, True
-                    tried = {t for t in tried if t[0] != city}
-                    break
-            if improved:
+                yield ("city", city, str(step), str(k)), moved, redrawn
+
+    while found.count and budget > 0:
+        for key, moved, redrawn in changes():
+            if budget <= 0:
                 break
-        if not improved:
+            if key in tried:
+                continue
+            tried.add(key)
+            budget -= 1
+            bare = board_geometry(game_map, BoardLayout(cities=moved, bends=redrawn))
+            plain = readability(game_map, bare)
+            bare_key = (plain.unlabelled_count, _severity(bare, plain, labels=False))
+            if bare_key > settled or (bare_key == settled and not found.label_count):
+                continue  # labels placed again cannot make up for it
+            trial_board = _labelled(game_map, moved, redrawn, kept)
+            trial = readability(game_map, trial_board)
+            trial_score = (trial.count, _severity(trial_board, trial))
+            if trial_score < score:
+                positions, bends, board, found, score = (
+                    moved,
+                    redrawn,
+                    trial_board,
+                    trial,
+                    trial_score,
+                )
+                settled = (found.unlabelled_count, _severity(board, found, labels=False))
+                tried = set()  # what failed before may work on the changed board
+                break
+        else:
             break
     return positions, bends
+
+
+def _bow_choices(
+    game_map: Map,
+    problem: _Problem,
+    positions: Mapping[str, Point],
+    pair: tuple[str, str],
+    group_of: Mapping[tuple[str, str], int],
+) -> list[tuple[Point, ...]]:
+    """The bows a group may be drawn with: straight, and bows of the length its cars
+    aim at (a group shorter than that) or gently longer than its chord within its
+    rope (a straight one), on either side, centred or off-centre (a bow off-centre
+    leaves the nearer city at a wider angle to its chord), or as an S (`_bow`'s
+    wave: it keeps nearer the chord than a bow of the same length)."""
+    g = group_of[pair]
+    tracks = len(game_map.parallel_routes[frozenset(pair)])
+    chord = math.dist(positions[pair[0]], positions[pair[1]])
+    target, upper = float(problem.target[g]), float(problem.upper[g])
+    if chord < target:
+        lengths = [target]
+    else:
+        lengths = [chord + share * (upper - chord) for share in (0.15, 0.4, 0.7) if chord < upper]
+    choices: list[tuple[Point, ...]] = [()]
+    for length, side, along in itertools.product(lengths, (1.0, -1.0), _BOW_ALONG):
+        bend = _bow(tracks, pair, positions, side, along, length)
+        if bend and bend not in choices:
+            choices.append(bend)
+    for length, side in itertools.product(lengths, (1.0, -1.0)):
+        bend = _bow(tracks, pair, positions, side, 0.5, length, wave=True)
+        if bend and bend not in choices:
+            choices.append(bend)
+    return choices
+
+
+def _severity(board: BoardGeometry, found: Readability, labels: bool = True) -> float:
+    """How badly a board breaks the rules it breaks, to choose between boards that
+    break as many: cars of two routes on top of each other count each pair, a gap
+    or a detour by how far it is past its bound, a city passed by how near; the
+    rest (and, with `labels`, what involves a label) one each. Cars on top of
+    each other count by the share of a car they share, so that parting them a
+    little is progress."""
+    severity = float(len(found.flips))
+    for gap in found.gaps:
+        severity += max(gap.gap - gap.limit, -gap.gap, 0.0) / CAR_LENGTH
+    for detour in found.detours:
+        severity += (detour.deviation - detour.limit) / CAR_LENGTH
+    for miss in found.clearances:
+        severity += (CLEARANCE - miss.distance) / CAR_WIDTH
+    for overlap in found.overlaps:
+        if overlap.kind == "car-car":
+            first, second = board.routes[overlap.first].cars, board.routes[overlap.second].cars
+            car_area = board.car_length * board.car_width
+            severity += sum(
+                _overlap_area(c.corners, d.corners) / car_area
+                for c in first
+                for d in second
+                if polygons_overlap(c.corners, d.corners)
+            )
+        elif labels or "label" not in overlap.kind:
+            severity += 1.0
+    if labels:
+        severity += len(found.labels)
+    return severity
+
+
+def _overlap_area(p: Sequence[Point], q: Sequence[Point]) -> float:
+    """The area two convex polygons share (`p` clipped by each edge of `q`)."""
+
+    def signed(polygon: Sequence[Point]) -> float:
+        pairs = zip(polygon, (*polygon[1:], polygon[0]), strict=True)
+        return sum(a[0] * b[1] - b[0] * a[1] for a, b in pairs) / 2
+
+    clip = list(q) if signed(q) > 0 else list(reversed(q))
+    inside = list(p)
+    for a, b in zip(clip, (*clip[1:], clip[0]), strict=True):
+        sides = [(b[0] - a[0]) * (r[1] - a[1]) - (b[1] - a[1]) * (r[0] - a[0]) for r in inside]
+        clipped: list[Point] = []
+        for k, r in enumerate(inside):
+            t, sr, st = inside[(k + 1) % len(inside)], sides[k], sides[(k + 1) % len(inside)]
+            if sr >= 0:
+                clipped.append(r)
+            if (sr >= 0) != (st >= 0):
+                w = sr / (sr - st)
+                clipped.append((r[0] + w * (t[0] - r[0]), r[1] + w * (t[1] - r[1])))
+        inside = clipped
+        if len(inside) < 3:
+            return 0.0
+    return abs(signed(inside))
 
 
 def _trouble(
