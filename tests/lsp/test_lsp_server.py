@@ -252,7 +252,11 @@ def test_did_you_mean_quotes_a_name_yaml_would_misread(lsp: LspSession, tmp_path
 
 
 def test_disable_a_warning_for_the_file_and_only_warnings(lsp: LspSession, tmp_path: Path) -> None:
-    text = map_text("iran")
+    # Iran with Kerman-Bam a single track again: one fragile ticket (TTR353).
+    text = map_text("iran").replace(
+        "{between: [Kerman, Bam], length: 3, color: [yellow, gray]}",
+        "{between: [Kerman, Bam], length: 3, color: yellow}",
+    )
     uri = uri_for(tmp_path, "iran.yaml")
     lsp.open(uri, text)
     warnings = lsp.diagnostics(uri)
@@ -545,8 +549,9 @@ def test_garbage_on_the_wire_does_not_stop_the_server(lsp: LspSession, tmp_path:
     server.stdin.write(b"Content-Length: 9\r\n\r\n{not json")
     server.stdin.write(b'Content-Length: 20\r\n\r\n{"jsonrpc": "2.0"}  ')
     uri = uri_for(tmp_path, "still.yaml")
-    lsp.open(uri, map_text("iran"))
-    assert {d.code for d in lsp.diagnostics(uri)} == {"TTR353"}
+    broken = map_text("iran").replace("[Rasht, Zahedan], value: 25", "[Rasht, Zahedan], value: 24")
+    lsp.open(uri, broken)
+    assert {d.code for d in lsp.diagnostics(uri)} == {"TTR304"}
 
 
 def test_the_server_stops_at_once_when_the_editor_closes_the_pipe() -> None:
