@@ -28,9 +28,12 @@ reports how the board measures against them, naming what it could not lay out.
    curve (`board.route_line`) gives its tracks the length their cars need; a route
    still breaking a rule tries the other side, an off-centre bow or (a straight
    route) a gentle bow, and keeps the best.
-4. **Nudge cities** (`_repair_cities`): a free city of what still breaks a rule
-   moves a little (8 directions, 0.6 to 3 cm), its bows redrawn and the labels
-   placed again; a move is kept when the board then breaks fewer rules. The
+4. **Repair the board** (`_repair_board`): one change at a time to what still
+   breaks a rule (another bow for a troubled route: either side, off-centre, an
+   S, straight; a city pulled in along a chain spread too thin; a free city
+   nudged 0.6 to 3 cm in 8 directions, its bows redrawn), the labels placed
+   again; a change is kept when the board then breaks fewer rules, or as many
+   less badly (`_severity`), so two routes crowding a city part in steps. The
    least squares see the rules as smooth wishes; this step counts them.
 5. **Label and frame**: labels go where the one label placement
    (`ttr_maps.geometry.labels`) puts them in the board's own type; the board is
