@@ -47,7 +47,14 @@ from ttr_core.edit import edits as ed
 from ttr_core.edit.payloads import state_payload
 from ttr_core.edit.playtest import MAX_GAMES, Playtest
 from ttr_core.edit.session import ConflictError, EditSession, OpenError
-from ttr_core.serve.app import PAGE_HEADERS, PRIVATE, error, read_json, string_field
+from ttr_core.serve.app import (
+    PAGE_HEADERS,
+    PRIVATE,
+    error,
+    error_handlers,
+    read_json,
+    string_field,
+)
 from ttr_core.serve.guard import AllowedHosts, Guard
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
@@ -468,13 +475,6 @@ def create_app(
         await run_in_threadpool(run.wait, 10)
         return JSONResponse(run.status().payload())
 
-    async def http_error(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, HTTPException)
-        return error(exc.status_code, exc.detail)
-
-    async def server_error(request: Request, exc: Exception) -> Response:
-        return error(500, "internal error: the editor could not answer this request")
-
     routes = [
         Route("/", page),
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
@@ -498,6 +498,6 @@ def create_app(
     ]
     return Starlette(
         routes=routes,
-        exception_handlers={HTTPException: http_error, 500: server_error},
+        exception_handlers=error_handlers("the editor"),
         middleware=[Middleware(Guard, hosts=hosts or AllowedHosts.for_address("127.0.0.1"))],
     )

@@ -129,6 +129,21 @@ def error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
+def error_handlers(who: str) -> dict[Any, Any]:
+    """Starlette's exception handlers of an app: every refusal (an HTTPException)
+    and every failure answered as `{"error": …}` JSON; `who` names the app in the
+    message of a 500."""
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        return error(exc.status_code, exc.detail)
+
+    async def server_error(request: Request, exc: Exception) -> Response:
+        return error(500, f"internal error: {who} could not answer this request")
+
+    return {HTTPException: http_error, 500: server_error}
+
+
 async def read_json(request: Request, limit: int = MAX_BODY_BYTES) -> dict[str, Any]:
     """The request's JSON object; 413 past `limit` bytes, 400 if not a JSON object
     (or nested deeper than `MAX_BODY_DEPTH`, with numbers too long, NaN…)."""
@@ -439,13 +454,6 @@ def create_app(
         await tables.save(table)
         return answer(table, seat)
 
-    async def http_error(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, HTTPException)
-        return error(exc.status_code, exc.detail)
-
-    async def server_error(request: Request, exc: Exception) -> Response:
-        return error(500, "internal error: the server could not answer this request")
-
     routes = [
         Route("/", page),
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
@@ -465,7 +473,7 @@ def create_app(
         routes.append(Route("/api/games/{game}/fast-forward", fast_forward, methods=["POST"]))
     return Starlette(
         routes=routes,
-        exception_handlers={HTTPException: http_error, 500: server_error},
+        exception_handlers=error_handlers("the server"),
         middleware=[Middleware(Guard, hosts=hosts or AllowedHosts.for_address("127.0.0.1"))],
         lifespan=lifespan,
     )
