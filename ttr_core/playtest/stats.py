@@ -76,11 +76,6 @@ def rate_interval(rate: float, trials: float, design_effect: float = 1.0) -> tup
     return wilson_interval(rate * effective, effective)
 
 
-def mean_interval(mean: float, standard_error: float) -> tuple[float, float]:
-    """The 95 % normal interval of a mean (or a difference) from its standard error."""
-    return (mean - Z95 * standard_error, mean + Z95 * standard_error)
-
-
 # ---------------------------------------------------------- clustered sums
 
 

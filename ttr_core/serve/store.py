@@ -220,10 +220,6 @@ class Database:
             (game_id, number, note.after, note.seat, note.name, note.text),
         )
 
-    def touch(self, game_id: str, updated: float) -> None:
-        with self.connection:
-            self.connection.execute("UPDATE games SET updated = ? WHERE id = ?", (updated, game_id))
-
     def game_ids(self, *, unfinished_since: float | None = None) -> list[str]:
         """Games, the most recently changed first; with `unfinished_since`, only
         the unfinished ones changed since then."""
