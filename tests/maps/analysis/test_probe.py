@@ -124,6 +124,7 @@ def test_d7_a_designers_bonus_counts_in_the_optimum():
     assert (result.route_points, result.ticket_points, result.score) == (2, 7, 9)
 
 
+@pytest.mark.slow  # HiGHS on a bundled map, several solves
 def test_a_node_limit_gives_the_same_answer_every_time():
     game_map = load_map("iran")
     first = solve_max_score(game_map, 30, node_limit=5)
@@ -132,6 +133,7 @@ def test_a_node_limit_gives_the_same_answer_every_time():
     assert first.gap >= 0
 
 
+@pytest.mark.slow  # HiGHS on a bundled map, several solves
 def test_a_sweep_never_falls_and_counts_proven_optima_only():
     """Each budget starts from the previous optimum, so even solves stopped after
     one node never score less with more wagons; the ticket table counts only the
