@@ -114,7 +114,7 @@ _BOW_SAFETY = 0.85
 #: Compass order is pushed with this margin, in cm, inside the sliver the rule
 #: allows (`COMPASS_TOLERANCE` of the cities' distance, times this share).
 _COMPASS_MARGIN = 0.3
-_COMPASS_ROOM = 0.5
+_COMPASS_ROOM = 0.75
 #: Routes may leave a city at angles so narrow that one band starts this much
 #: further out than the city's clearance (`board.end_clearances`), in cm.
 _FAN_REACH = 1.2
