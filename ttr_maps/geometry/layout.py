@@ -144,6 +144,7 @@ _REPAIR_ROUNDS = 3
 #: minimum).
 _NUDGES = (0.3, 0.6, 1.2, 2.0, 3.0)
 _NUDGE_BUDGET = 24000
+_BUDGET_CITIES = 50
 _NUDGE_BUDGET_MIN = 30
 #: A bow's profile: its bend points, each as (share of the way along the chord,
 #: offset to the bow's side as a share of its height).
@@ -860,13 +861,29 @@ def _bow(
         line = route_line(pa, bends(height), pb)
         return sum(polyline_length(offset_polyline(line, shift)) for shift in shifts) / tracks
 
+    # Regula falsi (the Illinois variant) on the height, kept bracketed: the
+    # length grows smoothly with the height, so a few steps reach the stored
+    # precision; the bow returned is never shorter than `length`.
     low, high = 0.0, 0.6 * chord
-    for _ in range(16):  # to 0.6 chord / 2^16, far below the 0.01 cm stored
-        middle = (low + high) / 2
-        if mean(middle) < length:
-            low = middle
+    f_low, f_high = mean(low) - length, mean(high) - length
+    if f_high <= 0:
+        return tuple(_rounded(point) for point in bends(high))
+    side_kept = 0
+    for _ in range(30):
+        if f_high < 0.002 or high - low < 1e-4 * chord:
+            break
+        middle = (low * f_high - high * f_low) / (f_high - f_low)
+        f_middle = mean(middle) - length
+        if f_middle < 0:
+            low, f_low = middle, f_middle
+            if side_kept == 1:  # the high end stayed twice: halve its weight
+                f_high /= 2
+            side_kept = 1
         else:
-            high = middle
+            high, f_high = middle, f_middle
+            if side_kept == -1:
+                f_low /= 2
+            side_kept = -1
     return tuple(_rounded(point) for point in bends(high))
 
 
@@ -929,12 +946,14 @@ def _rebent(
     index = _ShapeIndex(board)  # a group's own cars never count against it
     lines = {tuple(sorted(s.cities)): s.line for s in board.routes.values()}
     for pair in pairs:
+        # The lines at its two cities (all that decide where its cars start).
+        local = {key: line for key, line in lines.items() if key[0] in pair or key[1] in pair}
         current = bends.get(pair, ())
-        best = (_trouble(game_map, lines, pair, positions, current, index), current)
+        best = (_trouble(game_map, local, pair, positions, current, index), current)
         for bend in _bow_choices(game_map, problem, positions, pair, group_of, profiles):
             if bend == current:
                 continue
-            cost = _trouble(game_map, lines, pair, positions, bend, index)
+            cost = _trouble(game_map, local, pair, positions, bend, index)
             if cost < best[0] - 1e-9:
                 best = (cost, bend)
         if best[1] != current:
@@ -1034,7 +1053,11 @@ def _repair_board(
         tuple(sorted(pair)): {r.id for r in routes}
         for pair, routes in game_map.parallel_routes.items()
     }
-    budget = max(_NUDGE_BUDGET_MIN, _NUDGE_BUDGET // len(game_map.cities))
+    count = len(game_map.cities)
+    # Each trial measures the whole board: past `_BUDGET_CITIES` the trials
+    # shrink with the square of its size, so that big maps finish in seconds.
+    budget = _NUDGE_BUDGET // count * min(1.0, _BUDGET_CITIES / count)
+    budget = max(_NUDGE_BUDGET_MIN, int(budget))
     board = _labelled(game_map, positions, bends, kept)
     found = readability(game_map, board)
     score = (found.count, _severity(board, found))
