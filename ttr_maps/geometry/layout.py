@@ -961,9 +961,11 @@ def _rebent(
                 bends[pair] = best[1]
             else:
                 bends.pop(pair, None)
-            board = board_geometry(game_map, BoardLayout(cities=positions, bends=bends))
-            index = _ShapeIndex(board)
-            lines = {tuple(sorted(s.cities)): s.line for s in board.routes.values()}
+            # Its new cars in the index (its neighbours' cars, which may start a
+            # little elsewhere now, are measured again by the caller).
+            shapes = _tracks(game_map, local, pair, positions, best[1])
+            index.replace(shapes)
+            lines[pair] = shapes[0].line
     return bends
 
 
@@ -1293,6 +1295,18 @@ class _ShapeIndex:
         for i, (_, polygon) in enumerate(self.items):
             for key in self._cells(polygon):
                 self.grid.setdefault(key, []).append(i)
+        #: Items taken out (`replace`).
+        self.gone: set[int] = set()
+
+    def replace(self, shapes: Sequence[RouteShape]) -> None:
+        """Put the cars of `shapes` in place of the cars those routes had."""
+        ids = {shape.id for shape in shapes}
+        self.gone |= {i for i, (name, _) in enumerate(self.items) if name in ids}
+        for shape in shapes:
+            for car in shape.cars:
+                self.items.append((shape.id, car.corners))
+                for key in self._cells(car.corners):
+                    self.grid.setdefault(key, []).append(len(self.items) - 1)
 
     def _cells(self, polygon: Sequence[Point], pad: float = 0.0) -> list[tuple[int, int]]:
         xs, ys = [p[0] for p in polygon], [p[1] for p in polygon]
@@ -1313,7 +1327,7 @@ class _ShapeIndex:
                 for key in self._cells(car.corners):
                     for i in self.grid.get(key, ()):
                         name, polygon = self.items[i]
-                        if i in seen or name in own or name in found:
+                        if i in seen or name in own or name in found or i in self.gone:
                             continue
                         seen.add(i)
                         if polygons_overlap(car.corners, polygon):
