@@ -140,12 +140,13 @@ _ROUNDS = 4
 _MAX_NFEV = 80
 _REPAIR_ROUNDS = 3
 #: How far a city is nudged to repair what still breaks a rule, in cm, and how
-#: many boards that may evaluate (divided by the number of cities; at least the
-#: minimum).
+#: many boards that may evaluate (divided by the number of cities, and past
+#: `_BUDGET_CITIES` by their square; between the minimum and the maximum).
 _NUDGES = (0.3, 0.6, 1.2, 2.0, 3.0)
 _NUDGE_BUDGET = 24000
 _BUDGET_CITIES = 50
 _NUDGE_BUDGET_MIN = 30
+_NUDGE_BUDGET_MAX = 1000
 #: A bow's profile: its bend points, each as (share of the way along the chord,
 #: offset to the bow's side as a share of its height).
 Profile = tuple[tuple[float, float], ...]
@@ -1059,7 +1060,7 @@ def _repair_board(
     # Each trial measures the whole board: past `_BUDGET_CITIES` the trials
     # shrink with the square of its size, so that big maps finish in seconds.
     budget = _NUDGE_BUDGET // count * min(1.0, _BUDGET_CITIES / count)
-    budget = max(_NUDGE_BUDGET_MIN, int(budget))
+    budget = max(_NUDGE_BUDGET_MIN, min(_NUDGE_BUDGET_MAX, int(budget)))
     board = _labelled(game_map, positions, bends, kept)
     found = readability(game_map, board)
     score = (found.count, _severity(board, found))
