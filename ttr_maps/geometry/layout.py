@@ -29,12 +29,15 @@ reports how the board measures against them, naming what it could not lay out.
    still breaking a rule tries the other side, an off-centre bow or (a straight
    route) a gentle bow, and keeps the best.
 4. **Repair the board** (`_repair_board`): one change at a time to what still
-   breaks a rule (another bow for a troubled route: either side, off-centre, an
-   S, straight; a city pulled in along a chain spread too thin; a free city
-   nudged 0.6 to 3 cm in 8 directions, its bows redrawn), the labels placed
-   again; a change is kept when the board then breaks fewer rules, or as many
-   less badly (`_severity`), so two routes crowding a city part in steps. The
-   least squares see the rules as smooth wishes; this step counts them.
+   breaks a rule (another bow for a troubled route in any of `_PROFILES`: one
+   bend point centred or off-centre, a flat bow, S shapes, straight, at the
+   length its cars aim at or shorter; a city pulled in along a chain spread too
+   thin; a free city nudged 0.3 to 3 cm in 8 directions, its bows redrawn in
+   their profiles; then a city nudged with its troubled routes bent afresh), the
+   labels placed again; a change is kept when the board then breaks fewer
+   rules, or as many less badly (`_severity`), so two routes crowding a city
+   part in steps. The least squares see the rules as smooth wishes; this step
+   counts them, within a budget that shrinks on big maps.
 5. **Label and frame**: labels go where the one label placement
    (`ttr_maps.geometry.labels`) puts them in the board's own type; the board is
    moved so that everything sits `BOARD_MARGIN` inside it (not when a city is
