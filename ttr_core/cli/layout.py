@@ -48,7 +48,8 @@ def layout(
     Exit status: 0 when the board is readable; 1 when problems remain (the
     layout is still written with --write, and the problems are listed); 2
     when the map cannot be read, has other errors, names an unknown city
-    to pin, or the file cannot be written.
+    to pin, has more cities than a layout is made for (200), or the file
+    cannot be written.
     """
     from ttr_core.cli.common import fail
     from ttr_maps.geometry.layout import LayoutError, compute_layout, laid_out_text

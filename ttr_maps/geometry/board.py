@@ -38,6 +38,7 @@ import itertools
 import math
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 from ttr_maps.geometry.projection import Point, projected_positions
 from ttr_maps.model import BoardLayout, Map, Route
@@ -278,12 +279,24 @@ def band_half_width(tracks: int) -> float:
     return ((tracks - 1) * CAR_WIDTH * TRACK_SPACING + CAR_WIDTH) / 2
 
 
-def city_clearance(game_map: Map) -> dict[str, float]:
+def city_clearance(game_map: Map) -> Mapping[str, float]:
     """How far from each city's centre its routes' cars start on a laid-out board:
     `CITY_CLEARANCE`, or more where the bands of many routes (doubles count wider)
     must fan out around the city without touching: each band of half width h needs
     an angle of 2·atan(h / r) at distance r, and together they may fill 70 % of
-    the turn."""
+    the turn. Kept for the last map asked about (a layout asks thousands of times)."""
+    global _last_clearance
+    if _last_clearance is not None and _last_clearance[0] is game_map:
+        return _last_clearance[1]
+    clearance = MappingProxyType(_city_clearance(game_map))
+    _last_clearance = (game_map, clearance)
+    return clearance
+
+
+_last_clearance: tuple[Map, Mapping[str, float]] | None = None
+
+
+def _city_clearance(game_map: Map) -> dict[str, float]:
     bands: dict[str, list[float]] = {c.name: [] for c in game_map.cities}
     for pair, routes in game_map.parallel_routes.items():
         for name in pair:

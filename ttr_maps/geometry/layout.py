@@ -29,12 +29,15 @@ reports how the board measures against them, naming what it could not lay out.
    still breaking a rule tries the other side, an off-centre bow or (a straight
    route) a gentle bow, and keeps the best.
 4. **Repair the board** (`_repair_board`): one change at a time to what still
-   breaks a rule (another bow for a troubled route: either side, off-centre, an
-   S, straight; a city pulled in along a chain spread too thin; a free city
-   nudged 0.6 to 3 cm in 8 directions, its bows redrawn), the labels placed
-   again; a change is kept when the board then breaks fewer rules, or as many
-   less badly (`_severity`), so two routes crowding a city part in steps. The
-   least squares see the rules as smooth wishes; this step counts them.
+   breaks a rule (another bow for a troubled route in any of `_PROFILES`: one
+   bend point centred or off-centre, a flat bow, S shapes, straight, at the
+   length its cars aim at or shorter; a city pulled in along a chain spread too
+   thin; a free city nudged 0.3 to 3 cm in 8 directions, its bows redrawn in
+   their profiles; then a city nudged with its troubled routes bent afresh), the
+   labels placed again; a change is kept when the board then breaks fewer
+   rules, or as many less badly (`_severity`), so two routes crowding a city
+   part in steps. The least squares see the rules as smooth wishes; this step
+   counts them, within a budget that shrinks on big maps.
 5. **Label and frame**: labels go where the one label placement
    (`ttr_maps.geometry.labels`) puts them in the board's own type; the board is
    moved so that everything sits `BOARD_MARGIN` inside it (not when a city is
@@ -81,6 +84,7 @@ from ttr_maps.geometry.projection import Point, projected_positions
 from ttr_maps.geometry.readability import (
     CLEARANCE,
     COMPASS_SHARE,
+    COMPASS_TOLERANCE,
     DETOUR_SHARE,
     MAX_CAR_GAP,
     Readability,
@@ -103,11 +107,17 @@ CITY_SPACING = 2.6
 #: The share of a route's slack (the length its gaps may widen by) its line aims
 #: at; the rope holds it within `_ROPE_SLACK` of the slack.
 _TARGET_SLACK = 0.2
+#: A repaired bow may be as short as its cars need plus this share of the slack.
+_LEAST_SLACK = 0.03
+#: ... or shorter still, its end cars this near their cities' dots, in cm.
+_END_ROOM = 0.2
 _ROPE_SLACK = 0.55
 #: How far the optimiser keeps a bow below the detour bound (a share of it).
 _BOW_SAFETY = 0.85
-#: Compass order is pushed with this margin, in cm.
+#: Compass order is pushed with this margin, in cm, inside the sliver the rule
+#: allows (`COMPASS_TOLERANCE` of the cities' distance, times this share).
 _COMPASS_MARGIN = 0.3
+_COMPASS_ROOM = 0.75
 #: Routes may leave a city at angles so narrow that one band starts this much
 #: further out than the city's clearance (`board.end_clearances`), in cm.
 _FAN_REACH = 1.2
@@ -133,13 +143,44 @@ _ROUNDS = 4
 _MAX_NFEV = 80
 _REPAIR_ROUNDS = 3
 #: How far a city is nudged to repair what still breaks a rule, in cm, and how
-#: many boards that may evaluate (divided by the number of cities; at least the
-#: minimum).
-_NUDGES = (0.6, 1.2, 2.0, 3.0)
-_NUDGE_BUDGET = 60000
+#: many boards that may evaluate (divided by the number of cities, and past
+#: `_BUDGET_CITIES` by their power 2.5; between the minimum and the maximum).
+_NUDGES = (0.3, 0.6, 1.2, 2.0, 3.0)
+_NUDGE_BUDGET = 24000
+_BUDGET_CITIES = 50
 _NUDGE_BUDGET_MIN = 30
-#: Where along its chord a repaired bow bends (a share of the way).
-_BOW_ALONG = (0.5, 0.35, 0.65, 0.2, 0.8)
+_NUDGE_BUDGET_MAX = 1000
+#: A bow's profile: its bend points, each as (share of the way along the chord,
+#: offset to the bow's side as a share of its height).
+Profile = tuple[tuple[float, float], ...]
+#: The one-point bow, bending half way.
+_CENTRED: Profile = ((0.5, 1.0),)
+#: What a repaired bow may look like: one bend point along the chord (off-centre
+#: leaves the nearer city at a wider angle), a flat bow (two points on one side:
+#: more length for its height), and S shapes of several depths and positions
+#: (two points on either side: nearest the chord for their length, leaving and
+#: entering the cities on opposite sides).
+_PROFILES: tuple[Profile, ...] = (
+    *(((along, 1.0),) for along in (0.5, 0.35, 0.65, 0.2, 0.8)),
+    ((1 / 3, 1.0), (2 / 3, 1.0)),
+    ((0.25, 1.0), (0.75, 1.0)),
+    ((0.2, 1.0), (0.55, 1.0)),
+    ((0.45, 1.0), (0.8, 1.0)),
+    ((1 / 3, 1.0), (2 / 3, -1.0)),
+    ((0.25, 1.0), (0.65, -1.0)),
+    ((0.35, 1.0), (0.75, -1.0)),
+    ((1 / 3, 1.0), (2 / 3, -0.5)),
+    ((1 / 3, 0.5), (2 / 3, -1.0)),
+)
+#: The first repair of every route tries the one-point bows only (it is quick).
+_QUICK_PROFILES = _PROFILES[:3]
+
+
+#: The most cities `ttr layout` lays out. Past about a hundred, the map is far
+#: denser than a published board and the layout neither reaches a readable
+#: board nor finishes in minutes (docs/print.md, "Big maps"; measured by
+#: benchmarks/big_maps_bench.py); a bigger map is refused with that message.
+MAX_LAYOUT_CITIES = 200
 
 
 class LayoutError(ValueError):
@@ -204,6 +245,12 @@ def compute_layout(
 
     if len(game_map.cities) < 2 or not game_map.routes:
         raise LayoutError(f"{game_map.id}: a layout needs at least two cities and a route")
+    if len(game_map.cities) > MAX_LAYOUT_CITIES:
+        raise LayoutError(
+            f"{game_map.id}: {len(game_map.cities):,} cities; `ttr layout` lays out boards of "
+            f"at most {MAX_LAYOUT_CITIES:,} (past that no readable board is reached in minutes); "
+            "place its cities by hand in its `layout:` section (docs/map-format.md)"
+        )
     pinned = frozenset(pinned)
     names = [c.name for c in game_map.cities]
     if pinned:
@@ -358,11 +405,14 @@ class _Problem:
     route_a: object
     route_b: object
     #: The length each group's line needs (cars, nominal gaps, clearances), the
-    #: length it aims at, and the rope: the longest it may be.
+    #: length it aims at, and the rope: the longest it may be; and the least a
+    #: bow may have: its cars then eat into the clearance at both ends, up to
+    #: `_END_ROOM` from the nearer city's dot (the chain rule allows down to 0).
     need: object
     target: object
     upper: object
     half: object
+    least: object
     #: The length of each group's longest run of cars, and its slack.
     run: object
     slack: object
@@ -415,6 +465,7 @@ class _Problem:
                 if norm and abs(delta) / norm >= COMPASS_SHARE:
                     compass.append((index[first], index[second], axis, math.copysign(1, delta)))
         ends = np.array([clearance[p] + clearance[q] for p, q in groups], dtype=float)
+        nearest = np.array([min(clearance[p], clearance[q]) for p, q in groups], dtype=float)
         run_array = np.array(run, dtype=float)
         slack_array = np.array(slack, dtype=float)
         return cls(
@@ -425,6 +476,7 @@ class _Problem:
             target=run_array + ends + _TARGET_SLACK * slack_array,
             upper=run_array + ends + _ROPE_SLACK * slack_array,
             half=np.array(half, dtype=float),
+            least=run_array + ends - 2 * np.maximum(0.0, nearest - CITY_RADIUS - _END_ROOM),
             run=run_array,
             slack=slack_array,
             max_ratio=np.array(max_ratio, dtype=float),
@@ -555,11 +607,12 @@ def _choose_sides(problem: _Problem, x: object, sides: object) -> object:
                     np.repeat(x[b[g]][None], count, 0),
                 )
                 score += float(np.sum(np.maximum(0.0, _clear_need(problem, g) - dist)))
-            for h in near_groups:
-                other = (x[a[h]], current[h], x[b[h]])
-                mine = (x[a[g]], bow, x[b[g]])
-                if _polylines_cross(mine, other):
-                    score += 5.0
+            if near_groups:
+                drawn = current.copy()
+                drawn[g] = bow
+                others = np.array(near_groups, dtype=int)
+                mine = np.full(len(others), g)
+                score += 5.0 * float(np.sum(_crossing(x, drawn, a, b, mine, others)))
             for city in (int(a[g]), int(b[g])):
                 heading = math.atan2(bow[1] - x[city][1], bow[0] - x[city][0])
                 for h in at_city[city]:
@@ -722,7 +775,8 @@ def _residual_function(
         uncross = _uncrossing(problem, x, bows, cg, ch)
         out.append(_WEIGHT_CROSS * np.where(crossing, cross_need + uncross, 0.0))
         ahead = c_sign * (x[cj, c_axis] - x[ci, c_axis])
-        out.append(_WEIGHT_COMPASS * np.maximum(0.0, _COMPASS_MARGIN - ahead))
+        room = _COMPASS_ROOM * COMPASS_TOLERANCE * np.linalg.norm(x[cj] - x[ci], axis=1)
+        out.append(_WEIGHT_COMPASS * np.maximum(0.0, _COMPASS_MARGIN - room - ahead))
         if not free.all():
             out.append(_WEIGHT_FRAME * np.maximum(0.0, _FRAME_INSET - x[free_index]).ravel())
         return np.concatenate(out)
@@ -793,14 +847,12 @@ def _bow(
     pair: tuple[str, str],
     positions: Mapping[str, Point],
     side: float,
-    along: float,
+    profile: Profile,
     length: float,
-    wave: bool = False,
 ) -> tuple[Point, ...]:
-    """The bend point of a bow on `side` whose tracks (`tracks` side by side) are
-    `length` long on average (found by bisection), or () when the chord is enough.
-    A `wave` is an S instead: two bend points, a third and two thirds of the way,
-    on either side, which gains length while staying nearer the chord."""
+    """The bend points of a bow of `profile` (`_PROFILES`) on `side` whose tracks
+    (`tracks` side by side) are `length` long on average (its height found by
+    bisection), or () when the chord is enough."""
     pa, pb = positions[pair[0]], positions[pair[1]]
     chord = math.dist(pa, pb)
     if chord >= length or chord == 0:
@@ -808,24 +860,35 @@ def _bow(
     shifts = [(slot - (tracks - 1) / 2) * CAR_WIDTH * TRACK_SPACING for slot in range(tracks)]
 
     def bends(height: float) -> tuple[Point, ...]:
-        if wave:
-            return (
-                _beside(pa, pb, 1 / 3, side * height),
-                _beside(pa, pb, 2 / 3, -side * height),
-            )
-        return (_beside(pa, pb, along, side * height),)
+        return tuple(_beside(pa, pb, along, side * share * height) for along, share in profile)
 
     def mean(height: float) -> float:
         line = route_line(pa, bends(height), pb)
         return sum(polyline_length(offset_polyline(line, shift)) for shift in shifts) / tracks
 
+    # Regula falsi (the Illinois variant) on the height, kept bracketed: the
+    # length grows smoothly with the height, so a few steps reach the stored
+    # precision; the bow returned is never shorter than `length`.
     low, high = 0.0, 0.6 * chord
-    for _ in range(24):
-        middle = (low + high) / 2
-        if mean(middle) < length:
-            low = middle
+    f_low, f_high = mean(low) - length, mean(high) - length
+    if f_high <= 0:
+        return tuple(_rounded(point) for point in bends(high))
+    side_kept = 0
+    for _ in range(30):
+        if f_high < 0.002 or high - low < 1e-4 * chord:
+            break
+        middle = (low * f_high - high * f_low) / (f_high - f_low)
+        f_middle = mean(middle) - length
+        if f_middle < 0:
+            low, f_low = middle, f_middle
+            if side_kept == 1:  # the high end stayed twice: halve its weight
+                f_high /= 2
+            side_kept = 1
         else:
-            high = middle
+            high, f_high = middle, f_middle
+            if side_kept == -1:
+                f_low /= 2
+            side_kept = -1
     return tuple(_rounded(point) for point in bends(high))
 
 
@@ -840,7 +903,7 @@ def _draw_bows(
     bends = {}
     for g, pair in enumerate(problem.groups):
         tracks = len(game_map.parallel_routes[frozenset(pair)])
-        bend = _bow(tracks, pair, positions, float(sides[g]), 0.5, float(problem.target[g]))
+        bend = _bow(tracks, pair, positions, float(sides[g]), _CENTRED, float(problem.target[g]))
         if bend:
             bends[pair] = bend
     return bends
@@ -865,39 +928,49 @@ def _repair_routes(
         troubled_groups = sorted(tuple(sorted(p)) for p in troubled if tuple(sorted(p)) in group_of)
         if not troubled_groups:
             break
-        changed = False
-        for pair in troubled_groups:
-            index = _ShapeIndex(board, exclude={frozenset(pair)})
-            lines = {tuple(sorted(s.cities)): s.line for s in board.routes.values()}
-            g = group_of[pair]
-            current = bends.get(pair, ())
-            best = (_trouble(game_map, lines, pair, positions, current, index), current)
-            tracks = len(game_map.parallel_routes[frozenset(pair)])
-            chord = math.dist(positions[pair[0]], positions[pair[1]])
-            target, upper = float(problem.target[g]), float(problem.upper[g])
-            lengths = (
-                [target]
-                if chord < target
-                else [chord + share * (upper - chord) for share in (0.3, 0.7) if chord < upper]
-            )
-            for length in lengths:
-                for side in (1.0, -1.0):
-                    for along in (0.5, 0.35, 0.65):
-                        bend = _bow(tracks, pair, positions, side, along, length)
-                        if not bend or bend == current:
-                            continue
-                        cost = _trouble(game_map, lines, pair, positions, bend, index)
-                        if cost < best[0] - 1e-9:
-                            best = (cost, bend)
-            if best[1] != current:
-                changed = True
-                if best[1]:
-                    bends[pair] = best[1]
-                else:
-                    bends.pop(pair, None)
-                board = board_geometry(game_map, BoardLayout(cities=positions, bends=bends))
-        if not changed:
+        before = dict(bends)
+        bends = _rebent(game_map, problem, positions, bends, troubled_groups, _QUICK_PROFILES)
+        if bends == before:
             break
+    return bends
+
+
+def _rebent(
+    game_map: Map,
+    problem: _Problem,
+    positions: Mapping[str, Point],
+    bends: Mapping[tuple[str, str], tuple[Point, ...]],
+    pairs: Sequence[tuple[str, str]],
+    profiles: Sequence[Profile] = _PROFILES,
+) -> dict[tuple[str, str], tuple[Point, ...]]:
+    """`bends` with each group of `pairs` in turn given the bow (`_bow_choices` in
+    `profiles`) whose tracks break least (`_trouble`) against the rest of the board."""
+    bends = dict(bends)
+    group_of = {pair: g for g, pair in enumerate(problem.groups)}
+    board = board_geometry(game_map, BoardLayout(cities=positions, bends=bends))
+    index = _ShapeIndex(board)  # a group's own cars never count against it
+    lines = {tuple(sorted(s.cities)): s.line for s in board.routes.values()}
+    for pair in pairs:
+        # The lines at its two cities (all that decide where its cars start).
+        local = {key: line for key, line in lines.items() if key[0] in pair or key[1] in pair}
+        current = bends.get(pair, ())
+        best = (_trouble(game_map, local, pair, positions, current, index), current)
+        for bend in _bow_choices(game_map, problem, positions, pair, group_of, profiles):
+            if bend == current:
+                continue
+            cost = _trouble(game_map, local, pair, positions, bend, index)
+            if cost < best[0] - 1e-9:
+                best = (cost, bend)
+        if best[1] != current:
+            if best[1]:
+                bends[pair] = best[1]
+            else:
+                bends.pop(pair, None)
+            # Its new cars in the index (its neighbours' cars, which may start a
+            # little elsewhere now, are measured again by the caller).
+            shapes = _tracks(game_map, local, pair, positions, best[1])
+            index.replace(shapes)
+            lines[pair] = shapes[0].line
     return bends
 
 
@@ -916,26 +989,45 @@ def _labelled(
 def _redrawn(
     game_map: Map,
     problem: _Problem,
+    before: Mapping[str, Point],
     positions: Mapping[str, Point],
     bends: Mapping[tuple[str, str], tuple[Point, ...]],
     groups: Sequence[int],
 ) -> dict[tuple[str, str], tuple[Point, ...]]:
-    """`bends` with the bows of `groups` drawn again for their cities' places, each
-    on the side it had (a straight group bows to the left if it must)."""
+    """`bends` with the bows of `groups` drawn again for their cities' new places
+    (`before`: where they were), each in the profile and on the side it had (a
+    straight group bows to the left if it must)."""
     bends = dict(bends)
     for g in groups:
         pair = problem.groups[g]
-        pa, pb = positions[pair[0]], positions[pair[1]]
         old = bends.pop(pair, ())
-        side = 1.0
-        if old:
-            (x, y), (dx, dy) = old[0], (pb[0] - pa[0], pb[1] - pa[1])
-            side = 1.0 if dx * (y - pa[1]) - dy * (x - pa[0]) >= 0 else -1.0
+        side, profile = _profile_of(before[pair[0]], before[pair[1]], old)
         tracks = len(game_map.parallel_routes[frozenset(pair)])
-        bend = _bow(tracks, pair, positions, side, 0.5, float(problem.target[g]))
+        bend = _bow(tracks, pair, positions, side, profile, float(problem.target[g]))
         if bend:
             bends[pair] = bend
     return bends
+
+
+def _profile_of(pa: Point, pb: Point, bend: Sequence[Point]) -> tuple[float, Profile]:
+    """The side and profile (`_PROFILES`) of a bow from `pa` to `pb` through `bend`
+    (a straight line: the centred bow to the left).
+
+    >>> _profile_of((0.0, 0.0), (4.0, 0.0), [(1.0, -1.0), (3.0, 0.5)])
+    (-1.0, ((0.25, 1.0), (0.75, -0.5)))
+    """
+    chord = math.dist(pa, pb)
+    if not bend or chord == 0:
+        return 1.0, _CENTRED
+    ux, uy = (pb[0] - pa[0]) / chord, (pb[1] - pa[1]) / chord
+    placed = [
+        ((x - pa[0]) * ux + (y - pa[1]) * uy, (y - pa[1]) * ux - (x - pa[0]) * uy) for x, y in bend
+    ]
+    height = max(placed, key=lambda point: abs(point[1]))[1]
+    if abs(height) < 1e-9:
+        return 1.0, _CENTRED
+    side = math.copysign(1.0, height)
+    return side, tuple((round(t / chord, 3), round(o / height, 3)) for t, o in placed)
 
 
 def _repair_board(
@@ -968,7 +1060,11 @@ def _repair_board(
         tuple(sorted(pair)): {r.id for r in routes}
         for pair, routes in game_map.parallel_routes.items()
     }
-    budget = max(_NUDGE_BUDGET_MIN, _NUDGE_BUDGET // len(game_map.cities))
+    count = len(game_map.cities)
+    # Each trial measures the whole board: past `_BUDGET_CITIES` the trials
+    # shrink faster than its size grows, so that big maps finish in seconds.
+    budget = _NUDGE_BUDGET // count * min(1.0, _BUDGET_CITIES / count) ** 1.5
+    budget = max(_NUDGE_BUDGET_MIN, min(_NUDGE_BUDGET_MAX, int(budget)))
     board = _labelled(game_map, positions, bends, kept)
     found = readability(game_map, board)
     score = (found.count, _severity(board, found))
@@ -1000,16 +1096,28 @@ def _repair_board(
                     )
                     w = share * excess / math.dist((x, y), (ox, oy))
                     moved = {**positions, city: _rounded((x + w * (ox - x), y + w * (oy - y)))}
-                    redrawn = _redrawn(game_map, problem, moved, bends, at_city.get(city, ()))
+                    groups = at_city.get(city, ())
+                    redrawn = _redrawn(game_map, problem, positions, moved, bends, groups)
                     yield ("pull", city, *pair, str(share)), moved, redrawn
-        for city in sorted(found.troubled_cities(game_map) - set(pinned)):
-            x, y = positions[city]
-            for step, k in itertools.product(range(len(_NUDGES)), range(8)):
-                angle, distance = k * math.pi / 4, _NUDGES[step]
-                moved = {**positions, city: _rounded((x + distance * math.cos(angle),
-                                                      y + distance * math.sin(angle)))}  # fmt: skip
-                redrawn = _redrawn(game_map, problem, moved, bends, at_city.get(city, ()))
-                yield ("city", city, str(step), str(k)), moved, redrawn
+        troubled = sorted(tuple(sorted(p)) for p in found.troubled_pairs(game_map))
+        cities = sorted(found.troubled_cities(game_map) - set(pinned))
+        nudges = list(itertools.product(range(len(_NUDGES)), range(8)))
+        for city, (step, k) in itertools.product(cities, nudges):
+            moved = _nudged(positions, city, step, k)
+            redrawn = _redrawn(game_map, problem, positions, moved, bends, at_city.get(city, ()))
+            yield ("city", city, str(step), str(k)), moved, redrawn
+        # Then, the dearer compound: a city nudged and its troubled routes bent
+        # afresh for where it moved to (how the bundled boards were finished by hand).
+        for city in cities:
+            mine = [pair for pair in troubled if city in pair and pair in group_of]
+            for step, k in nudges if mine else ():
+                key = ("city and bows", city, str(step), str(k))
+                if key in tried:
+                    continue
+                moved = _nudged(positions, city, step, k)
+                groups = at_city.get(city, ())
+                redrawn = _redrawn(game_map, problem, positions, moved, bends, groups)
+                yield key, moved, _rebent(game_map, problem, moved, redrawn, mine)
 
     while found.count and budget > 0:
         for key, moved, redrawn in changes():
@@ -1043,33 +1151,42 @@ def _repair_board(
     return positions, bends
 
 
+def _nudged(positions: Mapping[str, Point], city: str, step: int, k: int) -> dict[str, Point]:
+    """`positions` with `city` moved `_NUDGES[step]` cm in the direction k · 45°."""
+    (x, y), angle, distance = positions[city], k * math.pi / 4, _NUDGES[step]
+    return {
+        **positions,
+        city: _rounded((x + distance * math.cos(angle), y + distance * math.sin(angle))),
+    }
+
+
 def _bow_choices(
     game_map: Map,
     problem: _Problem,
     positions: Mapping[str, Point],
     pair: tuple[str, str],
     group_of: Mapping[tuple[str, str], int],
+    profiles: Sequence[Profile] = _PROFILES,
 ) -> list[tuple[Point, ...]]:
     """The bows a group may be drawn with: straight, and bows of the length its cars
     aim at (a group shorter than that) or gently longer than its chord within its
-    rope (a straight one), on either side, centred or off-centre (a bow off-centre
-    leaves the nearer city at a wider angle to its chord), or as an S (`_bow`'s
-    wave: it keeps nearer the chord than a bow of the same length)."""
+    rope (a straight one), on either side, in every profile of `profiles` (one
+    bend point, centred or off-centre; a flat bow; S shapes)."""
     g = group_of[pair]
     tracks = len(game_map.parallel_routes[frozenset(pair)])
     chord = math.dist(positions[pair[0]], positions[pair[1]])
-    target, upper = float(problem.target[g]), float(problem.upper[g])
+    need, target, upper = float(problem.need[g]), float(problem.target[g]), float(problem.upper[g])
     if chord < target:
-        lengths = [target]
+        # The length its cars aim at, nearly the least they need (nearer the
+        # chord), or the least with their cars nearer their cities.
+        lengths = [target, need + _LEAST_SLACK * float(problem.slack[g])]
+        if problem.least[g] < need:
+            lengths.append(float(problem.least[g]))
     else:
         lengths = [chord + share * (upper - chord) for share in (0.15, 0.4, 0.7) if chord < upper]
     choices: list[tuple[Point, ...]] = [()]
-    for length, side, along in itertools.product(lengths, (1.0, -1.0), _BOW_ALONG):
-        bend = _bow(tracks, pair, positions, side, along, length)
-        if bend and bend not in choices:
-            choices.append(bend)
-    for length, side in itertools.product(lengths, (1.0, -1.0)):
-        bend = _bow(tracks, pair, positions, side, 0.5, length, wave=True)
+    for length, side, profile in itertools.product(lengths, (1.0, -1.0), profiles):
+        bend = _bow(tracks, pair, positions, side, profile, length)
         if bend and bend not in choices:
             choices.append(bend)
     return choices
@@ -1160,14 +1277,12 @@ def _trouble(
 class _ShapeIndex:
     """Cars and city dots of a board in a uniform grid, to count what a group's cars
     would overlap (cars of other routes, any city dot) and which cities they pass
-    too near. `exclude` (pairs of cities) leaves those groups' own cars out."""
+    too near."""
 
-    def __init__(self, board: BoardGeometry, exclude: Collection[frozenset[str]] = ()):
+    def __init__(self, board: BoardGeometry):
         self.cell = 2 * board.car_length
         self.items: list[tuple[str, tuple[Point, ...]]] = []
         for shape in board.routes.values():
-            if frozenset(shape.cities) in exclude:
-                continue
             for car in shape.cars:
                 self.items.append((shape.id, car.corners))
         r = board.city_radius
@@ -1185,6 +1300,18 @@ class _ShapeIndex:
         for i, (_, polygon) in enumerate(self.items):
             for key in self._cells(polygon):
                 self.grid.setdefault(key, []).append(i)
+        #: Items taken out (`replace`).
+        self.gone: set[int] = set()
+
+    def replace(self, shapes: Sequence[RouteShape]) -> None:
+        """Put the cars of `shapes` in place of the cars those routes had."""
+        ids = {shape.id for shape in shapes}
+        self.gone |= {i for i, (name, _) in enumerate(self.items) if name in ids}
+        for shape in shapes:
+            for car in shape.cars:
+                self.items.append((shape.id, car.corners))
+                for key in self._cells(car.corners):
+                    self.grid.setdefault(key, []).append(len(self.items) - 1)
 
     def _cells(self, polygon: Sequence[Point], pad: float = 0.0) -> list[tuple[int, int]]:
         xs, ys = [p[0] for p in polygon], [p[1] for p in polygon]
@@ -1205,7 +1332,7 @@ class _ShapeIndex:
                 for key in self._cells(car.corners):
                     for i in self.grid.get(key, ()):
                         name, polygon = self.items[i]
-                        if i in seen or name in own or name in found:
+                        if i in seen or name in own or name in found or i in self.gone:
                             continue
                         seen.add(i)
                         if polygons_overlap(car.corners, polygon):

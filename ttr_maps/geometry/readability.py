@@ -361,11 +361,24 @@ def neighbour_pairs(game_map: Map, geography: Mapping[str, Point]) -> list[tuple
     return sorted(pairs)  # type: ignore[arg-type]
 
 
+def _geographic_neighbours(game_map: Map) -> tuple[Mapping[str, Point], list[tuple[str, str]]]:
+    """The map's projected geography and its `neighbour_pairs`, kept for the last
+    map asked about (a layout measures thousands of boards of one map)."""
+    global _last_neighbours
+    if _last_neighbours is None or _last_neighbours[0] is not game_map:
+        geography = projected_positions(game_map)
+        _last_neighbours = (game_map, geography, neighbour_pairs(game_map, geography))
+    return _last_neighbours[1], _last_neighbours[2]
+
+
+_last_neighbours: tuple[Map, Mapping[str, Point], list[tuple[str, str]]] | None = None
+
+
 def compass_flips(game_map: Map, positions: Mapping[str, Point]) -> Iterator[CompassFlip]:
     """Neighbouring cities whose east–west or north–south order on the board is
     the opposite of geography's (see the module docstring)."""
-    geography = projected_positions(game_map)
-    for a, b in neighbour_pairs(game_map, geography):
+    geography, pairs = _geographic_neighbours(game_map)
+    for a, b in pairs:
         if a not in positions or b not in positions:
             continue
         geo = (geography[b][0] - geography[a][0], geography[b][1] - geography[a][1])

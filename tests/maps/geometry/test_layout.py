@@ -168,15 +168,6 @@ def test_cli_layout_of_a_broken_map_is_a_clear_error(tmp_path: Path):
 
 
 REAL_MAPS = ["europe", "north_america", "iran", str(MAPS / "nordic.yaml"), str(MAPS / "japan.yaml")]
-#: Laid out from scratch, Europe and North America still break a few rules at
-#: their busiest cities (Amsterdam-Essen-Frankfurt, Toronto; docs/print.md); their
-#: stored boards were finished by hand. Strict: the day they pass, the marks go.
-UNFINISHED = pytest.mark.xfail(reason="layout leaves problems at busy hubs", strict=True)
-FROM_SCRATCH = [
-    pytest.param("europe", marks=UNFINISHED),
-    pytest.param("north_america", marks=UNFINISHED),
-    *REAL_MAPS[2:],
-]
 
 
 @pytest.mark.parametrize("map_id", REAL_MAPS, ids=lambda m: Path(m).stem)
@@ -194,7 +185,7 @@ def test_stored_layouts_of_real_maps_are_readable_with_equal_cars(map_id):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("map_id", FROM_SCRATCH, ids=lambda m: Path(m).stem)
+@pytest.mark.parametrize("map_id", REAL_MAPS, ids=lambda m: Path(m).stem)
 def test_layout_of_real_maps_from_scratch_is_readable(map_id):
     game_map = dataclasses.replace(load_map(map_id), layout=None)
     result = compute_layout(game_map)
@@ -352,17 +343,41 @@ tickets:
 
 def test_cli_layout_names_the_routes_it_could_not_lay_out(tmp_path: Path):
     """P–R needs six cars' length while P–Q–R gives two: no layout chains all
-    three, and the layout says so by name, with validate's codes, and exits 1."""
+    three, and the layout names the routes it sacrificed (which of the three is
+    its choice), with validate's codes, and exits 1."""
     path = tmp_path / "tight.yaml"
     path.write_text(TIGHT, encoding="utf-8")
     result = runner.invoke(app, ["layout", str(path), "--write"])
     assert result.exit_code == 1, result.output
     assert "not readable" in result.output
     assert "could not lay out the routes between" in result.output
-    assert "P and R" in result.output and "TTR55" in result.output
+    named = result.output.split("could not lay out the routes between: ")[1].splitlines()[0]
+    assert set(named.split("; ")) <= {"P and Q", "P and R", "Q and R"} and named
+    assert "TTR55" in result.output
     # Written all the same, and validate reports the same board problems (and the
     # design warnings a three-city map raises, which are not the layout's).
     board_codes = {f"TTR55{k}" for k in range(1, 8)}
     reported = {code for code in board_codes if code in result.output}
     codes = {p.code for p in validate_file(path).problems} & board_codes
     assert codes and codes == reported
+
+
+def test_cli_layout_refuses_a_map_past_its_size_with_a_message(tmp_path: Path):
+    """Past `MAX_LAYOUT_CITIES` no readable board is reached in minutes: the map is
+    refused at once (exit 2, the size and the limit named), as preview refuses."""
+    from ttr_maps.geometry.layout import MAX_LAYOUT_CITIES
+
+    count = MAX_LAYOUT_CITIES + 1
+    lines = ["format: 1", "id: row", "name: Row", "coordinates: plane", "cities:"]
+    lines += [f"  T{i}: {{x: {3 * i}, y: {i % 2}}}" for i in range(count)]
+    lines.append("routes:")
+    lines += [f"  - {{between: [T{i}, T{i + 1}], length: 2, color: red}}" for i in range(count - 1)]
+    lines.append("tickets: []")
+    path = tmp_path / "row.yaml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    before = path.read_bytes()
+    result = runner.invoke(app, ["layout", str(path), "--write"])
+    assert result.exit_code == 2, result.output
+    assert f"{count:,} cities" in result.output
+    assert f"at most {MAX_LAYOUT_CITIES:,}" in result.output
+    assert path.read_bytes() == before
