@@ -22,7 +22,8 @@ Sections (all by default):
 - `crowding`: `ttr tickets`'s connections a game wanted by a player who finds no
   free track (the expected excess) against play: per game, per seat, the
   connections on the cheapest path of a ticket the seat holds at the end that it
-  does not own and the others' tracks closed to it (R11); target within 15 % at 2-5
+  does not own and the others' tracks closed to it (R11), unless one of its
+  stations lent it a track there (E1); target within 15 % at 2-5
   players on North America and Europe; and the Spearman rank correlation of the
   connections' expected excess with how often each was blocked in play.
 - `deck`: decks of several scores on North America (the published deck, suggested
@@ -290,20 +291,23 @@ def section_findings(args: argparse.Namespace) -> None:
 # ---------------------------------------------------------------- crowding
 
 
-def blocked_in_play(
-    game_map: Map, board, game: GameSummary, players: int
-) -> tuple[float, list[int]]:  # type: ignore[no-untyped-def]
+def blocked_in_play(game_map: Map, board, game: GameSummary, players: int) -> tuple[list[int], int]:  # type: ignore[no-untyped-def]
     """Connections taken from a seat that needed them: on the cheapest path of a
     ticket it holds at the end, not owned by it, closed to it by the others' tracks
-    (R11). The count, and the connections (indices), once per seat."""
+    (R11) and not lent to it by one of its stations (E1: a station lets its owner
+    use one of the others' routes into its city, so nothing was taken). The
+    connections (indices, once per seat), and how many more were closed to a seat
+    but lent by its station."""
     rules = board.rules
     connection_of = [board.connection_index[frozenset(r.cities)] for r in game_map.routes]
+    by_id = game_map.route_by_id
     owned = [[0] * len(board.connections) for _ in range(players)]
     for seat, summary in enumerate(game.seats):
         for route in summary.routes:
             owned[seat][connection_of[route]] += 1
     single = rules.is_single_track(players)
     blocked: list[int] = []
+    lent_closed = 0
     for seat, summary in enumerate(game.seats):
         needed = set()
         for ticket_index, _ in summary.tickets:
@@ -311,13 +315,17 @@ def blocked_in_play(
             path = board.paths(ticket.a, ticket.b).paths[0]
             for x, y in itertools.pairwise(path):
                 needed.add(board.connection_index[frozenset((x, y))])
+        lent = {board.connection_index[frozenset(by_id[r].cities)] for r in summary.station_routes}
         for c in needed:
             others = sum(owned[s][c] for s in range(players) if s != seat)
             tracks = board.connections[c].tracks
             closed = others >= 1 if single else others >= tracks
             if not owned[seat][c] and closed:
-                blocked.append(c)
-    return float(len(blocked)), blocked
+                if c in lent:
+                    lent_closed += 1
+                else:
+                    blocked.append(c)
+    return blocked, lent_closed
 
 
 def section_crowding(args: argparse.Namespace) -> None:
@@ -336,13 +344,14 @@ def section_crowding(args: argparse.Namespace) -> None:
             players = crowd.players
             total = 0.0
             per_connection = [0] * len(board.connections)
-            games = 0
+            games = lent = 0
             played = iter_games(
                 game_map, map_id, args.crowding_games, players, ["greedy"], args.seed, args.jobs
             )
             for game in played:
-                count, blocked = blocked_in_play(game_map, board, game, players)
-                total += count
+                blocked, lent_closed = blocked_in_play(game_map, board, game, players)
+                total += len(blocked)
+                lent += lent_closed
                 for c in blocked:
                     per_connection[c] += 1
                 games += 1
@@ -353,7 +362,8 @@ def section_crowding(args: argparse.Namespace) -> None:
             rho = spearman(list(crowd.excess), per_connection)
             print(
                 f"{map_id:14} {players}p: model {model:5.2f}, play {in_play:5.2f} a game "
-                f"({off:+.1%}); Spearman of the connections {rho:.2f}",
+                f"({off:+.1%}); Spearman of the connections {rho:.2f}; closed but lent by "
+                f"a station (E1, not counted) {lent / games:.2f} a game",
                 flush=True,
             )
     print(f"largest departure: {worst:.1%} (target ≤ 15 %)")
