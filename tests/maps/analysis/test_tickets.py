@@ -417,3 +417,52 @@ def test_random_module_state_is_not_used(north_america_board):
     first = suggest_deck(north_america_board, 24, seed=1, iterations=20)
     random.seed(2)
     assert suggest_deck(north_america_board, 24, seed=1, iterations=20) == first
+
+
+# ---------------------------------------------------------------- the paths
+
+
+def grid_routes(side: int, rng: random.Random) -> list[tuple[str, str, int, int]]:
+    """A side × side grid with some diagonals, lengths 1-3 (many equal paths)."""
+    name = [[f"c{x}{y}" for y in range(side)] for x in range(side)]
+    routes = []
+    for x, y in itertools.product(range(side), repeat=2):
+        if x + 1 < side:
+            routes.append((name[x][y], name[x + 1][y], rng.choice((1, 1, 2)), 1))
+        if y + 1 < side:
+            routes.append((name[x][y], name[x][y + 1], rng.choice((1, 1, 2)), 1))
+        if x + 1 < side and y + 1 < side and rng.random() < 0.3:
+            routes.append((name[x][y], name[x + 1][y + 1], rng.choice((2, 3)), 1))
+    return routes
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_k_cheapest_paths_are_the_cheapest_simple_paths(seed):
+    """Against every simple path, enumerated: the same k cheapest costs, each path
+    simple, joining the two cities, costing what it says."""
+    import networkx as nx
+
+    from ttr_maps.graph import k_cheapest_paths, wagon_graph
+
+    rng = random.Random(seed)
+    graph = wagon_graph(plane_map(grid_routes(4, rng)))
+    for a, b in rng.sample(list(itertools.combinations(sorted(graph), 2)), 12):
+        every = sorted(nx.path_weight(graph, p, "weight") for p in nx.all_simple_paths(graph, a, b))
+        found = k_cheapest_paths(graph, a, b, 5)
+        assert [cost for cost, _ in found] == every[:5]
+        for cost, path in found:
+            assert path[0] == a and path[-1] == b and len(set(path)) == len(path)
+            assert nx.path_weight(graph, path, "weight") == cost
+        assert len({tuple(p) for _, p in found}) == len(found)
+
+
+def test_equal_paths_do_not_depend_on_the_order_of_the_routes():
+    """Ties are settled by the cities' names: the same paths, and so the same
+    usage, whatever order the file lists its routes in."""
+    routes = grid_routes(5, random.Random(7))
+    shuffled = routes[:]
+    random.Random(1).shuffle(shuffled)
+    first, second = TicketBoard(plane_map(routes)), TicketBoard(plane_map(shuffled))
+    assert first.pairs == second.pairs
+    for a, b in first.pairs:
+        assert first.paths(a, b).paths == second.paths(a, b).paths
