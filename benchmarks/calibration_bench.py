@@ -358,28 +358,36 @@ def section_crowding(args: argparse.Namespace) -> None:
         board = analysis.board
         for crowd in analysis.measures.crowding:
             players = crowd.players
-            total = 0.0
+            per_game: list[float] = []
             per_connection = [0.0] * len(board.connections)
-            games = lent = 0
+            lent = 0.0
+            held = held_long = 0
             played = iter_games(
                 game_map, map_id, args.crowding_games, players, ["greedy"], args.seed, args.jobs
             )
             for game in played:
                 blocked, lent_closed = blocked_in_play(game_map, board, game, players)
-                total += sum(blocked.values())
+                per_game.append(sum(blocked.values()))
                 lent += lent_closed
                 for c, chance in blocked.items():
                     per_connection[c] += chance
-                games += 1
-            in_play = total / games
+                for seat in game.seats:
+                    held += len(seat.tickets)
+                    held_long += sum(game_map.tickets[t].long for t, _ in seat.tickets)
+            games = len(per_game)
+            in_play = statistics.mean(per_game)
+            # 95 % interval of the mean over games (normal: hundreds of games).
+            half = 1.96 * statistics.stdev(per_game) / math.sqrt(games)
             model = crowd.blocked_per_game
             off = (model - in_play) / in_play if in_play else math.inf
             worst = max(worst, abs(off))
             rho = spearman(list(crowd.excess), per_connection)
             print(
                 f"{map_id:14} {players}p: model {model:5.2f}, play {in_play:5.2f} a game "
-                f"({off:+.1%}); Spearman of the connections {rho:.2f}; closed but lent by "
-                f"a station (E1, not counted) {lent / games:.2f} a game",
+                f"(95 % {in_play - half:.2f}–{in_play + half:.2f}; model {off:+.1%}); "
+                f"Spearman of the connections {rho:.2f}; closed but lent by a station (E1, "
+                f"not counted) {lent / games:.2f} a game; tickets held a seat "
+                f"{held / games / players:.2f} ({held_long / games / players:.2f} long)",
                 flush=True,
             )
     print(f"largest departure: {worst:.1%} (target ≤ 15 %)")

@@ -185,7 +185,14 @@ class TicketBoard:
 
     def __init__(self, game_map: Map):
         from ttr_maps.graph import wagon_distances_from, wagon_graph
+        from ttr_maps.io.limits import MAX_TICKET_CITIES
 
+        if len(game_map.cities) > MAX_TICKET_CITIES:
+            raise DeckError(
+                f"the map has {len(game_map.cities):,} cities; the ticket analysis works on "
+                f"at most {MAX_TICKET_CITIES:,} (it keeps the distance of every pair of "
+                "cities; docs/tickets.md, Big maps)"
+            )
         self.map = game_map
         self.rules = map_rules(game_map)
         self.graph = wagon_graph(game_map)

@@ -17,11 +17,14 @@ from ttr_core.cli import app
 from ttr_maps import load_map
 from ttr_maps.analysis.tickets import (
     DUPLICATE_PENALTY,
+    MIN_RANDOM_DECKS,
     PUBLISHED_DECKS,
+    RANDOM_TICKETS,
     SCORE_WEIGHTS,
     DeckError,
     TicketBoard,
     calibrate,
+    calibration_samples,
     measure_deck,
     score_deck,
     suggest_deck,
@@ -224,6 +227,16 @@ def test_calibration_is_deterministic_for_a_seed(north_america_board):
     assert first.scores != calibrate(north_america_board, deck, samples=5, seed=4).scores
 
 
+def test_random_decks_are_capped_by_their_tickets_in_all_not_on_the_bundled_maps():
+    """300 decks of Europe's 46 tickets are scored; a 333-ticket deck gets as many
+    decks as fit `RANDOM_TICKETS`, a huge one `MIN_RANDOM_DECKS`, and never more
+    than asked for."""
+    assert calibration_samples(300, 46) == 300
+    assert calibration_samples(300, 333) == RANDOM_TICKETS // 333 < 300
+    assert calibration_samples(300, 10_000) == MIN_RANDOM_DECKS
+    assert calibration_samples(5, 10_000) == 5
+
+
 # ---------------------------------------------------------------- suggestions
 
 
@@ -375,6 +388,19 @@ def test_cli_tickets_on_a_map_without_tickets_exits_2(tmp_path: Path):
     result = runner.invoke(app, ["tickets", str(path), "--samples", "0"])
     assert result.exit_code == 2
     assert "no tickets" in result.output
+
+
+@pytest.mark.parametrize("command", [["tickets"], ["tickets", "suggest", "--count", "40"]])
+def test_cli_tickets_refuses_a_map_above_its_size_with_a_message(command, monkeypatch):
+    """Above `MAX_TICKET_CITIES` (patched down to Iran's size less one here) both
+    commands refuse with exit 2, saying the size and the limit."""
+    from ttr_maps.io import limits
+
+    cities = len(load_map("iran").cities)
+    monkeypatch.setattr(limits, "MAX_TICKET_CITIES", cities - 1)
+    result = runner.invoke(app, [*command, "iran"])
+    assert result.exit_code == 2
+    assert f"{cities:,} cities" in result.output and f"at most {cities - 1:,}" in result.output
 
 
 def test_cli_suggest_write_replaces_the_block_in_place(tmp_path: Path):
