@@ -22,7 +22,9 @@ Sections (all by default):
 - `crowding`: `ttr tickets`'s connections a game wanted by a player who finds no
   free track (the expected excess) against play: per game, per seat, the
   connections on the cheapest path of a ticket the seat holds at the end that it
-  does not own and the others' tracks closed to it (R11); target within 15 % at 2-5
+  does not own and the others' tracks closed to it (R11), unless one of its
+  stations lent it a track there (E1); equally cheap paths count alike (the chance
+  that the one the seat plays goes through the connection); target within 15 % at 2-5
   players on North America and Europe; and the Spearman rank correlation of the
   connections' expected excess with how often each was blocked in play.
 - `deck`: decks of several scores on North America (the published deck, suggested
@@ -291,33 +293,55 @@ def section_findings(args: argparse.Namespace) -> None:
 
 
 def blocked_in_play(
-    game_map: Map, board, game: GameSummary, players: int
-) -> tuple[float, list[int]]:  # type: ignore[no-untyped-def]
+    game_map: Map, board: TicketBoard, game: GameSummary, players: int
+) -> tuple[dict[int, float], float]:
     """Connections taken from a seat that needed them: on the cheapest path of a
     ticket it holds at the end, not owned by it, closed to it by the others' tracks
-    (R11). The count, and the connections (indices), once per seat."""
-    rules = board.rules
+    (R11) and not lent to it by one of its stations (E1: a station lets its owner
+    use one of the others' routes into its city, so nothing was taken). A ticket
+    with several equally cheap paths plays each alike, as the model's usage does:
+    a seat needs a connection with the chance that the cheapest path it plays for
+    some ticket goes through it. The connections (index -> that chance, summed over
+    the seats), and how much more was closed to a seat but lent by its station."""
     connection_of = [board.connection_index[frozenset(r.cities)] for r in game_map.routes]
+    by_id = game_map.route_by_id
     owned = [[0] * len(board.connections) for _ in range(players)]
     for seat, summary in enumerate(game.seats):
         for route in summary.routes:
             owned[seat][connection_of[route]] += 1
-    single = rules.is_single_track(players)
-    blocked: list[int] = []
+    single = board.rules.is_single_track(players)
+    blocked: dict[int, float] = {}
+    lent_closed = 0.0
     for seat, summary in enumerate(game.seats):
-        needed = set()
+        missed: dict[int, float] = {}  # connection -> chance no ticket's path needs it
         for ticket_index, _ in summary.tickets:
             ticket = game_map.tickets[ticket_index]
-            path = board.paths(ticket.a, ticket.b).paths[0]
-            for x, y in itertools.pairwise(path):
-                needed.add(board.connection_index[frozenset((x, y))])
-        for c in needed:
+            for c, share in cheapest_path_shares(board, ticket.a, ticket.b).items():
+                missed[c] = missed.get(c, 1.0) * (1.0 - share)
+        lent = {board.connection_index[frozenset(by_id[r].cities)] for r in summary.station_routes}
+        for c, chance_not in missed.items():
             others = sum(owned[s][c] for s in range(players) if s != seat)
             tracks = board.connections[c].tracks
             closed = others >= 1 if single else others >= tracks
             if not owned[seat][c] and closed:
-                blocked.append(c)
-    return float(len(blocked)), blocked
+                if c in lent:
+                    lent_closed += 1.0 - chance_not
+                else:
+                    blocked[c] = blocked.get(c, 0.0) + 1.0 - chance_not
+    return blocked, lent_closed
+
+
+def cheapest_path_shares(board: TicketBoard, a: str, b: str) -> dict[int, float]:
+    """Connection -> the share of the equally cheapest paths between `a` and `b`
+    (of the board's `PATHS_PER_TICKET`) that go through it."""
+    found = board.paths(a, b)
+    cheapest = [p for cost, p in zip(found.costs, found.paths, strict=True) if cost == found.value]
+    shares: dict[int, float] = {}
+    for path in cheapest:
+        for x, y in itertools.pairwise(path):
+            c = board.connection_index[frozenset((x, y))]
+            shares[c] = shares.get(c, 0.0) + 1.0 / len(cheapest)
+    return shares
 
 
 def section_crowding(args: argparse.Namespace) -> None:
@@ -334,26 +358,36 @@ def section_crowding(args: argparse.Namespace) -> None:
         board = analysis.board
         for crowd in analysis.measures.crowding:
             players = crowd.players
-            total = 0.0
-            per_connection = [0] * len(board.connections)
-            games = 0
+            per_game: list[float] = []
+            per_connection = [0.0] * len(board.connections)
+            lent = 0.0
+            held = held_long = 0
             played = iter_games(
                 game_map, map_id, args.crowding_games, players, ["greedy"], args.seed, args.jobs
             )
             for game in played:
-                count, blocked = blocked_in_play(game_map, board, game, players)
-                total += count
-                for c in blocked:
-                    per_connection[c] += 1
-                games += 1
-            in_play = total / games
+                blocked, lent_closed = blocked_in_play(game_map, board, game, players)
+                per_game.append(sum(blocked.values()))
+                lent += lent_closed
+                for c, chance in blocked.items():
+                    per_connection[c] += chance
+                for seat in game.seats:
+                    held += len(seat.tickets)
+                    held_long += sum(game_map.tickets[t].long for t, _ in seat.tickets)
+            games = len(per_game)
+            in_play = statistics.mean(per_game)
+            # 95 % interval of the mean over games (normal: hundreds of games).
+            half = 1.96 * statistics.stdev(per_game) / math.sqrt(games)
             model = crowd.blocked_per_game
             off = (model - in_play) / in_play if in_play else math.inf
             worst = max(worst, abs(off))
             rho = spearman(list(crowd.excess), per_connection)
             print(
                 f"{map_id:14} {players}p: model {model:5.2f}, play {in_play:5.2f} a game "
-                f"({off:+.1%}); Spearman of the connections {rho:.2f}",
+                f"(95 % {in_play - half:.2f}–{in_play + half:.2f}; model {off:+.1%}); "
+                f"Spearman of the connections {rho:.2f}; closed but lent by a station (E1, "
+                f"not counted) {lent / games:.2f} a game; tickets held a seat "
+                f"{held / games / players:.2f} ({held_long / games / players:.2f} long)",
                 flush=True,
             )
     print(f"largest departure: {worst:.1%} (target ≤ 15 %)")

@@ -8,6 +8,7 @@ validation runs on every map) need no networkx at all.
 from __future__ import annotations
 
 import heapq
+import itertools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -325,10 +326,19 @@ def shortest_path_counts(
     return distance, count
 
 
-def k_cheapest_paths(graph: nx.Graph, a: str, b: str, k: int) -> list[tuple[int, list[str]]]:
+def k_cheapest_paths(
+    graph: nx.Graph, a: str, b: str, k: int, to_b: Mapping[str, int] | None = None
+) -> list[tuple[int, list[str]]]:
     """The `k` cheapest simple paths from `a` to `b` in a `wagon_graph`, cheapest
     first, as (wagons, cities); [] when `b` cannot be reached. Parallel tracks are
-    one edge, so a double route is never counted as a second path.
+    one edge, so a double route is never counted as a second path. Ties between
+    equally cheap paths are settled by the cities' names, never by the order of
+    the routes in the file.
+
+    Yen's algorithm with Lawler's saving (a path spurs only from where it left its
+    parent); each spur search is an A* guided by `to_b`, the wagon distances to
+    `b` (computed when not given), and stops at the cost of the candidates already
+    good enough.
 
     >>> from ttr_maps.model import Map
     >>> m = Map.from_data({"format": 1, "id": "t", "name": "T", "coordinates": "plane",
@@ -339,12 +349,86 @@ def k_cheapest_paths(graph: nx.Graph, a: str, b: str, k: int) -> list[tuple[int,
     >>> k_cheapest_paths(wagon_graph(m), "A", "C", 3)
     [(5, ['A', 'B', 'C']), (6, ['A', 'C'])]
     """
-    from itertools import islice
+    import math
 
-    import networkx as nx
-
-    try:
-        paths = list(islice(nx.shortest_simple_paths(graph, a, b, weight="weight"), k))
-    except (nx.NetworkXNoPath, nx.NodeNotFound):
+    if a not in graph or b not in graph or a == b:
         return []
-    return [(nx.path_weight(graph, path, weight="weight"), path) for path in paths]
+    if to_b is None:
+        import networkx as nx
+
+        to_b = nx.single_source_dijkstra_path_length(graph, b, weight="weight")
+    first = _cheapest_spur(graph, to_b, a, b, frozenset(), frozenset(), math.inf)
+    if first is None:
+        return []
+    chosen = [(first[0], first[1], 0)]
+    # Candidates: (cost, the path read backwards, the path, where it left its parent).
+    candidates: list[tuple[int, tuple[str, ...], tuple[str, ...], int]] = []
+    seen = {first[1]}
+    while len(chosen) < k:
+        _, previous, left_at = chosen[-1]
+        root_cost = sum(
+            graph[x][y]["weight"] for x, y in itertools.pairwise(previous[: left_at + 1])
+        )
+        for i in range(left_at, len(previous) - 1):
+            root = previous[: i + 1]
+            taken = frozenset(p[i + 1] for _, p, _ in chosen if p[: i + 1] == root)
+            need = k - len(chosen)
+            limit = math.inf
+            if len(candidates) >= need:
+                limit = heapq.nsmallest(need, candidates)[-1][0] - root_cost
+            spur = _cheapest_spur(graph, to_b, previous[i], b, frozenset(root[:-1]), taken, limit)
+            if spur is not None:
+                path = root[:-1] + spur[1]
+                if path not in seen:
+                    seen.add(path)
+                    heapq.heappush(candidates, (root_cost + spur[0], path[::-1], path, i))
+            root_cost += graph[previous[i]][previous[i + 1]]["weight"]
+        if not candidates:
+            break
+        cost, _, path, left = heapq.heappop(candidates)
+        chosen.append((cost, path, left))
+    return [(int(cost), list(path)) for cost, path, _ in chosen]
+
+
+def _cheapest_spur(
+    graph: nx.Graph,
+    to_t: Mapping[str, int],
+    s: str,
+    t: str,
+    banned: frozenset[str],
+    not_first: frozenset[str],
+    limit: float,
+) -> tuple[int, tuple[str, ...]] | None:
+    """The cheapest path from `s` to `t` through none of the `banned` cities and
+    whose first step is to none of `not_first`, costing at most `limit` (None if
+    there is none): A* with the unrestricted distances `to_t` as its (consistent)
+    estimate, the frontier ordered by estimate, then the furthest from `s`, then
+    the city's name, so that a tie never depends on the order of the routes."""
+    if s not in to_t or to_t[s] > limit:
+        return None
+    best: dict[str, int] = {s: 0}
+    parent: dict[str, str] = {}
+    settled: set[str] = set()
+    heap = [(to_t[s], 0, s)]
+    while heap:
+        _, negative, u = heapq.heappop(heap)
+        if u == t:
+            path = [t]
+            while path[-1] != s:
+                path.append(parent[path[-1]])
+            return -negative, tuple(reversed(path))
+        if u in settled:
+            continue
+        settled.add(u)
+        for v, data in graph[u].items():
+            if v in banned or v in settled or (u == s and v in not_first):
+                continue
+            h = to_t.get(v)
+            if h is None:
+                continue
+            g = best[u] + data["weight"]
+            if g + h <= limit and g < best.get(v, g + 1):
+                best[v] = g
+                parent[v] = u
+                heapq.heappush(heap, (g + h, -g, v))
+    return None

@@ -177,7 +177,10 @@ def suggest(
     from ttr_maps.io.ticket_block import deck_to_yaml, write_deck
 
     game_map = load_map_argument(map_argument)
-    board = TicketBoard(game_map)
+    try:
+        board = TicketBoard(game_map)
+    except DeckError as error:
+        raise fail(f"{map_argument}: {error}") from None
     long = default_long_tickets(board.rules) if long is None else long
     profile = profile or default_profile(board.rules)
     problem = deck_size_problem(board.rules, count, long)

@@ -52,14 +52,20 @@ class SeatSummary:
     #: (ticket index, completed) for every ticket held at the end; completed as
     #: scored, with the routes the seat's stations borrowed (E1).
     tickets: tuple[tuple[int, bool], ...]
-    #: E1 (europe rules): stations built, and routes of others they lent.
+    #: E1 (europe rules): stations built, and the ids of the others' routes they
+    #: lent the seat (scored with its tickets).
     stations: int = 0
-    borrowed_routes: int = 0
+    station_routes: tuple[str, ...] = ()
     #: E2 (europe rules): tunnel claims, and how many asked for extra cards that
     #: were paid or given up (the rest were claimed at once).
     tunnel_claims: int = 0
     tunnels_paid: int = 0
     tunnels_given_up: int = 0
+
+    @property
+    def borrowed_routes(self) -> int:
+        """E1: how many of the others' routes the seat's stations lent it."""
+        return len(self.station_routes)
 
 
 @dataclass(frozen=True)
@@ -119,7 +125,7 @@ def play_summarised(
                 for t, outcome in zip(state.tickets[s.seat], s.tickets, strict=True)
             ),
             stations=len(s.stations),
-            borrowed_routes=len(s.station_routes),
+            station_routes=tuple(s.station_routes),
             tunnel_claims=tunnels[s.seat][0],
             tunnels_paid=tunnels[s.seat][1],
             tunnels_given_up=tunnels[s.seat][2],

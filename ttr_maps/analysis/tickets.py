@@ -67,6 +67,11 @@ SCORE_WEIGHTS: Mapping[str, float] = {
 #: How much a suggestion weighs the resemblance to its profile against the
 #: structural parts (as 0.35 of a part worth 100).
 RESEMBLANCE_WEIGHT = 0.35
+#: The random decks that set a deck's score scored at most: no more than this many
+#: tickets in all (300 decks of Europe's 46 tickets are 13,800), and never fewer
+#: than `MIN_RANDOM_DECKS` decks (`calibration_samples`).
+RANDOM_TICKETS = 15_000
+MIN_RANDOM_DECKS = 30
 #: A repeated city pair costs as much as every other part together can, so adding
 #: a duplicate never improves a deck.
 DUPLICATE_PENALTY = 100.0
@@ -143,8 +148,22 @@ class TicketPaths:
     b: str
     costs: tuple[int, ...]
     paths: tuple[tuple[str, ...], ...]
-    #: Connection index -> weight (0..1) of the paths through it.
-    usage: np.ndarray
+    #: The connections the paths go through (indices) and the weight (0..1) of the
+    #: paths through each: kept sparse, as a big map has thousands of connections
+    #: and a ticket uses a few dozen.
+    used: np.ndarray
+    weights: np.ndarray
+    #: The board's number of connections.
+    size: int
+
+    @property
+    def usage(self) -> np.ndarray:
+        """Connection index -> weight (0..1) of the paths through it."""
+        import numpy as np
+
+        dense = np.zeros(self.size)
+        dense[self.used] = self.weights
+        return dense
 
     @property
     def value(self) -> int:
@@ -166,7 +185,14 @@ class TicketBoard:
 
     def __init__(self, game_map: Map):
         from ttr_maps.graph import wagon_distances_from, wagon_graph
+        from ttr_maps.io.limits import MAX_TICKET_CITIES
 
+        if len(game_map.cities) > MAX_TICKET_CITIES:
+            raise DeckError(
+                f"the map has {len(game_map.cities):,} cities; the ticket analysis works on "
+                f"at most {MAX_TICKET_CITIES:,} (it keeps the distance of every pair of "
+                "cities; docs/tickets.md, Big maps)"
+            )
         self.map = game_map
         self.rules = map_rules(game_map)
         self.graph = wagon_graph(game_map)
@@ -238,6 +264,12 @@ class TicketBoard:
         return math.ceil(LONG_SHARE * self.diameter)
 
     @cached_property
+    def long_pairs(self) -> tuple[tuple[str, str], ...]:
+        """The city pairs far enough apart for a long ticket (E4)."""
+        threshold = self.long_threshold
+        return tuple((a, b) for a, b in self.pairs if self.distance[a][b] >= threshold)
+
+    @cached_property
     def regions(self) -> dict[str, int]:
         """City -> region number: `region_count` geographic clusters (Ward)."""
         from scipy.cluster.hierarchy import fcluster, linkage
@@ -284,7 +316,7 @@ class TicketBoard:
 
         from ttr_maps.graph import k_cheapest_paths
 
-        found = k_cheapest_paths(self.graph, a, b, PATHS_PER_TICKET) if a != b else []
+        found = k_cheapest_paths(self.graph, a, b, PATHS_PER_TICKET, self.distance.get(b))
         if not found:
             raise DeckError(f"no path between {a} and {b}")
         cheapest = found[0][0]
@@ -293,8 +325,15 @@ class TicketBoard:
         for weight, (_, path) in zip(weights, found, strict=True):
             for x, y in itertools.pairwise(path):
                 usage[self.connection_index[frozenset((x, y))]] += weight / sum(weights)
+        used = np.flatnonzero(usage)
         return TicketPaths(
-            a, b, tuple(c for c, _ in found), tuple(tuple(p) for _, p in found), usage
+            a,
+            b,
+            tuple(c for c, _ in found),
+            tuple(tuple(p) for _, p in found),
+            used,
+            usage[used],
+            len(usage),
         )
 
 
@@ -597,12 +636,16 @@ def _overlapping_pairs(
     import numpy as np
 
     usage = np.array([p.usage for p in paths])
-    shared = np.minimum(usage[:, None, :], usage[None, :, :]) @ board.lengths
     values = np.array([p.value for p in paths], dtype=float)
-    share = shared / np.maximum(values[:, None], values[None, :])
     found = []
-    for i, j in zip(*np.nonzero(np.triu(share >= OVERLAP_SHARE - 1e-9, k=1)), strict=True):
-        found.append(OverlappingPair(tickets[i], tickets[j], float(share[i, j])))
+    # Ticket by ticket against the later ones, on the connections it uses only
+    # (a few dozen of a big map's thousands).
+    for i in range(len(paths) - 1):
+        used = paths[i].used
+        shared = np.minimum(usage[i, used], usage[i + 1 :, used]) @ board.lengths[used]
+        share = shared / np.maximum(values[i], values[i + 1 :])
+        for j in np.flatnonzero(share >= OVERLAP_SHARE - 1e-9):
+            found.append(OverlappingPair(tickets[i], tickets[i + 1 + j], float(share[j])))
     return tuple(sorted(found, key=lambda p: -p.share))
 
 
@@ -621,17 +664,14 @@ def ticket_for(board: TicketBoard, a: str, b: str, long: bool = False) -> Ticket
     return Ticket(a, b, board.paths(a, b).value, long=long)
 
 
-def long_pairs(board: TicketBoard) -> list[tuple[str, str]]:
-    return [(a, b) for a, b in board.pairs if board.distance[a][b] >= board.long_threshold]
-
-
 def random_deck(board: TicketBoard, regular: int, long: int, rng: random.Random) -> list[Ticket]:
-    """Distinct city pairs drawn uniformly (long ones among `long_pairs`), R2 values."""
-    long_choices = long_pairs(board)
+    """Distinct city pairs drawn uniformly (long ones among `TicketBoard.long_pairs`), R2 values."""
+    long_choices = board.long_pairs
     if regular > len(board.pairs) or long > len(long_choices):
         raise DeckError("the map has too few city pairs for a deck this size")
     chosen_long = rng.sample(long_choices, long)
-    rest = [p for p in board.pairs if p not in set(chosen_long)]
+    taken = set(chosen_long)
+    rest = [p for p in board.pairs if p not in taken] if taken else board.pairs
     return [ticket_for(board, a, b) for a, b in rng.sample(rest, regular)] + [
         ticket_for(board, a, b, long=True) for a, b in chosen_long
     ]
@@ -654,15 +694,25 @@ class Calibration:
         return sum(self.scores) / len(self.scores)
 
 
+def calibration_samples(samples: int, deck_size: int) -> int:
+    """How many of the `samples` random decks asked for are scored: no more than
+    `RANDOM_TICKETS` tickets in all, and never fewer than `MIN_RANDOM_DECKS`
+    (every ticket of a random deck is a city pair whose cheapest paths are
+    searched: a 1,000-city map with a 333-ticket deck would search about 100,000
+    pairs for 300 decks). The bundled maps' decks keep all 300."""
+    return min(samples, max(MIN_RANDOM_DECKS, RANDOM_TICKETS // max(1, deck_size)))
+
+
 def calibrate(
     board: TicketBoard, tickets: Sequence[Ticket], samples: int = 300, seed: int = 0
 ) -> Calibration:
-    """Score `samples` random decks of the deck's size (deterministic for a seed)."""
+    """Score random decks of the deck's size, `calibration_samples` of the
+    `samples` asked for (deterministic for a seed)."""
     rng = random.Random(seed)
     long = sum(1 for t in tickets if t.long)
     scores = tuple(
         score_deck(board, random_deck(board, len(tickets) - long, long, rng)).total
-        for _ in range(samples)
+        for _ in range(calibration_samples(samples, len(tickets)))
     )
     return Calibration(scores, score_deck(board, tickets).total)
 
@@ -737,7 +787,7 @@ def suggest_deck(
     if any(len(board.distance.get(c, {})) < 2 for c in cities):
         raise DeckError("every city needs a route to another city before a deck can cover it")
     rng = random.Random(seed)
-    long_choices = [p for p in long_pairs(board) if not board.design_codes(*p)]
+    long_choices = [p for p in board.long_pairs if not board.design_codes(*p)]
     # With a long deck (E4) the far pairs are its own; without one, a regular
     # ticket may join any two cities, as North America's deck does (up to 20 of 23).
     reserved = set(long_choices) if long else set()

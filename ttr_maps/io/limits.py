@@ -46,3 +46,7 @@ MAX_PROMPT_LINE_CHARS = 1_000
 #: placement grows with the square of the cities, and 1,000 take about 20 s of CPU
 #: (benchmarks/hostile_bench.py). Real boards have under 100.
 MAX_PREVIEW_CITIES = 1_000
+#: Most cities `ttr tickets` (analyse and suggest) works on: it keeps the wagon
+#: distance of every pair of cities, which grows with the square of the cities;
+#: 3,000 take under 2 minutes of CPU and under 1 GB (benchmarks/big_maps_bench.py).
+MAX_TICKET_CITIES = 3_000

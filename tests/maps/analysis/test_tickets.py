@@ -17,11 +17,14 @@ from ttr_core.cli import app
 from ttr_maps import load_map
 from ttr_maps.analysis.tickets import (
     DUPLICATE_PENALTY,
+    MIN_RANDOM_DECKS,
     PUBLISHED_DECKS,
+    RANDOM_TICKETS,
     SCORE_WEIGHTS,
     DeckError,
     TicketBoard,
     calibrate,
+    calibration_samples,
     measure_deck,
     score_deck,
     suggest_deck,
@@ -224,6 +227,16 @@ def test_calibration_is_deterministic_for_a_seed(north_america_board):
     assert first.scores != calibrate(north_america_board, deck, samples=5, seed=4).scores
 
 
+def test_random_decks_are_capped_by_their_tickets_in_all_not_on_the_bundled_maps():
+    """300 decks of Europe's 46 tickets are scored; a 333-ticket deck gets as many
+    decks as fit `RANDOM_TICKETS`, a huge one `MIN_RANDOM_DECKS`, and never more
+    than asked for."""
+    assert calibration_samples(300, 46) == 300
+    assert calibration_samples(300, 333) == RANDOM_TICKETS // 333 < 300
+    assert calibration_samples(300, 10_000) == MIN_RANDOM_DECKS
+    assert calibration_samples(5, 10_000) == 5
+
+
 # ---------------------------------------------------------------- suggestions
 
 
@@ -377,6 +390,19 @@ def test_cli_tickets_on_a_map_without_tickets_exits_2(tmp_path: Path):
     assert "no tickets" in result.output
 
 
+@pytest.mark.parametrize("command", [["tickets"], ["tickets", "suggest", "--count", "40"]])
+def test_cli_tickets_refuses_a_map_above_its_size_with_a_message(command, monkeypatch):
+    """Above `MAX_TICKET_CITIES` (patched down to Iran's size less one here) both
+    commands refuse with exit 2, saying the size and the limit."""
+    from ttr_maps.io import limits
+
+    cities = len(load_map("iran").cities)
+    monkeypatch.setattr(limits, "MAX_TICKET_CITIES", cities - 1)
+    result = runner.invoke(app, [*command, "iran"])
+    assert result.exit_code == 2
+    assert f"{cities:,} cities" in result.output and f"at most {cities - 1:,}" in result.output
+
+
 def test_cli_suggest_write_replaces_the_block_in_place(tmp_path: Path):
     original = bundled_map_path("iran").read_text(encoding="utf-8")
     path = tmp_path / "iran.yaml"
@@ -417,3 +443,52 @@ def test_random_module_state_is_not_used(north_america_board):
     first = suggest_deck(north_america_board, 24, seed=1, iterations=20)
     random.seed(2)
     assert suggest_deck(north_america_board, 24, seed=1, iterations=20) == first
+
+
+# ---------------------------------------------------------------- the paths
+
+
+def grid_routes(side: int, rng: random.Random) -> list[tuple[str, str, int, int]]:
+    """A side × side grid with some diagonals, lengths 1-3 (many equal paths)."""
+    name = [[f"c{x}{y}" for y in range(side)] for x in range(side)]
+    routes = []
+    for x, y in itertools.product(range(side), repeat=2):
+        if x + 1 < side:
+            routes.append((name[x][y], name[x + 1][y], rng.choice((1, 1, 2)), 1))
+        if y + 1 < side:
+            routes.append((name[x][y], name[x][y + 1], rng.choice((1, 1, 2)), 1))
+        if x + 1 < side and y + 1 < side and rng.random() < 0.3:
+            routes.append((name[x][y], name[x + 1][y + 1], rng.choice((2, 3)), 1))
+    return routes
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_k_cheapest_paths_are_the_cheapest_simple_paths(seed):
+    """Against every simple path, enumerated: the same k cheapest costs, each path
+    simple, joining the two cities, costing what it says."""
+    import networkx as nx
+
+    from ttr_maps.graph import k_cheapest_paths, wagon_graph
+
+    rng = random.Random(seed)
+    graph = wagon_graph(plane_map(grid_routes(4, rng)))
+    for a, b in rng.sample(list(itertools.combinations(sorted(graph), 2)), 12):
+        every = sorted(nx.path_weight(graph, p, "weight") for p in nx.all_simple_paths(graph, a, b))
+        found = k_cheapest_paths(graph, a, b, 5)
+        assert [cost for cost, _ in found] == every[:5]
+        for cost, path in found:
+            assert path[0] == a and path[-1] == b and len(set(path)) == len(path)
+            assert nx.path_weight(graph, path, "weight") == cost
+        assert len({tuple(p) for _, p in found}) == len(found)
+
+
+def test_equal_paths_do_not_depend_on_the_order_of_the_routes():
+    """Ties are settled by the cities' names: the same paths, and so the same
+    usage, whatever order the file lists its routes in."""
+    routes = grid_routes(5, random.Random(7))
+    shuffled = routes[:]
+    random.Random(1).shuffle(shuffled)
+    first, second = TicketBoard(plane_map(routes)), TicketBoard(plane_map(shuffled))
+    assert first.pairs == second.pairs
+    for a, b in first.pairs:
+        assert first.paths(a, b).paths == second.paths(a, b).paths
