@@ -34,10 +34,6 @@ Sections (all by default):
 - `probe`: `ttr probe` on the three bundled maps with 45 wagons, and North America
   with the printed values (target: 285, 223 from tickets).
 
-Known: with seed 11, `crowding` does not finish: Europe's 5-player game 76 never
-ends (every greedy player tries a tunnel it cannot pay and gives it up, E2, turn
-after turn; R6 never sees a pass). Run that section with `--seed 12`.
-
 Every section prints its CPU seconds (this process and its worker processes) and
 the machine's load average before and after: the machine is shared.
 """
