@@ -95,6 +95,8 @@ def test_a_module_edited_after_the_build_is_loaded_from_its_source(
 
 
 def test_the_flavour_is_named(capsys: pytest.CaptureFixture[str]) -> None:
-    assert accel.main(["--status"]) == 0
+    from ttr_core.accel.__main__ import main
+
+    assert main(["--status"]) == 0
     said = capsys.readouterr().out
     assert said.startswith("compiled: " if accel.loaded() else "pure Python")

@@ -4,5 +4,6 @@
 import cython
 
 @cython.locals(n=Py_ssize_t, dist=list, via=list, heap=list, d=Py_ssize_t, city=Py_ssize_t,
-               other=Py_ssize_t, route=Py_ssize_t, nd=Py_ssize_t)
+               other=Py_ssize_t, route=Py_ssize_t, nd=Py_ssize_t,
+               key=Py_ssize_t)
 cpdef tuple _dijkstra(object graph, object costs, Py_ssize_t source, Py_ssize_t target=*)

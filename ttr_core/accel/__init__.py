@@ -51,10 +51,12 @@ MODULES = (
     "ttr_core.bots.styles",
 )
 
-#: The package folder (the parent of `ttr_core`).
-ROOT = Path(__file__).resolve().parent.parent
+#: The folder holding `ttr_core`.
+ROOT = Path(__file__).resolve().parents[2]
 #: Checksums of the sources the last build compiled (not part of the source tree).
 BUILD_RECORD = ROOT / "ttr_core" / "accel-build.json"
+#: Where the C files and objects of the build are kept (git-ignored).
+BUILD_DIR = ROOT / "build" / "accel"
 #: Cython's settings: annotations are documentation only (typing them would make
 #: `Phase`-like str enums and `int | None` arguments C types); the `.pxd` files say
 #: what is typed.
@@ -147,7 +149,11 @@ def flavour() -> str:
 
 
 def clean() -> int:
-    """Remove every compiled module and the build record; the count removed."""
+    """Remove every compiled module, the build record and the C files; the count of
+    modules removed."""
+    import shutil
+
+    shutil.rmtree(BUILD_DIR, ignore_errors=True)
     removed = 0
     for module in MODULES:
         for path in compiled_files(module):
@@ -158,9 +164,9 @@ def clean() -> int:
 
 
 def build(jobs: int = 2) -> None:
-    """Compile `MODULES` in place. Raises `BuildError` with what is missing."""
-    import tempfile
-
+    """Compile `MODULES` in place (again only those whose source changed since the
+    last build: the C files are kept in `BUILD_DIR`). Raises `BuildError` with what
+    is missing or what failed."""
     try:
         from Cython.Build import cythonize
         from setuptools import Distribution, Extension
@@ -169,26 +175,25 @@ def build(jobs: int = 2) -> None:
             f"the compiled build needs Cython and setuptools ({missing.name} is missing): "
             "pip install -e '.[accel]'"
         ) from None
-    clean()
-    with tempfile.TemporaryDirectory(prefix="ttr-accel-") as temp:
-        extensions = [Extension(m, [str(source_of(m).relative_to(ROOT))]) for m in MODULES]
-        dist = Distribution({"ext_modules": [], "script_name": "ttr-accel"})
-        try:
-            dist.ext_modules = cythonize(
-                extensions,
-                compiler_directives=DIRECTIVES,
-                build_dir=temp,
-                nthreads=jobs,
-                quiet=True,
-            )
-            command = dist.get_command_obj("build_ext")
-            command.inplace = True
-            command.build_temp = temp
-            command.parallel = jobs
-            dist.run_command("build_ext")
-        except (Exception, SystemExit) as failed:
-            clean()
-            raise BuildError(f"the compiled build failed: {failed}") from None
+    BUILD_RECORD.unlink(missing_ok=True)
+    extensions = [Extension(m, [str(source_of(m).relative_to(ROOT))]) for m in MODULES]
+    dist = Distribution({"ext_modules": [], "script_name": "ttr-accel"})
+    try:
+        dist.ext_modules = cythonize(
+            extensions,
+            compiler_directives=DIRECTIVES,
+            build_dir=str(BUILD_DIR),
+            nthreads=jobs,
+            quiet=True,
+        )
+        command = dist.get_command_obj("build_ext")
+        command.inplace = True
+        command.build_temp = str(BUILD_DIR)
+        command.parallel = jobs
+        dist.run_command("build_ext")
+    except (Exception, SystemExit) as failed:
+        clean()
+        raise BuildError(f"the compiled build failed: {failed}") from None
     BUILD_RECORD.write_text(
         json.dumps({m: checksum(m) for m in MODULES}, indent=1) + "\n", encoding="utf-8"
     )
@@ -196,36 +201,3 @@ def build(jobs: int = 2) -> None:
 
 class BuildError(Exception):
     """The compiled build cannot be made here."""
-
-
-def main(argv: list[str] | None = None) -> int:
-    import argparse
-    import os
-
-    parser = argparse.ArgumentParser(
-        prog="python -m ttr_core.accel", description=__doc__.splitlines()[0]
-    )
-    parser.add_argument("--status", action="store_true", help="say which flavour is loaded")
-    parser.add_argument("--clean", action="store_true", help="remove the compiled modules")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    args = parser.parse_args(argv)
-    if args.clean:
-        print(f"removed {clean()} compiled module(s): pure Python from now on")
-        return 0
-    if not args.status:
-        cwd = os.getcwd()
-        os.chdir(ROOT)  # the extensions are named by paths relative to the package folder
-        try:
-            build(args.jobs)
-        except BuildError as error:
-            print(f"error: {error}", file=sys.stderr)
-            return 2
-        finally:
-            os.chdir(cwd)
-    stale = stale_modules()
-    print(flavour() + (f"; stale, source used: {', '.join(stale)}" if stale else ""))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
