@@ -8,8 +8,11 @@ table and a player's route indices).
 Random bots play through the game loop's playout path (`ttr_core.engine.loop.run`: the
 bot gets `legal_actions(seat)`, no view is built); `--views` also measures the
 same games with a view built for every decision (what bots that read the table
-cost). Rates are per CPU second of this one process (time.process_time), so that
-other work on the machine does not distort them; wall-clock rates are printed too.
+cost). Rates are per CPU second of this one process (time.process_time) spent in
+the games, so that other work on the machine does not distort them; wall-clock
+rates are printed too. The first line says whether the compiled build
+(`python -m ttr_core.accel`) or the source runs; `--loopy-games 0` leaves the
+loopy networks out.
 
 The longest path is timed on two sets: the networks of the random games (mostly
 trees and single routes), and loopy ones: every player's routes at the end of 4- and
@@ -25,6 +28,7 @@ import time
 
 from ttr_core.bots import make_bot
 from ttr_core.bots.random_bot import RandomBot
+from ttr_core.engine.compiled import board_for
 from ttr_core.engine.longest_path import RouteTable, longest_trail_in
 from ttr_core.engine.loop import bot_seed, play_game, run
 from ttr_core.engine.state import GameState
@@ -38,14 +42,22 @@ STYLES = ("greedy", "route-focus", "destination-hungry", "long-route", "one-step
 
 def games_per_second(
     game_map, players: int, games: int, playout: bool = True
-) -> tuple[float, float, list]:
-    finished = []
-    cpu, wall = time.process_time(), time.perf_counter()
+) -> tuple[float, float, list[int], list[list[int]]]:
+    """Games per CPU second and per wall-clock second, the actions of each game and
+    every seat's routes at its end. Only the games are timed, and each finished game
+    is dropped before the next (hundreds of finished games kept alive would time the
+    garbage collector walking them, not the engine)."""
+    actions, networks = [], []
+    cpu = wall = 0.0
     for seed in range(games):
         bots = [RandomBot(bot_seed(seed, seat)) for seat in range(players)]
-        finished.append(run(GameState(game_map, players, seed), bots, playout=playout))
-    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-    return games / cpu, games / wall, finished
+        cpu_start, wall_start = time.process_time(), time.perf_counter()
+        state = run(GameState(game_map, players, seed), bots, playout=playout)
+        cpu += time.process_time() - cpu_start
+        wall += time.perf_counter() - wall_start
+        actions.append(len(state.history))
+        networks += [state.claimed_routes(seat) for seat in range(players)]
+    return games / cpu, games / wall, actions, networks
 
 
 def loopy_networks(game_map, games: int) -> list[list[int]]:
@@ -82,6 +94,8 @@ def has_loop(table: RouteTable, routes: list[int]) -> bool:
 
 
 def time_networks(label: str, table: RouteTable, networks: list[list[int]]) -> None:
+    if not networks:
+        return
     per_network = []
     for _ in range(PASSES):
         cpu = time.process_time()
@@ -96,6 +110,15 @@ def time_networks(label: str, table: RouteTable, networks: list[list[int]]) -> N
     )
 
 
+def flavour() -> str:
+    """Which build runs (the compiled one of `ttr_core.accel`, or the source)."""
+    try:
+        from ttr_core.accel import flavour
+    except ImportError:  # a checkout from before the compiled build: source only
+        return "pure Python"
+    return flavour()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300)
@@ -104,21 +127,20 @@ def main() -> None:
     parser.add_argument("--loopy-games", type=int, default=150, help="games per player count")
     args = parser.parse_args()
     game_map = load_map(args.map)
+    print(f"engine: {flavour()}")
     networks = []
     for players in (2, 4):
         play_game(game_map, [RandomBot(1), RandomBot(2)], 0)  # warm the board caches
-        per_cpu, per_wall, finished = games_per_second(game_map, players, args.games)
-        actions = sum(len(s.history) for s in finished) / len(finished)
+        per_cpu, per_wall, actions, ends = games_per_second(game_map, players, args.games)
         print(
             f"{args.map}, {players} players, random bots: {per_cpu:.0f} games/s "
-            f"({per_wall:.0f} wall-clock), {actions:.0f} actions per game"
+            f"({per_wall:.0f} wall-clock), {sum(actions) / len(actions):.0f} actions per game"
         )
         if args.views:
-            per_cpu, per_wall, _ = games_per_second(game_map, players, args.games, False)
+            per_cpu, per_wall, *_ = games_per_second(game_map, players, args.games, False)
             print(f"  with a view for every decision: {per_cpu:.0f} games/s")
-        networks += [state.claimed_routes(seat) for state in finished for seat in range(players)]
-        table = finished[0].board.trail_table
-        del finished  # score_game runs with one game in memory, not hundreds
+        networks += ends
+    table = board_for(game_map).trail_table
     time_networks("random 2- and 4-player games", table, networks)
     time_networks("loopy (4 and 5 players)", table, loopy_networks(game_map, args.loopy_games))
 

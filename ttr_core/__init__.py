@@ -13,7 +13,15 @@ and never imports matplotlib, jsonschema or networkx.
 from __future__ import annotations
 
 from importlib import import_module
+from os import path as _path
 from typing import TYPE_CHECKING, Any
+
+if _path.exists(_path.join(_path.dirname(__file__), "accel-build.json")):
+    # The optional compiled build is here: a module edited since is loaded from
+    # its source (see `ttr_core.accel`).
+    from ttr_core.accel import use_fresh_modules_only
+
+    use_fresh_modules_only()
 
 #: Public name -> the module that defines it.
 _WHERE = {

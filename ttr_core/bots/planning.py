@@ -175,10 +175,15 @@ def _dijkstra(
     dist = [INF] * n
     via = [-1] * n
     dist[source] = 0
-    heap = [(0, source)]
+    # The heap holds (cost, city) as one integer, cost * n + city: the same order
+    # as the pairs (so the same pops, ties included), compared without tuples.
+    heap = [source]
     neighbors = graph.neighbors
+    pop, push = heapq.heappop, heapq.heappush
     while heap:
-        d, city = heapq.heappop(heap)
+        key = pop(heap)
+        d = key // n
+        city = key % n
         if city == target:
             break
         if d > dist[city]:
@@ -188,7 +193,7 @@ def _dijkstra(
             if nd < dist[other]:
                 dist[other] = nd
                 via[other] = route
-                heapq.heappush(heap, (nd, other))
+                push(heap, nd * n + other)
     return dist, via
 
 

@@ -157,10 +157,7 @@ def _longest_in_network(adjacency: Adjacency, cities: list[int], total: int) -> 
     links = _chains_joined(adjacency, cities)
     # Each odd city with its shortest link other than a loop, longest first: a
     # city at the end of a long link is the likelier end of a longest trail.
-    ends = sorted(
-        [(min([length for other, _, length in links[c] if other != c]), c) for c in odd],
-        reverse=True,
-    )
+    ends = sorted([(_shortest_link(links[c], c), c) for c in odd], reverse=True)
     # The routes a trail leaves out have odd degree at every odd city but its two
     # ends, so each of those cities has a link left out, at least as long as its
     # shortest one. A left-out link serves at most two such cities and is at least
@@ -169,7 +166,7 @@ def _longest_in_network(adjacency: Adjacency, cities: list[int], total: int) -> 
     # (at best the one with the longest link). That ceiling stops a search from
     # `start` once reached, and skips the start when the best trail found reaches it.
     # Starts go highest ceiling first: the first one's is the network's.
-    left = sum(shortest for shortest, _ in ends) + 1
+    left = sum([shortest for shortest, _ in ends]) + 1
     best = 0
     for index, (shortest, start) in enumerate(ends[:-1]):
         other = ends[1][0] if index == 0 else ends[0][0]
@@ -188,6 +185,11 @@ def _longest_in_network(adjacency: Adjacency, cities: list[int], total: int) -> 
                 if not used & bit:
                     push((neighbour, used | bit, length + link_length))
     return best
+
+
+def _shortest_link(links: list[Link], city: int) -> int:
+    """The shortest of a city's links that is not a loop back to it."""
+    return min([length for other, _, length in links if other != city])
 
 
 def _chains_joined(adjacency: Adjacency, cities: list[int]) -> Adjacency:

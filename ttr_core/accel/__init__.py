@@ -1,0 +1,203 @@
+"""The optional compiled build: the hot modules of the engine and the bots, compiled by
+Cython from their own source (its pure-Python mode; a `.pxd` file beside a module
+makes the integers of its loops C integers). There is no second implementation: the
+Python files are the rules, the compiled modules are those files translated, and the
+records are the same byte for byte (`tests/engine/test_accel.py`).
+
+    .venv/bin/pip install -e '.[accel]'          # Cython; a C compiler must be there
+    .venv/bin/python -m ttr_core.accel           # compile in place (a minute or two)
+    .venv/bin/python -m ttr_core.accel --status  # which flavour is loaded
+    .venv/bin/python -m ttr_core.accel --clean   # back to pure Python
+
+A compiled module sits beside its source (`claims.cpython-311-x86_64-linux-gnu.so`),
+where Python prefers it. A source edited after the build must not be shadowed by the
+old translation, so the build records a checksum of every source it compiled
+(`BUILD_RECORD`); on import, `ttr_core` loads the source of any module whose checksum
+changed instead of its compiled file, and warns once.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import warnings
+import zlib
+from importlib.machinery import EXTENSION_SUFFIXES
+from pathlib import Path
+
+#: The modules compiled, hottest first: what a random game, a style-bot game and the
+#: final scoring spend their time in (see docs/engine.md, "The compiled build").
+MODULES = (
+    "ttr_core.engine.moves.claims",
+    "ttr_core.engine.state",
+    "ttr_core.engine.legal",
+    "ttr_core.engine.loop",
+    "ttr_core.engine.books",
+    "ttr_core.engine.cards",
+    "ttr_core.engine.open_routes",
+    "ttr_core.engine.moves.draws",
+    "ttr_core.engine.moves.tickets",
+    "ttr_core.engine.moves.turns",
+    "ttr_core.engine.longest_path",
+    "ttr_core.engine.result",
+    "ttr_core.engine.view",
+    "ttr_core.engine.actions",
+    "ttr_core.engine.compiled",
+    "ttr_core.engine.decisions",
+    "ttr_core.engine.facts",
+    "ttr_core.engine.connectivity",
+    "ttr_core.bots.random_bot",
+    "ttr_core.bots.planning",
+    "ttr_core.bots.styles",
+)
+
+#: The folder holding `ttr_core`.
+ROOT = Path(__file__).resolve().parents[2]
+#: Checksums of the sources the last build compiled (not part of the source tree).
+BUILD_RECORD = ROOT / "ttr_core" / "accel-build.json"
+#: Where the C files and objects of the build are kept (git-ignored).
+BUILD_DIR = ROOT / "build" / "accel"
+#: Cython's settings: annotations are documentation only (typing them would make
+#: `Phase`-like str enums and `int | None` arguments C types); the `.pxd` files say
+#: what is typed.
+DIRECTIVES = {"language_level": 3, "annotation_typing": False, "binding": True}
+
+
+def source_of(module: str) -> Path:
+    return ROOT.joinpath(*module.split(".")).with_suffix(".py")
+
+
+def compiled_files(module: str) -> list[Path]:
+    """The compiled files of `module` on disk (any Python version's)."""
+    source = source_of(module)
+    return sorted(source.parent.glob(source.stem + ".*.so")) + sorted(
+        source.parent.glob(source.stem + ".*.pyd")
+    )
+
+
+def checksum(module: str) -> int:
+    """A checksum of a module's source and its `.pxd` file, if any."""
+    source = source_of(module)
+    total = zlib.crc32(source.read_bytes())
+    declarations = source.with_suffix(".pxd")
+    if declarations.exists():
+        total = zlib.crc32(declarations.read_bytes(), total)
+    return total
+
+
+def stale_modules() -> list[str]:
+    """Compiled modules whose source changed since they were built (or that the
+    build did not record)."""
+    try:
+        recorded = json.loads(BUILD_RECORD.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        recorded = {}
+    suffix = EXTENSION_SUFFIXES[0]
+    stale = []
+    for module in MODULES:
+        if source_of(module).with_suffix(suffix).exists() and recorded.get(module) != checksum(
+            module
+        ):
+            stale.append(module)
+    return stale
+
+
+class _SourceFinder:
+    """Finds the listed modules' Python source, ahead of their stale compiled files."""
+
+    def __init__(self, modules: list[str]) -> None:
+        self.modules = set(modules)
+
+    def find_spec(self, name: str, path: object = None, target: object = None) -> object:
+        if name not in self.modules:
+            return None
+        from importlib.util import spec_from_file_location
+
+        return spec_from_file_location(name, source_of(name))
+
+
+def use_fresh_modules_only() -> None:
+    """Where a build exists, load the source of every module changed since (called
+    once, when `ttr_core` is imported; a pure install costs one `stat`)."""
+    if not BUILD_RECORD.exists():
+        return
+    stale = stale_modules()
+    if stale:
+        sys.meta_path.insert(0, _SourceFinder(stale))
+        warnings.warn(
+            f"ttr: {len(stale)} compiled module(s) are older than their source "
+            f"({', '.join(stale)}); their source is used. Rebuild: python -m ttr_core.accel",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+
+
+def loaded() -> list[str]:
+    """The modules of `MODULES` that are running compiled in this process (each is
+    imported)."""
+    from importlib import import_module
+
+    return [m for m in MODULES if not import_module(m).__file__.endswith(".py")]
+
+
+def flavour() -> str:
+    """Which build runs here, in words (for logs and `--status`)."""
+    compiled = loaded()
+    if not compiled:
+        return "pure Python (no compiled module loaded)"
+    return f"compiled: {len(compiled)} of {len(MODULES)} hot modules (Cython)"
+
+
+def clean() -> int:
+    """Remove every compiled module, the build record and the C files; the count of
+    modules removed."""
+    import shutil
+
+    shutil.rmtree(BUILD_DIR, ignore_errors=True)
+    removed = 0
+    for module in MODULES:
+        for path in compiled_files(module):
+            path.unlink()
+            removed += 1
+    BUILD_RECORD.unlink(missing_ok=True)
+    return removed
+
+
+def build(jobs: int = 2) -> None:
+    """Compile `MODULES` in place (again only those whose source changed since the
+    last build: the C files are kept in `BUILD_DIR`). Raises `BuildError` with what
+    is missing or what failed."""
+    try:
+        from Cython.Build import cythonize
+        from setuptools import Distribution, Extension
+    except ImportError as missing:
+        raise BuildError(
+            f"the compiled build needs Cython and setuptools ({missing.name} is missing): "
+            "pip install -e '.[accel]'"
+        ) from None
+    BUILD_RECORD.unlink(missing_ok=True)
+    extensions = [Extension(m, [str(source_of(m).relative_to(ROOT))]) for m in MODULES]
+    dist = Distribution({"ext_modules": [], "script_name": "ttr-accel"})
+    try:
+        dist.ext_modules = cythonize(
+            extensions,
+            compiler_directives=DIRECTIVES,
+            build_dir=str(BUILD_DIR),
+            nthreads=jobs,
+            quiet=True,
+        )
+        command = dist.get_command_obj("build_ext")
+        command.inplace = True
+        command.build_temp = str(BUILD_DIR)
+        command.parallel = jobs
+        dist.run_command("build_ext")
+    except (Exception, SystemExit) as failed:
+        clean()
+        raise BuildError(f"the compiled build failed: {failed}") from None
+    BUILD_RECORD.write_text(
+        json.dumps({m: checksum(m) for m in MODULES}, indent=1) + "\n", encoding="utf-8"
+    )
+
+
+class BuildError(Exception):
+    """The compiled build cannot be made here."""

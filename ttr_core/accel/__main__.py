@@ -1,0 +1,42 @@
+"""`python -m ttr_core.accel`: build the compiled modules in place, say which flavour
+is loaded (`--status`), or remove them (`--clean`)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from ttr_core import accel
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m ttr_core.accel", description=accel.__doc__.splitlines()[0]
+    )
+    parser.add_argument("--status", action="store_true", help="say which flavour is loaded")
+    parser.add_argument("--clean", action="store_true", help="remove the compiled modules")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args(argv)
+    if args.clean:
+        print(f"removed {accel.clean()} compiled module(s): pure Python from now on")
+        return 0
+    if not args.status:
+        cwd = os.getcwd()
+        os.chdir(accel.ROOT)  # the extensions are named by paths relative to the package folder
+        try:
+            accel.build(args.jobs)
+        except accel.BuildError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
+        finally:
+            os.chdir(cwd)
+        print(f"compiled {len(accel.MODULES)} modules in place: new processes load them")
+        return 0
+    stale = accel.stale_modules()
+    print(accel.flavour() + (f"; stale, source used: {', '.join(stale)}" if stale else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,16 @@
+# Declarations for the optional compiled build (`python -m ttr_core.accel`): the
+# counts of the hot claim listing as C integers. The pure-Python module ignores this
+# file.
+import cython
+
+@cython.locals(locos=Py_ssize_t, most=Py_ssize_t, need=Py_ssize_t, have=Py_ssize_t,
+               fewest=Py_ssize_t, c=Py_ssize_t, shapes=list)
+cpdef list payment_shapes(Py_ssize_t length, Py_ssize_t color, object hand,
+                          Py_ssize_t min_locos=*)
+
+@cython.locals(actions=list, locos=Py_ssize_t, first=Py_ssize_t, end=Py_ssize_t,
+               have=Py_ssize_t, limit=Py_ssize_t, length=Py_ssize_t, ferry=Py_ssize_t,
+               low=Py_ssize_t, high=Py_ssize_t, color=Py_ssize_t, route=Py_ssize_t,
+               c=Py_ssize_t, shapes=list)
+cpdef list claim_actions(object board, object hand, object open_groups, Py_ssize_t wagons,
+                         bint ferries, list into=*)
