@@ -343,47 +343,6 @@ def distances_within(
     return settled
 
 
-def shortest_path_counts(
-    adjacency: Mapping[str, Mapping[str, int]], source: str, target: str | None = None
-) -> tuple[dict[str, int], dict[str, int]]:
-    """Wagon distances from `source`, and how many shortest paths reach each city.
-
-    With `target`, the search stops once the target's distance is final: every
-    city nearer than the target then has its final distance and count (route
-    lengths are at least 1, so a city's predecessors are settled before it), and
-    farther ones may be missing or provisional. That bounds the work to the
-    ball around `source` that a ticket's shortest paths can use.
-
-    >>> adjacency = {"A": {"B": 1, "C": 1}, "B": {"A": 1, "D": 1}, "C": {"A": 1, "D": 1},
-    ...              "D": {"B": 1, "C": 1}}
-    >>> shortest_path_counts(adjacency, "A")[1]["D"]
-    2
-    """
-    distance = {source: 0}
-    count = {source: 1}
-    settled: set[str] = set()
-    queue = [(0, source)]
-    while queue:
-        d, city = heapq.heappop(queue)
-        if city in settled:
-            continue
-        settled.add(city)
-        if city == target:
-            break
-        for neighbour, length in adjacency[city].items():
-            if neighbour in settled:
-                continue
-            reached = d + length
-            known = distance.get(neighbour)
-            if known is None or reached < known:
-                distance[neighbour] = reached
-                count[neighbour] = count[city]
-                heapq.heappush(queue, (reached, neighbour))
-            elif reached == known:
-                count[neighbour] += count[city]
-    return distance, count
-
-
 def k_cheapest_paths(graph: nx.Graph, a: str, b: str, k: int) -> list[tuple[int, list[str]]]:
     """The `k` cheapest simple paths from `a` to `b` in a `wagon_graph`, cheapest
     first, as (wagons, cities); [] when `b` cannot be reached. Parallel tracks are
