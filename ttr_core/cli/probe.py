@@ -79,7 +79,7 @@ def probe(
     cheapest path and the warnings `ttr validate` gives it, and what the programme
     leaves out (the longest-path bonus, stations, train cards: docs/tickets.md).
     One thread, a fixed seed and a node limit: the same command, the same answer.
-    Maps of more than 3,000 cities are refused; Ctrl-C stops a solve.
+    Maps of more than 2,000 cities are refused; Ctrl-C stops a solve.
 
     Exit status: 0 when solved to optimality; 1 when the node or time limit stopped
     a solve (the best found is shown with its gap); 2 for a bad map, option or

@@ -66,10 +66,11 @@ LEFT_OUT = (
 #: The most cities `ttr probe` solves a map of. Its programme has a few variables
 #: per connection and city; on generated maps with tickets across the board the
 #: solver's root node (before any branch-and-bound node, so before --node-limit
-#: applies) takes about a minute at 1,000 cities and the work before and after the
-#: solve (model, ticket rates and checks) about 15 s of CPU at 3,000
+#: applies) takes about a minute at 1,000 cities, and the work around the solve
+#: (validation, the model, every ticket's cheapest path and its checks) about 10 s
+#: of CPU at 2,000 and 22 s at 3,000, most of it the cheapest paths
 #: (benchmarks/hostile_bench.py). Past this, refused with a message.
-MAX_PROBE_CITIES = 3_000
+MAX_PROBE_CITIES = 2_000
 
 
 class ProbeError(ValueError):
