@@ -60,6 +60,10 @@ def report(name: str, result: tuple[int, float, float, float, str]) -> None:
 
 
 #: The growth table's commands: arguments given the map and a scratch folder.
+#: `probe` gets a time limit per solve (its node limit does not bound the solver's
+#: first node); `tickets` analyses the deck among 20 random decks. A command that
+#: refuses the map (exit 2, such as preview past MAX_PREVIEW_CITIES) is shown as
+#: "refused" with the time it took to say so.
 GROWTH_COMMANDS = {
     "validate": lambda m, d: ["validate", m],
     "stats": lambda m, d: ["stats", m],
@@ -70,23 +74,30 @@ GROWTH_COMMANDS = {
 }
 GROWTH_SIZES = (1_000, 3_000, 10_000)
 
-#: Runs one command in a process of its own and prints its CPU seconds and peak
-#: memory (RUSAGE_CHILDREN of this wrapper covers that one command only).
+#: Runs one command in a process of its own and prints its exit code, CPU seconds
+#: and peak memory (RUSAGE_CHILDREN of this wrapper covers that one command only),
+#: then the last line of its error output.
 _MEASURE = """
 import resource, subprocess, sys
 timeout = float(sys.argv[1])
+last = ""
 try:
-    code = subprocess.run(sys.argv[2:], capture_output=True, timeout=timeout).returncode
+    done = subprocess.run(sys.argv[2:], capture_output=True, text=True, timeout=timeout)
+    code = done.returncode
+    last = (done.stderr.strip().splitlines() or [""])[-1]
 except subprocess.TimeoutExpired:
     code = "timeout"
 usage = resource.getrusage(resource.RUSAGE_CHILDREN)
 print(code, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+print(last[:200])
 """
 
 
-def measure(args: list[str], timeout: float, checkout: Path | None) -> tuple[str, float, float]:
-    """(exit code or "timeout", CPU seconds, peak MB) of `ttr args`, run from
-    `checkout`'s code if given."""
+def measure(
+    args: list[str], timeout: float, checkout: Path | None
+) -> tuple[str, float, float, str]:
+    """(exit code or "timeout", CPU seconds, peak MB, last error line) of
+    `ttr args`, run from `checkout`'s code if given."""
     import os
 
     env = dict(os.environ)
@@ -97,11 +108,24 @@ def measure(args: list[str], timeout: float, checkout: Path | None) -> tuple[str
     done = subprocess.run(
         [*command, *args], capture_output=True, text=True, env=env, cwd=tempfile.gettempdir()
     )
-    code, cpu, peak = done.stdout.split()
-    return code, float(cpu), float(peak)
+    first, _, last = done.stdout.partition("\n")
+    code, cpu, peak = first.split()
+    return code, float(cpu), float(peak), last.strip()
 
 
-def growth(timeout: float, baseline: Path | None, commands: list[str]) -> None:
+def _cells(run: tuple[str, float, float, str], timeout: float) -> tuple[str, str, str]:
+    """The CPU, peak and exit cells of one measurement."""
+    code, cpu, peak, _ = run
+    if code == "timeout":
+        return f"> {timeout:.0f} s (stopped)", f"{peak:.0f} MB", code
+    if code == "2":  # a valid generated map: exit 2 is a refusal (too big)
+        return f"refused, {cpu:.1f} s", f"{peak:.0f} MB", code
+    return f"{cpu:.1f} s", f"{peak:.0f} MB", code
+
+
+def growth(
+    timeout: float, baseline: Path | None, commands: list[str], sizes: tuple[int, ...]
+) -> None:
     """The growth table: for each map size and command, CPU and peak memory."""
     import os
 
@@ -112,22 +136,14 @@ def growth(timeout: float, baseline: Path | None, commands: list[str]) -> None:
     print(header)
     print("|" + " --- |" * (header.count("|") - 1))
     with tempfile.TemporaryDirectory() as folder:
-        for size in GROWTH_SIZES:
+        for size in sizes:
             path = Path(folder) / f"far{size}.yaml"
             path.write_text(generate_map(size, 3 * size, size // 2, far=True), encoding="utf-8")
             for name in commands:
                 args = GROWTH_COMMANDS[name](str(path), folder)
                 runs = [measure(args, timeout, baseline)] if baseline is not None else []
                 runs.append(measure(args, timeout, None))
-                cells = []
-                for code, cpu, peak in runs:
-                    cells.append(
-                        (
-                            f"> {timeout:.0f} s" if code == "timeout" else f"{cpu:.1f} s",
-                            f"{peak:.0f} MB",
-                            code,
-                        )
-                    )
+                cells = [_cells(run, timeout) for run in runs]
                 if baseline is None:
                     ((cpu, peak, code),) = cells
                     print(f"| `ttr {name}` | {size:,} | {cpu} | {peak} | {code} |", flush=True)
@@ -138,6 +154,9 @@ def growth(timeout: float, baseline: Path | None, commands: list[str]) -> None:
                         f"{code0} / {code1} |",
                         flush=True,
                     )
+                for run in runs:
+                    if run[0] not in ("0", "1", "timeout"):
+                        print(f"    ttr {name}: {run[3]}", file=sys.stderr)
 
 
 def main() -> None:
@@ -148,9 +167,13 @@ def main() -> None:
     parser.add_argument(
         "--commands", default=",".join(GROWTH_COMMANDS), help="growth table commands"
     )
+    parser.add_argument(
+        "--sizes", default=",".join(map(str, GROWTH_SIZES)), help="growth table map sizes"
+    )
     args = parser.parse_args()
     if args.growth:
-        growth(args.timeout, args.baseline, args.commands.split(","))
+        sizes = tuple(int(n) for n in args.sizes.split(","))
+        growth(args.timeout, args.baseline, args.commands.split(","), sizes)
         return
     with tempfile.TemporaryDirectory() as folder:
         small = Path(folder) / "preview_max.yaml"

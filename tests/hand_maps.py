@@ -56,3 +56,19 @@ TRIANGLE = {
     ],
     "tickets": [{"between": ["A", "C"], "value": 2}],
 }
+
+
+def chain_map(cities: int, disable: str = "") -> str:
+    """A line of cities (every route a bridge: every ticket fragile, TTR353), with
+    tickets from the first city to each other one, values correct (R2)."""
+    lines = ["format: 1", "id: chain", "name: Chain", "coordinates: plane"]
+    lines += [f"# ttr: disable={disable}"] if disable else []
+    lines.append("cities:")
+    lines += [f"  C{i}: {{x: {i}, y: 0}}" for i in range(cities)]
+    lines.append("routes:")
+    lines += [
+        f"  - {{between: [C{i}, C{i + 1}], length: 1, color: red}}" for i in range(cities - 1)
+    ]
+    lines.append("tickets:")
+    lines += [f"  - {{between: [C0, C{i}], value: {i}}}" for i in range(2, cities)]
+    return "\n".join(lines) + "\n"

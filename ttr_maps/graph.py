@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ttr_maps.model import Map
 
@@ -180,8 +180,10 @@ def shortest_paths_from(
 #: before the remaining sources go to scipy's compiled Dijkstra: local tickets on
 #: any map stay below it (and never import scipy), tickets across a huge map do
 #: not (10,000 cities, 5,000 tickets from corner to corner: 70 s in Python, 3 s
-#: compiled; benchmarks/hostile_bench.py).
-PYTHON_SEARCH_BUDGET = 150_000
+#: compiled; benchmarks/hostile_bench.py). A Python search settles a city in about
+#: 6 µs, a compiled one in well under 1 µs: past this budget (a few hundred
+#: ticket searches on a mid-size map) compiling the graph has paid for itself.
+PYTHON_SEARCH_BUDGET = 30_000
 #: Sources per compiled batch: the batch's distance rows are held at once.
 _BATCH = 64
 
@@ -190,6 +192,7 @@ def shortest_paths_to_targets(
     adjacency: dict[str, dict[str, int]],
     targets: Mapping[str, Iterable[str]],
     budget: int = PYTHON_SEARCH_BUDGET,
+    limits: Mapping[str, float] | None = None,
 ) -> dict[str, ShortestPaths]:
     """`shortest_paths_from(adjacency, source, wanted)` for every source of
     `targets`, in near-linear time whatever the sources: searches run in Python
@@ -197,7 +200,12 @@ def shortest_paths_to_targets(
     cities in all, then the rest run compiled, in batches. A compiled result
     holds only the wanted cities it reached and the cities on their paths, so it
     is never `complete`: a city missing from it is unknown, as after a search
-    that stopped early."""
+    that stopped early.
+
+    `limits` may give, for a source, the distance within which its wanted cities
+    are expected (a ticket's printed value): a compiled search then stops there,
+    and a source whose wanted cities are not all within it is searched again
+    without a limit, so the answers never depend on the guess."""
     found: dict[str, ShortestPaths] = {}
     pending = list(targets.items())
     settled = 0
@@ -207,45 +215,96 @@ def shortest_paths_to_targets(
         settled += len(paths.distance)
         found[source] = paths
     if pending:
-        found.update(_compiled_searches(adjacency, pending))
+        found.update(_compiled_searches(adjacency, pending, limits or {}))
     return found
+
+
+class CompiledGraph:
+    """A city graph in scipy's compressed form, for batches of compiled Dijkstra
+    searches (`rows`). Cities are numbered in the order of `adjacency`."""
+
+    def __init__(self, adjacency: Mapping[str, Mapping[str, int]]) -> None:
+        from scipy.sparse import csr_matrix
+
+        self.names = list(adjacency)
+        self.index = {name: i for i, name in enumerate(self.names)}
+        rows, columns, lengths = [], [], []
+        for city, neighbours in adjacency.items():
+            for neighbour, length in neighbours.items():
+                rows.append(self.index[city])
+                columns.append(self.index[neighbour])
+                lengths.append(length)
+        size = len(self.names)
+        self.matrix = csr_matrix((lengths, (rows, columns)), shape=(size, size))
+
+    def rows(
+        self,
+        sources: Iterable[str],
+        limits: Mapping[str, float] | None = None,
+        *,
+        previous: bool = False,
+    ) -> Iterator[tuple[str, Any, Any]]:
+        """(source, distances, predecessors or None) for every source, as numpy
+        rows indexed like `names` (inf where unreached). With `limits`, a search
+        may stop past its source's limit (sources of similar limits share a batch
+        and its largest limit; a source without one is searched to the end)."""
+        import numpy as np
+        from scipy.sparse.csgraph import dijkstra
+
+        limits = limits or {}
+        ordered = sorted(sources, key=lambda s: limits.get(s, np.inf))
+        for start in range(0, len(ordered), _BATCH):
+            batch = ordered[start : start + _BATCH]
+            limit = max(limits.get(s, np.inf) for s in batch)
+            found = dijkstra(
+                self.matrix,
+                indices=[self.index[s] for s in batch],
+                return_predecessors=previous,
+                limit=limit,
+            )
+            distance, before = found if previous else (found, None)
+            for row, source in enumerate(batch):
+                yield source, distance[row], None if before is None else before[row]
 
 
 def _compiled_searches(
-    adjacency: dict[str, dict[str, int]], pending: list[tuple[str, Iterable[str]]]
+    adjacency: dict[str, dict[str, int]],
+    pending: list[tuple[str, Iterable[str]]],
+    limits: Mapping[str, float],
 ) -> dict[str, ShortestPaths]:
     import numpy as np
-    from scipy.sparse import csr_matrix
-    from scipy.sparse.csgraph import dijkstra
 
-    names = list(adjacency)
-    index = {name: i for i, name in enumerate(names)}
-    rows, columns, lengths = [], [], []
-    for city, neighbours in adjacency.items():
-        for neighbour, length in neighbours.items():
-            rows.append(index[city])
-            columns.append(index[neighbour])
-            lengths.append(length)
-    graph = csr_matrix((lengths, (rows, columns)), shape=(len(names), len(names)))
+    compiled = CompiledGraph(adjacency)
+    wanted_of = {source: [compiled.index[t] for t in wanted] for source, wanted in pending}
     found: dict[str, ShortestPaths] = {}
-    for start in range(0, len(pending), _BATCH):
-        batch = pending[start : start + _BATCH]
-        distance, previous = dijkstra(
-            graph, indices=[index[source] for source, _ in batch], return_predecessors=True
-        )
-        for row, (source, wanted) in enumerate(batch):
-            paths = ShortestPaths(source, {source: 0}, {}, complete=False)
-            for target in wanted:
-                at = index[target]
-                if not np.isfinite(distance[row, at]):
-                    continue
-                while at != index[source] and names[at] not in paths.distance:
-                    before = int(previous[row, at])
-                    paths.distance[names[at]] = int(distance[row, at])
-                    paths.previous[names[at]] = names[before]
-                    at = before
-            found[source] = paths
+    guessed = [source for source in wanted_of if source in limits]
+    for source, distance, previous in compiled.rows(guessed, limits, previous=True):
+        if np.isfinite(distance[wanted_of[source]]).all():
+            found[source] = _paths_of_row(compiled, source, wanted_of[source], distance, previous)
+    rest = [source for source in wanted_of if source not in found]
+    for source, distance, previous in compiled.rows(rest, previous=True):
+        found[source] = _paths_of_row(compiled, source, wanted_of[source], distance, previous)
     return found
+
+
+def _paths_of_row(
+    compiled: CompiledGraph, source: str, wanted: list[int], distance: Any, previous: Any
+) -> ShortestPaths:
+    """The wanted cities a compiled search reached, and the cities on their paths."""
+    import numpy as np
+
+    names = compiled.names
+    paths = ShortestPaths(source, {source: 0}, {}, complete=False)
+    home = compiled.index[source]
+    for at in wanted:
+        if not np.isfinite(distance[at]):
+            continue
+        while at != home and names[at] not in paths.distance:
+            before = int(previous[at])
+            paths.distance[names[at]] = int(distance[at])
+            paths.previous[names[at]] = names[before]
+            at = before
+    return paths
 
 
 def distances_within(
@@ -283,47 +342,6 @@ def distances_within(
                 continue
             heapq.heappush(queue, (candidate, neighbour))
     return settled
-
-
-def shortest_path_counts(
-    adjacency: Mapping[str, Mapping[str, int]], source: str, target: str | None = None
-) -> tuple[dict[str, int], dict[str, int]]:
-    """Wagon distances from `source`, and how many shortest paths reach each city.
-
-    With `target`, the search stops once the target's distance is final: every
-    city nearer than the target then has its final distance and count (route
-    lengths are at least 1, so a city's predecessors are settled before it), and
-    farther ones may be missing or provisional. That bounds the work to the
-    ball around `source` that a ticket's shortest paths can use.
-
-    >>> adjacency = {"A": {"B": 1, "C": 1}, "B": {"A": 1, "D": 1}, "C": {"A": 1, "D": 1},
-    ...              "D": {"B": 1, "C": 1}}
-    >>> shortest_path_counts(adjacency, "A")[1]["D"]
-    2
-    """
-    distance = {source: 0}
-    count = {source: 1}
-    settled: set[str] = set()
-    queue = [(0, source)]
-    while queue:
-        d, city = heapq.heappop(queue)
-        if city in settled:
-            continue
-        settled.add(city)
-        if city == target:
-            break
-        for neighbour, length in adjacency[city].items():
-            if neighbour in settled:
-                continue
-            reached = d + length
-            known = distance.get(neighbour)
-            if known is None or reached < known:
-                distance[neighbour] = reached
-                count[neighbour] = count[city]
-                heapq.heappush(queue, (reached, neighbour))
-            elif reached == known:
-                count[neighbour] += count[city]
-    return distance, count
 
 
 def k_cheapest_paths(

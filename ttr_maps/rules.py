@@ -73,6 +73,12 @@ MAX_DECK_SAMPLES = 100_000
 #: Regular tickets `ttr tickets suggest --count` proposes (published decks have
 #: under 50; a deck size past the map's cities is refused by TTR352 anyway).
 MAX_SUGGESTED_TICKETS = 1_000
+#: Long tickets `ttr tickets suggest --long` proposes (a separate deck, E4; the
+#: published one has 6): the same bound as the regular deck.
+MAX_SUGGESTED_LONG_TICKETS = MAX_SUGGESTED_TICKETS
+#: Local-search steps of `ttr tickets suggest --iterations` (about 0.3 ms a step
+#: on a published map with 30 tickets: a million is about 5 minutes).
+MAX_SUGGEST_ITERATIONS = 1_000_000
 #: Seeds (`--seed`) are whole numbers of at most 19 digits, -MAX_SEED to MAX_SEED:
 #: a record or report keeps the seed, and is read back with numbers of at most
 #: 30 characters (`ttr_maps.io.limits.MAX_NUMBER_CHARS`).

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 
+from hand_maps import chain_map
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -46,22 +47,6 @@ def test_compiled_searches_give_the_python_distances_and_real_shortest_paths(cas
                 assert sum(adjacency[a][b] for a, b in pairwise(path)) == (python.distance[target])
             else:
                 assert path == []
-
-
-def chain_map(cities: int, disable: str = "") -> str:
-    """A line of cities (every route a bridge: every ticket fragile, TTR353), with
-    tickets from the first city to each other one, values correct (R2)."""
-    lines = ["format: 1", "id: chain", "name: Chain", "coordinates: plane"]
-    lines += [f"# ttr: disable={disable}"] if disable else []
-    lines.append("cities:")
-    lines += [f"  C{i}: {{x: {i}, y: 0}}" for i in range(cities)]
-    lines.append("routes:")
-    lines += [
-        f"  - {{between: [C{i}, C{i + 1}], length: 1, color: red}}" for i in range(cities - 1)
-    ]
-    lines.append("tickets:")
-    lines += [f"  - {{between: [C0, C{i}], value: {i}}}" for i in range(2, cities)]
-    return "\n".join(lines) + "\n"
 
 
 def test_ttr353_stops_at_its_budget_and_says_how_many_tickets_it_left(monkeypatch) -> None:

@@ -14,7 +14,14 @@ from typer.testing import CliRunner
 
 from ttr_core.cli import app
 from ttr_maps.analysis.probe import ProbeError, parse_budget_range
-from ttr_maps.rules import MAX_DECK_SAMPLES, MAX_SUGGESTED_TICKETS, MAX_SWEEP_BUDGETS, field_ranges
+from ttr_maps.rules import (
+    MAX_DECK_SAMPLES,
+    MAX_SUGGEST_ITERATIONS,
+    MAX_SUGGESTED_LONG_TICKETS,
+    MAX_SUGGESTED_TICKETS,
+    MAX_SWEEP_BUDGETS,
+    field_ranges,
+)
 
 runner = CliRunner()
 
@@ -173,3 +180,14 @@ def test_tickets_samples_and_count_are_bounded_in_help_and_message() -> None:
     assert f"at most {MAX_DECK_SAMPLES:,}" in analyse_help
     suggest_help = _help("tickets", "suggest")
     assert f"at most {MAX_SUGGESTED_TICKETS:,}" in suggest_help
+
+
+@pytest.mark.parametrize(
+    "option,bound",
+    [("--iterations", MAX_SUGGEST_ITERATIONS), ("--long", MAX_SUGGESTED_LONG_TICKETS)],
+)
+def test_tickets_suggest_iterations_and_long_are_bounded_in_help_and_message(option, bound) -> None:
+    for too_many in (str(bound + 1), "9" * 40):
+        result = runner.invoke(app, ["tickets", "suggest", "iran", "-n", "5", option, too_many])
+        assert result.exit_code == 2 and str(bound) in result.output
+    assert f"at most {bound:,}" in _help("tickets", "suggest")

@@ -14,6 +14,8 @@ from ttr_maps.reports.probe import REPORTERS
 from ttr_maps.rules import BASE, MAX_SWEEP_BUDGETS, field_ranges
 
 WAGONS = field_ranges()["wagons"]
+#: The longest --time-limit: a day.
+MAX_TIME_LIMIT = 86_400.0
 
 #: `--format` choices, derived from the probe reporters.
 ProbeFormat = StrEnum("ProbeFormat", {name: name for name in REPORTERS})  # type: ignore[misc]
@@ -53,6 +55,17 @@ def probe(
             "(a count, not seconds: the same answer on any machine).",
         ),
     ] = None,
+    time_limit: Annotated[
+        float | None,
+        typer.Option(
+            min=0.001,
+            max=MAX_TIME_LIMIT,
+            help="Seconds of wall time per solve (at most "
+            f"{MAX_TIME_LIMIT:,.0f}); then the best found so far and its gap. Unlike "
+            "--node-limit it also bounds the solver's first node, which takes minutes "
+            "on a map of thousands of cities, but the answer depends on the machine.",
+        ),
+    ] = None,
     report_format: Annotated[
         ProbeFormat, typer.Option("--format", "-f", help="text: tables; json: for scripts.")
     ] = DEFAULT_FORMAT,
@@ -66,9 +79,11 @@ def probe(
     cheapest path and the warnings `ttr validate` gives it, and what the programme
     leaves out (the longest-path bonus, stations, train cards: docs/tickets.md).
     One thread, a fixed seed and a node limit: the same command, the same answer.
+    Maps of more than 2,000 cities are refused; Ctrl-C stops a solve.
 
-    Exit status: 0 when solved to optimality; 1 when the node limit stopped a solve
-    (the best found is shown with its gap); 2 for a bad map, option or values file.
+    Exit status: 0 when solved to optimality; 1 when the node or time limit stopped
+    a solve (the best found is shown with its gap); 2 for a bad map, option or
+    values file, or a map too big.
     """
     import sys
 
@@ -90,6 +105,7 @@ def probe(
             tickets=tickets,
             values=str(values) if values is not None else "map",
             node_limit=node_limit,
+            time_limit=time_limit,
         )
     except ProbeError as error:
         raise fail(f"{map_argument}: {error}") from None

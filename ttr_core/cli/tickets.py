@@ -18,7 +18,12 @@ from ttr_core.cli.common import (
     output_file,
 )
 from ttr_maps.reports.tickets import REPORTERS
-from ttr_maps.rules import MAX_DECK_SAMPLES, MAX_SUGGESTED_TICKETS
+from ttr_maps.rules import (
+    MAX_DECK_SAMPLES,
+    MAX_SUGGEST_ITERATIONS,
+    MAX_SUGGESTED_LONG_TICKETS,
+    MAX_SUGGESTED_TICKETS,
+)
 
 
 class _AnalyseByDefault(TyperGroup):
@@ -127,13 +132,21 @@ def suggest(
         typer.Option(
             "--long",
             min=0,
-            help="Long tickets (a separate deck, E4). Default: as many as the map's rule "
+            max=MAX_SUGGESTED_LONG_TICKETS,
+            help="Long tickets (a separate deck, E4; at most "
+            f"{MAX_SUGGESTED_LONG_TICKETS:,}). Default: as many as the map's rule "
             "set deals (5 with the europe rules, none with the base rules).",
         ),
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same deck.")] = 0,
     iterations: Annotated[
-        int, typer.Option(min=0, help="Local-search steps (more: slower, often better).")
+        int,
+        typer.Option(
+            min=0,
+            max=MAX_SUGGEST_ITERATIONS,
+            help="Local-search steps (more: slower, often better; at most "
+            f"{MAX_SUGGEST_ITERATIONS:,}).",
+        ),
     ] = 3000,
     profile: Annotated[
         str | None,

@@ -63,6 +63,16 @@ LEFT_OUT = (
 )
 
 
+#: The most cities `ttr probe` solves a map of. Its programme has a few variables
+#: per connection and city; on generated maps with tickets across the board the
+#: solver's root node (before any branch-and-bound node, so before --node-limit
+#: applies) takes about a minute at 1,000 cities, and the work around the solve
+#: (validation, the model, every ticket's cheapest path and its checks) about 10 s
+#: of CPU at 2,000 and 22 s at 3,000, most of it the cheapest paths
+#: (benchmarks/hostile_bench.py). Past this, refused with a message.
+MAX_PROBE_CITIES = 2_000
+
+
 class ProbeError(ValueError):
     """The programme cannot be set up as asked (the message says why)."""
 
@@ -128,11 +138,13 @@ def solve_max_score(
     *,
     tickets: Sequence[Ticket] | None = None,
     node_limit: int | None = None,
+    time_limit: float | None = None,
 ) -> ProbeResult:
     """The highest solo score with `wagons` (default: the map's rule set's, R4) and
     `tickets` (default: the map's deck, regular and long)."""
     programme = MaxScoreProgramme(game_map, tickets)
-    return programme.solve(map_rules(game_map).wagons if wagons is None else wagons, node_limit)
+    wagons = map_rules(game_map).wagons if wagons is None else wagons
+    return programme.solve(wagons, node_limit, time_limit)
 
 
 def long_ticket_limit(rules: RuleSet, tickets: Sequence[Ticket]) -> int | None:
@@ -169,9 +181,18 @@ class MaxScoreProgramme:
         in_tree = {v: h.addBinary() for v in names}
         root = {v: h.addVariable(lb=0, ub=1) for v in names}
         h.addConstr(h.qsum(root.values()) <= 1)
-        for i, v in enumerate(names):  # the root is the tree's first city by name
-            for earlier in names[:i]:
-                h.addConstr(root[v] + in_tree[earlier] <= 1)
+        # The root is the tree's first city by name: `before` says that a city
+        # earlier than v is in the tree (at least each earlier city's u), and then
+        # v cannot be the root. A chain, linear in the cities.
+        before = None
+        for v in names:
+            if before is not None:
+                h.addConstr(root[v] + before <= 1)
+            after = h.addVariable(lb=0, ub=1)
+            h.addConstr(after - in_tree[v] >= 0)
+            if before is not None:
+                h.addConstr(after - before >= 0)
+            before = after
         ways_in: dict[str, list[Any]] = {v: [] for v in names}
         flow_in: dict[str, list[Any]] = {v: [] for v in names}
         flow_out: dict[str, list[Any]] = {v: [] for v in names}
@@ -202,20 +223,27 @@ class MaxScoreProgramme:
             h.addConstr(h.qsum(long_done) <= self.long_limit)
         h.setMaximize()
 
-    def solve(self, wagons: int, node_limit: int | None = None) -> ProbeResult:
+    def solve(
+        self, wagons: int, node_limit: int | None = None, time_limit: float | None = None
+    ) -> ProbeResult:
         """Solve for a budget; after `node_limit` branch-and-bound nodes, the best
         choice found so far and its gap to the bound (deterministic: nodes, not
-        seconds). A budget at least the last one solved starts from its solution."""
+        seconds), or after `time_limit` seconds of wall time (which bounds the
+        root node too, where a big map spends minutes before the first node; the
+        answer then depends on the machine). Ctrl-C or SIGTERM stops the solve.
+        A budget at least the last one solved starts from its solution."""
         if wagons < 0:
             raise ProbeError("the wagon budget must not be negative")
         h = self.highs
         h.changeRowBounds(self.budget_row.index, -highs_infinity(), wagons)
         if node_limit is not None:
             h.setOptionValue("mip_max_nodes", int(node_limit))
+        if time_limit is not None:
+            h.setOptionValue("time_limit", float(time_limit))
         if self.last is not None and wagons >= self.last_wagons:
             h.setSolution(_solution(h, self.last))  # feasible still: more wagons
         started = time.process_time()
-        h.run()
+        _run_stoppably(h)
         status = h.modelStatusToString(h.getModelStatus())
         info = h.getInfo()
         has_solution = info.primal_solution_status == 2  # a feasible point exists
@@ -242,6 +270,23 @@ class MaxScoreProgramme:
             gap=0.0 if optimal else float(info.mip_gap) if has_solution else float("inf"),
             cpu_seconds=time.process_time() - started,
         )
+
+
+def _run_stoppably(h: Any) -> None:
+    """Run HiGHS so that a signal stops it: its C code does not return to Python
+    until the solve ends, so it runs in HiGHS's own thread while this one waits;
+    Ctrl-C (KeyboardInterrupt) or SIGTERM (`SystemExit`, `cli.app.stop_on_signals`)
+    cancels the solve, waits for it to stop, and goes on unwinding."""
+    h.HandleUserInterrupt = True
+    h.startSolve()
+    try:
+        while not h.wait(0.1)[0]:
+            pass
+    except BaseException:
+        h.cancelSolve()
+        while not h.wait(0.1)[0]:
+            pass
+        raise
 
 
 def _solution(h: Any, values: list[float]) -> Any:
@@ -340,13 +385,14 @@ def sweep_max_score(
     *,
     tickets: Sequence[Ticket] | None = None,
     node_limit: int | None = None,
+    time_limit: float | None = None,
 ) -> Sweep:
     """`solve_max_score` for every budget, from the smallest up, on one programme:
     each solve starts from the previous optimum (feasible with more wagons), so
     the scores never fall as the budget grows."""
     programme = MaxScoreProgramme(game_map, tickets)
     ordered = sorted(set(budgets))
-    return Sweep(tuple(programme.solve(w, node_limit) for w in ordered))
+    return Sweep(tuple(programme.solve(w, node_limit, time_limit) for w in ordered))
 
 
 @dataclass(frozen=True)
@@ -384,15 +430,25 @@ def probe_map(
     tickets: Sequence[Ticket] | None = None,
     values: str = "map",
     node_limit: int | None = None,
+    time_limit: float | None = None,
 ) -> ProbeReport:
     """Solve for `wagons` (default: the rule set's), or for every budget of
-    `budgets` (a sweep), with `tickets` (default: the map's deck)."""
+    `budgets` (a sweep), with `tickets` (default: the map's deck); `node_limit`
+    and `time_limit` apply to each solve. A map of more than `MAX_PROBE_CITIES`
+    cities is refused (`ProbeError`)."""
+    if len(game_map.cities) > MAX_PROBE_CITIES:
+        raise ProbeError(
+            f"{len(game_map.cities):,} cities: ttr probe solves maps of at most "
+            f"{MAX_PROBE_CITIES:,} cities (its programme grows with the map, and the "
+            "solver's first node alone takes minutes past that)"
+        )
+    limits = {"node_limit": node_limit, "time_limit": time_limit}
     sweep = None
     if budgets is not None:
-        sweep = sweep_max_score(game_map, budgets, tickets=tickets, node_limit=node_limit)
+        sweep = sweep_max_score(game_map, budgets, tickets=tickets, **limits)
         solves = sweep.results
     else:
-        solves = (solve_max_score(game_map, wagons, tickets=tickets, node_limit=node_limit),)
+        solves = (solve_max_score(game_map, wagons, tickets=tickets, **limits),)
     rates = tuple(ticket_rates(game_map, tickets))
     deck = game_map.tickets if tickets is None else tickets
     return ProbeReport(
@@ -408,17 +464,25 @@ def probe_map(
 
 def ticket_checks(game_map: Map, tickets: Sequence[Ticket]) -> tuple[tuple[str, ...], ...]:
     """The design warnings `ttr validate` gives each ticket (TTR353, TTR354), for
-    the tickets that follow R2 (a printed value is judged at its R2 distance)."""
-    from ttr_maps.checks.design import ticket_design_codes
-    from ttr_maps.graph import wagon_adjacency, wagon_distances_from
+    the tickets that follow R2 (a printed value is judged at its R2 distance).
+    The fragility searches share validation's budget (`FRAGILE_SEARCH_BUDGET`):
+    past it a ticket says "TTR353 unchecked", as validate says how many it left."""
+    from ttr_maps.checks.design import FRAGILE_SEARCH_BUDGET, ticket_design_codes
+    from ttr_maps.graph import shortest_paths_to_targets, wagon_adjacency
 
     adjacency = wagon_adjacency(game_map)
-    distances = wagon_distances_from(game_map, sorted({t.a for t in tickets}))
+    targets: dict[str, set[str]] = {}
+    for t in tickets:
+        targets.setdefault(t.a, set()).add(t.b)
+    searches = shortest_paths_to_targets(adjacency, targets)
+    budget = [FRAGILE_SEARCH_BUDGET]
     found = []
     for t in tickets:
-        distance = distances.get(t.a, {}).get(t.b)
+        distance = 0 if t.a == t.b else searches[t.a].distance.get(t.b)
         found.append(
-            () if distance is None else ticket_design_codes(game_map, adjacency, t, distance)
+            ()
+            if distance is None
+            else ticket_design_codes(game_map, adjacency, t, distance, budget)
         )
     return tuple(found)
 

@@ -307,15 +307,26 @@ def trivial_ticket(ctx: CheckContext) -> Iterator[Finding]:
             )
 
 
+#: In `ticket_design_codes`' answer: the fragility search ran out of its budget.
+UNCHECKED_FRAGILITY = "TTR353 unchecked"
+
+
 def ticket_design_codes(
-    game_map: Map, adjacency: dict[str, dict[str, int]], ticket: Ticket, distance: int
+    game_map: Map,
+    adjacency: dict[str, dict[str, int]],
+    ticket: Ticket,
+    distance: int,
+    budget: list[int] | None = None,
 ) -> tuple[str, ...]:
     """The design warnings (TTR353, TTR354) a ticket of R2 value `distance` would
     raise on `game_map`: what `ttr validate` says, for `ttr tickets suggest` and
-    `ttr probe` to share."""
+    `ttr probe` to share. With `budget` (as for `fragile_route`), a ticket whose
+    fragility search it cut short gets `UNCHECKED_FRAGILITY` instead of TTR353."""
     codes = []
-    if fragile_route(game_map, adjacency, ticket, distance) is not None:
+    if fragile_route(game_map, adjacency, ticket, distance, budget) is not None:
         codes.append("TTR353")
+    elif budget is not None and budget[0] <= 0:
+        codes.append(UNCHECKED_FRAGILITY)
     if direct_route(game_map, ticket, distance) is not None or distance < MIN_TICKET_VALUE:
         codes.append("TTR354")
     return tuple(codes)
@@ -353,6 +364,8 @@ def _fragile_routes(
 
     A connection lies on every shortest path exactly when no other connection of
     the shortest paths spans part of the same stretch of distance from `a`."""
+    if budget is not None and budget[0] <= 0:
+        return
     from_a = distances_within(adjacency, ticket.a, distance)
     from_b = distances_within(adjacency, ticket.b, distance)
     spent = [0] if budget is None else budget

@@ -121,21 +121,26 @@ class CheckContext:
         chosen first. Each search stops once the farthest city it was asked for
         is settled, so tickets between nearby cities stay cheap on huge maps.
         """
-        tickets = [(t.a, t.b) for t in self.routable_tickets]
+        tickets = self.routable_tickets
         uses: dict[str, int] = {}
-        for a, b in tickets:
-            uses[a] = uses.get(a, 0) + 1
-            uses[b] = uses.get(b, 0) + 1
+        for ticket in tickets:
+            uses[ticket.a] = uses.get(ticket.a, 0) + 1
+            uses[ticket.b] = uses.get(ticket.b, 0) + 1
         targets: dict[str, set[str]] = {}
-        for a, b in sorted(tickets, key=lambda p: -max(uses[p[0]], uses[p[1]])):
+        # The printed values, as the distance each search expects to go (compiled
+        # searches stop there, and go on where a value proves too small).
+        values: dict[str, int] = {}
+        for ticket in sorted(tickets, key=lambda t: -max(uses[t.a], uses[t.b])):
+            a, b = ticket.a, ticket.b
             if a in targets:
-                targets[a].add(b)
+                source, other = a, b
             elif b in targets:
-                targets[b].add(a)
+                source, other = b, a
             else:
                 source, other = (a, b) if uses[a] >= uses[b] else (b, a)
-                targets[source] = {other}
-        return shortest_paths_to_targets(self.adjacency, targets)
+            targets.setdefault(source, set()).add(other)
+            values[source] = max(values.get(source, 0), ticket.value)
+        return shortest_paths_to_targets(self.adjacency, targets, limits=values)
 
     def wagon_distance(self, a: str, b: str) -> int | None:
         """R2: the shortest distance between two ticket cities, None if unreachable."""

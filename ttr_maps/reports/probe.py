@@ -61,7 +61,7 @@ def _result_to_dict(result: ProbeResult) -> dict[str, Any]:
         "route_points": result.route_points,
         "ticket_points": result.ticket_points,
         "wagons_used": result.wagons_used,
-        "gap": result.gap,
+        "gap": result.gap if result.gap != float("inf") else None,  # JSON has no Infinity
         "cpu_seconds": round(result.cpu_seconds, 3),
         "routes": [{"between": [r.a, r.b], "length": r.length} for r in result.routes],
         "tickets": [{"between": list(t.cities), "value": t.value} for t in result.tickets],

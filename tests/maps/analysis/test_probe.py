@@ -223,3 +223,44 @@ def test_cli_probe_bad_input_exits_2(args, message):
     result = runner.invoke(app, args)
     assert result.exit_code == 2
     assert message in result.output
+
+
+def test_probe_refuses_a_map_past_its_size_with_the_bound(monkeypatch) -> None:
+    from ttr_maps.analysis import probe
+
+    monkeypatch.setattr(probe, "MAX_PROBE_CITIES", 2)
+    with pytest.raises(ProbeError, match="at most 2 cities"):
+        probe_map(triangle())
+
+
+def test_probe_help_names_the_size_bound_and_the_time_limit() -> None:
+    from ttr_maps.analysis.probe import MAX_PROBE_CITIES
+
+    result = runner.invoke(app, ["probe", "--help"], terminal_width=200)
+    assert f"more than {MAX_PROBE_CITIES:,} cities are refused" in result.output
+    assert "--time-limit" in result.output
+    too_long = runner.invoke(app, ["probe", "iran", "--time-limit", "1e9"])
+    assert too_long.exit_code == 2
+
+
+def test_a_time_limit_reaches_the_solver_and_an_easy_solve_ends_optimal() -> None:
+    result = solve_max_score(triangle(), 6, time_limit=30.0)
+    assert result.optimal and result.score == 17
+
+
+def test_ticket_checks_share_the_fragility_budget_and_say_what_they_left(monkeypatch) -> None:
+    """TTR353 on the chain of test_growth: every ticket is fragile; past the
+    budget a ticket says it was not checked, never that it is sound."""
+    from hand_maps import chain_map
+
+    from ttr_maps.analysis import probe
+    from ttr_maps.checks import design
+    from ttr_maps.io.document import parse_document
+
+    game_map = Map.from_data(parse_document(chain_map(12)).data)
+    full = probe.ticket_checks(game_map, game_map.tickets)
+    assert all("TTR353" in codes for codes in full)
+    monkeypatch.setattr(design, "FRAGILE_SEARCH_BUDGET", 20)
+    cut = probe.ticket_checks(game_map, game_map.tickets)
+    assert any("TTR353" in codes for codes in cut)
+    assert design.UNCHECKED_FRAGILITY in cut[-1] and "TTR353" not in cut[-1]

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 from hand_maps import hand_map
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ttr_maps import load_map
 from ttr_maps.analysis.stats import map_stats
@@ -119,3 +123,58 @@ def test_every_bundled_map_has_consistent_stats(map_id):
     assert s.unreachable_tickets == ()
     if game_map.rules == "europe":
         assert s.tunnels > 0 and s.ferries > 0 and s.long_tickets > 0
+
+
+@st.composite
+def ticketed_maps(draw: st.DrawFn) -> Map:
+    """Small random maps (lengths 1 to 3, so equal shortest paths are common) with
+    tickets between any two cities, some values wrong or unreachable."""
+    size = draw(st.integers(2, 9))
+    names = [f"C{i}" for i in range(size)]
+    pairs = st.tuples(st.sampled_from(names), st.sampled_from(names))
+    routes = [
+        {"between": [a, b], "length": draw(st.integers(1, 3)), "color": "gray"}
+        for a, b in draw(st.lists(pairs, max_size=16))
+        if a != b
+    ]
+    tickets = [
+        {"between": [a, b], "value": draw(st.integers(1, 8))}
+        for a, b in draw(st.lists(pairs, min_size=1, max_size=8))
+        if a != b
+    ]
+    return Map.from_data({
+        "format": 1, "id": "r", "name": "R", "coordinates": "plane",
+        "cities": {n: {"x": i, "y": 0} for i, n in enumerate(names)},
+        "routes": routes, "tickets": tickets,
+    })  # fmt: skip
+
+
+@settings(max_examples=80, deadline=None)
+@given(ticketed_maps())
+def test_ticket_loads_count_every_shortest_path_that_networkx_lists(game_map: Map) -> None:
+    """The load of a connection is the share of each ticket's shortest paths over
+    it (R2), summed: the same as listing every shortest path, whatever the values."""
+    import networkx as nx
+
+    from ttr_maps.graph import wagon_graph
+
+    graph = wagon_graph(game_map)
+    load: dict[frozenset[str], float] = {}
+    touched: dict[frozenset[str], int] = {}
+    unavoidable: dict[frozenset[str], int] = {}
+    for ticket in game_map.tickets:
+        if not nx.has_path(graph, ticket.a, ticket.b):
+            continue
+        paths = list(nx.all_shortest_paths(graph, ticket.a, ticket.b, weight="weight"))
+        on: dict[frozenset[str], int] = {}
+        for path in paths:
+            for pair in map(frozenset, pairwise(path)):
+                on[pair] = on.get(pair, 0) + 1
+        for pair, count in on.items():
+            load[pair] = load.get(pair, 0.0) + count / len(paths)
+            touched[pair] = touched.get(pair, 0) + 1
+            unavoidable[pair] = unavoidable.get(pair, 0) + (count == len(paths))
+    for c in map_stats(game_map).connection_loads:
+        pair = frozenset((c.a, c.b))
+        assert c.ticket_load == pytest.approx(round(load.get(pair, 0.0), 4), abs=1e-9)
+        assert (c.tickets, c.unavoidable) == (touched.get(pair, 0), unavoidable.get(pair, 0))
