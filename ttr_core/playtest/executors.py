@@ -366,6 +366,7 @@ def _stop_pool(pool: Any) -> None:
     # None), and the running ones would then finish their batches before exiting.
     processes = list((getattr(pool, "_processes", None) or {}).values())
     results = getattr(pool, "_result_queue", None)
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         if process.is_alive():
@@ -381,6 +382,11 @@ def _stop_pool(pool: Any) -> None:
     # wait end (at end of file) instead of hanging the exit.
     if results is not None:
         results._writer.close()
+    # Let the pool's manager thread finish closing its wake-up pipe now: else
+    # Python's exit may wake it through that pipe while it is being closed (a
+    # "Bad file descriptor" traceback after Ctrl-C).
+    if manager is not None:
+        manager.join(timeout=5)
 
 
 def _lost_message(work: Work, batch: range) -> str:
