@@ -71,6 +71,7 @@ def test_a_killed_ray_worker_is_replaced_and_the_report_unchanged(
     assert run.report == alone.report
 
 
+@pytest.mark.slow  # 2-6 s; the default suite keeps the room's main test
 def test_a_game_that_raises_on_a_ray_worker_names_its_seed(
     local_ray: None, north_america: Map
 ) -> None:
@@ -82,6 +83,7 @@ def test_a_game_that_raises_on_a_ray_worker_names_its_seed(
     assert f"--seed {caught.value.seed}" in str(caught.value)
 
 
+@pytest.mark.slow  # 2-6 s; the default suite keeps the room's main test
 def test_ray_ladder_is_the_local_ladder(local_ray: None, tmp_path: Path) -> None:
     def ladder(name: str, *options: str) -> str:
         out = tmp_path / f"{name}.json"

@@ -129,6 +129,7 @@ def test_train_cards_fill_the_last_ticket_sheet_before_a_new_page():
         assert x + w <= u + 1e-9 or u + w2 <= x + 1e-9 or y + h <= v + 1e-9 or v + h2 <= y + 1e-9
 
 
+@pytest.mark.slow  # 2-6 s; the default suite keeps the room's main test
 def test_tiles_that_would_carry_nothing_are_left_out_and_named(tmp_path: Path):
     data = yaml.safe_load(SMALL)
     # An L-shaped board: everything along the bottom and up the left side.
@@ -191,6 +192,7 @@ def test_pages_have_the_papers_size(paper):
         assert size == ((height, width) if landscape else (width, height))
 
 
+@pytest.mark.slow  # 2-6 s; the default suite keeps the room's main test
 def test_cli_prints_a_map_without_a_layout_on_letter_with_labels_as_text(tmp_path: Path):
     """The whole command, once: paper by name, the board drawn from geography, real text."""
     path = tmp_path / "geo.yaml"
