@@ -311,7 +311,8 @@ def _connection_loads(game_map: Map, graph: nx.Graph) -> tuple[ConnectionLoad, .
 
     result = []
     for u, v, data in graph.edges(data=True):
-        key = tuple(sorted((index[u], index[v])))
+        i, j = index[u], index[v]
+        key = (i, j) if i < j else (j, i)
         a, b = sorted((u, v))
         result.append(
             ConnectionLoad(
@@ -319,9 +320,9 @@ def _connection_loads(game_map: Map, graph: nx.Graph) -> tuple[ConnectionLoad, .
                 b,
                 int(data["weight"]),
                 tuple(data["routes"]),
-                round(load.get(key, 0.0), 4),  # type: ignore[arg-type]
-                touched[key],  # type: ignore[index]
-                unavoidable[key],  # type: ignore[index]
+                round(load.get(key, 0.0), 4),
+                touched[key],
+                unavoidable[key],
             )
         )
     result.sort(key=lambda c: (-c.ticket_load, -c.tickets, c.a, c.b))
