@@ -9,14 +9,32 @@ import sys
 
 from ttr_core import accel
 
+#: The most compilers run at once.
+MAX_JOBS = 64
+
+
+def _jobs(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= MAX_JOBS:
+        raise argparse.ArgumentTypeError(
+            f"{text[:20]!r} is not a whole number from 1 to {MAX_JOBS}"
+        )
+    return int(text)
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m ttr_core.accel", description=accel.__doc__.splitlines()[0]
+        prog="python -m ttr_core.accel",
+        description=" ".join(accel.__doc__.split("\n\n")[0].split()),
+        epilog="Without an option: compile the hot modules in place (README, 'The fast build').",
     )
     parser.add_argument("--status", action="store_true", help="say which flavour is loaded")
     parser.add_argument("--clean", action="store_true", help="remove the compiled modules")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument(
+        "--jobs",
+        type=_jobs,
+        default=min(os.cpu_count() or 1, MAX_JOBS),
+        help=f"compilers run at once, 1 to {MAX_JOBS} (default: the cores)",
+    )
     args = parser.parse_args(argv)
     if args.clean:
         print(f"removed {accel.clean()} compiled module(s): pure Python from now on")
