@@ -11,7 +11,7 @@ is timed in CPU seconds of the child (user + system, `resource.RUSAGE_CHILDREN`;
 a shared machine inflates wall-clock seconds, printed too) and its exit status is
 shown. Targets (issue 28): under 10 s on 100 cities, under 2 minutes on 1,000, or a
 refusal with a message above a documented size (`ttr layout` refuses maps of more
-than `ttr_maps.geometry.layout.MAX_LAYOUT_CITIES` cities: exit 2).
+than `ttr_maps.io.limits.MAX_LAYOUT_CITIES` cities: exit 2).
 """
 
 from __future__ import annotations

@@ -51,6 +51,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ttr_maps.io.limits import MAX_PROBE_CITIES
 from ttr_maps.model import Map, Ticket
 from ttr_maps.rules import RuleSet, map_rules
 
@@ -61,16 +62,6 @@ LEFT_OUT = (
     "drawing tickets three at a time and keeping one (R12): the whole deck is open",
     "other players",
 )
-
-
-#: The most cities `ttr probe` solves a map of. Its programme has a few variables
-#: per connection and city; on generated maps with tickets across the board the
-#: solver's root node (before any branch-and-bound node, so before --node-limit
-#: applies) takes about a minute at 1,000 cities, and the work around the solve
-#: (validation, the model, every ticket's cheapest path and its checks) about 10 s
-#: of CPU at 2,000 and 22 s at 3,000, most of it the cheapest paths
-#: (benchmarks/hostile_bench.py). Past this, refused with a message.
-MAX_PROBE_CITIES = 2_000
 
 
 class ProbeError(ValueError):

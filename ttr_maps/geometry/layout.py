@@ -95,6 +95,7 @@ from ttr_maps.geometry.readability import (
     segment_distance,
     shape_gap_count,
 )
+from ttr_maps.io.limits import MAX_LAYOUT_CITIES
 from ttr_maps.model import BoardLayout, Map
 
 if TYPE_CHECKING:
@@ -174,13 +175,6 @@ _PROFILES: tuple[Profile, ...] = (
 )
 #: The first repair of every route tries the one-point bows only (it is quick).
 _QUICK_PROFILES = _PROFILES[:3]
-
-
-#: The most cities `ttr layout` lays out. Past about a hundred, the map is far
-#: denser than a published board and the layout neither reaches a readable
-#: board nor finishes in minutes (docs/print.md, "Big maps"; measured by
-#: benchmarks/big_maps_bench.py); a bigger map is refused with that message.
-MAX_LAYOUT_CITIES = 200
 
 
 class LayoutError(ValueError):

@@ -50,3 +50,16 @@ MAX_PREVIEW_CITIES = 1_000
 #: distance of every pair of cities, which grows with the square of the cities;
 #: 3,000 take under 2 minutes of CPU and under 1 GB (benchmarks/big_maps_bench.py).
 MAX_TICKET_CITIES = 3_000
+#: Most cities `ttr layout` lays out. Past about a hundred, the map is far
+#: denser than a published board and the layout neither reaches a readable
+#: board nor finishes in minutes (docs/print.md, "Big maps"; measured by
+#: benchmarks/big_maps_bench.py); a bigger map is refused with that message.
+MAX_LAYOUT_CITIES = 200
+#: Most cities `ttr probe` solves a map of. Its programme has a few variables
+#: per connection and city; on generated maps with tickets across the board the
+#: solver's root node (before any branch-and-bound node, so before --node-limit
+#: applies) takes about a minute at 1,000 cities, and the work around the solve
+#: (validation, the model, every ticket's cheapest path and its checks) about 10 s
+#: of CPU at 2,000 and 22 s at 3,000, most of it the cheapest paths
+#: (benchmarks/hostile_bench.py). Past this, refused with a message.
+MAX_PROBE_CITIES = 2_000

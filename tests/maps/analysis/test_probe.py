@@ -234,7 +234,7 @@ def test_probe_refuses_a_map_past_its_size_with_the_bound(monkeypatch) -> None:
 
 
 def test_probe_help_names_the_size_bound_and_the_time_limit() -> None:
-    from ttr_maps.analysis.probe import MAX_PROBE_CITIES
+    from ttr_maps.io.limits import MAX_PROBE_CITIES
 
     result = runner.invoke(app, ["probe", "--help"], terminal_width=200)
     assert f"more than {MAX_PROBE_CITIES:,} cities are refused" in result.output

@@ -365,7 +365,7 @@ def test_cli_layout_names_the_routes_it_could_not_lay_out(tmp_path: Path):
 def test_cli_layout_refuses_a_map_past_its_size_with_a_message(tmp_path: Path):
     """Past `MAX_LAYOUT_CITIES` no readable board is reached in minutes: the map is
     refused at once (exit 2, the size and the limit named), as preview refuses."""
-    from ttr_maps.geometry.layout import MAX_LAYOUT_CITIES
+    from ttr_maps.io.limits import MAX_LAYOUT_CITIES
 
     count = MAX_LAYOUT_CITIES + 1
     lines = ["format: 1", "id: row", "name: Row", "coordinates: plane", "cities:"]
