@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ttr_maps.model import Map
+from ttr_maps.model import Map, Ticket
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -217,6 +217,35 @@ def shortest_paths_to_targets(
     if pending:
         found.update(_compiled_searches(adjacency, pending, limits or {}))
     return found
+
+
+def ticket_search_sources(
+    tickets: Iterable[Ticket],
+) -> tuple[dict[str, set[str]], dict[str, int]]:
+    """Where the R2 searches of `tickets` start: one search per chosen city, not one
+    per ticket. A ticket is answered from either end; a city that ends many tickets
+    is chosen first, and a ticket one of whose ends is already chosen joins it.
+    Returns each chosen city's other ends, and the largest printed value among its
+    tickets (the distance its search expects to go, for `shortest_paths_to_targets`'
+    `limits`)."""
+    tickets = list(tickets)
+    uses: dict[str, int] = {}
+    for ticket in tickets:
+        uses[ticket.a] = uses.get(ticket.a, 0) + 1
+        uses[ticket.b] = uses.get(ticket.b, 0) + 1
+    targets: dict[str, set[str]] = {}
+    values: dict[str, int] = {}
+    for ticket in sorted(tickets, key=lambda t: -max(uses[t.a], uses[t.b])):
+        a, b = ticket.a, ticket.b
+        if a in targets:
+            source, other = a, b
+        elif b in targets:
+            source, other = b, a
+        else:
+            source, other = (a, b) if uses[a] >= uses[b] else (b, a)
+        targets.setdefault(source, set()).add(other)
+        values[source] = max(values.get(source, 0), ticket.value)
+    return targets, values
 
 
 class CompiledGraph:

@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ttr_maps.model import ROUTE_COLORS, Map, Ticket
+from ttr_maps.model import ROUTE_COLORS, Map
 from ttr_maps.rules import RuleSet, map_rules
 
 if TYPE_CHECKING:
@@ -256,7 +256,7 @@ def player_loads(game_map: Map, rules: RuleSet) -> tuple[PlayerLoad, ...]:
 def _connection_loads(game_map: Map, graph: nx.Graph) -> tuple[ConnectionLoad, ...]:
     """Ticket load of every connection, heaviest first (ties split, see module doc).
 
-    One compiled search per city that starts tickets (`_ticket_sources`), bounded
+    One compiled search per city that starts tickets (`ticket_search_sources`), bounded
     by the farthest of its tickets' printed values (searched again without a
     bound where a value is too small), gives the distances from it; a ticket's
     shortest paths are then the edges that keep distance going back from its
@@ -265,7 +265,7 @@ def _connection_loads(game_map: Map, graph: nx.Graph) -> tuple[ConnectionLoad, .
     how the searches were grouped. Near-linear in the map whatever its tickets:
     10,000 cities with tickets joining any two of them in seconds.
     """
-    from ttr_maps.graph import CompiledGraph
+    from ttr_maps.graph import CompiledGraph, ticket_search_sources
 
     adjacency = {
         city: {n: int(data["weight"]) for n, data in graph[city].items()} for city in graph
@@ -276,11 +276,11 @@ def _connection_loads(game_map: Map, graph: nx.Graph) -> tuple[ConnectionLoad, .
     neighbours = [
         [(index[n], length) for n, length in adjacency[name].items()] for name in compiled.names
     ]
-    sources = _ticket_sources(tickets)
+    targets, limits = ticket_search_sources(tickets)
     by_source: dict[str, list[int]] = {}
-    for i, source in enumerate(sources):
+    for i, ticket in enumerate(tickets):
+        source = ticket.a if ticket.b in targets.get(ticket.a, ()) else ticket.b
         by_source.setdefault(source, []).append(i)
-    limits = {s: max(max(tickets[i].value, 0) for i in group) for s, group in by_source.items()}
     shares: dict[int, dict[tuple[int, int], float]] = {}
     unavoidable_pairs: dict[int, list[tuple[int, int]]] = {}
     retry: set[str] = set()
@@ -327,13 +327,6 @@ def _connection_loads(game_map: Map, graph: nx.Graph) -> tuple[ConnectionLoad, .
         )
     result.sort(key=lambda c: (-c.ticket_load, -c.tickets, c.a, c.b))
     return tuple(result)
-
-
-def _ticket_sources(tickets: list[Ticket]) -> list[str]:
-    """For each ticket, the end its search starts from: the city that ends more
-    tickets (the first city on a tie), so a city's tickets share one search."""
-    uses = Counter(name for t in tickets for name in (t.a, t.b))
-    return [t.a if uses[t.a] >= uses[t.b] else t.b for t in tickets]
 
 
 def _ticket_paths(

@@ -34,7 +34,12 @@ from functools import cached_property
 from typing import Any, Literal
 
 from ttr_maps.checks.problem import Level, Problem
-from ttr_maps.graph import ShortestPaths, shortest_paths_to_targets, wagon_adjacency
+from ttr_maps.graph import (
+    ShortestPaths,
+    shortest_paths_to_targets,
+    ticket_search_sources,
+    wagon_adjacency,
+)
 from ttr_maps.io.document import DataPath, MapDocument, Position
 from ttr_maps.model import Map, Ticket
 from ttr_maps.rules import RuleSet, map_rules
@@ -121,25 +126,7 @@ class CheckContext:
         chosen first. Each search stops once the farthest city it was asked for
         is settled, so tickets between nearby cities stay cheap on huge maps.
         """
-        tickets = self.routable_tickets
-        uses: dict[str, int] = {}
-        for ticket in tickets:
-            uses[ticket.a] = uses.get(ticket.a, 0) + 1
-            uses[ticket.b] = uses.get(ticket.b, 0) + 1
-        targets: dict[str, set[str]] = {}
-        # The printed values, as the distance each search expects to go (compiled
-        # searches stop there, and go on where a value proves too small).
-        values: dict[str, int] = {}
-        for ticket in sorted(tickets, key=lambda t: -max(uses[t.a], uses[t.b])):
-            a, b = ticket.a, ticket.b
-            if a in targets:
-                source, other = a, b
-            elif b in targets:
-                source, other = b, a
-            else:
-                source, other = (a, b) if uses[a] >= uses[b] else (b, a)
-            targets.setdefault(source, set()).add(other)
-            values[source] = max(values.get(source, 0), ticket.value)
+        targets, values = ticket_search_sources(self.routable_tickets)
         return shortest_paths_to_targets(self.adjacency, targets, limits=values)
 
     def wagon_distance(self, a: str, b: str) -> int | None:
