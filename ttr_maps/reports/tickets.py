@@ -261,6 +261,12 @@ def analysis_renderables(analysis: DeckAnalysis, *, top: int = 8) -> Iterator[An
         )
     yield regions
 
+    if measures.crowding:
+        yield (
+            "Crowding is a model (every player holds the setup tickets, drawn from the "
+            "deck), not play. Against greedy play it was close on North America and about "
+            "a sixth low on Europe at 4-5 players (docs/tickets.md, Crowding per table size).\n"
+        )
     for crowd in measures.crowding:
         over = [r for r in crowd.routes() if r.excess >= SHOWN_EXCESS][:top]
         beside = ", ".join(
