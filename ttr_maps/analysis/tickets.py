@@ -34,6 +34,13 @@ PATH_TEMPERATURE = 2.0
 #: A second path is "cheap" when it costs at most this much more than the cheapest.
 CHEAP_PATH_SLACK_SHARE = 0.25
 CHEAP_PATH_SLACK_MIN = 2
+#: Crowding's hand: after the setup tickets (R4) a player goes on drawing tickets
+#: (R12) while they have wagons to spend on them, so a typical hand holds as many
+#: tickets as take this share of the R4 wagon supply along their paths (the rest
+#: goes on detours and route points). Fitted to greedy play on the published
+#: boards (where the tickets held at the end take 0.62-0.74 of the wagons) and
+#: checked on maps it was not fitted to: docs/tickets.md, "Crowding per table size".
+HAND_WAGON_SHARE = 0.72
 #: Two tickets share most of their path when the wagons they expect to share are at
 #: least this share of the longer ticket's value (near-duplicates).
 OVERLAP_SHARE = 0.6
@@ -371,6 +378,8 @@ class Crowding:
     the share of wanted wagons that no free track can serve (0 = none)."""
 
     players: int
+    #: Tickets a player holds in the model (`typical_hand`).
+    hand: float
     connections: tuple[Connection, ...]
     demand: tuple[float, ...]
     #: Every connection's R11 capacity at this table size.
@@ -553,7 +562,9 @@ def measure_deck(
     )
     region_pairs = Counter(tuple(sorted((regions[t.a], regions[t.b]))) for t in tickets)
 
-    crowding = tuple(_crowding(board, tickets, paths, n) for n in board.rules.player_counts())
+    mean_usage = np.mean([p.usage for p in paths], axis=0)
+    hands = typical_hands(board, mean_usage, len(tickets))
+    crowding = tuple(_crowding(board, mean_usage, hands[n], n) for n in hands)
     single = tuple(t for t, p in zip(tickets, paths, strict=True) if p.cheap_alternative is None)
     overlapping = _overlapping_pairs(board, tickets, paths)
     in_overlap = {id(x) for pair in overlapping for x in (pair.first, pair.second)}
@@ -599,27 +610,61 @@ def expected_excess(players: int, want: np.ndarray, capacity: np.ndarray) -> np.
     return excess
 
 
-def _crowding(
-    board: TicketBoard, tickets: Sequence[Ticket], paths: Sequence[TicketPaths], players: int
-) -> Crowding:
-    """Each player holds a typical hand of R4's `setup_tickets` tickets drawn from
-    all the map's tickets (long ones as likely as any: E4 deals one to each player,
-    who may return it, and the bots do more often than not); the chance that a
-    player wants a connection is 1 - (1 - mean usage)^hand (a player claims a
-    connection once, however many tickets use it); demand = players × that
-    chance, against the R11 capacity; the excess is the expected number of players
-    wanting it beyond its capacity (`expected_excess`). docs/tickets.md shows how
-    this compares with blocking in play."""
-    import numpy as np
+def typical_hands(board: TicketBoard, mean_usage: np.ndarray, deck: int) -> dict[int, float]:
+    """Table size -> the tickets a player holds in the crowding model: as many as
+    take `HAND_WAGON_SHARE` of the wagons along their paths, where h tickets drawn
+    from the deck use a connection with the chance 1 - (1 - mean usage)^h (a
+    fractional h interpolates). Never fewer than R4 lets a player keep, nor more
+    than the `deck` of tickets shared among the players.
 
-    mean_usage = np.mean([p.usage for p in paths], axis=0)
-    want = 1.0 - (1.0 - mean_usage) ** board.rules.setup_tickets
+    >>> import numpy as np
+    >>> from ttr_maps.load import load_map
+    >>> board = TicketBoard(load_map("north_america"))
+    >>> typical_hands(board, np.zeros(len(board.connections)), 30)  # tickets that use nothing
+    {2: 15.0, 3: 10.0, 4: 7.5, 5: 6.0}
+    >>> typical_hands(board, np.ones(len(board.connections)), 30)  # tickets that use everything
+    {2: 2.0, 3: 2.0, 4: 2.0, 5: 2.0}
+    """
+    from scipy.optimize import brentq
+
+    rules = board.rules
+    used = mean_usage > 0
+    usage, lengths = mean_usage[used], board.lengths[used]
+    target = HAND_WAGON_SHARE * rules.wagons
+    low = float(rules.setup_keep)
+
+    def short_of(hand: float) -> float:
+        return float(lengths @ (1.0 - (1.0 - usage) ** hand)) - target
+
+    # The wagons taken grow with the hand, so one solve under the loosest bound
+    # serves every table size, each cut to its own share of the deck.
+    loosest = max(low, deck / min(rules.player_counts()))
+    if short_of(low) >= 0:
+        hand = low
+    elif short_of(loosest) <= 0:
+        hand = loosest
+    else:
+        hand = float(brentq(short_of, low, loosest, xtol=1e-6))
+    return {n: max(low, min(hand, deck / n)) for n in rules.player_counts()}
+
+
+def _crowding(board: TicketBoard, mean_usage: np.ndarray, hand: float, players: int) -> Crowding:
+    """Each player holds a typical hand (`typical_hands`) drawn from all the deck's
+    tickets (long ones as likely as any: E4 deals one to each player, who may
+    return it); the chance that a player wants a connection is
+    1 - (1 - mean usage)^hand (a player claims a connection once, however many
+    tickets use it); demand = players × that chance, against the R11 capacity;
+    the excess is the expected number of players wanting it beyond its capacity
+    (`expected_excess`). docs/tickets.md shows how this compares with blocking in
+    play."""
+    want = 1.0 - (1.0 - mean_usage) ** hand
     demand = players * want
     capacity = board.capacity(players)
     excess = expected_excess(players, want, capacity)
     wanted = float(demand @ board.lengths)
     return Crowding(
         players,
+        hand,
         board.connections,
         tuple(demand.tolist()),
         tuple(int(c) for c in capacity),

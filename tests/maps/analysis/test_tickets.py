@@ -91,7 +91,8 @@ def test_expected_excess_counts_the_players_shut_out_not_the_mean_over_capacity(
     # Three players at one chance in three, two tracks: all three want it 1/27 of games.
     assert expected_excess(3, np.array([1 / 3]), np.array([2.0])) == pytest.approx([1 / 27])
     # The deck's mean use u of B-C (A-C's main path, A-D's dear detour): a hand
-    # of three (R4) wants it with 1 - (1 - u)^3; two players, one track.
+    # of h tickets wants it with 1 - (1 - u)^h; two players, one track. Two
+    # tickets fill no wagon supply: the hand is R4's least kept, 2.
     game_map = plane_map(
         [("A", "B", 2, 1), ("B", "C", 3, 1), ("A", "D", 2, 1), ("D", "C", 4, 1)],
         [("A", "C", 5), ("A", "D", 2)],
@@ -101,10 +102,40 @@ def test_expected_excess_counts_the_players_shut_out_not_the_mean_over_capacity(
     bc = board.connection_index[frozenset("BC")]
     u = (board.paths("A", "C").usage[bc] + board.paths("A", "D").usage[bc]) / 2
     assert 0.3 < u < 0.5
-    want = 1 - (1 - u) ** 3
+    assert crowd.hand == 2
+    want = 1 - (1 - u) ** crowd.hand
     bc = next(r for r in crowd.routes() if {r.connection.a, r.connection.b} == {"B", "C"})
     assert bc.demand == pytest.approx(2 * want) and bc.excess == pytest.approx(want**2)
     assert crowd.blocked_per_game == pytest.approx(sum(r.excess for r in crowd.routes()))
+
+
+def test_r4_r12_the_hand_holds_the_tickets_that_fill_its_share_of_the_wagons():
+    """After the setup tickets (R4) players draw more (R12) while they have wagons:
+    the model's hand is the number of tickets whose paths take HAND_WAGON_SHARE of
+    the wagon supply, bounded by R4's least kept and the deck shared out."""
+    import numpy as np
+
+    from ttr_maps.analysis.tickets import HAND_WAGON_SHARE, typical_hands
+
+    game_map = load_map("north_america")
+    board = TicketBoard(game_map)
+    deck = len(game_map.tickets)
+    mean = np.mean([board.paths(t.a, t.b).usage for t in game_map.tickets], axis=0)
+    target = HAND_WAGON_SHARE * board.rules.wagons
+    hands = typical_hands(board, mean, deck)
+    assert list(hands) == [2, 3, 4, 5] and len(set(hands.values())) == 1
+    hand = hands[5]
+    assert board.rules.setup_keep < hand < deck / 5
+    assert board.lengths @ (1 - (1 - mean) ** hand) == pytest.approx(target, abs=1e-3)
+    # The crowding at every table size uses that hand.
+    assert [c.hand for c in measure_deck(board, game_map.tickets).crowding] == [hand] * 4
+    # Tickets half as long (each using half as much of the board) need more of them.
+    assert typical_hands(board, mean / 2, deck)[4] > hand
+    # Tickets that use a tenth as much never fill the wagons: the deck shared out
+    # bounds the hand (30 tickets: 6 at 5 players, 15 at 2); with a deck of 3 that
+    # bound is below R4's least kept (2), and the floor wins.
+    assert typical_hands(board, mean / 10, deck) == {2: 15.0, 3: 10.0, 4: 7.5, 5: 6.0}
+    assert set(typical_hands(board, mean / 10, 3).values()) == {board.rules.setup_keep}
 
 
 def test_r11_doubles_count_once_at_two_and_three_players():
@@ -120,7 +151,7 @@ def test_r11_doubles_count_once_at_two_and_three_players():
 def test_two_equal_paths_share_the_usage_and_are_not_fragile():
     """A square A-B-C-D-A of length-1 routes: A-C has two cheapest paths (2
     wagons each), so it uses every route half; one player's chance of wanting a
-    route is 1 - (1 - 1/2)^3 with a hand of three A-C tickets."""
+    route is 1 - (1 - 1/2)^2 with a hand of two A-C tickets (R4's least kept)."""
     game_map = plane_map(
         [("A", "B", 1, 1), ("B", "C", 1, 1), ("C", "D", 1, 1), ("A", "D", 1, 1)],
         [("A", "C", 2)],
@@ -132,7 +163,8 @@ def test_two_equal_paths_share_the_usage_and_are_not_fragile():
     assert paths.usage == pytest.approx([0.5] * 4)
     measures = measure_deck(board, game_map.tickets)
     assert measures.single_path == ()
-    assert measures.crowding[0].demand == pytest.approx([2 * (1 - 0.5**3)] * 4)
+    assert measures.crowding[0].hand == 2
+    assert measures.crowding[0].demand == pytest.approx([2 * (1 - 0.5**2)] * 4)
 
 
 def test_a_ticket_without_a_cheap_second_path_is_fragile():

@@ -8,6 +8,8 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from ttr_core.cli import app
+from ttr_maps import load_map
+from ttr_maps.analysis.tickets import analyse_deck
 
 runner = CliRunner()
 
@@ -32,6 +34,8 @@ def test_cli_tickets_json_reports_the_score_and_crowding():
     two = data["crowding"][0]
     assert two["blocked_per_game"] > 0 and set(two["published"]) == {"North America", "Europe"}
     assert all("excess" in r for r in two["over_demanded_routes"])
+    # R12: the model's hand is more than R4's least kept and the same at every size.
+    assert {c["hand"] for c in data["crowding"]} == {two["hand"]} and two["hand"] > 2
 
 
 def test_cli_tickets_text_says_what_the_random_decks_compare():
@@ -40,6 +44,10 @@ def test_cli_tickets_text_says_what_the_random_decks_compare():
     text = " ".join(result.stdout.split())
     assert "compares structure, not play" in text and "this deck beats" not in text
     assert "Resemblance to a published value profile (not in the score)" in text
+    # The crowding tables say they are a model, and which hand it holds.
+    assert "Crowding is a model, not play" in text
+    hand = analyse_deck(load_map("iran"), samples=0).measures.crowding[2].hand
+    assert f"Crowding at 4 players (a hand of {hand:.1f} tickets)" in text
 
 
 def test_cli_tickets_plot_is_written(tmp_path: Path):
