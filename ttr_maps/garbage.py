@@ -57,4 +57,9 @@ def collector_paused() -> Iterator[None]:
         with _PAUSES.lock:
             _PAUSES.count -= 1
             if _PAUSES.count == 0 and _PAUSES.resume:
+                if gc.get_freeze_count() == 0:  # nobody else froze anything
+                    # What outlived the pause is old: into the oldest generation
+                    # at once, not scanned as young by the next collection.
+                    gc.freeze()
+                    gc.unfreeze()
                 gc.enable()

@@ -72,3 +72,24 @@ def test_validation_runs_with_the_collector_paused_and_restores_it(collector_on,
     report = validate_text("format: 1\nid: x\n", "x.yaml")
     assert seen == [False] and report.problems
     assert gc.isenabled()
+
+
+def test_what_another_part_froze_stays_frozen(collector_on):
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        with collector_paused():
+            [[] for _ in range(100)]
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()
+
+
+def test_what_outlives_a_pause_joins_the_oldest_generation(collector_on):
+    """Not left young, for the next collection to scan (on a big map, two
+    million objects at once)."""
+    gc.collect()
+    with collector_paused():
+        kept = [[] for _ in range(50_000)]
+    oldest = {id(thing) for thing in gc.get_objects(generation=2)}
+    assert id(kept[0]) in oldest and id(kept[-1]) in oldest
