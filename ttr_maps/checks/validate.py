@@ -196,9 +196,14 @@ def _map_of(checkable: CheckableData) -> Map | None:
         game_map = Map.from_data(checkable.data)
     except (KeyError, TypeError, ValueError):  # a shape the schema errors did not isolate
         return None
-    routes = tuple(replace(r, entry=checkable.route_entries[r.entry]) for r in game_map.routes)
-    tickets = tuple(replace(t, entry=checkable.ticket_entries[t.entry]) for t in game_map.tickets)
-    return replace(game_map, routes=routes, tickets=tickets)
+    routes, tickets = checkable.route_entries, checkable.ticket_entries
+    if routes == tuple(range(len(routes))) and tickets == tuple(range(len(tickets))):
+        return game_map  # no entry left out: numbered as in the file already
+    return replace(
+        game_map,
+        routes=tuple(replace(r, entry=routes[r.entry]) for r in game_map.routes),
+        tickets=tuple(replace(t, entry=tickets[t.entry]) for t in game_map.tickets),
+    )
 
 
 def validate_file(path: str | Path, *, errors_only: bool = False) -> FileReport:
