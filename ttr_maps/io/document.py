@@ -167,8 +167,12 @@ def parse_document(text: str, path: str = "<string>") -> MapDocument:
     keys: dict[DataPath, yaml.Mark] = {}
     duplicates: list[tuple[DataPath, Position]] = []
     try:
-        if root is not None:
+        if root is None:
+            pass
+        elif "*" in text:  # an alias is written *name: only then is a node reached twice
             _check_node_graph(root)
+        else:
+            _check_node_tree(root)
         data = None if root is None else _to_data(root, (), values, keys, duplicates)
         _check_entry_counts(data, keys)
     except _Refused as refusal:
@@ -317,6 +321,24 @@ def _check_node_graph(root: yaml.Node) -> None:
         active.add(key)
         stack.append((node, depth, True))
         stack.extend((child, depth + 1, False) for child in reversed(_children(node)))
+
+
+def _check_node_tree(root: yaml.Node) -> None:
+    """`_check_node_graph` for a document without aliases, where every node is
+    reached once: the same refusals of depth and tags, in the same order, without
+    the bookkeeping aliases need (a third of the time on a big map)."""
+    stack: list[tuple[yaml.Node, int]] = [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limits.MAX_DEPTH:
+            raise _Refused(TOO_DEEP, _too_deep(), node.start_mark)
+        if isinstance(node, yaml.ScalarNode):
+            if node.tag not in _SCALAR_TAGS:
+                _check_tag(node)
+            continue
+        _check_tag(node)
+        depth += 1
+        stack.extend((child, depth) for child in reversed(_children(node)))
 
 
 def _check_tag(node: yaml.Node) -> None:

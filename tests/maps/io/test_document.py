@@ -1,7 +1,11 @@
 """Reading YAML with positions (ttr_maps.io.document)."""
 
 import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from ttr_maps.io import document
 from ttr_maps.io.document import DocumentError, Position, parse_document, read_document
 
 
@@ -60,3 +64,41 @@ def test_is_map_text_knows_maps_from_other_yaml() -> None:
     assert is_map_text("format: 1\nid: [unclosed\ncities: {}\n")  # broken, still a map
     assert not is_map_text((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
     assert not is_map_text("services:\n  web:\n    format: 1\n    cities: []\n")  # not top level
+
+
+PLAIN = ["1", "x", "''", "2024-01-01", "!!binary aGk=", "!!int 3", "a b"]
+REFUSED = ["!city Oslo", "<<", "!!python/str x"]
+
+
+@st.composite
+def alias_free_yaml(draw: st.DrawFn, depth: int = 1) -> str:
+    """Flow YAML without aliases: nested lists and mappings (deep enough to pass
+    MAX_DEPTH), and now and then a tag or a merge key the reader refuses."""
+    refused = draw(st.integers(0, 40)) == 0
+    if depth > 24 or draw(st.integers(0, 12)) == 0:
+        return draw(st.sampled_from(REFUSED if refused else PLAIN))
+    # Wide near the top, a chain below: deep without growing exponentially.
+    items = draw(st.lists(alias_free_yaml(depth + 1), min_size=1, max_size=3 if depth < 4 else 1))
+    if draw(st.booleans()):
+        tag = draw(st.sampled_from(["!!set ", "!x "] if refused else ["", "!!seq "]))
+        return f"{tag}[{', '.join(items)}]"
+    tag = draw(st.sampled_from(["!!omap ", "!x "] if refused else ["", "!!map "]))
+    keys = draw(st.lists(st.sampled_from(REFUSED if refused else PLAIN), min_size=len(items)))
+    return tag + "{" + ", ".join(f"{k}: {v}" for k, v in zip(keys, items, strict=False)) + "}"
+
+
+def _refusal(check, root):
+    try:
+        check(root)
+    except document._Refused as refusal:
+        return refusal.code, refusal.message, refusal.mark.line, refusal.mark.column
+    return None
+
+
+@settings(max_examples=30, deadline=None)
+@given(alias_free_yaml())
+def test_the_alias_free_check_refuses_what_the_full_check_refuses(text):
+    """A document without `*` takes `_check_node_tree`: the same refusal (code,
+    message, position) as the full node-graph check, or none from both."""
+    root = yaml.compose(text, Loader=document._Loader)
+    assert _refusal(document._check_node_tree, root) == _refusal(document._check_node_graph, root)
