@@ -378,7 +378,7 @@ class Crowding:
     the share of wanted wagons that no free track can serve (0 = none)."""
 
     players: int
-    #: Tickets a player holds in the model (`typical_hand`).
+    #: Tickets a player holds in the model (`typical_hands`).
     hand: float
     connections: tuple[Connection, ...]
     demand: tuple[float, ...]

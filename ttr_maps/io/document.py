@@ -167,12 +167,9 @@ def parse_document(text: str, path: str = "<string>") -> MapDocument:
     keys: dict[DataPath, yaml.Mark] = {}
     duplicates: list[tuple[DataPath, Position]] = []
     try:
-        if root is None:
-            pass
-        elif "*" in text:  # an alias is written *name: only then is a node reached twice
-            _check_node_graph(root)
-        else:
-            _check_node_tree(root)
+        if root is not None:
+            # An alias is written *name: only then can a node be reached twice.
+            (_check_node_graph if "*" in text else _check_node_tree)(root)
         data = None if root is None else _to_data(root, (), values, keys, duplicates)
         _check_entry_counts(data, keys)
     except _Refused as refusal:
