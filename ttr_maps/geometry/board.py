@@ -36,12 +36,15 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import TypeVar
 
 from ttr_maps.geometry.projection import Point, projected_positions
 from ttr_maps.model import BoardLayout, Map, Route
+
+T = TypeVar("T")
 
 #: A car fills this share of its wagon space; the rest is the gap between cars.
 CAR_FILL_RATIO = 0.84
@@ -279,24 +282,28 @@ def band_half_width(tracks: int) -> float:
     return ((tracks - 1) * CAR_WIDTH * TRACK_SPACING + CAR_WIDTH) / 2
 
 
+def for_the_last_map(compute: Callable[[Map], T]) -> Callable[[Map], T]:
+    """`compute(game_map)`, computed again only for another map than the last one
+    asked about (the same object): a layout measures thousands of boards of one
+    map, and a big map is slow to hash. What it returns is shared: keep it read-only."""
+    last: list[tuple[Map, T]] = []
+
+    @functools.wraps(compute)
+    def remembered(game_map: Map) -> T:
+        if not last or last[0][0] is not game_map:
+            last[:] = [(game_map, compute(game_map))]
+        return last[0][1]
+
+    return remembered
+
+
+@for_the_last_map
 def city_clearance(game_map: Map) -> Mapping[str, float]:
     """How far from each city's centre its routes' cars start on a laid-out board:
     `CITY_CLEARANCE`, or more where the bands of many routes (doubles count wider)
     must fan out around the city without touching: each band of half width h needs
     an angle of 2·atan(h / r) at distance r, and together they may fill 70 % of
-    the turn. Kept for the last map asked about (a layout asks thousands of times)."""
-    global _last_clearance
-    if _last_clearance is not None and _last_clearance[0] is game_map:
-        return _last_clearance[1]
-    clearance = MappingProxyType(_city_clearance(game_map))
-    _last_clearance = (game_map, clearance)
-    return clearance
-
-
-_last_clearance: tuple[Map, Mapping[str, float]] | None = None
-
-
-def _city_clearance(game_map: Map) -> dict[str, float]:
+    the turn."""
     bands: dict[str, list[float]] = {c.name: [] for c in game_map.cities}
     for pair, routes in game_map.parallel_routes.items():
         for name in pair:
@@ -308,7 +315,7 @@ def _city_clearance(game_map: Map) -> dict[str, float]:
         while sum(2 * math.atan(h / r) for h in halves) > _FAN_SHARE * 2 * math.pi:
             r *= 1.05
         clearance[name] = r
-    return clearance
+    return MappingProxyType(clearance)
 
 
 def laid_out_lines(

@@ -44,6 +44,7 @@ from ttr_maps.geometry.board import (
     BoardGeometry,
     Overlap,
     RouteShape,
+    for_the_last_map,
     overlaps,
 )
 from ttr_maps.geometry.grid import BoxGrid
@@ -361,17 +362,11 @@ def neighbour_pairs(game_map: Map, geography: Mapping[str, Point]) -> list[tuple
     return sorted(pairs)  # type: ignore[arg-type]
 
 
+@for_the_last_map
 def _geographic_neighbours(game_map: Map) -> tuple[Mapping[str, Point], list[tuple[str, str]]]:
-    """The map's projected geography and its `neighbour_pairs`, kept for the last
-    map asked about (a layout measures thousands of boards of one map)."""
-    global _last_neighbours
-    if _last_neighbours is None or _last_neighbours[0] is not game_map:
-        geography = projected_positions(game_map)
-        _last_neighbours = (game_map, geography, neighbour_pairs(game_map, geography))
-    return _last_neighbours[1], _last_neighbours[2]
-
-
-_last_neighbours: tuple[Map, Mapping[str, Point], list[tuple[str, str]]] | None = None
+    """The map's projected geography and its `neighbour_pairs`."""
+    geography = projected_positions(game_map)
+    return geography, neighbour_pairs(game_map, geography)
 
 
 def compass_flips(game_map: Map, positions: Mapping[str, Point]) -> Iterator[CompassFlip]:
