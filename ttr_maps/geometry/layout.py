@@ -914,19 +914,18 @@ def _repair_routes(
 
     Each trial redraws only the group's own tracks and tests them against an index
     of everything else, so a big map stays quick."""
-    bends = dict(bends)
-    group_of = {pair: g for g, pair in enumerate(problem.groups)}
+    groups = set(problem.groups)
     for _ in range(_REPAIR_ROUNDS):
         board = board_geometry(game_map, BoardLayout(cities=positions, bends=bends))
         troubled = readability(game_map, board).troubled_pairs(game_map)
-        troubled_groups = sorted(tuple(sorted(p)) for p in troubled if tuple(sorted(p)) in group_of)
+        troubled_groups = sorted(tuple(sorted(p)) for p in troubled if tuple(sorted(p)) in groups)
         if not troubled_groups:
             break
-        before = dict(bends)
-        bends = _rebent(game_map, problem, positions, bends, troubled_groups, _QUICK_PROFILES)
-        if bends == before:
+        rebent = _rebent(game_map, problem, positions, bends, troubled_groups, _QUICK_PROFILES)
+        if rebent == bends:
             break
-    return bends
+        bends = rebent
+    return dict(bends)
 
 
 def _rebent(
