@@ -290,7 +290,7 @@ def create_app(
             return error(400, f"'q' must be a place name of 1 to {ed.MAX_NAME_CHARS} characters")
 
         def work() -> JSONResponse:
-            from ttr_maps.io.gazetteer import search_places
+            from ttr_maps.authoring.gazetteer import search_places
 
             cities = session.checked.drawable.cities
             near = None

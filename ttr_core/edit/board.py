@@ -368,7 +368,7 @@ def suggest_colors(game_map: Map, tracks: int = 1) -> tuple[str, ...]:
     >>> suggest_colors(Map.from_data({"id": "t", "name": "T", "cities": {}, "routes": []}), 2)
     ('red', 'orange')
     """
-    from ttr_maps.io.starter import least_used_colors
+    from ttr_maps.authoring.starter import least_used_colors
 
     spaces = dict.fromkeys(CARD_COLORS, 0)
     for route in game_map.routes:

@@ -408,7 +408,7 @@ def _entry(data: dict[str, Any], section: str, index: int) -> dict[str, Any]:
 def _rename(text: str, root: yaml.Node | None, old: str, new: str) -> str:
     """Every place the name is written: its key under `cities`, the `between` of
     routes, tickets and bends, its key under `layout.cities`."""
-    from ttr_maps.io.ticket_block import name_scalar
+    from ttr_maps.io.yaml_text import name_scalar
 
     nodes: list[yaml.Node] = []
     for section in (("cities",), ("layout", "cities")):
@@ -485,7 +485,7 @@ def _set_bends(text: str, data: dict[str, Any], a: str, b: str, points: tuple[Po
 
 
 def _change_settings(text: str, data: dict[str, Any], edit: ChangeSettings) -> str:
-    from ttr_maps.io.starter import StarterError, check_map_id
+    from ttr_maps.authoring.starter import StarterError, check_map_id
     from ttr_maps.rules import RULE_SET_VALUES
 
     name = edit.name.strip()

@@ -239,7 +239,7 @@ def check_schema_reference(reference: str) -> None:
     >>> check_schema_reference("a\\nb: 1")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ttr_maps.io.starter.StarterError: --schema: a line break or control character (\\x0a) ...
+    ttr_maps.authoring.starter.StarterError: --schema: a line break or control character (\\x0a) ...
     """
     found = _NOT_IN_REFERENCE.search(reference)
     if not reference.strip():
@@ -342,7 +342,7 @@ def place_cities(text: str, country: str | None = None) -> dict[str, tuple[float
     """The cities of a `--cities` list at their real positions (the gazetteer's
     spelling where the given one differs only by case or accents); every name that
     cannot be placed is named in one `StarterError`, with its choices."""
-    from ttr_maps.io.gazetteer import fold, look_up_places
+    from ttr_maps.authoring.gazetteer import fold, look_up_places
 
     wanted = parse_city_list(text)
     if len(wanted) < 2:
