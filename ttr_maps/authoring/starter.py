@@ -385,7 +385,7 @@ def starter_routes(
     import math
 
     from ttr_maps.geometry.projection import project_lat_lon
-    from ttr_maps.rules import CARD_COLORS, ROUTE_LENGTH_MAX
+    from ttr_maps.rules import CARD_COLORS, route_lengths
 
     names = list(cities)
     reference = sum(lat for lat, _ in cities.values()) / len(cities)
@@ -403,7 +403,8 @@ def starter_routes(
     routes: list[tuple[str, str, int, str | list[str]]] = []
     links = [(a, b) for a, b, _ in pairs]
     for a, b, distance in pairs:
-        length = max(1, min(ROUTE_LENGTH_MAX, round(distance / per_space)))
+        lengths = route_lengths()
+        length = max(lengths.minimum, min(lengths.maximum, round(distance / per_space)))
         tracks = 2 if _is_bridge((a, b), links, names) else 1
         colors = least_used_colors(spaces, tracks)
         for color in colors:
