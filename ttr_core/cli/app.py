@@ -100,9 +100,9 @@ app = CommandApp(
 
 def _show_version(value: bool) -> None:
     if value:
-        from importlib.metadata import version
+        from ttr_maps.about import DISTRIBUTION, installed_version
 
-        typer.echo(f"ttr {version('ttr')}")
+        typer.echo(f"ttr {installed_version()} ({DISTRIBUTION})")
         raise typer.Exit()
 
 

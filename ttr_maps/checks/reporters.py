@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ttr_maps.about import installed_version
 from ttr_maps.checks.problem import Level, Problem
 
 if TYPE_CHECKING:
@@ -157,15 +158,6 @@ def _artifact_uri(path: str) -> str:
     return quote(candidate.as_posix())
 
 
-def _tool_version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("ttr")
-    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
-        return "0+unknown"
-
-
 def _sarif_level(level: Level) -> str:
     return "error" if level is Level.ERROR else "warning"
 
@@ -226,7 +218,7 @@ def to_sarif(reports: Sequence[FileReport]) -> str:
                 "tool": {
                     "driver": {
                         "name": "ttr",
-                        "version": _tool_version(),
+                        "version": installed_version(),
                         "rules": rules,
                     }
                 },
