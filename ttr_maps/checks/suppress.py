@@ -45,7 +45,8 @@ def iter_disabled_codes(text: str) -> Iterator[tuple[str, Position]]:
 def line_disabled_codes(text: str) -> dict[int, frozenset[str]]:
     """The codes silenced on single lines: line number -> codes.
 
-    >>> line_disabled_codes("a: 1  # ttr: disable-line=TTR253\\n# ttr: disable-next-line=TTR252\\nb: 2\\n")
+    >>> text = "a: 1  # ttr: disable-line=TTR253\\n# ttr: disable-next-line=TTR252\\nb: 2\\n"
+    >>> line_disabled_codes(text)
     {1: frozenset({'TTR253'}), 3: frozenset({'TTR252'})}
     """
     lines: dict[int, set[str]] = {}
@@ -60,7 +61,8 @@ def line_disabled_codes(text: str) -> dict[int, frozenset[str]]:
 def disabled_codes(text: str) -> frozenset[str]:
     """Codes silenced in the whole file by `# ttr: disable=CODE,CODE` comment lines.
 
-    >>> sorted(disabled_codes("id: x\\n# ttr: disable=TTR252, TTR253\\nb: 1  # ttr: disable-line=TTR1\\n"))
+    >>> text = "id: x\\n# ttr: disable=TTR252, TTR253\\nb: 1  # ttr: disable-line=TTR1\\n"
+    >>> sorted(disabled_codes(text))
     ['TTR252', 'TTR253']
     """
     return frozenset(
