@@ -132,3 +132,20 @@ def test_the_nearest_table_is_found_from_a_subfolder(project: Path) -> None:
     (project / "pyproject.toml").write_text('[tool.ttr]\nignore = ["TTR"]\n')
     os.chdir(project / "maps")
     assert _codes(runner.invoke(app, ["validate", "small.yaml"]).output) == []
+
+
+def test_shell_completion_completes_command_names() -> None:
+    """Completion is on (`ttr --install-completion`): bash asks the installed
+    command through typer's protocol and gets the command's name back."""
+    import subprocess
+    import sys
+
+    ttr = Path(sys.executable).with_name("ttr")
+    env = {
+        **os.environ,
+        "_TTR_COMPLETE": "complete_bash",
+        "COMP_WORDS": "ttr vali",
+        "COMP_CWORD": "1",
+    }
+    done = subprocess.run([str(ttr)], capture_output=True, text=True, env=env)
+    assert done.stdout.split() == ["validate"]

@@ -92,7 +92,7 @@ app = CommandApp(
         "(north_america, europe, iran) or a path to a YAML file."
     ),
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     rich_markup_mode="rich",
     pretty_exceptions_enable=False,
 )
