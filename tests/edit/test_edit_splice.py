@@ -254,6 +254,31 @@ def _block_sections(document: Document, least: int) -> list[Section]:
     return [s for s in document.sections if not s.flow_style and len(s.entries) >= least]
 
 
+def _new_entry(
+    data: st.DataObject, sections: list[Section]
+) -> tuple[Section, dict[str, Any], str | None]:
+    """A section to add to (one of `sections`), a value, and for a mapping a new key."""
+    assume(sections)
+    section = data.draw(st.sampled_from(sections))
+    value = data.draw(ROUTE if section.sequence else CITY)
+    key = None if section.sequence else data.draw(NAMES)
+    assume(key is None or key not in {e.key for e in section.entries})
+    return section, value, key
+
+
+def _with_entry(
+    text: str, section: Section, value: dict[str, Any], key: str | None
+) -> dict[str, Any]:
+    """The data of `text` with the entry added at the end of `section`."""
+    expected = _data(text)
+    target = _at(expected, section.path)
+    if key is None:
+        target.append(value)
+    else:
+        target[key] = value
+    return expected
+
+
 # ------------------------------------------------------------ the generator
 
 
@@ -289,12 +314,7 @@ def test_the_generated_documents_read_as_written(document: Document) -> None:
 def test_appending_inserts_one_line_after_the_last_entry_and_keeps_every_other_byte(
     document: Document, data: st.DataObject
 ) -> None:
-    sections = _block_sections(document, 1)
-    assume(sections)
-    section = data.draw(st.sampled_from(sections))
-    value = data.draw(ROUTE if section.sequence else CITY)
-    key = None if section.sequence else data.draw(NAMES)
-    assume(key is None or key not in {e.key for e in section.entries})
+    section, value, key = _new_entry(data, _block_sections(document, 1))
     line = flow(value) if key is None else f"{name_scalar(key)}: {flow(value)}"
     new = append_entry(document.text, section.path, flow(value), key=key)
 
@@ -307,15 +327,10 @@ def test_appending_inserts_one_line_after_the_last_entry_and_keeps_every_other_b
     old_lines = old.split("\n")
     inserted = section.first_prefix + line + document.newline.removesuffix("\n")
     assert body.split("\n") == [*old_lines[:at], inserted, *old_lines[at:]]
-    expected = _data(document.text)
-    target = _at(expected, section.path)
-    if key is None:
-        target.append(value)
-    else:
-        target[key] = value
+    expected = _with_entry(document.text, section, value, key)
     after = _data(new)
     assert after == expected
-    assert list(_at(after, section.path)) == list(target)  # the new entry is last
+    assert list(_at(after, section.path)) == list(_at(expected, section.path))  # last
 
 
 @PROPERTIES
@@ -323,12 +338,7 @@ def test_appending_inserts_one_line_after_the_last_entry_and_keeps_every_other_b
 def test_appending_to_a_flow_collection_rewrites_only_that_collection(
     document: Document, data: st.DataObject
 ) -> None:
-    sections = [s for s in document.sections if s.flow_style]
-    assume(sections)
-    section = data.draw(st.sampled_from(sections))
-    value = data.draw(ROUTE if section.sequence else CITY)
-    key = None if section.sequence else data.draw(NAMES)
-    assume(key is None or key not in {e.key for e in section.entries})
+    section, value, key = _new_entry(data, [s for s in document.sections if s.flow_style])
     new = append_entry(document.text, section.path, flow(value), key=key)
 
     start, end = section.flow_span
@@ -342,13 +352,7 @@ def test_appending_to_a_flow_collection_rewrites_only_that_collection(
     indent = " " * (section.key_column + 2)
     assert all(line.startswith(indent) for line in lines[1:])
     assert "\n" not in middle.replace(document.newline, "")
-    expected = _data(document.text)
-    target = _at(expected, section.path)
-    if key is None:
-        target.append(value)
-    else:
-        target[key] = value
-    assert _data(new) == expected
+    assert _data(new) == _with_entry(document.text, section, value, key)
 
 
 @PROPERTIES
@@ -411,12 +415,7 @@ def test_appending_then_removing_gives_the_text_back(
     document: Document, data: st.DataObject
 ) -> None:
     assume(document.text.endswith("\n"))
-    sections = _block_sections(document, 1)
-    assume(sections)
-    section = data.draw(st.sampled_from(sections))
-    value = data.draw(ROUTE if section.sequence else CITY)
-    key = None if section.sequence else data.draw(NAMES)
-    assume(key is None or key not in {e.key for e in section.entries})
+    section, value, key = _new_entry(data, _block_sections(document, 1))
     new = append_entry(document.text, section.path, flow(value), key=key)
     back = remove_entry(new, section.path, len(section.entries) if key is None else key)
     assert back == document.text
