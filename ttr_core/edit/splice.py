@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import re
 from collections.abc import Callable, Sequence
 from typing import Any, Concatenate, ParamSpec
@@ -82,8 +83,10 @@ def flow(value: Any) -> str:
     """
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, int | float):
+    if isinstance(value, int):
         return json.dumps(value)
+    if isinstance(value, float):
+        return _float(value)
     if isinstance(value, str):
         return name_scalar(value)
     if isinstance(value, dict):
@@ -93,6 +96,20 @@ def flow(value: Any) -> str:
     if value is None:
         return "null"
     raise SpliceError(f"cannot write {value!r} in a map")
+
+
+def _float(value: float) -> str:
+    """A float as YAML 1.1 reads it back (PyYAML's resolver wants a dot before
+    an exponent: `1e-09` is a text there, `1.0e-09` a number).
+
+    >>> _float(1e-09), _float(2.5), _float(1e16)
+    ('1.0e-09', '2.5', '1.0e+16')
+    """
+    if not math.isfinite(value):
+        raise SpliceError(f"cannot write {value!r} in a map")
+    text = repr(value)
+    mantissa, e, exponent = text.partition("e")
+    return f"{mantissa}.0e{exponent}" if e and "." not in mantissa else text
 
 
 def _key(key: Any) -> str:
