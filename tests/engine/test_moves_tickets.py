@@ -152,3 +152,10 @@ def test_e4_base_rules_on_a_map_with_long_tickets_use_one_deck():
     state = GameState(europe_map(), 2, seed=3, rules="base")
     assert [len(state.decision_for(s).offered) for s in range(2)] == [3, 3]
     assert state.out_of_game_tickets == []
+
+
+def test_r4_an_index_past_the_offer_names_the_offered_range():
+    state = GameState(tiny_map(), 2, seed=5)
+    offered = len(state.decision_for(0).offered)
+    with pytest.raises(IllegalAction, match=rf"^R4: you were offered tickets 0 to {offered - 1}$"):
+        state.apply(KeepTickets((0, offered)), 0)
