@@ -122,7 +122,7 @@ def test_out_must_be_a_folder(tmp_path: Path) -> None:
 @pytest.fixture(scope="module")
 def europe_run(europe: Map) -> tuple[BalanceReport, list[dict]]:
     bots = ["random", "long-route", "greedy"]
-    simulation = simulate(europe, "europe", 6, 3, bots, 3, records=True)
+    simulation = simulate(europe, "europe", 6, 3, bots, 4, records=True)  # stations lend routes
     checked(simulation.report)
     return simulation.report, [json.loads(text) for _, text in simulation.records]
 

@@ -300,12 +300,12 @@ def create_app(
         return new_table(game_map, key, players, seed, pace, seconds)
 
     def resumed_game(record: Any, pace: str, seconds: float | None) -> tuple[Table, dict]:
-        from ttr_core.engine.record import RECORD_FORMAT, RECORD_VERSION, first_schema_problem
+        from ttr_core.engine.record import RECORD_FORMAT, RECORD_VERSIONS, first_schema_problem
 
         if not isinstance(record, dict):
             raise HTTPException(400, "'resume' must be a game record (a JSON object)")
-        if record.get("format") != RECORD_FORMAT or record.get("version") != RECORD_VERSION:
-            raise HTTPException(400, f"not a {RECORD_FORMAT} version {RECORD_VERSION} file")
+        if record.get("format") != RECORD_FORMAT or record.get("version") not in RECORD_VERSIONS:
+            raise HTTPException(400, f"not a {RECORD_FORMAT} file of version 1 or 2")
         problem = first_schema_problem(record)
         if problem:
             raise HTTPException(400, f"not a valid game record: {problem}")
@@ -428,14 +428,14 @@ def create_app(
     async def replay(request: Request) -> Response:
         from ttr_core.engine.record import (
             RECORD_FORMAT,
-            RECORD_VERSION,
+            RECORD_VERSIONS,
             RecordError,
             first_schema_problem,
         )
 
         data = await read_json(request, MAX_RECORD_BYTES)
-        if data.get("format") != RECORD_FORMAT or data.get("version") != RECORD_VERSION:
-            return error(400, f"not a {RECORD_FORMAT} version {RECORD_VERSION} file")
+        if data.get("format") != RECORD_FORMAT or data.get("version") not in RECORD_VERSIONS:
+            return error(400, f"not a {RECORD_FORMAT} file of version 1 or 2")
         problem = first_schema_problem(data)
         if problem:
             return error(400, f"not a valid game record: {problem}")

@@ -366,7 +366,10 @@ def _claim_between(
     """The claim of a route between `pair`, narrowed by colour and track; its
     payment chosen as `ttr_core.table.payments` says."""
     game_map, board = view.map, view.board
-    tracks = sorted(game_map.parallel_routes[frozenset(pair)], key=lambda r: r.index)
+    # Track n is the route whose id ends in /n (the game's numbering may differ).
+    tracks = sorted(
+        game_map.parallel_routes[frozenset(pair)], key=lambda r: (r.track or 0, r.index)
+    )
     if track is not None:
         if not 1 <= track <= len(tracks):
             many = f"tracks 1 to {len(tracks)}" if len(tracks) > 1 else "one track"
