@@ -307,9 +307,9 @@ class Map:
         cities = sorted(self.cities, key=lambda c: c.name)
         routes = sorted(self.routes, key=_route_order)
         tickets = sorted(self.tickets, key=_ticket_order)
-        if cities == list(self.cities) and routes == list(self.routes):
-            if tickets == list(self.tickets):
-                return self
+        in_order = (list(self.cities), list(self.routes), list(self.tickets))
+        if (cities, routes, tickets) == in_order:
+            return self
         ordered = replace(
             self,
             cities=tuple(replace(c, index=i) for i, c in enumerate(cities)),

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 from engine_positions import (
-    long_tickets,
     assert_cards_conserved,
     assert_illegal,
     check_invariants,
     europe_map,
+    long_tickets,
     play,
     snapshot,
     started,

@@ -4,10 +4,10 @@
 from __future__ import annotations
 
 from engine_positions import (
-    long_tickets,
     assert_illegal,
     europe_game,
     europe_map,
+    long_tickets,
     play,
     stall,
     started,
