@@ -485,9 +485,9 @@ def fit_completion(tickets: Sequence[TicketCompletion]) -> Fit | None:
     """Least-squares line of completion rate against value, weighted by times held,
     or None with fewer than 3 held tickets or one value only.
 
-    >>> fit_completion([TicketCompletion("A–B", 4, False, 10, 9, 0.9, (0.6, 1.0), 1.0),
-    ...                 TicketCompletion("B–C", 8, False, 10, 7, 0.7, (0.4, 0.9), 1.0),
-    ...                 TicketCompletion("C–D", 12, False, 10, 5, 0.5, (0.2, 0.8), 1.0)])
+    >>> fit_completion([TicketCompletion("A–B", 4, False, 0, 12, 10, 9, 0.9, (0.6, 1.0), 1.0),
+    ...                 TicketCompletion("B–C", 8, False, 0, 12, 10, 7, 0.7, (0.4, 0.9), 1.0),
+    ...                 TicketCompletion("C–D", 12, False, 0, 12, 10, 5, 0.5, (0.2, 0.8), 1.0)])
     Fit(intercept=1.1, slope=-0.05)
     """
     held = [t for t in tickets if t.held]

@@ -32,7 +32,7 @@ from typing import Any, Self, TypeVar
 FORMAT = "ttr-simulation-report"
 #: 2: design effects and intervals for every rate, connections, the rules played,
 #: the screening of the findings and the published-board baseline.
-VERSION = 2
+VERSION = 3
 
 #: How the report decides what it counts (written into every report).
 DECISIONS = {
@@ -284,12 +284,18 @@ class TicketRate(JsonRecord):
 
 @dataclass(frozen=True)
 class TicketCompletion(JsonRecord):
-    """One ticket of the map: `ticket` is "A–B"; `long` for a long ticket (E4).
-    The interval is clustered by game, like `TicketRate`'s."""
+    """One ticket of the map: `ticket` is "A–B", its cities in alphabetical order
+    (whichever way the file writes them); `long` for a long ticket (E4);
+    `bonus` a designer's price on top of the value (D7). `offered`: the times it
+    was dealt to a seat to choose from (R4, R12; a returned ticket may come again),
+    `held` the times a seat held it at the end. The completion interval is
+    clustered by game, like `TicketRate`'s."""
 
     ticket: str
     value: int
     long: bool
+    bonus: int
+    offered: int
     held: int
     completed: int
     rate: float | None
@@ -300,7 +306,7 @@ class TicketCompletion(JsonRecord):
 @dataclass(frozen=True)
 class Tickets(JsonRecord):
     by_bot: Mapping[str, TicketRate]
-    #: In the map's ticket order.
+    #: In the map's play order (by the cities' names: `Map.in_play_order`).
     by_ticket: tuple[TicketCompletion, ...]
     never_held: tuple[str, ...]
 
@@ -322,12 +328,14 @@ class Tickets(JsonRecord):
 
 @dataclass(frozen=True)
 class RouteClaims(JsonRecord):
-    """One route segment of the map (a track of a double is one): the games in
-    which it was claimed."""
+    """One route segment of the map (a track of a double is one): what it is
+    (a tunnel, E2; a ferry's locomotives, E3) and the games in which it was claimed."""
 
     route: str
     length: int
     color: str
+    tunnel: bool
+    ferry: int
     claimed: int
     rate: float
 
@@ -756,6 +764,24 @@ class Finding(JsonRecord):
         )
 
 
+# ------------------------------------------------------------------ reach
+
+
+@dataclass(frozen=True)
+class ReachNote(JsonRecord):
+    """A part of the map that hardly reaches play (`ttr_core.playtest.reach`): e.g.
+    the long tickets, `verb` "kept" at `rate` (95 % `ci95`) `per` "of the times
+    offered", over `trials` offers; `names` the tickets or routes it is about."""
+
+    part: str
+    verb: str
+    per: str
+    rate: float
+    ci95: tuple[float, float]
+    trials: int
+    names: tuple[str, ...]
+
+
 # ------------------------------------------------------------------ report
 
 
@@ -790,7 +816,7 @@ class BalanceReport(JsonRecord):
     scores: Scores
     longest_path_bonus: LongestPathBonus
     tickets: Tickets
-    #: In the map's route order.
+    #: In the map's play order (by the cities' names: `Map.in_play_order`).
     routes: tuple[RouteClaims, ...]
     #: Every pair of neighbouring cities, its tracks counted together, sorted by name.
     connections: tuple[ConnectionClaims, ...]
@@ -809,12 +835,15 @@ class BalanceReport(JsonRecord):
     baseline: Baseline | None = None
     #: With stations or tunnels in the rules (E1, E2) only.
     europe: Europe | None = None
+    #: Parts of the map that hardly reach play (`ttr_core.playtest.reach`).
+    reach: tuple[ReachNote, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         data = {
             "format": FORMAT,
             "version": VERSION,
             "findings": _plain(self.findings),
+            "reach": _plain(self.reach),
             "settings": self.settings.to_dict(),
             "games": self.games,
             "decisions": dict(self.decisions),
@@ -872,6 +901,7 @@ class BalanceReport(JsonRecord):
                 Screening.from_dict(data["screening"]),
                 None if data["baseline"] is None else Baseline.from_dict(data["baseline"]),
                 Europe.from_dict(data["europe"]) if "europe" in data else None,
+                tuple(ReachNote.from_dict(n) for n in data["reach"]),
             )
         except ReportError:
             raise

@@ -23,6 +23,7 @@ from ttr_core.bots import make_bot
 from ttr_core.playtest.executors import iter_games
 from ttr_core.playtest.findings import screen
 from ttr_core.playtest.playout import GameSummary, rule_changes
+from ttr_core.playtest.reach import reach_notes
 from ttr_core.playtest.report import BalanceReport, Baseline, Settings
 from ttr_core.playtest.tally import FinalScores, Tally
 from ttr_maps.model import Map
@@ -102,6 +103,7 @@ class Run:
             rules=self.rules.to_dict(),
         )
         report = replace(self.tally.to_report(settings), baseline=baseline)
+        report = replace(report, reach=reach_notes(report))
         # The findings come first in the file, and are read from the rest.
         found, screening = screen(report, self.rules)
         report = replace(report, findings=found, screening=screening)
