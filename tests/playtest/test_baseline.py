@@ -76,10 +76,7 @@ def test_cli_baseline_off_and_compute(
     assert _screening(tmp_path / "off").startswith("none")
     # Bots the shipped file lacks (auto would find none): compute plays the
     # published boards and caches them (3 games a board here instead of 1,000).
-    real = baseline_module.compute_baseline
-    monkeypatch.setattr(
-        baseline_module, "compute_baseline", lambda *a, **k: real(*a, **(k | {"games": 3}))
-    )
+    monkeypatch.setattr(baseline_module, "DEFAULT_GAMES", 3)
     out = tmp_path / "computed"
     bots = ["--bots", "greedy,route-focus", "--baseline", "compute"]
     result = runner.invoke(app, [*common, *bots, "--out", str(out)])

@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from ttr_core.cli import app
 from ttr_core.playtest.compare import compare_maps, compare_reports, to_html, to_text
+from ttr_core.playtest.plan import PlayedMap, RunPlan
 from ttr_core.playtest.report import BalanceReport
 from ttr_maps import load_map
 
@@ -196,7 +197,8 @@ def test_map_names_are_text_in_every_format() -> None:
 
 def test_maps_played_alike_are_compared_paired_game_by_game() -> None:
     game_map = load_map("iran")
-    same = compare_maps(game_map, "iran", game_map, "iran", 6, 3, ["greedy"], 1)
+    played = PlayedMap(game_map, "iran")
+    same = compare_maps(played, played, RunPlan(6, 3, ("greedy",), 1))
     assert same.paired and "paired game by game" in same.method
     # Common seeds on the same map: the same games, every difference exactly 0.
     assert all(r.difference in (0, None) and r.p_value == 1 for r in same.rows)

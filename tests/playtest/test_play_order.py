@@ -10,6 +10,7 @@ import pytest
 from reordered import map_data, reordered_data
 
 from ttr_core.playtest.compare import compare_maps, compare_reports
+from ttr_core.playtest.plan import PlayedMap, RunPlan
 from ttr_core.playtest.simulate import simulate
 from ttr_maps.model import Map
 
@@ -20,8 +21,9 @@ def test_a_reordered_map_gives_the_same_report(map_id: str, players: int) -> Non
     one = Map.from_data(data)
     other = Map.from_data(reordered_data(data, random.Random(map_id)))
     bots = ["greedy", "one-step", "long-route"][:players]
-    a = simulate(one, map_id, 24, players, bots, 5).report
-    b = simulate(other, map_id, 24, players, bots, 5).report
+    plan = RunPlan(24, players, tuple(bots), 5)
+    a = simulate(PlayedMap(one, map_id), plan).report
+    b = simulate(PlayedMap(other, map_id), plan).report
     comparison = compare_reports(a, b)
     assert comparison.diff == ()
     for row in comparison.rows:
@@ -38,6 +40,10 @@ def test_a_reordered_map_gives_the_same_report(map_id: str, players: int) -> Non
 def test_compare_of_a_map_with_itself_in_another_order_finds_nothing(north_america) -> None:
     """Played alike (game i of each with the same seed), every game is the same."""
     other = Map.from_data(reordered_data(map_data("north_america"), random.Random(2)))
-    comparison = compare_maps(north_america, "north_america", other, "other", 40, 4, ["greedy"], 3)
+    comparison = compare_maps(
+        PlayedMap(north_america, "north_america"),
+        PlayedMap(other, "other"),
+        RunPlan(40, 4, ("greedy",), 3),
+    )
     assert comparison.diff == () and comparison.significant == ()
     assert all(row.difference in (0.0, None) for row in comparison.rows)

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from balance_reports import checked, synthetic_report
 
+from ttr_core.playtest.plan import PlayedMap, RunPlan
 from ttr_core.playtest.reach import HARDLY, note_text, reach_notes, ticket_reach
 from ttr_core.playtest.simulate import simulate
 
@@ -65,7 +66,8 @@ def test_ticket_reach_in_words() -> None:
 def test_a_run_counts_every_offer_of_every_ticket(europe) -> None:
     """R4, E4 at setup and R12 later: every ticket dealt to a seat counts as offered,
     and none is held more often than it was offered."""
-    report = simulate(europe, "europe", 6, 3, ["greedy", "random", "one-step"], 2).report
+    plan = RunPlan(6, 3, ("greedy", "random", "one-step"), 2)
+    report = simulate(PlayedMap(europe, "europe"), plan).report
     tickets = report.tickets.by_ticket
     offered = sum(t.offered for t in tickets)
     assert offered >= 6 * 3 * 4  # at least the setup offers: 3 regular + 1 long a seat

@@ -23,9 +23,10 @@ its interval:
 
 `REPORTERS` turn the comparison into text, JSON or a page.
 
+>>> from ttr_core.playtest.plan import PlayedMap, RunPlan
 >>> from ttr_core.playtest.simulate import simulate
 >>> from ttr_maps import load_map
->>> a = simulate(load_map("iran"), "iran", 4, 2, ["greedy", "random"], 1).report
+>>> a = simulate(PlayedMap(load_map("iran"), "iran"), RunPlan(4, 2, ("greedy", "random"), 1)).report
 >>> comparison = compare_reports(a, a)
 >>> comparison.significant, comparison.diff
 ((), ())
@@ -39,6 +40,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ttr_core.playtest.executors import IN_THIS_PROCESS, Workers
 from ttr_core.playtest.reach import connection_reach, ticket_reach
 from ttr_core.playtest.report import (
     BalanceReport,
@@ -61,7 +63,7 @@ from ttr_maps.reports.page import html_page
 from ttr_maps.text import for_html, for_terminal
 
 if TYPE_CHECKING:
-    from ttr_core.playtest.executors import Executor
+    from ttr_core.playtest.plan import PlayedMap, RunPlan
     from ttr_core.playtest.playout import GameSummary
     from ttr_maps.model import Map
 
@@ -636,39 +638,21 @@ def game_values(game: GameSummary, keys: _GameKeys) -> dict[tuple[str, str], tup
 
 
 def play_alike(
-    map_a: Map,
-    argument_a: str,
-    map_b: Map,
-    argument_b: str,
-    games: int,
-    players: int,
-    bots: Sequence[str],
-    seed: int,
-    jobs: int = 1,
+    a: PlayedMap,
+    b: PlayedMap,
+    plan: RunPlan,
+    where: Workers = IN_THIS_PROCESS,
     on_game: Callable[[GameSummary], None] | None = None,
-    executor: Executor | None = None,
 ) -> tuple[BalanceReport, BalanceReport, dict[tuple[str, str], PairedSums]]:
-    """Play both maps alike (the same games, players, bots and seed: game i of
-    each run has the same seed and seats): the two reports and, per row, the
-    per-game sums that pair them."""
+    """Play both maps alike (the games of `plan` on each: game i of each run has the
+    same seed and seats): the two reports and, per row, the per-game sums that pair
+    them. Local processes are shared out between the two runs."""
     from ttr_core.playtest.simulate import Run
 
-    runs = [
-        Run(map_a, argument_a, games, players, bots, seed),
-        Run(map_b, argument_b, games, players, bots, seed),
-    ]
-    keys = [_GameKeys(map_a), _GameKeys(map_b)]
+    runs = [Run(a, plan), Run(b, plan)]
+    keys = [_GameKeys(a.map), _GameKeys(b.map)]
     sums: dict[tuple[str, str], PairedSums] = {}
-    if executor is None and jobs > 1:  # the two runs side by side, half the workers each
-        from ttr_core.playtest.executors import LocalProcesses
-
-        executors: list[Executor | None] = [LocalProcesses(max(1, jobs // 2)) for _ in runs]
-    else:
-        executors = [executor, executor]
-    streams = [
-        run.games(max(1, jobs // 2), executor=where)
-        for run, where in zip(runs, executors, strict=True)
-    ]
+    streams = [run.games(half) for run, half in zip(runs, where.halves(), strict=True)]
     for game_a, game_b in zip(*streams, strict=True):
         values_a, values_b = game_values(game_a, keys[0]), game_values(game_b, keys[1])
         for key in values_a.keys() | values_b.keys():
@@ -680,29 +664,21 @@ def play_alike(
             if on_game is not None:
                 on_game(game)
     for paired in sums.values():  # games where a number counted nothing count too
-        paired.pad_to(games)
+        paired.pad_to(plan.games)
     one, other = (run.finish().report for run in runs)
     return one, other, sums
 
 
 def compare_maps(
-    map_a: Map,
-    argument_a: str,
-    map_b: Map,
-    argument_b: str,
-    games: int,
-    players: int,
-    bots: Sequence[str],
-    seed: int,
-    jobs: int = 1,
+    a: PlayedMap,
+    b: PlayedMap,
+    plan: RunPlan,
+    where: Workers = IN_THIS_PROCESS,
     titles: tuple[str, str] | None = None,
     on_game: Callable[[GameSummary], None] | None = None,
-    executor: Executor | None = None,
 ) -> Comparison:
     """Play both maps alike (`play_alike`) and compare them with paired tests."""
-    one, other, sums = play_alike(
-        map_a, argument_a, map_b, argument_b, games, players, bots, seed, jobs, on_game, executor
-    )
+    one, other, sums = play_alike(a, b, plan, where, on_game)
     return compare_reports(one, other, titles, sums)
 
 
