@@ -48,8 +48,6 @@ DECK_SIZE = CARDS_PER_COLOR * len(CARD_COLORS) + LOCOMOTIVES
 
 #: Bounds no variant may leave: five seat colours.
 SEATS_MAX = 5
-#: The longest route a map may have (R10 needs a score per length up to here).
-ROUTE_LENGTH_MAX = 8
 #: How many face-up slots a variant may have.
 MARKET_SIZE_MAX = 8
 
@@ -237,26 +235,43 @@ class RuleSet:
 
 
 @cache
-def field_ranges() -> dict[str, FieldRange]:
-    """The documented range of every field (docs/rules.md, Rule-set fields): the map
-    schema's `settings`, the one table of them, so a map's settings, `--set`,
-    a record's rule set and the web table accept the same values."""
+def _map_schema() -> dict[str, Any]:
     import json
 
     from ttr_maps.io.bundled import schema_path
 
-    schema = json.loads(schema_path("map").read_text(encoding="utf-8"))
-    ranges = {}
-    for name, spec in schema["properties"]["settings"]["properties"].items():
-        items = spec.get("items", spec)
-        ranges[name] = FieldRange(
-            spec["type"],
-            items.get("minimum"),
-            items.get("maximum"),
-            spec.get("minItems"),
-            spec.get("maxItems"),
-        )
-    return ranges
+    return json.loads(schema_path("map").read_text(encoding="utf-8"))
+
+
+def _range_of(spec: Mapping[str, Any]) -> FieldRange:
+    items = spec.get("items", spec)
+    return FieldRange(
+        spec["type"],
+        items.get("minimum"),
+        items.get("maximum"),
+        spec.get("minItems"),
+        spec.get("maxItems"),
+    )
+
+
+@cache
+def field_ranges() -> dict[str, FieldRange]:
+    """The documented range of every field (docs/rules.md, Rule-set fields): the map
+    schema's `settings`, the one table of them, so a map's settings, `--set`,
+    a record's rule set, the editor and the web table accept the same values."""
+    settings = _map_schema()["properties"]["settings"]["properties"]
+    return {name: _range_of(spec) for name, spec in settings.items()}
+
+
+@cache
+def route_lengths() -> FieldRange:
+    """R9: the lengths a route may have, as the map schema gives them (R10 scores
+    each: `route_points` has one entry per length up to the maximum).
+
+    >>> route_lengths().minimum, route_lengths().maximum
+    (1, 8)
+    """
+    return _range_of(_map_schema()["$defs"]["route"]["properties"]["length"])
 
 
 @dataclass(frozen=True, slots=True)
