@@ -22,7 +22,7 @@ jsonschema or networkx.
 >>> from ttr_core import GameState, RandomBot, load_map, run
 >>> state = run(GameState(load_map("north_america"), 2, seed=1), [RandomBot(1), RandomBot(2)])
 >>> state.is_over, state.result().winners()
-(True, [1])
+(True, [0])
 """
 
 from __future__ import annotations
