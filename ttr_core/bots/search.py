@@ -195,6 +195,16 @@ class SearchBot:
         self.stats.per_move.append(spent)
         return choice
 
+    def catch_up(self, view: PlayerView, action: Action) -> bool:
+        """Become the bot that chose `action` in `view` (a resumed game,
+        `ttr_core.engine.loop.catch_up`) without searching again: the heuristics
+        see the view and the search's seed is drawn, as `act` does; the playouts
+        change nothing that lasts. Exact (True) with a budget of playouts; with
+        seconds, the choices hang on the machine's speed and cannot be repeated."""
+        self.candidate_actions(view)
+        self.rng.getrandbits(64)
+        return self.budget.seconds is None
+
     # ------------------------------------------------------------ candidates
     def candidate_actions(self, view: PlayerView) -> list[Action]:
         """The legal actions worth a playout, the heuristics' choices first (they
