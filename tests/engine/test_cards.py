@@ -14,11 +14,11 @@ from engine_positions import assert_cards_conserved, started, tiny_map
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ttr_core.bots.random_bot import RandomBot
 from ttr_core.engine.cards import LOCO, CardPiles, full_deck
 from ttr_core.engine.loop import bot_seed, play_game
 from ttr_core.engine.positions import arrange
 from ttr_core.engine.state import GameState
-from ttr_core.bots.random_bot import RandomBot
 from ttr_maps.rules import BASE, MARKET_RESETS_IN_A_ROW, MARKET_SIZE_MAX
 
 # ---------------------------------------------------------------- the oracle
@@ -174,7 +174,7 @@ def _all_cards(piles: CardPiles) -> list[int]:
 class _NoShuffle(random.Random):
     """A random source whose shuffles leave the cards as they are."""
 
-    def shuffle(self, x, random=None):  # noqa: ARG002
+    def shuffle(self, x, random=None):
         return None
 
 
@@ -205,7 +205,7 @@ def test_d2_deck_and_market_that_only_swap_are_not_reset():
 
 def test_d2_a_good_market_further_down_the_deck_is_reached():
     # The next market from the deck is no better, the one after it is: reset twice.
-    deck = [0, 1, 2, 3, 4] + [LOCO, LOCO, LOCO, 5, 6]  # top last
+    deck = [0, 1, 2, 3, 4, LOCO, LOCO, LOCO, 5, 6]  # top last
     piles = _piles(deck, [7] * 20, [LOCO, LOCO, LOCO, 0, 1], 3)
     assert piles.reset_market_while_needed() == 2
     assert sorted(piles.market) == [0, 1, 2, 3, 4]

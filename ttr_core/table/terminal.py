@@ -226,9 +226,7 @@ def continued_game(record: dict, game_map: Map) -> Continued:
         raise RecordError(f"the record does not replay: {error}") from None
     if state.is_over:
         raise RecordError("this game is over: `ttr replay` shows it")
-    return Continued(
-        state, journal, names_of(record), notes_of(record), resumptions_of(record)
-    )
+    return Continued(state, journal, names_of(record), notes_of(record), resumptions_of(record))
 
 
 def _wrapped(line: str, width: int) -> list[str]:
