@@ -373,26 +373,29 @@ def _write_outputs(
 
     names, state = setup.names, played.state
     shown = [person or name for person, name in zip(played.people or names, names, strict=True)]
-    if state.is_over:
-        Console(highlight=False).print(standings_table(state.result(), shown))
-    typer.echo(f"seed {setup.seed}: `--seed {setup.seed}` deals this game again")
-    problems = []
+    # The files first: standard output that fails (a full disk) must not lose them.
+    problems, written = [], []
     if record is not None:
         try:
             write_record(
                 record_of(state, names, played.people, played.notes, played.resumed), record
             )
-            typer.echo(f"record written to {record}")
+            written.append(f"record written to {record}")
         except OSError as error:
             reason = describe_os_error(error)
             problems.append(f"the record could not be written to {record}: {reason}")
     if picture is not None:
         try:
             write_picture(state, shown, picture)
-            typer.echo(f"picture written to {picture}")
+            written.append(f"picture written to {picture}")
         except PreviewError as error:
             saved = f" (the record was written to {record})" if record and not problems else ""
             problems.append(f"the picture could not be written: {error}{saved}")
+    if state.is_over:
+        Console(highlight=False).print(standings_table(state.result(), shown))
+    typer.echo(f"seed {setup.seed}: `--seed {setup.seed}` deals this game again")
+    for line in written:
+        typer.echo(line)
     return problems
 
 

@@ -15,15 +15,18 @@ command's inputs (the same file by device and inode, whatever its name).
 from __future__ import annotations
 
 import errno
+import io
 import os
 import select
 import stat
+import sys
 import tempfile
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 
 class OutputPathError(OSError, ValueError):
@@ -444,3 +447,79 @@ class TextForm:
 def write_text_atomically(path: Path, text: str, *, unchanged: FileIdentity | None = None) -> None:
     """Replace `path` with `text` (UTF-8, newlines as written) in one step."""
     write_bytes_atomically(path, text.encode("utf-8"), unchanged=unchanged)
+
+
+# ------------------------------------------------------------------ standard output
+
+
+class ReaderMayLeave:
+    """Standard output whose reader may go away: a write or flush that meets a
+    broken pipe points the descriptor at /dev/null (so what is still buffered, and
+    everything printed later, goes nowhere without failing) and returns as if it
+    had been written; `reader_left` says it happened. Every other error is raised
+    as it comes; everything else is the wrapped stream's."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+        self.reader_left = False
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)  # type: ignore[no-any-return]
+        except BrokenPipeError:
+            self._drop_the_rest()
+            return len(text)
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            self._drop_the_rest()
+
+    def _drop_the_rest(self) -> None:
+        self.reader_left = True
+        silence_standard_output()
+        with suppress(OSError, ValueError):
+            self._stream.flush()  # what was buffered goes to /dev/null now
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+class _ClosedOutput(io.TextIOBase):
+    """Standard output when the shell closed it (`>&-`): writing fails like a write
+    to a closed descriptor, so it is reported (exit 2), not silently lost."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "it is closed")
+
+    def fileno(self) -> int:
+        raise OSError(errno.EBADF, "it is closed")
+
+
+def guard_standard_output() -> None:
+    """The one rule for standard output, for every command (docs/ci.md): its
+    reader going away is not an error (`ReaderMayLeave`); a standard output that
+    was closed before the start fails every write (`OSError`, reported as exit 2)."""
+    if sys.stdout is None:  # started with standard output closed (`>&-`)
+        sys.stdout = _ClosedOutput()
+    elif not isinstance(sys.stdout, ReaderMayLeave | _ClosedOutput):
+        sys.stdout = ReaderMayLeave(sys.stdout)  # type: ignore[assignment]
+
+
+def silence_standard_output() -> None:
+    """Point standard output's descriptor at /dev/null: what is written to it from
+    now on (Python's flush at exit included) goes nowhere without failing."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # no real stdout (a test runner)
+        pass
