@@ -48,8 +48,16 @@ DECK_SIZE = CARDS_PER_COLOR * len(CARD_COLORS) + LOCOMOTIVES
 
 #: Bounds no variant may leave: five seat colours.
 SEATS_MAX = 5
-#: The longest route a map may have (R10 needs a score per length up to here).
+#: The longest route the base points table scores (R10), and the longest route the
+#: tools that make routes (starter maps, the editor) lay.
 ROUTE_LENGTH_MAX = 8
+#: The longest route a map may hold: published boards reach 9 (Nordic Countries)
+#: and 10 (United Kingdom); a route past the rule set's `route_points` is an error
+#: (TTR210), so such a map gives its points in `settings.route_points`.
+ROUTE_LENGTH_LIMIT = 10
+#: R11: the most parallel tracks two cities may have (Old West, Northern Lights and
+#: Italy have triple routes).
+MAX_PARALLEL_TRACKS = 3
 #: How many face-up slots a variant may have.
 MARKET_SIZE_MAX = 8
 
@@ -171,6 +179,16 @@ class RuleSet:
     def route_score(self, length: int) -> int:
         """R10: points for claiming a route of `length`."""
         return self.route_points[length - 1]
+
+    @property
+    def longest_scored_route(self) -> int:
+        """R10: the longest route `route_points` scores (8 in the base game).
+
+        >>> nordic = BASE.with_overrides({"route_points": "1,2,4,7,10,15,18,21,27"})
+        >>> BASE.longest_scored_route, nordic.longest_scored_route
+        (8, 9)
+        """
+        return len(self.route_points)
 
     def player_counts(self) -> range:
         """R1: the player counts a game may have.
@@ -399,6 +417,23 @@ def rules_for(game_map: Any, rules: str | RuleSet | None = None) -> RuleSet:
         return chosen.with_overrides(settings)
     except RuleSetError as error:
         raise RuleSetError(f"settings of map {game_map.id!r}: {error}") from None
+
+
+def misfit(rule_set: RuleSet, game_map: Any) -> str | None:
+    """Why `rule_set` cannot play `game_map`, or None: R10 needs points for its
+    longest route (a `--set route_points=...` of 8 numbers on Nordic Countries).
+
+    >>> from ttr_maps import load_map
+    >>> print(misfit(BASE, load_map("nordic_countries")))
+    R10: route_points score routes up to 8 but this map has a route of 9: give ...
+    """
+    longest = max((route.length for route in game_map.routes), default=0)
+    if longest > rule_set.longest_scored_route:
+        return (
+            f"R10: route_points score routes up to {rule_set.longest_scored_route} "
+            f"but this map has a route of {longest}: give route_points {longest} numbers"
+        )
+    return None
 
 
 def map_rules(game_map: Any) -> RuleSet:

@@ -120,6 +120,92 @@ def test_r11_double_route_closes_in_two_and_three_player_games(players):
     assert_illegal(state, "claim A-B/2 with blue:2", "R11")
 
 
+@pytest.mark.parametrize(("length", "points"), [(9, 27), (10, 40)])
+def test_r10_a_route_past_eight_scores_from_the_maps_route_points(length, points):
+    """Nordic Countries (9 for 27) and the United Kingdom (10 for 40) give the
+    points of their long routes in `settings.route_points`."""
+    game_map = tiny_map(
+        settings={"route_points": [1, 2, 4, 7, 10, 15, 18, 21, 27, 40]},
+        routes=[
+            {"between": ["A", "B"], "length": length, "color": "gray"},
+            {"between": ["B", "C"], "length": 1, "color": "red"},
+            {"between": ["C", "D"], "length": 1, "color": "red"},
+            {"between": ["D", "E"], "length": 1, "color": "red"},
+        ],
+    )
+    state = started(game_map)
+    seat = state.current
+    give_hand(state, seat, red=8, loco=length - 8)
+    play(state, f"claim A-B with red:8 loco:{length - 8}")
+    assert state.route_points[seat] == points
+    assert state.wagons[seat] == 45 - length
+
+
+def triple_map():
+    """A-B is a triple route (Old West, Northern Lights and Italy have them)."""
+    return tiny_map(
+        routes=[
+            {"between": ["A", "B"], "length": 2, "color": ["red", "blue", "green"]},
+            {"between": ["B", "C"], "length": 3, "color": "gray"},
+            {"between": ["C", "D"], "length": 1, "color": "pink"},
+            {"between": ["D", "E"], "length": 2, "color": "white"},
+        ]
+    )
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_r11_a_triple_route_closes_after_one_claim_with_two_or_three_players(players):
+    state = started(triple_map(), players)
+    give_hand(state, state.current, red=2)
+    play(state, "claim A-B/1 with red:2")
+    second = state.current
+    give_hand(state, second, blue=2, green=2)
+    assert not any(str(a).startswith("claim A-B/") for a in state.legal_actions())
+    assert_illegal(state, "claim A-B/2 with blue:2", "R11")
+    assert_illegal(state, "claim A-B/3 with green:2", "R11")
+
+
+def test_r11_a_triple_route_gives_one_track_to_each_of_three_players():
+    state = started(triple_map(), 4)
+    owners = []
+    for track, colour in ((1, "red"), (2, "blue"), (3, "green")):
+        seat = state.current
+        give_hand(state, seat, **{colour: 2})
+        assert parse_action(f"claim A-B/{track} with {colour}:2") in state.legal_actions()
+        play(state, f"claim A-B/{track} with {colour}:2")
+        owners.append(seat)
+    assert len(set(owners)) == 3
+    assert [state.owner[state.board.route_index[f"A-B/{t}"]] for t in (1, 2, 3)] == owners
+
+
+def test_r11_one_player_never_owns_two_tracks_of_a_triple_route():
+    state = started(triple_map(), 4)
+    seat = state.current
+    give_hand(state, seat, red=2, blue=2, green=2)
+    play(state, "claim A-B/2 with blue:2")
+    arrange(state, current=seat)
+    assert_illegal(state, "claim A-B/1 with red:2", "R11")
+    assert_illegal(state, "claim A-B/3 with green:2", "R11")
+
+
+def test_r11_parallel_tracks_of_different_length_are_still_one_group():
+    """Kristiansand-Stavanger on Nordic Countries: a tunnel of 2 beside a ferry of 3."""
+    game_map = tiny_map(
+        routes=[
+            {"between": ["A", "B"], "length": 2, "color": "red"},
+            {"between": ["A", "B"], "length": 3, "color": "blue"},
+            {"between": ["B", "C"], "length": 3, "color": "gray"},
+            {"between": ["C", "D"], "length": 1, "color": "pink"},
+            {"between": ["D", "E"], "length": 2, "color": "white"},
+        ]
+    )
+    state = started(game_map, 2)
+    give_hand(state, state.current, red=2)
+    play(state, "claim A-B/1 with red:2")
+    give_hand(state, state.current, blue=3)
+    assert_illegal(state, "claim A-B/2 with blue:3", "R11")
+
+
 @pytest.mark.parametrize("players", [4, 5])
 def test_r11_double_route_stays_open_to_others_with_four_or_five_players(players):
     state = started(tiny_map(), players)

@@ -122,7 +122,10 @@ def test_no_file_outside_the_static_folder_can_be_read() -> None:
 
 def test_setup_lists_maps_players_and_paces(client: TestClient) -> None:
     data = client.get("/api/setup").json()
-    assert {m["key"] for m in data["maps"]} == {"europe", "iran", "north_america"}
+    from ttr_maps.io.bundled import bundled_map_ids
+
+    assert {m["key"] for m in data["maps"]} == set(bundled_map_ids())
+    assert {"europe", "iran", "north_america", "switzerland"} <= set(bundled_map_ids())
     assert data["players"] == ["human", *bot_factories()]
     assert data["paces"] == list(PACES)
 

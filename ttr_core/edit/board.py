@@ -23,7 +23,13 @@ from ttr_core.edit.edits import WAGONS
 from ttr_maps.geometry.board import BoardGeometry, board_geometry
 from ttr_maps.geometry.projection import EARTH_RADIUS_KM, project_lat_lon
 from ttr_maps.model import ROUTE_COLORS, Map
-from ttr_maps.rules import CARD_COLORS, ROUTE_LENGTH_MAX, RULE_SET_VALUES
+from ttr_maps.rules import (
+    CARD_COLORS,
+    MAX_PARALLEL_TRACKS,
+    ROUTE_LENGTH_LIMIT,
+    ROUTE_LENGTH_MAX,
+    RULE_SET_VALUES,
+)
 
 Point = tuple[float, float]
 #: Kilometres per wagon space offered before a geographic map has any route (the
@@ -121,8 +127,8 @@ def is_drawable_route(route: dict[str, Any], cities: Any) -> bool:
         _joins(route, cities)
         and isinstance(length, int)
         and not isinstance(length, bool)
-        and 1 <= length <= ROUTE_LENGTH_MAX
-        and 1 <= len(colors) <= 2
+        and 1 <= length <= ROUTE_LENGTH_LIMIT
+        and 1 <= len(colors) <= MAX_PARALLEL_TRACKS
         and all(isinstance(c, str) and c in ROUTE_COLORS for c in colors)
         and isinstance(ferry, int)
         and 0 <= ferry <= length

@@ -47,7 +47,7 @@ from ttr_core.engine.moves.turns import pass_turn, remove, resign, time_out
 from ttr_core.engine.result import GameResult, score_game
 from ttr_core.engine.view import PlayerView, view_of
 from ttr_maps.model import Map
-from ttr_maps.rules import RuleSet, rules_for
+from ttr_maps.rules import RuleSet, RuleSetError, misfit, rules_for
 
 # Enum members as module names: `Phase.OVER` is a Python-level lookup on the enum
 # class (about 50 ns in CPython 3.11), and these run on every action.
@@ -73,6 +73,9 @@ class GameState(Books):
                 f"R1: a game has {rule_set.min_players} to {rule_set.max_players} players, "
                 f"not {players}"
             )
+        problem = misfit(rule_set, game_map)
+        if problem:
+            raise RuleSetError(problem)
         super().__init__(game_map, board, rule_set, players, seed)
         self._deal()
 

@@ -243,7 +243,7 @@ def player_loads(game_map: Map, rules: RuleSet) -> tuple[PlayerLoad, ...]:
     TTR451 reads it."""
     spaces = game_map.total_spaces
     # R11: in a 2- or 3-player game a double route gives one claimable track.
-    single_track = sum(group[0].length for group in game_map.parallel_routes.values())
+    single_track = sum(max(r.length for r in group) for group in game_map.parallel_routes.values())
     loads = []
     for players in rules.player_counts():
         claimable = single_track if rules.is_single_track(players) else spaces
