@@ -409,7 +409,7 @@ def section_crowding(args: argparse.Namespace) -> None:
 
 def section_deck(args: argparse.Namespace) -> None:
     from ttr_maps.analysis.tickets import random_deck, score_deck, suggest_deck
-    from ttr_maps.io.ticket_block import deck_to_yaml, replace_tickets_block
+    from ttr_maps.authoring.ticket_block import deck_to_yaml, replace_tickets_block
 
     game_map = load_map("north_america")
     board = TicketBoard(game_map)

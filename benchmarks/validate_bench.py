@@ -122,7 +122,7 @@ def time_bundled(repeat: int) -> list[float]:
 _LOAD = """
 import sys, tempfile, time
 from pathlib import Path
-from ttr_maps.io.starter import starter_map_text
+from ttr_maps.authoring.starter import starter_map_text
 from ttr_maps.load import load_map
 with tempfile.TemporaryDirectory() as folder:
     warm = Path(folder) / "warm.yaml"

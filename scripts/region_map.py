@@ -1,4 +1,4 @@
-"""Make a test map of a real region from the gazetteer (`ttr_maps.io.gazetteer`).
+"""Make a test map of a real region from the gazetteer (`ttr_maps.authoring.gazetteer`).
 
     .venv/bin/python scripts/region_map.py nordic tests/data/maps/nordic.yaml
     .venv/bin/ttr fix tests/data/maps/nordic.yaml          # ticket values (R2)
@@ -100,8 +100,8 @@ COLORS = ["red", "orange", "yellow", "green", "blue", "pink", "black", "white"]
 
 def build(region: str) -> str:
     """The map file's text (tickets valued 1, no layout)."""
+    from ttr_maps.authoring.gazetteer import find_place
     from ttr_maps.geometry.projection import great_circle_km, project_lat_lon
-    from ttr_maps.io.gazetteer import find_place
 
     title, entries, cut, wagons = REGIONS[region]
     places = {name: find_place(lookup, country) for name, lookup, country in entries}

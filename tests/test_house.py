@@ -109,6 +109,58 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
+def _room(module: str) -> str:
+    """The room of a module: the package's subpackage or top-level module."""
+    return ".".join(module.split(".")[:2])
+
+
+def _layers(package: str) -> dict[str, int]:
+    """The layer order written in the package's docstring ("Rooms, lowest first"):
+    room -> its line, 0 for the lowest."""
+    docstring = ast.get_docstring(ast.parse(MODULES[package].read_text(encoding="utf-8")))
+    assert docstring and "Rooms, lowest first" in docstring, f"{package}: no layer order"
+    block = docstring.split("Rooms, lowest first", 1)[1].split("\n\n", 2)[1]
+    layers = {}
+    for line, text in enumerate(block.splitlines()):
+        names = text.strip().split("  ", 1)[0]
+        for name in names.split(","):
+            layers[f"{package}.{name.strip()}"] = line
+    return layers
+
+
+def _upward_imports(graph: dict[str, set[str]], package: str) -> list[tuple[str, str]]:
+    layers = _layers(package)
+    return sorted(
+        (module, target)
+        for module, targets in graph.items()
+        if module.startswith(f"{package}.")
+        for target in targets
+        if target.startswith(f"{package}.")
+        and _room(module) != _room(target)
+        and layers[_room(target)] >= layers[_room(module)]
+    )
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_every_room_has_a_place_in_the_layer_order(package: str) -> None:
+    rooms = {_room(module) for module in MODULES if module.startswith(f"{package}.")}
+    assert sorted(rooms - set(_layers(package))) == []
+    assert sorted(set(_layers(package)) - rooms) == []
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_no_room_imports_a_room_on_its_line_or_above(package: str) -> None:
+    assert _upward_imports(_graph(), package) == []
+
+
+def test_the_layer_check_sees_an_import_inside_a_function() -> None:
+    """A lazy import from a lower room up to a higher one (the kind that once
+    joined eight rooms of ttr_maps in one cycle) is caught."""
+    graph = {"ttr_maps.io.files": {"ttr_maps.checks.validate"}}
+    assert _upward_imports(graph, "ttr_maps") == [("ttr_maps.io.files", "ttr_maps.checks.validate")]
+    assert _upward_imports({"ttr_maps.checks.validate": {"ttr_maps.io.files"}}, "ttr_maps") == []
+
+
 def test_ttr_maps_never_imports_ttr_core() -> None:
     graph = _graph()
     upward = sorted(
@@ -125,6 +177,7 @@ def test_ttr_maps_never_imports_ttr_core() -> None:
     "room",
     [
         "ttr_maps.io",
+        "ttr_maps.authoring",
         "ttr_maps.checks",
         "ttr_maps.geometry",
         "ttr_maps.render",

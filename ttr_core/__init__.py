@@ -1,8 +1,23 @@
 """ttr_core: the Ticket to Ride rules engine, bots, simulation and the `ttr` command.
 
-It plays any map validated by `ttr_maps`. The names below are the library API;
-each is imported on first use, so `import ttr_core` (and `ttr --help`) stays fast
-and never imports matplotlib, jsonschema or networkx.
+It plays any map validated by `ttr_maps` (which never imports it back).
+
+Rooms, lowest first: a room imports only rooms on lines above its own, never one
+on its own line or below (`tests/test_house.py` checks it, imports inside
+functions and for type hints included):
+
+    engine                      what a game is (R1-R17, D1-D7, E1-E5)
+    bots                        players that choose from a PlayerView
+    playtest                    many games: playouts, executors, reports, findings
+    table                       a person at a table: commands, screen, journal
+    serve, lsp                  the web table; the language server
+    edit                        the map editor in the browser
+    cli, accel                  the `ttr` command; the optional compiled build
+    __main__                    `python -m ttr_core`
+
+The names below are the library API; each is imported on first use, so
+`import ttr_core` (and `ttr --help`) stays fast and never imports matplotlib,
+jsonschema or networkx.
 
 >>> from ttr_core import GameState, RandomBot, load_map, run
 >>> state = run(GameState(load_map("north_america"), 2, seed=1), [RandomBot(1), RandomBot(2)])

@@ -1,6 +1,22 @@
 """ttr_maps: Ticket to Ride maps as data — the model, the rule set a map plays by,
 loading, checks, geometry, drawing, analyses and reports. It never imports `ttr_core`.
 
+Rooms, lowest first: a room imports only rooms on lines above its own, never one
+on its own line or below (`tests/test_house.py` checks it, imports inside
+functions and for type hints included):
+
+    text, spelling, garbage     escaping, "did you mean", the collector's policy
+    io                          YAML with positions, guarded reads, atomic writes, limits
+    rules                       the rule set: every rule number
+    model                       City, Route, Ticket, Map (frozen)
+    graph                       the graph algorithms (R2's distances, paths, bridges)
+    geometry                    projection, board geometry, labels, layout solver
+    checks                      the registry of checks, validation, reporters
+    load                        load_map: a map the checks let through
+    analysis, render            numbers of a map; drawing it
+    authoring                   writing maps: starter maps, places, ticket and layout blocks
+    reports                     every non-check output
+
 The names below are imported on first use, so `import ttr_maps.model` (or the
 `ttr` command's start-up) does not load the validator:
 

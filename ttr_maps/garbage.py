@@ -1,4 +1,11 @@
-"""The cyclic garbage collector around big, bounded work: `collector_paused`.
+"""The cyclic garbage collector's policy, one function per kind of entry point;
+the entry points choose (library functions never switch the collector):
+
+- `collector_paused()`: a `ttr` command whose work the reader's limits bound
+  (validate, stats, preview, …; `ttr_core.cli.app`, `bounded=True`);
+- `freeze_for_exit()`: what a `ttr` command built, left alone at exit;
+- `collect_only_when_idle()`: a long-lived editor server (`ttr lsp`) that
+  collects between requests, never during one.
 
 CPython frees most objects as soon as nothing refers to them; its cyclic collector
 is for reference cycles only, and every full collection scans every tracked
@@ -8,9 +15,10 @@ keeps them to the end, so the collector, set off again and again by the checks'
 short-lived objects, scans that heap over and over: more than half the CPU time
 of `ttr validate` on such a map, for no garbage found.
 
-The work this pauses is bounded (`ttr_maps.io.limits` caps what a file may hold),
-and what it builds is freed as usual, by reference counting, when it is dropped;
-cycles made meanwhile wait for the next collection after the pause.
+The work a command does is bounded (`ttr_maps.io.limits` caps what a file may
+hold), and what it builds is freed as usual, by reference counting, when it is
+dropped; cycles made meanwhile wait for the next collection after the pause.
+Commands that run without end (play, simulate, serve, edit) keep the collector.
 """
 
 from __future__ import annotations
@@ -63,3 +71,19 @@ def collector_paused() -> Iterator[None]:
                     gc.freeze()
                     gc.unfreeze()
                 gc.enable()
+
+
+def freeze_for_exit() -> None:
+    """Move every object alive now out of the collector's sight: the process is
+    about to end, and the collections at interpreter exit would otherwise scan a
+    big map's two million objects twice (over two seconds) to find nothing."""
+    gc.freeze()
+
+
+def collect_only_when_idle() -> None:
+    """For a long-lived server that calls `gc.collect()` itself between requests:
+    collect what start-up left, freeze what stays (the imports, the warm caches)
+    and switch the automatic collector off, so no scan lands inside a request."""
+    gc.collect()
+    gc.freeze()
+    gc.disable()

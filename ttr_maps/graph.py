@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import math
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -21,45 +22,39 @@ if TYPE_CHECKING:
 
 def wagon_graph(game_map: Map) -> nx.Graph:
     """The map as a simple weighted graph: one edge per pair of neighbouring cities,
-    weighted by the route length (parallel tracks have one length; the shortest is
-    taken if a broken map says otherwise). Edge attribute `routes` lists the route ids.
+    weighted by its wagon length as `wagon_adjacency` gives it (R2's one reading of
+    a map), in the order of the routes. Edge attribute `routes` lists the route ids.
     """
     import networkx as nx
 
+    adjacency = wagon_adjacency(game_map)
     graph = nx.Graph()
     graph.add_nodes_from(c.name for c in game_map.cities)
     for route in game_map.routes:
-        if route.a == route.b:
+        length = adjacency.get(route.a, {}).get(route.b)
+        if length is None:
             continue
         if graph.has_edge(route.a, route.b):
-            edge = graph.edges[route.a, route.b]
-            edge["weight"] = min(edge["weight"], route.length)
-            edge["routes"].append(route.id)
+            graph.edges[route.a, route.b]["routes"].append(route.id)
         else:
-            graph.add_edge(route.a, route.b, weight=route.length, routes=[route.id])
+            graph.add_edge(route.a, route.b, weight=length, routes=[route.id])
     return graph
 
 
-def wagon_distances_from(
-    game_map: Map, sources: Iterable[str], graph: nx.Graph | None = None
-) -> dict[str, dict[str, int]]:
-    """Shortest wagon distance (R2) from each source to every reachable city.
-
-    One single-source Dijkstra per distinct source, so checking many tickets costs
-    one search per ticket city, not one per ticket.
-    """
-    import networkx as nx
-
-    graph = wagon_graph(game_map) if graph is None else graph
+def wagon_distances_from(game_map: Map, sources: Iterable[str]) -> dict[str, dict[str, int]]:
+    """Shortest wagon distance (R2) from each source to every reachable city: one
+    full search per distinct source (`shortest_paths_from`)."""
+    adjacency = wagon_adjacency(game_map)
     return {
-        source: nx.single_source_dijkstra_path_length(graph, source, weight="weight")
+        source: shortest_paths_from(adjacency, source).distance
         for source in dict.fromkeys(sources)
-        if source in graph
+        if source in adjacency
     }
 
 
 def shortest_wagon_distance(game_map: Map, a: str, b: str) -> int | None:
-    """R2: the shortest distance between two cities in wagons, None if unreachable.
+    """R2: the shortest distance between two cities in wagons, None if unreachable
+    (`TicketDistances`, the search `ttr validate` prices tickets with).
 
     >>> from ttr_maps.model import Map
     >>> m = Map.from_data({"format": 1, "id": "t", "name": "T", "coordinates": "plane",
@@ -69,7 +64,10 @@ def shortest_wagon_distance(game_map: Map, a: str, b: str) -> int | None:
     >>> shortest_wagon_distance(m, "A", "C")
     5
     """
-    return wagon_distances_from(game_map, [a]).get(a, {}).get(b)
+    adjacency = wagon_adjacency(game_map)
+    if a not in adjacency or b not in adjacency:
+        return None
+    return TicketDistances(adjacency, [(a, b)]).distance(a, b)
 
 
 def shortest_city_path(game_map: Map, a: str, b: str, graph: nx.Graph | None = None) -> list[str]:
@@ -219,24 +217,62 @@ def shortest_paths_to_targets(
     return found
 
 
+class TicketDistances:
+    """R2, in one place: the shortest wagon distance between ticket cities, over
+    `wagon_adjacency`. Validation (TTR3xx), the editor, the language server and
+    `ttr new` all price tickets with it.
+
+    One search per chosen city, not one per ticket (`ticket_search_sources`): a
+    ticket is answered from either of its ends. Each search stops once the
+    farthest city asked of it is settled, so tickets between nearby cities stay
+    cheap on huge maps.
+    """
+
+    def __init__(
+        self, adjacency: dict[str, dict[str, int]], tickets: Iterable[Ticket | tuple[str, str]]
+    ):
+        targets, values = ticket_search_sources(tickets)
+        self.searches = shortest_paths_to_targets(adjacency, targets, limits=values)
+
+    def distance(self, a: str, b: str) -> int | None:
+        """The shortest distance between two of the ticket cities, None if unreachable."""
+        if a == b:
+            return 0
+        for source, target in ((a, b), (b, a)):
+            found = self.searches.get(source)
+            if found is not None and (target in found.distance or found.complete):
+                return found.distance.get(target)
+        return None
+
+    def path(self, a: str, b: str) -> list[str]:
+        """One shortest city path from `a` to `b`, or []."""
+        for source, target, flip in ((a, b, False), (b, a, True)):
+            found = self.searches.get(source)
+            if found is not None and target in found.distance:
+                path = found.path_to(target)
+                return path[::-1] if flip else path
+        return []
+
+
 def ticket_search_sources(
-    tickets: Iterable[Ticket],
-) -> tuple[dict[str, set[str]], dict[str, int]]:
-    """Where the R2 searches of `tickets` start: one search per chosen city, not one
-    per ticket. A ticket is answered from either end; a city that ends many tickets
-    is chosen first, and a ticket one of whose ends is already chosen joins it.
-    Returns each chosen city's other ends, and the largest printed value among its
-    tickets (the distance its search expects to go, for `shortest_paths_to_targets`'
-    `limits`)."""
-    tickets = list(tickets)
+    tickets: Iterable[Ticket | tuple[str, str]],
+) -> tuple[dict[str, set[str]], dict[str, float]]:
+    """Where the R2 searches of `tickets` (or city pairs) start: one search per
+    chosen city, not one per ticket. A ticket is answered from either end; a city
+    that ends many tickets is chosen first, and a ticket one of whose ends is
+    already chosen joins it. Returns each chosen city's other ends, and the largest
+    printed value among its tickets (the distance its search expects to go, for
+    `shortest_paths_to_targets`' `limits`; a bare pair expects nothing)."""
+    pairs = [
+        (t.a, t.b, t.value) if isinstance(t, Ticket) else (t[0], t[1], math.inf) for t in tickets
+    ]
     uses: dict[str, int] = {}
-    for ticket in tickets:
-        uses[ticket.a] = uses.get(ticket.a, 0) + 1
-        uses[ticket.b] = uses.get(ticket.b, 0) + 1
+    for a, b, _ in pairs:
+        uses[a] = uses.get(a, 0) + 1
+        uses[b] = uses.get(b, 0) + 1
     targets: dict[str, set[str]] = {}
-    values: dict[str, int] = {}
-    for ticket in sorted(tickets, key=lambda t: -max(uses[t.a], uses[t.b])):
-        a, b = ticket.a, ticket.b
+    values: dict[str, float] = {}
+    for a, b, value in sorted(pairs, key=lambda p: -max(uses[p[0]], uses[p[1]])):
         if a in targets:
             source, other = a, b
         elif b in targets:
@@ -244,7 +280,7 @@ def ticket_search_sources(
         else:
             source, other = (a, b) if uses[a] >= uses[b] else (b, a)
         targets.setdefault(source, set()).add(other)
-        values[source] = max(values.get(source, 0), ticket.value)
+        values[source] = max(values.get(source, 0), value)
     return targets, values
 
 

@@ -16,12 +16,13 @@ the positions that reports need.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
-from ttr_maps.rules import BASE, CARD_COLORS, RULE_SET_VALUES
+from ttr_maps.rules import BASE, CARD_COLORS, RULE_SET_VALUES, RuleSet
 
 #: A gray route may be paid with any one card colour (R9).
 GRAY = "gray"
@@ -284,3 +285,35 @@ class Map:
 
     def city(self, name: str) -> City:
         return self.cities[self.city_index[name]]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLoad:
+    """Spaces against wagons for one player count.
+
+    `claimable_spaces` counts one track per double route with 2 or 3 players (R11:
+    below the rule set's `double_routes_from`).
+    `wagon_ratio` is wagons in play per claimable space: near 1 the board fills up.
+    """
+
+    players: int
+    wagons_in_play: int
+    spaces: int
+    claimable_spaces: int
+    wagon_ratio: float
+
+
+def player_loads(game_map: Map, rules: RuleSet) -> tuple[PlayerLoad, ...]:
+    """Spaces against wagons for every player count of `rules` (R1, R4, R11):
+    TTR451 and `ttr stats` read it."""
+    spaces = game_map.total_spaces
+    # R11: in a 2- or 3-player game a double route gives one claimable track.
+    # Parallel tracks may differ in length (TTR255): the longest is what one track can take.
+    single_track = sum(max(r.length for r in group) for group in game_map.parallel_routes.values())
+    loads = []
+    for players in rules.player_counts():
+        claimable = single_track if rules.is_single_track(players) else spaces
+        in_play = players * rules.wagons
+        ratio = in_play / claimable if claimable else math.inf
+        loads.append(PlayerLoad(players, in_play, spaces, claimable, round(ratio, 3)))
+    return tuple(loads)

@@ -48,13 +48,6 @@ DECK_SIZE = CARDS_PER_COLOR * len(CARD_COLORS) + LOCOMOTIVES
 
 #: Bounds no variant may leave: five seat colours.
 SEATS_MAX = 5
-#: The longest route the base points table scores (R10), and the longest route the
-#: tools that make routes (starter maps, the editor) lay.
-ROUTE_LENGTH_MAX = 8
-#: The longest route a map may hold: published boards reach 9 (Nordic Countries)
-#: and 10 (United Kingdom); a route past the rule set's `route_points` is an error
-#: (TTR210), so such a map gives its points in `settings.route_points`.
-ROUTE_LENGTH_LIMIT = 10
 #: R11: the most parallel tracks two cities may have (Old West, Northern Lights and
 #: Italy have triple routes).
 MAX_PARALLEL_TRACKS = 3
@@ -255,26 +248,43 @@ class RuleSet:
 
 
 @cache
-def field_ranges() -> dict[str, FieldRange]:
-    """The documented range of every field (docs/rules.md, Rule-set fields): the map
-    schema's `settings`, the one table of them, so a map's settings, `--set`,
-    a record's rule set and the web table accept the same values."""
+def _map_schema() -> dict[str, Any]:
     import json
 
     from ttr_maps.io.bundled import schema_path
 
-    schema = json.loads(schema_path("map").read_text(encoding="utf-8"))
-    ranges = {}
-    for name, spec in schema["properties"]["settings"]["properties"].items():
-        items = spec.get("items", spec)
-        ranges[name] = FieldRange(
-            spec["type"],
-            items.get("minimum"),
-            items.get("maximum"),
-            spec.get("minItems"),
-            spec.get("maxItems"),
-        )
-    return ranges
+    return json.loads(schema_path("map").read_text(encoding="utf-8"))
+
+
+def _range_of(spec: Mapping[str, Any]) -> FieldRange:
+    items = spec.get("items", spec)
+    return FieldRange(
+        spec["type"],
+        items.get("minimum"),
+        items.get("maximum"),
+        spec.get("minItems"),
+        spec.get("maxItems"),
+    )
+
+
+@cache
+def field_ranges() -> dict[str, FieldRange]:
+    """The documented range of every field (docs/rules.md, Rule-set fields): the map
+    schema's `settings`, the one table of them, so a map's settings, `--set`,
+    a record's rule set, the editor and the web table accept the same values."""
+    settings = _map_schema()["properties"]["settings"]["properties"]
+    return {name: _range_of(spec) for name, spec in settings.items()}
+
+
+@cache
+def route_lengths() -> FieldRange:
+    """R9: the lengths a route may have, as the map schema gives them (R10 scores
+    each: `route_points` has one entry per length up to the maximum).
+
+    >>> route_lengths().minimum, route_lengths().maximum
+    (1, 10)
+    """
+    return _range_of(_map_schema()["$defs"]["route"]["properties"]["length"])
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,8 +12,8 @@ from starlette.testclient import TestClient
 
 from ttr_core.edit.app import TOKEN_HEADER, create_app
 from ttr_core.edit.session import EditSession
-from ttr_maps.io.gazetteer import country_frame
-from ttr_maps.io.starter import empty_map_text
+from ttr_maps.authoring.gazetteer import country_frame
+from ttr_maps.authoring.starter import empty_map_text
 
 TOKEN = "test-token-0123456789"
 

@@ -400,7 +400,7 @@ def test_ttr_edit_refuses_bad_arguments_cleanly(tmp_path: Path) -> None:
 
 
 def test_the_gazetteer_index_warmed_in_the_background_answers_searches() -> None:
-    from ttr_maps.io.gazetteer import search_places, warm_index
+    from ttr_maps.authoring.gazetteer import search_places, warm_index
 
     thread = warm_index()
     assert thread.daemon  # never holds `ttr edit` open

@@ -20,8 +20,8 @@ from typer.testing import CliRunner
 from ttr_core.cli import app as cli_app
 from ttr_core.edit.app import create_app
 from ttr_core.edit.session import EditSession
-from ttr_maps.io.gazetteer import country_frame
-from ttr_maps.io.starter import empty_map_text
+from ttr_maps.authoring.gazetteer import country_frame
+from ttr_maps.authoring.starter import empty_map_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "serve"))
 from serve_server import running_server

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from engine_positions import (
+    EUROPE_TINY,
     assert_cards_conserved,
     assert_illegal,
     europe_game,
@@ -249,6 +250,52 @@ def test_e3_ferry_needs_its_locomotives():
     assert listed == {"claim D-E with red:1 loco:1"}
     assert_illegal(state, "claim D-E with red:2", "E3")
     play(state, "claim D-E with red:1 loco:1")
+
+
+def test_e3_a_coloured_ferry_needs_its_locomotives_too():
+    """The payment rule is one function for gray and coloured routes: a coloured
+    ferry (D-E yellow, 2 locomotives of 3) lists and refuses as a gray one does."""
+    from ttr_maps.model import Map
+
+    routes = [
+        {**r, "color": "yellow", "length": 3, "ferry": 2} if r["between"] == ["D", "E"] else r
+        for r in EUROPE_TINY["routes"]
+    ]
+    state = started(Map.from_data({**EUROPE_TINY, "routes": routes}))
+    give_hand(state, state.current, yellow=3, loco=2)
+    listed = {str(a) for a in state.legal_actions() if str(a).startswith("claim D-E")}
+    assert listed == {"claim D-E with yellow:1 loco:2"}
+    assert_illegal(state, "claim D-E with yellow:2 loco:1", "E3")
+    assert_illegal(state, "claim D-E with yellow:3", "E3")
+
+
+def test_r9_e3_the_listing_and_the_check_agree_on_every_payment():
+    """Every payment of every route for a range of hands: listed exactly when the
+    claim applies (the two paths of the payment rule must agree)."""
+    import copy
+    import itertools
+
+    from ttr_core.engine.actions import Claim, Payment
+    from ttr_core.engine.errors import IllegalAction
+
+    for hand in itertools.product(range(4), range(3)):
+        state = europe_game()
+        seat = state.current
+        give_hand(state, seat, yellow=hand[0], black=1, loco=hand[1])
+        listed = {a for a in state.legal_actions() if isinstance(a, Claim)}
+        for route in state.map.routes:
+            for color in ("yellow", "black", None):
+                for locos in range(route.length + 1):
+                    colored = route.length - locos
+                    if (color is None) != (colored == 0):
+                        continue
+                    action = Claim(route.id, Payment(color, colored, locos))
+                    try:
+                        copy.deepcopy(state).apply(action, seat)
+                        applies = True
+                    except IllegalAction:
+                        applies = False
+                    assert applies == (action in listed), (hand, action)
 
 
 def test_e3_ferries_are_ordinary_routes_under_the_base_rules():

@@ -15,8 +15,8 @@ from typer.testing import CliRunner
 
 from ttr_core.bots import check_bot_name
 from ttr_core.cli import app
+from ttr_maps.authoring.starter import StarterError, starter_map_text, write_starter_map
 from ttr_maps.checks.validate import validate_text
-from ttr_maps.io.starter import StarterError, starter_map_text, write_starter_map
 from ttr_maps.rules import (
     BASE,
     EUROPE,

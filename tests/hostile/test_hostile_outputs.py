@@ -21,8 +21,8 @@ import pytest
 from typer.testing import CliRunner
 
 from ttr_core.cli import app
+from ttr_maps.authoring.starter import starter_map_text
 from ttr_maps.io import files
-from ttr_maps.io.starter import starter_map_text
 
 runner = CliRunner()
 TTR = Path(sys.executable).with_name("ttr")

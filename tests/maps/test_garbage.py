@@ -1,4 +1,4 @@
-"""The collector pause around validation (ttr_maps.garbage)."""
+"""The garbage collector's policies (ttr_maps.garbage), chosen by the entry points."""
 
 from __future__ import annotations
 
@@ -58,7 +58,9 @@ def test_pauses_from_threads_leave_the_collector_on(collector_on):
     assert gc.isenabled()
 
 
-def test_validation_runs_with_the_collector_paused_and_restores_it(collector_on, monkeypatch):
+def test_validation_leaves_the_collector_to_the_entry_point(collector_on, monkeypatch):
+    """A library function never switches the process's collector: the policy is
+    the entry point's (a test once turned flaky when validation did)."""
     import ttr_maps.checks.validate as validate
 
     seen = []
@@ -70,8 +72,52 @@ def test_validation_runs_with_the_collector_paused_and_restores_it(collector_on,
 
     monkeypatch.setattr(validate, "validate_document", spy)
     report = validate_text("format: 1\nid: x\n", "x.yaml")
-    assert seen == [False] and report.problems
+    assert seen == [True] and report.problems
+
+
+@pytest.mark.parametrize(
+    ("command", "paused"),
+    [(["validate"], True), (["stats"], True), (["play", "--bots", "random,random"], False)],
+)
+def test_a_bounded_command_runs_with_the_collector_paused(
+    collector_on, monkeypatch, tmp_path, command, paused
+):
+    """`ttr validate` and the other commands whose work the reader's limits bound
+    run with the collector paused; a command that may run without end does not."""
+    import shutil
+
+    from typer.testing import CliRunner
+
+    import ttr_maps.checks.validate as validate
+    import ttr_maps.load as load
+    from ttr_core.cli import app
+    from ttr_maps.io.bundled import bundled_map_path
+
+    path = tmp_path / "iran.yaml"  # a file of its own: load_map's cache never saw it
+    shutil.copy(bundled_map_path("iran"), path)
+    seen = []
+    real = validate.validate_file
+
+    def spy(target, **options):
+        seen.append(gc.isenabled())
+        return real(target, **options)
+
+    monkeypatch.setattr(load, "validate_file", spy)
+    monkeypatch.setattr(validate, "validate_file", spy)
+    result = CliRunner().invoke(app, [command[0], str(path), *command[1:]])
+    assert result.exit_code == 0, result.output
+    assert seen and seen == [not paused] * len(seen)
     assert gc.isenabled()
+
+
+def test_the_idle_collection_policy_freezes_and_switches_off(collector_on):
+    from ttr_maps.garbage import collect_only_when_idle
+
+    try:
+        collect_only_when_idle()
+        assert not gc.isenabled() and gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
 
 
 def test_what_another_part_froze_stays_frozen(collector_on):

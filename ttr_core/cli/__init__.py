@@ -30,14 +30,12 @@ from ttr_core.cli import edit  # noqa: F401  isort: skip
 def main() -> None:
     """Entry point of the `ttr` console script.
 
-    The process ends with the command: what the command built is frozen out of
-    the garbage collector's passes at exit (on a 10,000-city map they would scan
-    its two million objects twice, over two seconds, to find nothing)."""
-    import gc
-
+    The process ends with the command: what it built is left out of the garbage
+    collector's passes at exit (`ttr_maps.garbage.freeze_for_exit`)."""
     from ttr_core.cli.app import run
+    from ttr_maps.garbage import freeze_for_exit
 
     try:
         run()
     finally:
-        gc.freeze()
+        freeze_for_exit()

@@ -56,8 +56,8 @@ def edit(
     from ttr_core.edit.app import create_app, new_token
     from ttr_core.edit.session import EditSession, OpenError
     from ttr_core.serve.guard import AllowedHosts
-    from ttr_maps.io.gazetteer import country_code, country_frame, warm_index
-    from ttr_maps.io.starter import StarterError, default_schema_reference, empty_map_text
+    from ttr_maps.authoring.gazetteer import country_code, country_frame, warm_index
+    from ttr_maps.authoring.starter import StarterError, default_schema_reference, empty_map_text
 
     host = check_host(host)
     new_text = None

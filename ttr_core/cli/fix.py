@@ -10,7 +10,7 @@ from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, EXIT_USAGE, app
 from ttr_core.cli.common import MapPaths
 
 
-@app.command()
+@app.command(bounded=True)
 def fix(
     paths: MapPaths = None,
     check: Annotated[

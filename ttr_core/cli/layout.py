@@ -10,7 +10,7 @@ from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, app
 from ttr_core.cli.common import MapArgument, checked_output
 
 
-@app.command()
+@app.command(bounded=True)
 def layout(
     map_argument: MapArgument,
     write: Annotated[
@@ -52,7 +52,8 @@ def layout(
     cannot be written.
     """
     from ttr_core.cli.common import fail
-    from ttr_maps.geometry.layout import LayoutError, compute_layout, laid_out_text
+    from ttr_maps.authoring.layout_file import laid_out_text
+    from ttr_maps.geometry.layout import LayoutError, compute_layout
     from ttr_maps.io.bundled import resolve_map_argument
     from ttr_maps.io.files import (
         TextForm,

@@ -11,7 +11,7 @@ from ttr_core.cli.app import EXIT_USAGE, app
 from ttr_core.cli.common import output_file
 
 
-@app.command()
+@app.command(bounded=True)
 def new(
     map_id: Annotated[
         str,
@@ -67,7 +67,12 @@ def new(
     --force), a file that cannot be written, or a city name that is unknown or
     ambiguous (the choices are listed; nothing is written).
     """
-    from ttr_maps.io.starter import StarterError, check_map_id, place_cities, write_starter_map
+    from ttr_maps.authoring.starter import (
+        StarterError,
+        check_map_id,
+        place_cities,
+        write_starter_map,
+    )
 
     placed = None
     try:  # write_starter_map checks the id first, before the path
@@ -93,8 +98,8 @@ def new(
 
 
 def _country(region: str | None) -> str | None:
-    from ttr_maps.io.gazetteer import country_code
-    from ttr_maps.io.starter import StarterError
+    from ttr_maps.authoring.gazetteer import country_code
+    from ttr_maps.authoring.starter import StarterError
 
     if region is None:
         return None

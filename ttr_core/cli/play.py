@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from ttr_core.bots import Bot
+    from ttr_core.engine.record import Note
     from ttr_core.engine.state import GameState
     from ttr_core.table.terminal import Continued
     from ttr_maps.model import Map
@@ -205,86 +207,149 @@ def play(
     ] = None,
     changes: RuleChanges = None,
 ) -> None:
-    from rich.console import Console
-
-    from ttr_core.bots import make_bot
-    from ttr_core.engine.loop import bot_seed
-    from ttr_core.engine.record import record_of, write_record
-    from ttr_core.table import HUMAN
-    from ttr_core.table.terminal import play_at_table, stdin_terminal
-    from ttr_maps.io.files import describe_os_error
-    from ttr_maps.render.figure import PreviewError
-
     inputs = [p for p in (map_argument, resume) if p is not None]
     checked_output(record, "--record", inputs)
     checked_output(picture, "--picture", inputs)
-    if picture is not None:
-        from ttr_maps.render.figure import output_format
+    _check_picture_format(picture)
+    if resume is not None:
+        refuse_changes_to_a_resumed_game(players, bots, human, seed, changes)
+        setup = _resumed_setup(resume, map_argument)
+    else:
+        setup = _new_setup(map_argument, players, bots, human, seed, changes)
+    played = _play(setup, picture, resume)
+    problems = _write_outputs(setup, played, record, picture)
+    for problem in problems:
+        typer.echo(f"error: {problem}", err=True)
+    if played.interrupted:
+        raise typer.Exit(EXIT_INTERRUPTED)
+    if problems:  # an output error (docs/ci.md: exit 2)
+        raise typer.Exit(EXIT_USAGE)
+    raise typer.Exit(EXIT_FAILED if played.stopped else EXIT_OK)
 
+
+@dataclass(frozen=True)
+class _Setup:
+    """Who plays what: the map, each seat's player, the seed and the rules, and
+    the game so far when it is resumed."""
+
+    game_map: Map
+    names: list[str]
+    seed: int
+    rules: RuleSet | None
+    continued: Continued | None = None
+
+
+@dataclass(frozen=True)
+class _Played:
+    """How the game went: the state, whether it stopped or was interrupted, the
+    people's names and the table's notes."""
+
+    state: GameState
+    stopped: bool
+    interrupted: bool
+    people: list[str | None]
+    notes: list[Note]
+
+
+def _check_picture_format(picture: Path | None) -> None:
+    from ttr_maps.render.figure import PreviewError, output_format
+
+    if picture is not None:
         try:
             output_format(picture)
         except PreviewError as error:
             raise fail(str(error)) from None
-    continued = None
-    if resume is not None:
-        refuse_changes_to_a_resumed_game(players, bots, human, seed, changes)
-        game_map, names, continued = resumed(resume, map_argument)
-        seed = continued.state.seed
-        rules = continued.state.rule_set
-    else:
-        if map_argument is None:
-            raise fail("give a MAP to play (a bundled id or a YAML file), or --resume RECORD")
-        game_map = load_map_argument(map_argument)
-        rules = rules_with_changes(game_map, changes)
-        names = seat_bots(bots, players, human)
-        if seed is None:
-            seed = random_seed()
+
+
+def _new_setup(
+    map_argument: str | None,
+    players: int | None,
+    bots: str | None,
+    human: list[int] | None,
+    seed: int | None,
+    changes: list[str] | None,
+) -> _Setup:
+    if map_argument is None:
+        raise fail("give a MAP to play (a bundled id or a YAML file), or --resume RECORD")
+    game_map = load_map_argument(map_argument)
+    rules = rules_with_changes(game_map, changes)
+    names = seat_bots(bots, players, human)
+    return _Setup(game_map, names, random_seed() if seed is None else seed, rules)
+
+
+def _resumed_setup(resume: Path, map_argument: str | None) -> _Setup:
+    game_map, names, continued = resumed(resume, map_argument)
+    state = continued.state
+    return _Setup(game_map, names, state.seed, state.rule_set, continued)
+
+
+def _play(setup: _Setup, picture: Path | None, resume: Path | None) -> _Played:
+    """The game: at the terminal when a seat is a person, else bots only."""
+    from rich.console import Console
+
+    from ttr_core.bots import make_bot
+    from ttr_core.engine.loop import bot_seed
+    from ttr_core.table import HUMAN
+    from ttr_core.table.terminal import play_at_table, stdin_terminal
+
     try:
         seat_players = [
-            None if name == HUMAN else make_bot(name, bot_seed(seed, i))
-            for i, name in enumerate(names)
+            None if name == HUMAN else make_bot(name, bot_seed(setup.seed, i))
+            for i, name in enumerate(setup.names)
         ]
     except ValueError as error:
         raise fail(f"{error} (or 'human')") from None
-    console = Console(highlight=False)
-    stopped = interrupted = False
+    continued = setup.continued
     people: list[str | None] = list(continued.names) if continued else []
     notes = list(continued.notes) if continued else []
-    if any(p is None for p in seat_players):
-        welcome = welcome_lines(names)
-        if continued is not None:
-            welcome.insert(
-                0, f"Going on with {resume} after {len(continued.state.history)} actions."
-            )
-        session = play_at_table(
-            game_map,
-            seat_players,
-            names,
-            seed,
-            stdin_terminal(console, game_map),
-            picture,
-            welcome,
-            rules,
-            continued,
-        )
-        state, stopped, interrupted = session.state, session.stopped, session.interrupted
-        people, notes = session.names, session.notes
-    else:
+    if all(p is not None for p in seat_players):
         state, interrupted = play_bots(
-            game_map,
+            setup.game_map,
             seat_players,  # type: ignore[arg-type]
-            seed,
-            rules,
+            setup.seed,
+            setup.rules,
             continued.state if continued else None,
         )
-    shown = [person or name for person, name in zip(people or names, names, strict=True)]
+        return _Played(state, False, interrupted, people, notes)
+    welcome = welcome_lines(setup.names)
+    if continued is not None:
+        welcome.insert(0, f"Going on with {resume} after {len(continued.state.history)} actions.")
+    session = play_at_table(
+        setup.game_map,
+        seat_players,
+        setup.names,
+        setup.seed,
+        stdin_terminal(Console(highlight=False), setup.game_map),
+        picture,
+        welcome,
+        setup.rules,
+        continued,
+    )
+    return _Played(
+        session.state, session.stopped, session.interrupted, session.names, session.notes
+    )
+
+
+def _write_outputs(
+    setup: _Setup, played: _Played, record: Path | None, picture: Path | None
+) -> list[str]:
+    """The standings, the seed, and the record and picture asked for; what could
+    not be written, in words."""
+    from rich.console import Console
+
+    from ttr_core.engine.record import record_of, write_record
+    from ttr_maps.io.files import describe_os_error
+    from ttr_maps.render.figure import PreviewError
+
+    names, state = setup.names, played.state
+    shown = [person or name for person, name in zip(played.people or names, names, strict=True)]
     if state.is_over:
-        console.print(standings_table(state.result(), shown))
-    typer.echo(f"seed {seed}: `--seed {seed}` deals this game again")
+        Console(highlight=False).print(standings_table(state.result(), shown))
+    typer.echo(f"seed {setup.seed}: `--seed {setup.seed}` deals this game again")
     problems = []
     if record is not None:
         try:
-            write_record(record_of(state, names, people, notes), record)
+            write_record(record_of(state, names, played.people, played.notes), record)
             typer.echo(f"record written to {record}")
         except OSError as error:
             reason = describe_os_error(error)
@@ -296,13 +361,7 @@ def play(
         except PreviewError as error:
             saved = f" (the record was written to {record})" if record and not problems else ""
             problems.append(f"the picture could not be written: {error}{saved}")
-    for problem in problems:
-        typer.echo(f"error: {problem}", err=True)
-    if interrupted:
-        raise typer.Exit(EXIT_INTERRUPTED)
-    if problems:  # an output error (docs/ci.md: exit 2)
-        raise typer.Exit(EXIT_USAGE)
-    raise typer.Exit(EXIT_FAILED if stopped else EXIT_OK)
+    return problems
 
 
 def random_seed() -> int:

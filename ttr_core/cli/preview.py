@@ -11,7 +11,7 @@ from ttr_core.cli.app import EXIT_USAGE, app
 from ttr_core.cli.common import MapArgument, checked_output, output_file
 
 
-@app.command()
+@app.command(bounded=True)
 def preview(
     map_argument: MapArgument,
     output: Annotated[

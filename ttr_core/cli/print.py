@@ -11,7 +11,7 @@ from ttr_core.cli.app import app
 from ttr_core.cli.common import MapArgument, checked_output, output_file
 
 
-@app.command(name="print")
+@app.command(name="print", bounded=True)
 def print_command(
     map_argument: MapArgument,
     output: Annotated[

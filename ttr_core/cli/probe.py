@@ -22,7 +22,7 @@ ProbeFormat = StrEnum("ProbeFormat", {name: name for name in REPORTERS})  # type
 DEFAULT_FORMAT = ProbeFormat("text")
 
 
-@app.command()
+@app.command(bounded=True)
 def probe(
     map_argument: MapArgument,
     wagons: Annotated[

@@ -17,7 +17,7 @@ StatsFormat = StrEnum("StatsFormat", {name: name for name in REPORTERS})  # type
 DEFAULT_FORMAT = StatsFormat("text")
 
 
-@app.command()
+@app.command(bounded=True)
 def stats(
     map_argument: MapArgument,
     report_format: Annotated[

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from ttr_core.cli.app import EXIT_USAGE, app
+from ttr_core.cli.app import EXIT_USAGE, CommandApp, app
 from ttr_core.cli.common import (
     MapArgument,
     checked_output,
@@ -35,7 +35,7 @@ class _AnalyseByDefault(TyperGroup):
         return super().parse_args(ctx, args)
 
 
-tickets_app = typer.Typer(
+tickets_app = CommandApp(
     cls=_AnalyseByDefault,
     no_args_is_help=True,
     help=(
@@ -52,7 +52,7 @@ TicketsFormat = StrEnum("TicketsFormat", {name: name for name in REPORTERS})  # 
 DEFAULT_FORMAT = TicketsFormat("text")
 
 
-@tickets_app.command()
+@tickets_app.command(bounded=True)
 def analyse(
     map_argument: MapArgument,
     report_format: Annotated[
@@ -114,7 +114,7 @@ def analyse(
         typer.echo(f"wrote {written}", err=report_format != "text")
 
 
-@tickets_app.command()
+@tickets_app.command(bounded=True)
 def suggest(
     map_argument: MapArgument,
     count: Annotated[
@@ -186,8 +186,8 @@ def suggest(
         score_deck,
         suggest_deck,
     )
+    from ttr_maps.authoring.ticket_block import deck_to_yaml, write_deck
     from ttr_maps.io.bundled import resolve_map_argument
-    from ttr_maps.io.ticket_block import deck_to_yaml, write_deck
 
     game_map = load_map_argument(map_argument)
     try:

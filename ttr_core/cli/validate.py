@@ -18,7 +18,7 @@ OutputFormat = StrEnum("OutputFormat", {name: name for name in REPORTERS})  # ty
 DEFAULT_FORMAT = OutputFormat("text")
 
 
-@app.command()
+@app.command(bounded=True)
 def validate(
     paths: MapPaths = None,
     output_format: Annotated[

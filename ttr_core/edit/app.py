@@ -56,6 +56,7 @@ from ttr_core.serve.app import (
     string_field,
 )
 from ttr_core.serve.guard import AllowedHosts, Guard
+from ttr_maps.rules import field_ranges, route_lengths
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 TOKEN_HEADER = "x-edit-token"
@@ -133,7 +134,7 @@ def parse_edit(data: dict[str, Any], session: EditSession) -> ed.Edit:
         case "delete_city":
             return ed.DeleteCity(string_field(data, "name", ed.MAX_NAME_CHARS))
         case "add_route" | "change_route":
-            length = _int(data, "length", 1, 8)
+            length = _int(data, "length", route_lengths().minimum, route_lengths().maximum)
             colors = _colors(data)
             tunnel, ferry = _bool(data, "tunnel"), _int(data, "ferry", 0, 8, 0)
             if op == "change_route":
@@ -160,11 +161,12 @@ def parse_edit(data: dict[str, Any], session: EditSession) -> ed.Edit:
             return fix_edit(session)
         case "settings":
             wagons = data.get("wagons")
+            allowed = field_ranges()["wagons"]
             return ed.ChangeSettings(
                 string_field(data, "name", ed.MAX_NAME_CHARS),
                 string_field(data, "id", ed.MAX_NAME_CHARS),
                 string_field(data, "rules", 20),
-                None if wagons is None else _int(data, "wagons", *ed.WAGONS),
+                None if wagons is None else _int(data, "wagons", allowed.minimum, allowed.maximum),
             )
     raise HTTPException(400, f"no edit {op!r}")
 
@@ -290,7 +292,7 @@ def create_app(
             return error(400, f"'q' must be a place name of 1 to {ed.MAX_NAME_CHARS} characters")
 
         def work() -> JSONResponse:
-            from ttr_maps.io.gazetteer import search_places
+            from ttr_maps.authoring.gazetteer import search_places
 
             cities = session.checked.drawable.cities
             near = None

@@ -19,16 +19,16 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ttr_core.edit.edits import WAGONS
 from ttr_maps.geometry.board import BoardGeometry, board_geometry
 from ttr_maps.geometry.projection import EARTH_RADIUS_KM, project_lat_lon
 from ttr_maps.model import ROUTE_COLORS, Map
 from ttr_maps.rules import (
     CARD_COLORS,
     MAX_PARALLEL_TRACKS,
-    ROUTE_LENGTH_LIMIT,
-    ROUTE_LENGTH_MAX,
     RULE_SET_VALUES,
+    field_ranges,
+    map_rules,
+    route_lengths,
 )
 
 Point = tuple[float, float]
@@ -82,11 +82,11 @@ def drawable_map(data: Any) -> Map:
         ],
     }
     settings = data.get("settings") if isinstance(data.get("settings"), dict) else {}
-    wagons = settings.get("wagons")
+    wagons, allowed = settings.get("wagons"), field_ranges()["wagons"]
     if (
         isinstance(wagons, int)
         and not isinstance(wagons, bool)
-        and WAGONS[0] <= wagons <= WAGONS[1]
+        and allowed.minimum <= wagons <= allowed.maximum
     ):
         drawable["settings"] = {"wagons": wagons}  # R4: the live numbers count them
     layout = _drawable_layout(data.get("layout"), cities, routes)
@@ -127,7 +127,7 @@ def is_drawable_route(route: dict[str, Any], cities: Any) -> bool:
         _joins(route, cities)
         and isinstance(length, int)
         and not isinstance(length, bool)
-        and 1 <= length <= ROUTE_LENGTH_LIMIT
+        and route_lengths().minimum <= length <= route_lengths().maximum
         and 1 <= len(colors) <= MAX_PARALLEL_TRACKS
         and all(isinstance(c, str) and c in ROUTE_COLORS for c in colors)
         and isinstance(ferry, int)
@@ -356,7 +356,7 @@ def _rescaled(svg: str, game_map: Map, frame: Frame) -> str:
 
 def suggest_length(drawing: Drawing, game_map: Map, a: str, b: str) -> int:
     """The length of a new route from its cities' distance on the board at the
-    map's scale (the median board distance per wagon space), 1 to 8."""
+    map's scale (the median board distance per wagon space), within R9's lengths."""
     frame = drawing.frame
     pa, pb = (frame.svg_of_position(game_map.city(n).position) for n in (a, b))
     if drawing.geometry.laid_out:
@@ -364,7 +364,9 @@ def suggest_length(drawing: Drawing, game_map: Map, a: str, b: str) -> int:
         distance = math.dist(pa, pb)
     else:
         distance = math.dist(pa, pb) / frame.factor
-    return max(1, min(ROUTE_LENGTH_MAX, round(distance / drawing.geometry.space)))
+    # R10: no longer than the map's rule set scores (8 unless its route_points say more).
+    longest = min(route_lengths().maximum, map_rules(game_map).longest_scored_route)
+    return max(route_lengths().minimum, min(longest, round(distance / drawing.geometry.space)))
 
 
 def suggest_colors(game_map: Map, tracks: int = 1) -> tuple[str, ...]:
@@ -374,7 +376,7 @@ def suggest_colors(game_map: Map, tracks: int = 1) -> tuple[str, ...]:
     >>> suggest_colors(Map.from_data({"id": "t", "name": "T", "cities": {}, "routes": []}), 2)
     ('red', 'orange')
     """
-    from ttr_maps.io.starter import least_used_colors
+    from ttr_maps.authoring.starter import least_used_colors
 
     spaces = dict.fromkeys(CARD_COLORS, 0)
     for route in game_map.routes:

@@ -37,14 +37,12 @@ from ttr_core.edit.splice import (
     replace_scalars,
 )
 from ttr_maps.model import ROUTE_COLORS
-from ttr_maps.rules import ROUTE_LENGTH_MAX
+from ttr_maps.rules import MAX_PARALLEL_TRACKS, field_ranges, route_lengths
 
 #: Longest city name the editor writes (a printed board has room for far less).
 MAX_NAME_CHARS = 60
 #: Digits kept of a coordinate: 4 decimals of a degree are about 10 m.
 COORDINATE_DIGITS = 4
-#: Wagons per player a map may set (the schema's bounds, R4).
-WAGONS = (3, 200)
 #: Digits kept of a board position in centimetres.
 BOARD_DIGITS = 2
 
@@ -282,10 +280,13 @@ def _board(point: Point, old: Any = None) -> dict[str, Any]:
 def check_route(length: int, colors: tuple[str, ...], ferry: int) -> None:
     if isinstance(length, bool) or not isinstance(length, int):
         raise EditError("a route's length is a whole number")
-    if not 1 <= length <= ROUTE_LENGTH_MAX:
-        raise EditError(f"a route is 1 to {ROUTE_LENGTH_MAX} spaces long (R9)")
-    if len(colors) not in (1, 2):
-        raise EditError("a route has one colour, or two for a double route")
+    lengths = route_lengths()
+    if not lengths.minimum <= length <= lengths.maximum:
+        raise EditError(f"a route is {lengths.describe()} spaces long (R9)")
+    if not 1 <= len(colors) <= MAX_PARALLEL_TRACKS:
+        raise EditError(
+            f"a route has one colour, or one per track: at most {MAX_PARALLEL_TRACKS} (R11)"
+        )
     for color in colors:
         if color not in ROUTE_COLORS:
             raise EditError(f"{color!r} is not a route colour ({', '.join(ROUTE_COLORS)})")
@@ -408,7 +409,7 @@ def _entry(data: dict[str, Any], section: str, index: int) -> dict[str, Any]:
 def _rename(text: str, root: yaml.Node | None, old: str, new: str) -> str:
     """Every place the name is written: its key under `cities`, the `between` of
     routes, tickets and bends, its key under `layout.cities`."""
-    from ttr_maps.io.ticket_block import name_scalar
+    from ttr_maps.io.yaml_text import name_scalar
 
     nodes: list[yaml.Node] = []
     for section in (("cities",), ("layout", "cities")):
@@ -485,7 +486,7 @@ def _set_bends(text: str, data: dict[str, Any], a: str, b: str, points: tuple[Po
 
 
 def _change_settings(text: str, data: dict[str, Any], edit: ChangeSettings) -> str:
-    from ttr_maps.io.starter import StarterError, check_map_id
+    from ttr_maps.authoring.starter import StarterError, check_map_id
     from ttr_maps.rules import RULE_SET_VALUES
 
     name = edit.name.strip()
@@ -497,8 +498,9 @@ def _change_settings(text: str, data: dict[str, Any], edit: ChangeSettings) -> s
         raise EditError(str(problem)) from None
     if edit.rules not in RULE_SET_VALUES:
         raise EditError(f"rules {edit.rules!r}: one of {', '.join(RULE_SET_VALUES)}")
-    if edit.wagons is not None and not WAGONS[0] <= edit.wagons <= WAGONS[1]:
-        raise EditError(f"wagons per player: {WAGONS[0]} to {WAGONS[1]} (R4)")
+    wagons = field_ranges()["wagons"]
+    if edit.wagons is not None and not wagons.minimum <= edit.wagons <= wagons.maximum:
+        raise EditError(f"wagons per player: {wagons.describe()} (R4)")
     for key, value in (("name", name), ("id", edit.map_id), ("rules", edit.rules)):
         if data.get(key) == value:
             continue

@@ -26,7 +26,7 @@ from typing import Any
 import yaml
 
 from ttr_maps.io.document import DataPath, parse_text
-from ttr_maps.io.ticket_block import name_scalar
+from ttr_maps.io.yaml_text import name_scalar
 
 
 class SpliceError(ValueError):

@@ -175,7 +175,7 @@ def _import_cities(
         else:
             unplaced[name] = line
     if unplaced and checked.drawable.is_geographic:
-        from ttr_maps.io.gazetteer import look_up_places
+        from ttr_maps.authoring.gazetteer import look_up_places
 
         problems = []
         for lookup in look_up_places([(n, None) for n in unplaced], country=country):

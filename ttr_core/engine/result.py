@@ -18,13 +18,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from itertools import product
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ttr_core.engine.books import Books
 from ttr_core.engine.compiled import Board
 from ttr_core.engine.connectivity import Connectivity
 from ttr_core.engine.enums import Status
 from ttr_core.engine.longest_path import longest_trail_in
+
+if TYPE_CHECKING:
+    from ttr_maps.model import Map
 
 
 @dataclass(frozen=True)
@@ -180,85 +183,99 @@ def best_station_routes(
     return best_choice
 
 
+@dataclass(frozen=True, slots=True)
+class _SeatTickets:
+    """One seat's tickets at the end (R13, E1): the routes its stations borrow, and
+    each held ticket's outcome."""
+
+    stations: tuple[int, ...]
+    borrowed: tuple[int, ...]
+    outcomes: tuple[TicketOutcome, ...]
+
+
+def _seat_tickets(state: Books, seat: int, owned: Sequence[int]) -> _SeatTickets:
+    """R13: which held tickets the seat's routes complete; E1: with the routes its
+    stations borrow, chosen for the most ticket points."""
+    held = state.tickets[seat]
+    stations = tuple(c for c, s in enumerate(state.station_owner) if s == seat)
+    borrowed: tuple[int, ...] = ()
+    if stations:
+        choice = best_station_routes(state.board, state.owner, seat, stations, held)
+        borrowed = tuple(r for r in choice if r is not None)
+        done = tickets_completed_by(state.board, [*owned, *borrowed], held)
+    else:
+        done = tuple(state.is_ticket_complete(seat, t) for t in held)
+    tickets = state.map.tickets
+    outcomes = tuple(
+        # R15 with D7: a ticket is worth its value plus the designer's bonus.
+        TicketOutcome(tickets[t].a, tickets[t].b, tickets[t].points, completed, tickets[t].long)
+        for t, completed in zip(held, done, strict=True)
+    )
+    return _SeatTickets(stations, borrowed, outcomes)
+
+
+def _score_parts(state: Books, seat: int, tickets: _SeatTickets, has_bonus: bool) -> dict[str, int]:
+    """R15 (routes, tickets), R16 (the longest-path bonus) and E1 (stations kept)."""
+    rules = state.rule_set
+    score = {
+        "routes": state.route_points[seat],
+        "tickets": ticket_points(tickets.outcomes),
+        "longest_path_bonus": rules.longest_path_bonus if has_bonus else 0,
+    }
+    if rules.stations:
+        score["stations"] = rules.station_points * state.stations_left[seat]  # E1
+    return score
+
+
+def _claimed_route(game_map: Map, route: int) -> ClaimedRoute:
+    r = game_map.routes[route]
+    return ClaimedRoute(r.id, r.a, r.b, r.length, r.color)
+
+
 def score_game(state: Books) -> GameResult:
     """R15-R17 for a finished game."""
-    rules = state.rule_set
-    board = state.board
     game_map = state.map
     seats = range(state.num_players)
     owned = [state.claimed_routes(seat) for seat in seats]
-    longest = [longest_trail_in(board.trail_table, owned[seat]) for seat in seats]
+    longest = [longest_trail_in(state.board.trail_table, owned[seat]) for seat in seats]
     active = [state.status[seat] == Status.ACTIVE for seat in seats]
     # R16, D5: only active players can hold the bonus; a path needs a route.
     best = max((longest[s] for s in seats if active[s]), default=0)
-    stations: list[list[int]] = [[] for _ in seats]
-    borrowed: list[list[int]] = [[] for _ in seats]
-    completion: list[tuple[bool, ...]] = []
-    for seat in seats:
-        held = state.tickets[seat]
-        stations[seat] = [c for c, s in enumerate(state.station_owner) if s == seat]
-        if stations[seat]:  # E1: stations lend routes of other players for tickets
-            choice = best_station_routes(board, state.owner, seat, stations[seat], held)
-            borrowed[seat] = [r for r in choice if r is not None]
-            done = tickets_completed_by(board, owned[seat] + borrowed[seat], held)
-        else:
-            done = tuple(state.is_ticket_complete(seat, t) for t in held)
-        completion.append(done)
-    outcomes = [
-        tuple(
-            TicketOutcome(
-                game_map.tickets[t].a,
-                game_map.tickets[t].b,
-                game_map.tickets[t].points,  # R15 with D7: value + the designer's bonus
-                done,
-                game_map.tickets[t].long,
-            )
-            for t, done in zip(state.tickets[seat], completion[seat], strict=True)
-        )
-        for seat in seats
+    tickets = [_seat_tickets(state, seat, owned[seat]) for seat in seats]
+    scores = [
+        _score_parts(state, s, tickets[s], active[s] and best > 0 and longest[s] == best)
+        for s in seats
     ]
-    scores = []
-    for seat in seats:
-        score = {
-            "routes": state.route_points[seat],
-            "tickets": ticket_points(outcomes[seat]),
-            "longest_path_bonus": rules.longest_path_bonus
-            if active[seat] and best > 0 and longest[seat] == best
-            else 0,
-        }
-        if rules.stations:
-            score["stations"] = rules.station_points * state.stations_left[seat]  # E1
-        scores.append(score)
     totals = [sum(score.values()) for score in scores]
-    completed = [sum(1 for t in outcomes[seat] if t.completed) for seat in seats]
     # R17: score, then completed tickets, then the longer continuous path; E1 puts
     # fewer stations built between the last two.
-    built = [len(stations[seat]) for seat in seats]
     ranks = rank_seats(
-        [(active[s], (totals[s], completed[s], -built[s], longest[s])) for s in seats]
+        [
+            (
+                active[s],
+                (
+                    totals[s],
+                    sum(t.completed for t in tickets[s].outcomes),
+                    -len(tickets[s].stations),
+                    longest[s],
+                ),
+            )
+            for s in seats
+        ]
     )
     results = tuple(
         SeatResult(
             seat=seat,
             status=state.status[seat],
-            routes=tuple(
-                ClaimedRoute(
-                    game_map.routes[r].id,
-                    game_map.routes[r].a,
-                    game_map.routes[r].b,
-                    game_map.routes[r].length,
-                    game_map.routes[r].color,
-                )
-                for r in owned[seat]
-            ),
-            tickets=outcomes[seat],
+            routes=tuple(_claimed_route(game_map, r) for r in owned[seat]),
+            tickets=tickets[seat].outcomes,
             wagons_left=state.wagons[seat],
             longest_path=longest[seat],
             score=scores[seat],
             total=totals[seat],
             rank=ranks[seat],
-            stations=tuple(game_map.cities[c].name for c in stations[seat]),
-            station_routes=tuple(game_map.routes[r].id for r in borrowed[seat]),
+            stations=tuple(game_map.cities[c].name for c in tickets[seat].stations),
+            station_routes=tuple(game_map.routes[r].id for r in tickets[seat].borrowed),
         )
         for seat in seats
     )

@@ -22,7 +22,7 @@ from lsprotocol import types
 
 from ttr_core.lsp.snapshot import Snapshot
 from ttr_maps.checks.suppress import disabled_codes
-from ttr_maps.io.ticket_block import name_scalar
+from ttr_maps.io.yaml_text import name_scalar
 from ttr_maps.spelling import closest_spellings
 
 TICKET_VALUE = "TTR304"

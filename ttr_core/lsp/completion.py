@@ -21,7 +21,7 @@ from typing import Literal
 from lsprotocol import types
 
 from ttr_core.lsp.lines import LineIndex
-from ttr_maps.io.ticket_block import name_scalar
+from ttr_maps.io.yaml_text import name_scalar
 from ttr_maps.model import ROUTE_COLORS
 
 #: Characters that open completion besides the ones a word is made of.

@@ -340,12 +340,11 @@ def serve_stdio() -> None:
     server holds from start-up is frozen out of those scans.
     """
     from ttr_maps.checks.validate import validate_file
+    from ttr_maps.garbage import collect_only_when_idle
     from ttr_maps.io.bundled import maps_dir
 
     validate_file(maps_dir() / "north_america.yaml")  # the imports of every check
-    gc.collect()
-    gc.freeze()
-    gc.disable()
+    collect_only_when_idle()
     for signum in (signal.SIGTERM, signal.SIGHUP):  # the editor stops it: at once
         signal.signal(signum, lambda number, _: os._exit(128 + number))
     protocol_in = os.fdopen(os.dup(0), "rb")

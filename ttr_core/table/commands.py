@@ -365,36 +365,8 @@ def _claim_between(
 ) -> Command:
     """The claim of a route between `pair`, narrowed by colour and track; its
     payment chosen as `ttr_core.table.payments` says."""
-    game_map, board = view.map, view.board
-    tracks = sorted(game_map.parallel_routes[frozenset(pair)], key=lambda r: r.index)
-    if track is not None:
-        if not 1 <= track <= len(tracks):
-            many = f"tracks 1 to {len(tracks)}" if len(tracks) > 1 else "one track"
-            raise CommandError(f"{printable(pair[0])}–{printable(pair[1])} has {many}")
-        tracks = [tracks[track - 1]]
-    if card is not None and card != LOCO:
-        # A colour picks the track of that colour, else pays for a gray one.
-        same = [r for r in tracks if r.color == CARD_NAMES[card]]
-        tracks = same or [r for r in tracks if board.route_color[r.index] == GRAY_INDEX]
-        if not tracks:
-            raise CommandError(
-                f"no {CARD_NAMES[card]} or gray track between "
-                f"{printable(pair[0])} and {printable(pair[1])}"
-            )
-    wagons = view.wagons[view.seat]
-    open_tracks = [
-        r
-        for r in tracks
-        if is_open_to(
-            board,
-            r.index,
-            view.seat,
-            view.owners,
-            view.num_players,
-            view.rule_set.double_routes_from,
-        )
-        and r.length <= wagons
-    ]
+    tracks = _tracks_named(pair, card, track, view)
+    open_tracks = [r for r in tracks if _is_claimable(r, view)]
     if payment is not None or not open_tracks:
         # The engine judges (and names the rule): a written payment, or a route
         # that is taken, closed (R11) or too long for the wagons left.
@@ -403,24 +375,7 @@ def _claim_between(
             candidates.sort(key=lambda r: (r.color != payment.color, r.color != GRAY))
         route = candidates[0]
         return Play(Claim(route.id, payment or _any_payment(route)))
-    choices: list[tuple[Route, Payment]] = []
-    ferries = view.rule_set.ferries
-    for route in open_tracks:
-        ferry = route.ferry if ferries else 0  # E3
-        # A colour names the cards, unless it named this track by its colour.
-        only = None if card is not None and route.color == CARD_NAMES[card] else card
-        for option in sensible_payments(
-            route.length, board.route_color[route.index], view.hand, ferry, only
-        ):
-            if option not in [p for _, p in choices]:  # twin tracks: one is enough
-                choices.append((route, option))
-    if not choices:
-        route = open_tracks[0]
-        rule = "E3" if ferries and route.ferry else "R9"
-        raise CommandError(
-            f"{rule}: you cannot pay for {route_title(route, game_map)} ({route_shape(route)}) "
-            f"with {hand_text(view.hand)}"
-        )
+    choices = _payment_choices(open_tracks, card, view)
     chosen = fewest_locos([p for _, p in choices])
     if chosen is not None:
         route = next(r for r, p in choices if p == chosen)
@@ -429,8 +384,70 @@ def _claim_between(
     return ChoosePayment(
         "Pay how?",
         tuple(Claim(r.id, p) for r, p in choices),
-        tuple(f"{route_title(r, game_map)}: {payment_text(p)}" for r, p in choices),
+        tuple(f"{route_title(r, view.map)}: {payment_text(p)}" for r, p in choices),
     )
+
+
+def _tracks_named(
+    pair: tuple[str, str], card: int | None, track: int | None, view: PlayerView
+) -> list[Route]:
+    """The tracks between `pair` that a track number and a colour name: a colour
+    picks the track of that colour, else a gray one it pays for."""
+    tracks = sorted(view.map.parallel_routes[frozenset(pair)], key=lambda r: r.index)
+    if track is not None:
+        if not 1 <= track <= len(tracks):
+            many = f"tracks 1 to {len(tracks)}" if len(tracks) > 1 else "one track"
+            raise CommandError(f"{printable(pair[0])}–{printable(pair[1])} has {many}")
+        tracks = [tracks[track - 1]]
+    if card is None or card == LOCO:
+        return tracks
+    same = [r for r in tracks if r.color == CARD_NAMES[card]]
+    tracks = same or [r for r in tracks if view.board.route_color[r.index] == GRAY_INDEX]
+    if not tracks:
+        raise CommandError(
+            f"no {CARD_NAMES[card]} or gray track between "
+            f"{printable(pair[0])} and {printable(pair[1])}"
+        )
+    return tracks
+
+
+def _is_claimable(route: Route, view: PlayerView) -> bool:
+    """R9, R11: the track is free and open to the seat, and its wagons are left."""
+    open_to_seat = is_open_to(
+        view.board,
+        route.index,
+        view.seat,
+        view.owners,
+        view.num_players,
+        view.rule_set.double_routes_from,
+    )
+    return open_to_seat and route.length <= view.wagons[view.seat]
+
+
+def _payment_choices(
+    open_tracks: Sequence[Route], card: int | None, view: PlayerView
+) -> list[tuple[Route, Payment]]:
+    """Every sensible payment of the open tracks (twin tracks: one of each); a
+    CommandError naming R9 (or E3 for a ferry) when the hand pays for none."""
+    choices: list[tuple[Route, Payment]] = []
+    ferries = view.rule_set.ferries
+    for route in open_tracks:
+        ferry = route.ferry if ferries else 0  # E3
+        # A colour names the cards, unless it named this track by its colour.
+        only = None if card is not None and route.color == CARD_NAMES[card] else card
+        for option in sensible_payments(
+            route.length, view.board.route_color[route.index], view.hand, ferry, only
+        ):
+            if option not in [p for _, p in choices]:
+                choices.append((route, option))
+    if not choices:
+        route = open_tracks[0]
+        rule = "E3" if ferries and route.ferry else "R9"
+        raise CommandError(
+            f"{rule}: you cannot pay for {route_title(route, view.map)} ({route_shape(route)}) "
+            f"with {hand_text(view.hand)}"
+        )
+    return choices
 
 
 def _any_payment(route: Route) -> Payment:

@@ -32,8 +32,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ttr_maps.model import ROUTE_COLORS, Map
-from ttr_maps.rules import RuleSet, map_rules
+from ttr_maps.model import ROUTE_COLORS, Map, PlayerLoad, player_loads
+from ttr_maps.rules import map_rules
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -70,22 +70,6 @@ class Comparable:
     value: float
     #: Decimal places to show.
     digits: int
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerLoad:
-    """Spaces against wagons for one player count.
-
-    `claimable_spaces` counts one track per double route with 2 or 3 players (R11:
-    below the rule set's `double_routes_from`).
-    `wagon_ratio` is wagons in play per claimable space: near 1 the board fills up.
-    """
-
-    players: int
-    wagons_in_play: int
-    spaces: int
-    claimable_spaces: int
-    wagon_ratio: float
 
 
 @dataclass(frozen=True)
@@ -236,21 +220,6 @@ def _unreachable_tickets(game_map: Map, graph: nx.Graph) -> tuple[str, ...]:
         for t in game_map.tickets
         if t.a not in group or t.b not in group or group[t.a] != group[t.b]
     )
-
-
-def player_loads(game_map: Map, rules: RuleSet) -> tuple[PlayerLoad, ...]:
-    """Spaces against wagons for every player count of `rules` (R1, R4, R11);
-    TTR451 reads it."""
-    spaces = game_map.total_spaces
-    # R11: in a 2- or 3-player game a double route gives one claimable track.
-    single_track = sum(max(r.length for r in group) for group in game_map.parallel_routes.values())
-    loads = []
-    for players in rules.player_counts():
-        claimable = single_track if rules.is_single_track(players) else spaces
-        in_play = players * rules.wagons
-        ratio = in_play / claimable if claimable else math.inf
-        loads.append(PlayerLoad(players, in_play, spaces, claimable, round(ratio, 3)))
-    return tuple(loads)
 
 
 def _connection_loads(game_map: Map, graph: nx.Graph) -> tuple[ConnectionLoad, ...]:

@@ -209,7 +209,7 @@ class TicketBoard:
         )
         self.connection_index = {frozenset((c.a, c.b)): c.index for c in self.connections}
         cities = [c.name for c in game_map.cities]
-        self.distance = wagon_distances_from(game_map, cities, self.graph)
+        self.distance = wagon_distances_from(game_map, cities)
         self.diameter = max((max(d.values()) for d in self.distance.values()), default=0)
         self._paths: dict[tuple[str, str], TicketPaths] = {}
         self._capacity: dict[int, np.ndarray] = {}

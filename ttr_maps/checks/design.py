@@ -16,7 +16,7 @@ from ttr_maps.checks.problem import Level
 from ttr_maps.checks.registry import CheckContext, Finding, check
 from ttr_maps.checks.routes import route_path
 from ttr_maps.graph import distances_within
-from ttr_maps.model import GRAY, Map, Route, Ticket
+from ttr_maps.model import GRAY, Map, Route, Ticket, player_loads
 from ttr_maps.rules import CARD_COLORS, CARDS_PER_COLOR
 
 #: TTR451: claimable spaces should exceed the wagons in play by this factor. The
@@ -411,8 +411,6 @@ def track_for_wagons(ctx: CheckContext) -> Iterator[Finding]:
 
     Passing: the same map with `settings: {wagons: 25}`.
     """
-    from ttr_maps.analysis.stats import player_loads
-
     tight = [
         load
         for load in player_loads(ctx.map, ctx.rules)

@@ -34,12 +34,7 @@ from functools import cached_property
 from typing import Any, Literal
 
 from ttr_maps.checks.problem import Level, Problem
-from ttr_maps.graph import (
-    ShortestPaths,
-    shortest_paths_to_targets,
-    ticket_search_sources,
-    wagon_adjacency,
-)
+from ttr_maps.graph import TicketDistances, wagon_adjacency
 from ttr_maps.io.document import DataPath, MapDocument, Position
 from ttr_maps.model import Map, Ticket
 from ttr_maps.rules import RuleSet, map_rules
@@ -118,35 +113,18 @@ class CheckContext:
         return wagon_adjacency(self.map)
 
     @cached_property
-    def ticket_searches(self) -> dict[str, ShortestPaths]:
-        """R2: shortest wagon distances from the cities that start ticket searches.
-
-        One single-source search per chosen city, not one per ticket: a ticket is
-        answered from either of its ends, and a city that ends many tickets is
-        chosen first. Each search stops once the farthest city it was asked for
-        is settled, so tickets between nearby cities stay cheap on huge maps.
-        """
-        targets, values = ticket_search_sources(self.routable_tickets)
-        return shortest_paths_to_targets(self.adjacency, targets, limits=values)
+    def ticket_distances(self) -> TicketDistances:
+        """R2: the shortest wagon distances between the routable tickets' cities
+        (`ttr_maps.graph.TicketDistances`, the one implementation)."""
+        return TicketDistances(self.adjacency, self.routable_tickets)
 
     def wagon_distance(self, a: str, b: str) -> int | None:
         """R2: the shortest distance between two ticket cities, None if unreachable."""
-        if a == b:
-            return 0
-        for source, target in ((a, b), (b, a)):
-            found = self.ticket_searches.get(source)
-            if found is not None and (target in found.distance or found.complete):
-                return found.distance.get(target)
-        return None
+        return self.ticket_distances.distance(a, b)
 
     def shortest_path(self, a: str, b: str) -> list[str]:
         """One shortest city path from `a` to `b` between ticket cities, or []."""
-        for source, target, flip in ((a, b, False), (b, a, True)):
-            found = self.ticket_searches.get(source)
-            if found is not None and target in found.distance:
-                path = found.path_to(target)
-                return path[::-1] if flip else path
-        return []
+        return self.ticket_distances.path(a, b)
 
 
 CheckFunction = Callable[[Any], Iterator[Finding]]

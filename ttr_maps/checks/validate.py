@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, Any
 
 from ttr_maps.checks.problem import Level, Problem
 from ttr_maps.checks.suppress import disabled_codes
-from ttr_maps.garbage import collector_paused
 from ttr_maps.io.document import (
     DataPath,
     DocumentError,
@@ -211,14 +210,13 @@ def validate_file(path: str | Path, *, errors_only: bool = False) -> FileReport:
     that cannot be read is a report with one error: TTR001 if it is not YAML,
     TTR000 if it cannot be read at all.
 
-    The garbage collector is paused meanwhile (`ttr_maps.garbage`): on a big map
-    it would otherwise take more time than the checks."""
-    with collector_paused():
-        try:
-            document = read_document(path)
-        except DocumentError as error:
-            return _unreadable(str(path), error, lambda: _lines_of_file(Path(path)))
-        return validate_document(document, errors_only=errors_only)
+    On a big map, pause the garbage collector around it (`ttr_maps.garbage`, as
+    the `ttr` command does): otherwise its scans take more time than the checks."""
+    try:
+        document = read_document(path)
+    except DocumentError as error:
+        return _unreadable(str(path), error, lambda: _lines_of_file(Path(path)))
+    return validate_document(document, errors_only=errors_only)
 
 
 def validate_text(text: str, path: str, *, errors_only: bool = False) -> FileReport:
@@ -230,12 +228,11 @@ def validate_text(text: str, path: str, *, errors_only: bool = False) -> FileRep
     >>> [(p.code, p.position.line) for p in report.problems]
     [('TTR001', 3)]
     """
-    with collector_paused():
-        try:
-            document = parse_text(text, path)
-        except DocumentError as error:
-            return _unreadable(path, error, text.splitlines)
-        return validate_document(document, errors_only=errors_only)
+    try:
+        document = parse_text(text, path)
+    except DocumentError as error:
+        return _unreadable(path, error, text.splitlines)
+    return validate_document(document, errors_only=errors_only)
 
 
 def _unreadable(path: str, error: DocumentError, lines: Callable[[], list[str]]) -> FileReport:

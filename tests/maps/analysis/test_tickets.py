@@ -29,8 +29,8 @@ from ttr_maps.analysis.tickets import (
     score_deck,
     suggest_deck,
 )
+from ttr_maps.authoring.ticket_block import deck_to_yaml, replace_tickets_block
 from ttr_maps.io.bundled import bundled_map_path
-from ttr_maps.io.ticket_block import deck_to_yaml, replace_tickets_block
 from ttr_maps.model import Map, Ticket
 
 runner = CliRunner()
@@ -458,7 +458,7 @@ def test_cli_suggest_write_replaces_the_block_in_place(tmp_path: Path):
 
 def test_write_deck_refuses_a_result_that_would_not_validate(tmp_path: Path):
     """A wrong value (R2) makes the new file invalid: nothing is written."""
-    from ttr_maps.io.ticket_block import write_deck
+    from ttr_maps.authoring.ticket_block import write_deck
 
     path = tmp_path / "iran.yaml"
     original = bundled_map_path("iran").read_text(encoding="utf-8")

@@ -131,8 +131,8 @@ def test_r2_ticket_distances_need_one_search_per_chosen_city_not_per_ticket() ->
     report = validate_document(document)
     assert report.map is not None
     context = CheckContext(report.map, document)
-    assert set(context.ticket_searches) <= {"A", "B"}
-    assert len(context.ticket_searches) <= 2
+    assert set(context.ticket_distances.searches) <= {"A", "B"}
+    assert len(context.ticket_distances.searches) <= 2
     assert context.wagon_distance("D", "A") == 5
     assert context.shortest_path("D", "A")[0] == "D"
 

@@ -12,9 +12,10 @@ from typer.testing import CliRunner
 
 from ttr_core.cli import app
 from ttr_maps import load_map
+from ttr_maps.authoring.layout_file import layout_yaml, with_layout
 from ttr_maps.checks.validate import validate_file
 from ttr_maps.geometry.board import CAR_LENGTH, CAR_WIDTH, board_geometry, overlaps
-from ttr_maps.geometry.layout import compute_layout, layout_yaml, with_layout
+from ttr_maps.geometry.layout import compute_layout
 from ttr_maps.geometry.readability import readability
 from ttr_maps.model import BoardLayout, Map
 

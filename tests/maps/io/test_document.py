@@ -55,8 +55,8 @@ def test_keys_that_yaml_reads_as_null_or_number_have_their_own_positions():
 def test_is_map_text_knows_maps_from_other_yaml() -> None:
     from testdata import ROOT
 
+    from ttr_maps.authoring.starter import starter_map_text
     from ttr_maps.io.document import is_map_text
-    from ttr_maps.io.starter import starter_map_text
 
     for path in (ROOT / "maps").glob("*.yaml"):
         assert is_map_text(path.read_text(encoding="utf-8")), path

@@ -1,4 +1,4 @@
-"""Starter maps (ttr_maps.io.starter) and `ttr new`."""
+"""Starter maps (ttr_maps.authoring.starter) and `ttr new`."""
 
 from __future__ import annotations
 
@@ -9,16 +9,16 @@ import pytest
 from typer.testing import CliRunner
 
 from ttr_core.cli import app
-from ttr_maps.checks.validate import validate_file
-from ttr_maps.graph import shortest_wagon_distance
-from ttr_maps.io.bundled import maps_dir, schema_path
-from ttr_maps.io.starter import (
+from ttr_maps.authoring.starter import (
     MODELINE_PREFIX,
     StarterError,
     check_map_id,
     default_schema_reference,
     starter_map_text,
 )
+from ttr_maps.checks.validate import validate_file
+from ttr_maps.graph import shortest_wagon_distance
+from ttr_maps.io.bundled import maps_dir, schema_path
 
 runner = CliRunner()
 

@@ -338,7 +338,8 @@ def test_parse_size_and_ticket_errors():
 
 def test_importing_the_modules_does_not_import_matplotlib():
     code = (
-        "import sys, ttr_maps, ttr_maps.render.draw, ttr_maps.analysis.stats, ttr_maps.io.starter\n"
+        "import sys, ttr_maps, ttr_maps.render.draw, ttr_maps.analysis.stats\n"
+        "import ttr_maps.authoring.starter\n"
         "import ttr_maps.reports.stats, ttr_maps.reports.tickets, ttr_maps.reports.probe\n"
         "assert 'matplotlib' not in sys.modules, 'matplotlib imported'\n"
         "assert 'networkx' not in sys.modules, 'networkx imported'\n"

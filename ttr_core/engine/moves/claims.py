@@ -18,6 +18,21 @@ from ttr_core.engine.moves.tunnels import dig_tunnel
 from ttr_core.engine.open_routes import is_open_to
 
 
+def locomotive_range(length: int, have: int, locos: int, min_locos: int) -> tuple[int, int]:
+    """R9, the payment rule, in one place: the fewest and the most locomotives to
+    add to `have` cards of one colour to pay `length` cards, with at least one card
+    of the colour (a payment of locomotives only is listed on its own). E3: a ferry
+    needs at least `min_locos` locomotives. No payment when fewest > most.
+
+    >>> locomotive_range(4, 3, 2, 0), locomotive_range(4, 1, 2, 0), locomotive_range(2, 2, 1, 1)
+    ((1, 2), (3, 2), (1, 1))
+    """
+    low = length - have if have < length else 0
+    if low < min_locos:
+        low = min_locos
+    return low, (locos if locos < length - 1 else length - 1)
+
+
 def payment_shapes(
     length: int, color: int, hand: Sequence[int], min_locos: int = 0
 ) -> list[tuple[int, int, int]]:
@@ -26,14 +41,10 @@ def payment_shapes(
     locomotives-only payment. E3: a ferry needs at least `min_locos` locomotives."""
     locos = hand[LOCO]
     shapes = []
-    most = locos if locos < length - 1 else length - 1
-    if min_locos <= most:
-        need = length - most  # at least one card of the colour
-        for c in range(LOCO) if color == GRAY_INDEX else (color,):
-            have = hand[c]
-            if have >= need:
-                fewest = length - have if have < length else 0
-                shapes.append((c, fewest if fewest > min_locos else min_locos, most))
+    for c in range(LOCO) if color == GRAY_INDEX else (color,):
+        low, high = locomotive_range(length, hand[c], locos, min_locos)
+        if low <= high:
+            shapes.append((c, low, high))
     if locos >= length:
         shapes.append((LOCO, 0, 0))
     return shapes
@@ -77,7 +88,7 @@ def claim_actions(
     needs = board.card_needs
     enough = map(ge, hand, needs[locos] if locos < len(needs) else needs[-1])
     for color, first, end in compress(board.card_blocks, enough):
-        # `payment_shapes` for one card colour, inlined (hot loop).
+        # `payment_shapes` for one card colour, without building its list (hot loop).
         have = hand[color]
         limit = have + locos
         if wagons < limit:
@@ -88,10 +99,7 @@ def claim_actions(
             if not routes:
                 continue
             if have:
-                low = length - have if have < length else 0
-                if ferries and low < ferry:
-                    low = ferry  # E3
-                high = locos if locos < length - 1 else length - 1
+                low, high = locomotive_range(length, have, locos, ferry if ferries else 0)
                 if low <= high:
                     for route in routes:
                         options = claim_options[route]

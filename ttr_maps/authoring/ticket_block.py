@@ -2,31 +2,21 @@
 
 Only the block changes: every line before and after it, comments included, stays
 byte for byte. The new file is validated before it replaces the old one, and is
-written atomically (`ttr_maps.io.files`).
+written atomically (`ttr_maps.io.files`); city names are written by
+`ttr_maps.io.yaml_text.name_scalar`.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from pathlib import Path
 
 from ttr_maps.analysis.tickets import DeckError
+from ttr_maps.io.yaml_text import name_scalar
 from ttr_maps.model import Ticket
 
-_PLAIN_NAME = re.compile(r"[^\W\d_][\w .'’()-]*[\w.)]|[^\W\d_]", re.UNICODE)
-_YAML_WORDS = {"true", "false", "yes", "no", "on", "off", "null", "y", "n", "~"}
 _TOP_LEVEL_TICKETS = re.compile(r"tickets\s*:")
-
-
-def name_scalar(name: str) -> str:
-    """A city name as a YAML scalar (in a flow list, a block list or as a key):
-    plain when that reads back the same, else a double-quoted (JSON) string, which
-    YAML reads as written. `ttr lsp` writes city names with it too."""
-    if _PLAIN_NAME.fullmatch(name) and name.lower() not in _YAML_WORDS:
-        return name
-    return json.dumps(name, ensure_ascii=False)
 
 
 def deck_to_yaml(tickets: Sequence[Ticket], comment: str | None = None) -> str:

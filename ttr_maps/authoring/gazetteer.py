@@ -8,7 +8,7 @@ looking a place up needs no network).
 >>> find_place("Trondhem", "NO")
 Traceback (most recent call last):
 ...
-ttr_maps.io.gazetteer.PlaceNotFound: no place 'Trondhem' in NO; did you mean 'Trondheim'?
+ttr_maps.authoring.gazetteer.PlaceNotFound: no place 'Trondhem' in NO; did you mean 'Trondheim'?
 """
 
 from __future__ import annotations

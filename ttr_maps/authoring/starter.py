@@ -239,7 +239,7 @@ def check_schema_reference(reference: str) -> None:
     >>> check_schema_reference("a\\nb: 1")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ttr_maps.io.starter.StarterError: --schema: a line break or control character (\\x0a) ...
+    ttr_maps.authoring.starter.StarterError: --schema: a line break or control character (\\x0a) ...
     """
     found = _NOT_IN_REFERENCE.search(reference)
     if not reference.strip():
@@ -342,7 +342,7 @@ def place_cities(text: str, country: str | None = None) -> dict[str, tuple[float
     """The cities of a `--cities` list at their real positions (the gazetteer's
     spelling where the given one differs only by case or accents); every name that
     cannot be placed is named in one `StarterError`, with its choices."""
-    from ttr_maps.io.gazetteer import fold, look_up_places
+    from ttr_maps.authoring.gazetteer import fold, look_up_places
 
     wanted = parse_city_list(text)
     if len(wanted) < 2:
@@ -385,7 +385,7 @@ def starter_routes(
     import math
 
     from ttr_maps.geometry.projection import project_lat_lon
-    from ttr_maps.rules import CARD_COLORS, ROUTE_LENGTH_MAX
+    from ttr_maps.rules import CARD_COLORS, route_lengths
 
     names = list(cities)
     reference = sum(lat for lat, _ in cities.values()) / len(cities)
@@ -403,7 +403,10 @@ def starter_routes(
     routes: list[tuple[str, str, int, str | list[str]]] = []
     links = [(a, b) for a, b, _ in pairs]
     for a, b, distance in pairs:
-        length = max(1, min(ROUTE_LENGTH_MAX, round(distance / per_space)))
+        lengths = route_lengths()
+        # R10: the base points table scores routes up to 8; longer ones need settings.
+        longest = min(lengths.maximum, BASE.longest_scored_route)
+        length = max(lengths.minimum, min(longest, round(distance / per_space)))
         tracks = 2 if _is_bridge((a, b), links, names) else 1
         colors = least_used_colors(spaces, tracks)
         for color in colors:
