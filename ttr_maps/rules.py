@@ -27,7 +27,7 @@ from typing import Any
 from ttr_maps.text import glimpse
 
 #: The rule sets a map may name (`rules:`); their values are `RULE_SET_VALUES`.
-RULE_SETS: tuple[str, ...] = ("base", "europe")
+RULE_SETS: tuple[str, ...] = ("base", "europe", "nordic")
 
 #: R3: the eight card colours, in the order the engine indexes them.
 CARD_COLORS: tuple[str, ...] = (
@@ -133,6 +133,17 @@ class RuleSet:
     #: E4: long tickets form a deck of their own; this many are dealt at setup.
     long_tickets: bool = False
     setup_long_tickets: int = 1
+    #: R7: a face-up locomotive is a whole draw (taken first it ends the turn; never
+    #: the second card). P1: false on Nordic Countries and Switzerland.
+    face_up_locomotive_ends_draw: bool = True
+    #: R9: locomotives pay any route. P2: false: only tunnels and ferries.
+    plain_route_locomotives: bool = True
+    #: R4, R12: tickets not kept go under the ticket deck. P3: true: they leave the
+    #: game instead (at setup, and for tickets drawn during the game).
+    setup_returns_leave: bool = False
+    drawn_returns_leave: bool = False
+    #: P4: the Globetrotter bonus: points for the most completed tickets (0: none).
+    most_tickets_bonus: int = 0
 
     def __post_init__(self) -> None:
         problem = self._problem()
@@ -404,11 +415,28 @@ def parse_overrides(assignments: Iterable[str]) -> dict[str, Any]:
 
 BASE = RuleSet()
 EUROPE = RuleSet(name="europe", stations=3, tunnels=True, ferries=True, long_tickets=True)
-RULE_SET_VALUES: dict[str, RuleSet] = {"base": BASE, "europe": EUROPE}
+#: Nordic Countries (and Switzerland, which set its locomotive rules first): 2-3
+#: players, tunnels and ferries without stations or long tickets, P1-P4.
+NORDIC = RuleSet(
+    name="nordic",
+    wagons=40,
+    max_players=3,
+    double_routes_from=3,
+    setup_tickets=5,
+    longest_path_bonus=0,
+    tunnels=True,
+    ferries=True,
+    face_up_locomotive_ends_draw=False,
+    plain_route_locomotives=False,
+    setup_returns_leave=True,
+    drawn_returns_leave=True,
+    most_tickets_bonus=10,
+)
+RULE_SET_VALUES: dict[str, RuleSet] = {"base": BASE, "europe": EUROPE, "nordic": NORDIC}
 
 
 def named(name: str) -> RuleSet:
-    """The rule set called `name` ("base" or "europe")."""
+    """The rule set called `name` ("base", "europe" or "nordic")."""
     if name not in RULE_SET_VALUES:
         raise RuleSetError(f"unknown rule set {name!r}; known: {', '.join(RULE_SETS)}")
     return RULE_SET_VALUES[name]

@@ -304,3 +304,60 @@ def test_e3_ferries_are_ordinary_routes_under_the_base_rules():
         state.apply(KeepTickets((0, 1, 2)), seat)
     give_hand(state, state.current, red=2)
     play(state, "claim D-E with red:2")
+
+
+# ------------------------------------------------------- P2 (the nordic rule set)
+NORDIC_ROUTES = [
+    {"between": ["A", "B"], "length": 2, "color": "red"},
+    {"between": ["B", "C"], "length": 2, "color": "gray", "tunnel": True},
+    {"between": ["C", "D"], "length": 2, "color": "gray", "ferry": 1},
+    {"between": ["D", "E"], "length": 2, "color": "blue"},
+    {"between": ["A", "E"], "length": 3, "color": "gray"},
+]
+
+
+def nordic_tiny(**settings):
+    """A-B a plain red route, B-C a gray tunnel, C-D a gray ferry (1 locomotive)."""
+    return tiny_map(rules="nordic", routes=NORDIC_ROUTES, settings=settings)
+
+
+def claims_of(state: GameState, route: str) -> set[str]:
+    return {str(a) for a in state.legal_actions() if str(a).startswith(f"claim {route} ")}
+
+
+def test_p2_locomotives_pay_tunnels_and_ferries_but_no_other_route():
+    state = started(nordic_tiny())
+    give_hand(state, state.current, red=1, pink=1, loco=2)
+    assert claims_of(state, "A-B") == set()  # one red card and no locomotive may help
+    assert claims_of(state, "A-E") == set()
+    assert claims_of(state, "B-C") == {
+        "claim B-C with red:1 loco:1",
+        "claim B-C with pink:1 loco:1",
+        "claim B-C with loco:2",
+    }
+    assert claims_of(state, "C-D") == {
+        "claim C-D with red:1 loco:1",
+        "claim C-D with pink:1 loco:1",
+        "claim C-D with loco:2",
+    }
+
+
+def test_p2_a_plain_route_is_paid_with_its_colour_alone():
+    state = started(nordic_tiny())
+    seat = state.current
+    give_hand(state, seat, red=2, loco=2)
+    assert claims_of(state, "A-B") == {"claim A-B with red:2"}
+    assert_illegal(state, "claim A-B with red:1 loco:1", "P2")
+    assert_illegal(state, "claim A-B with loco:2", "P2")
+    play(state, "claim A-B with red:2")
+    assert state.owner[state.board.route_index["A-B"]] == seat
+    assert_cards_conserved(state)
+
+
+def test_p2_is_a_switch_of_the_rule_set():
+    relaxed = started(nordic_tiny(plain_route_locomotives=True))
+    give_hand(relaxed, relaxed.current, red=1, loco=2)
+    assert claims_of(relaxed, "A-B") == {
+        "claim A-B with red:1 loco:1",
+        "claim A-B with loco:2",
+    }

@@ -184,3 +184,30 @@ def test_e1_among_equally_good_choices_the_one_borrowing_fewer_routes_wins():
     seat = state.result().seats[0]
     assert seat.station_routes == ("A-C",)
     assert seat.tickets[0].completed
+
+
+# ------------------------------------------------------------------------- P4
+def test_p4_the_globetrotter_bonus_goes_to_the_most_completed_tickets():
+    state = started(tiny_map(settings={"most_tickets_bonus": 15}), 3)
+    # Seat 0 completes A-C and A-B; seat 1 completes C-D; seat 2 nothing.
+    finish_with(state, {"A-B/1": 0, "B-C": 0, "C-D": 1}, {0: [0, 6], 1: [8], 2: [9]})
+    result = state.result()
+    assert [s.completed_tickets for s in result.seats] == [2, 1, 0]
+    assert [s.score["most_tickets_bonus"] for s in result.seats] == [15, 0, 0]
+    assert result.seats[0].total == sum(result.seats[0].score.values())
+
+
+def test_p4_tied_players_share_it_and_those_who_left_get_none():
+    state = started(tiny_map(settings={"most_tickets_bonus": 10}), 3)
+    arrange(state, status={2: Status.RESIGNED})
+    finish_with(state, {"A-B/1": 0, "C-D": 1, "D-E": 2}, {0: [6], 1: [8], 2: [9]})
+    assert [s.score["most_tickets_bonus"] for s in state.result().seats] == [10, 10, 0]
+
+
+def test_p4_nobody_gets_it_without_a_completed_ticket_and_base_rules_have_none():
+    state = started(tiny_map(settings={"most_tickets_bonus": 10}), 2)
+    finish_with(state, {}, {0: [0], 1: [9]})
+    assert [s.score["most_tickets_bonus"] for s in state.result().seats] == [0, 0]
+    plain = started(tiny_map(), 2)
+    finish_with(plain, {"A-B/1": 0}, {0: [6], 1: []})
+    assert "most_tickets_bonus" not in plain.result().seats[0].score

@@ -214,8 +214,11 @@ def _seat_tickets(state: Books, seat: int, owned: Sequence[int]) -> _SeatTickets
     return _SeatTickets(stations, borrowed, outcomes)
 
 
-def _score_parts(state: Books, seat: int, tickets: _SeatTickets, has_bonus: bool) -> dict[str, int]:
-    """R15 (routes, tickets), R16 (the longest-path bonus) and E1 (stations kept)."""
+def _score_parts(
+    state: Books, seat: int, tickets: _SeatTickets, has_bonus: bool, most_tickets: bool
+) -> dict[str, int]:
+    """R15 (routes, tickets), R16 (the longest-path bonus), E1 (stations kept) and
+    P4 (the Globetrotter bonus, for rule sets that give one)."""
     rules = state.rule_set
     score = {
         "routes": state.route_points[seat],
@@ -224,6 +227,8 @@ def _score_parts(state: Books, seat: int, tickets: _SeatTickets, has_bonus: bool
     }
     if rules.stations:
         score["stations"] = rules.station_points * state.stations_left[seat]  # E1
+    if rules.most_tickets_bonus:
+        score["most_tickets_bonus"] = rules.most_tickets_bonus if most_tickets else 0  # P4
     return score
 
 
@@ -242,8 +247,17 @@ def score_game(state: Books) -> GameResult:
     # R16, D5: only active players can hold the bonus; a path needs a route.
     best = max((longest[s] for s in seats if active[s]), default=0)
     tickets = [_seat_tickets(state, seat, owned[seat]) for seat in seats]
+    # P4, like R16: every active seat with the most completed tickets, if any.
+    completed = [sum(t.completed for t in tickets[s].outcomes) for s in seats]
+    most = max((completed[s] for s in seats if active[s]), default=0)
     scores = [
-        _score_parts(state, s, tickets[s], active[s] and best > 0 and longest[s] == best)
+        _score_parts(
+            state,
+            s,
+            tickets[s],
+            active[s] and best > 0 and longest[s] == best,
+            active[s] and most > 0 and completed[s] == most,
+        )
         for s in seats
     ]
     totals = [sum(score.values()) for score in scores]
@@ -255,7 +269,7 @@ def score_game(state: Books) -> GameResult:
                 active[s],
                 (
                     totals[s],
-                    sum(t.completed for t in tickets[s].outcomes),
+                    completed[s],
                     -len(tickets[s].stations),
                     longest[s],
                 ),

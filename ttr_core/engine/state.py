@@ -108,7 +108,9 @@ class GameState(Books):
             if len(pending) == 1 and type(decision) is SecondCard and decision.seat == seat:
                 # R7: the other common case, a second card, straight from the piles.
                 cards = self.cards
-                return second_card_draws(cards.market, cards.can_draw())
+                return second_card_draws(
+                    cards.market, cards.can_draw(), self.rule_set.face_up_locomotive_ends_draw
+                )
         else:
             # The common case, straight to its list (R6): the facts `legal_facts`
             # would bundle, passed as they are.
