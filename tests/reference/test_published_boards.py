@@ -197,3 +197,40 @@ def test_every_silenced_warning_says_why(board: str):
     for codes in re.findall(r"^# ttr: disable=([\w,]+)", text, re.M):
         for code in codes.split(","):
             assert re.search(rf"^#\s+{code}: \S", text, re.M), (board, code)
+
+
+# --- the registry every "beside the published boards" number reads ------------
+
+
+def test_the_registry_holds_every_board_with_reference_facts_and_only_them():
+    from ttr_maps.io.bundled import PUBLISHED_MAPS, bundled_map_ids
+
+    assert sorted(PUBLISHED_MAPS) == BOARDS
+    assert set(bundled_map_ids()) - set(PUBLISHED_MAPS) == {"iran"}  # a designer's map
+
+
+def test_each_board_reads_its_family_table_sizes_and_gaps_from_its_file(board: str):
+    from ttr_maps.published import published_boards
+
+    entry = next(b for b in published_boards() if b.map_id == board)
+    game_map = load_map(board)
+    assert entry.family == game_map.rules
+    assert list(entry.players) == facts(board)["box"]["players"]
+    assert entry.not_modelled == game_map.not_modelled
+    # North America and Europe are modelled whole; every other board names its gaps.
+    assert bool(entry.not_modelled) == (board not in ("north_america", "europe"))
+
+
+def test_nearest_first_orders_by_rule_family_then_table_sizes_then_size():
+    from ttr_maps.published import nearest_first, published_boards
+
+    boards = published_boards()
+    nordic = nearest_first("nordic", (2, 3), cities=39, routes=81)
+    assert [b.map_id for b in nordic[:2]] == ["nordic_countries", "switzerland"]
+    base = nearest_first("base", (2, 3, 4, 5), cities=36, routes=100)
+    assert base[0].map_id == "north_america"
+    assert {b.family for b in base[:4]} == {"base"}
+    assert sorted(b.map_id for b in base) == sorted(b.map_id for b in boards)
+    # Among the europe boards, those seating 2-5 come before India and the UK (2-4).
+    europe = [b.map_id for b in nearest_first("europe", (2, 3, 4, 5), cities=47, routes=101)]
+    assert europe.index("legendary_asia") < europe.index("india")

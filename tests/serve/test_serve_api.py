@@ -126,6 +126,10 @@ def test_setup_lists_maps_players_and_paces(client: TestClient) -> None:
 
     assert {m["key"] for m in data["maps"]} == set(bundled_map_ids())
     assert {"europe", "iran", "north_america", "switzerland"} <= set(bundled_map_ids())
+    by_key = {m["key"]: m for m in data["maps"]}
+    assert by_key["nordic_countries"]["players"] == [2, 3]
+    assert by_key["north_america"]["not_modelled"] == []
+    assert any("bullet" in text for text in by_key["japan"]["not_modelled"])
     assert data["players"] == ["human", *bot_factories()]
     assert data["paces"] == list(PACES)
 

@@ -31,6 +31,7 @@ from ttr_maps.rules import MAX_GAMES, MAX_SEED
 if TYPE_CHECKING:
     from ttr_core.playtest.executors import Executor
     from ttr_core.playtest.report import Baseline
+    from ttr_maps.model import Map
 
 HELP = (
     "Play many bot games and write report.json, pictures and report.html to --out.\n\n"
@@ -144,6 +145,8 @@ def simulate(
     from ttr_core.playtest.findings import summary_lines
 
     report = result.report
+    for line in _board_lines(game_map, published):
+        typer.echo(line)
     for line in summary_lines(report.findings, report.screening):
         typer.echo(line)
     for name, rate in report.win_rate.by_bot.items():
@@ -156,6 +159,26 @@ def simulate(
     raise typer.Exit(EXIT_OK)
 
 
+def _board_lines(game_map: Map, baseline: Baseline | None) -> list[str]:
+    """What the findings are set against (the published boards of the baseline, by
+    name), and what of the map ttr does not model."""
+    from ttr_maps.published import published_boards
+
+    lines = []
+    if game_map.not_modelled:
+        lines.append(f"note: {game_map.name} plays without: " + "; ".join(game_map.not_modelled))
+    if baseline is None:
+        lines.append("findings set against fair values: no published-board baseline")
+    else:
+        names = {b.map_id: b.name for b in published_boards()}
+        boards = ", ".join(names.get(board.map, board.map) for board in baseline.boards)
+        lines.append(
+            f"findings set against the published boards {boards} "
+            f"({', '.join(baseline.bots)} at {baseline.players} players)"
+        )
+    return lines
+
+
 def _baseline(
     choice: BaselineChoice, bots: list[str], players: int, workers: int, where: Executor
 ) -> Baseline | None:
@@ -163,7 +186,7 @@ def _baseline(
     now and cached (`compute`), or none."""
     from ttr_core.playtest.baseline import (
         DEFAULT_GAMES,
-        PUBLISHED_BOARDS,
+        boards_seating,
         compute_baseline,
         find_baseline,
         store_cached,
@@ -174,7 +197,7 @@ def _baseline(
     found = find_baseline(bots, players)
     if found is not None or choice == BaselineChoice.auto:
         return found
-    total = DEFAULT_GAMES * len(PUBLISHED_BOARDS)
+    total = DEFAULT_GAMES * len(boards_seating(players))
     with games_progress("baseline: the published boards", total) as advance:
         computed = compute_baseline(bots, players, jobs=workers, executor=where, on_game=advance)
     try:

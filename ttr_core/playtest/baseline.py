@@ -1,5 +1,6 @@
-"""The published-board baseline of the findings: North America and Europe, each
-with its own rules, played by the same bots at the same table size.
+"""The published-board baseline of the findings: the published boards
+(`PUBLISHED_MAPS`) that seat the table size, each with its own rules, played by the
+same bots at the same table size. The shipped file holds North America and Europe.
 
 A finding says "… while the published boards give X": the numbers X come from a
 `Baseline` (`ttr_core.playtest.report`), found in this order:
@@ -44,6 +45,16 @@ if TYPE_CHECKING:
 
 #: The published boards (bundled map ids), each played with its own rule set.
 PUBLISHED_BOARDS = PUBLISHED_MAPS
+
+
+def boards_seating(players: int) -> tuple[str, ...]:
+    """The published boards whose rules seat `players` (R1): a baseline at 4
+    players leaves out Nordic Countries and Switzerland (2-3 players)."""
+    from ttr_maps.published import published_boards
+
+    return tuple(b.map_id for b in published_boards() if players in b.players)
+
+
 #: The bot sets of the shipped baseline: `ttr simulate`'s default (greedy), the
 #: four style bots together, and greedy with destination-hungry (docs/tickets.md).
 #: Other bots: `--baseline compute`.
@@ -146,7 +157,7 @@ def compute_baseline(
     from ttr_maps.rules import rules_for
 
     boards = []
-    for map_id in PUBLISHED_BOARDS:
+    for map_id in boards_seating(players):
         game_map = load_map(map_id)
         run = simulate(
             game_map, map_id, games, players, list(bots), seed, jobs, on_game=on_game,

@@ -63,6 +63,7 @@ from ttr_core.serve.tables import (
 from ttr_core.table import HUMAN
 from ttr_maps.io.limits import MAX_RECORD_DEPTH
 from ttr_maps.model import Map
+from ttr_maps.rules import map_rules
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 TOKEN_HEADER = "x-seat-token"
@@ -260,12 +261,16 @@ def create_app(
         for key in catalogue.ordered_keys():
             game_map = catalogue.get(key)
             assert game_map is not None
+            counts = map_rules(game_map).player_counts()
             maps.append(
                 {
                     "key": key,
                     "name": game_map.name,
                     "rules": game_map.rules,
                     "file": catalogue.is_file(key),
+                    "players": [counts[0], counts[-1]],
+                    # What of the board ttr does not model (`not_modelled:`).
+                    "not_modelled": list(game_map.not_modelled),
                 }
             )
         return JSONResponse(
