@@ -144,6 +144,10 @@ class RuleSet:
     drawn_returns_leave: bool = False
     #: P4: the Globetrotter bonus: points for the most completed tickets (0: none).
     most_tickets_bonus: int = 0
+    #: P5: the Grand Tour bonus (India's mandala): the points for 1, 2, ... tickets
+    #: whose cities two of the seat's paths join without sharing a route (the last
+    #: number for that many or more; empty: none).
+    grand_tour_points: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         problem = self._problem()

@@ -217,8 +217,8 @@ def test_each_board_reads_its_family_table_sizes_and_gaps_from_its_file(board: s
     assert entry.family == game_map.rules
     assert list(entry.players) == facts(board)["box"]["players"]
     assert entry.not_modelled == game_map.not_modelled
-    # North America and Europe are modelled whole; every other board names its gaps.
-    assert bool(entry.not_modelled) == (board not in ("north_america", "europe"))
+    # North America, Europe and India are modelled whole; every other board names its gaps.
+    assert bool(entry.not_modelled) == (board not in ("north_america", "europe", "india"))
 
 
 def test_nearest_first_orders_by_rule_family_then_table_sizes_then_size():

@@ -229,7 +229,31 @@ def _score_parts(
         score["stations"] = rules.station_points * state.stations_left[seat]  # E1
     if rules.most_tickets_bonus:
         score["most_tickets_bonus"] = rules.most_tickets_bonus if most_tickets else 0  # P4
+    if rules.grand_tour_points:
+        tours = grand_tours(state.board, state.claimed_routes(seat), state.tickets[seat])
+        points = rules.grand_tour_points
+        score["grand_tour_bonus"] = points[min(tours, len(points)) - 1] if tours else 0  # P5
     return score
+
+
+def grand_tours(board: Board, routes: Sequence[int], tickets: Sequence[int]) -> int:
+    """P5: how many of `tickets` have their two cities joined by two paths of
+    `routes` that share no route (they may cross at a city): the cities are joined,
+    and no single route, taken away, parts them (two such paths exist exactly then,
+    Menger). A seat never owns two tracks of one pair (R11)."""
+    ends = [(board.route_a[r], board.route_b[r]) for r in routes]
+    whole = Connectivity.of_routes(board.num_cities, ends)
+    count = 0
+    for t in tickets:
+        a, b = board.ticket_a[t], board.ticket_b[t]
+        if not whole.connected(a, b):
+            continue
+        if all(
+            Connectivity.of_routes(board.num_cities, ends[:i] + ends[i + 1 :]).connected(a, b)
+            for i in range(len(ends))
+        ):
+            count += 1
+    return count
 
 
 def _claimed_route(game_map: Map, route: int) -> ClaimedRoute:
