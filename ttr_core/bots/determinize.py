@@ -178,16 +178,21 @@ def _deal_tickets(
             offer += tuple(long_ones.pop() for _ in range(long_seats.get(other, 0)))
             if offer:
                 pending.append(ChooseTickets(other, offer, rule_set.setup_keep, setup=True))
-    elif rule_set.setup_returns_leave or rule_set.drawn_returns_leave:
-        return _deal_tickets_some_gone(view, others, rng, weights, tickets, regular, long_ones)
     else:
-        # Regular tickets never leave the game: those not in the deck are held;
-        # the other tickets held are long ones, at most those dealt at setup (E4).
-        held_regular = len(regular) - view.ticket_deck_size
+        # Regular tickets never leave the game unless P3 sends the ones not kept
+        # away: then the unknown regular tickets are the deck, the others' hands and
+        # some gone for good. The other tickets held are long ones, at most those
+        # dealt at setup (E4): without P3 exactly as many as the regular ones do not
+        # cover; with it, that many at least.
+        gone = rule_set.setup_returns_leave or rule_set.drawn_returns_leave
         held = sum(view.ticket_counts[s] for s in others)
         most = rule_set.setup_long_tickets if rule_set.long_tickets else 0
         slots = [s for s in others for _ in range(min(most, view.ticket_counts[s]))]
-        for other in rng.sample(slots, held - held_regular):
+        fewest = max(0, held - (len(regular) - view.ticket_deck_size))
+        count = fewest
+        if gone and min(len(slots), len(long_ones)) > fewest:
+            count = rng.randint(fewest, min(len(slots), len(long_ones)))
+        for other in rng.sample(slots, count):
             tickets[other].append(long_ones.pop())
         for other in others:
             count = view.ticket_counts[other] - len(tickets[other])
@@ -195,39 +200,10 @@ def _deal_tickets(
                 tickets[other] += _weighted_draw(regular, count, weights[other], rng)
             else:
                 tickets[other] += [regular.pop() for _ in range(count)]
+        if gone:
+            deck = view.ticket_deck_size
+            return tickets, regular[:deck], regular[deck:] + long_ones, pending
     return tickets, regular, long_ones, pending
-
-
-def _deal_tickets_some_gone(
-    view: PlayerView,
-    others: list[int],
-    rng: random.Random,
-    weights: Mapping[int, Sequence[float]],
-    tickets: list[list[int]],
-    regular: list[int],
-    long_ones: list[int],
-) -> tuple[list[list[int]], list[int], list[int], list[Decision]]:
-    """`_deal_tickets` in play when tickets not kept leave the game (P3): the
-    unknown regular tickets are the deck, the others' hands and some gone for good;
-    the others hold long ones (E4) up to those dealt at setup, as many as the
-    unknown regular ones leave room for, at least."""
-    rule_set = view.rule_set
-    deck_size = view.ticket_deck_size
-    held = sum(view.ticket_counts[s] for s in others)
-    most = rule_set.setup_long_tickets if rule_set.long_tickets else 0
-    slots = [s for s in others for _ in range(min(most, view.ticket_counts[s]))]
-    fewest = max(0, held - (len(regular) - deck_size))
-    most_long = min(len(slots), len(long_ones))
-    count = rng.randint(fewest, most_long) if most_long > fewest else fewest
-    for other in rng.sample(slots, count):
-        tickets[other].append(long_ones.pop())
-    for other in others:
-        count = view.ticket_counts[other] - len(tickets[other])
-        if other in weights:
-            tickets[other] += _weighted_draw(regular, count, weights[other], rng)
-        else:
-            tickets[other] += [regular.pop() for _ in range(count)]
-    return tickets, regular[:deck_size], regular[deck_size:] + long_ones, []
 
 
 def _weighted_draw(
