@@ -24,7 +24,7 @@ from ttr_maps.model import Map
 from ttr_maps.rules import CARD_COLORS
 
 #: Published boards the panel sets the map beside (the nearest ones).
-BESIDE = 4
+BESIDE = 3
 
 
 def map_numbers(game_map: Map, players: int) -> dict[str, Any]:
