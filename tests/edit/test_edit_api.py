@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from conftest import TOKEN, Editor, editor_for
 
-from ttr_core.edit.app import TOKEN_HEADER
+from ttr_core.edit.access import TOKEN_HEADER
 from ttr_core.edit.session import UNDO_STEPS, EditSession
 from ttr_maps.checks.validate import validate_file
 
@@ -253,6 +253,12 @@ def test_board_exports(blank: Editor) -> None:
     assert f".car-red {{ fill: {CAR_FILL['red']}; }}" in svg.text  # it stands alone
     png = blank.get("/api/board.png")
     assert png.content.startswith(b"\x89PNG")
+
+
+def test_an_empty_board_has_no_picture_yet_and_says_so(blank: Editor) -> None:
+    png = blank.get("/api/board.png")
+    assert png.status_code == 409 and "no city" in png.json()["error"]
+    assert blank.get("/api/board.svg").status_code == 200  # the page's empty board
 
 
 def test_live_numbers_beside_the_published_boards(blank: Editor) -> None:

@@ -36,8 +36,10 @@ from ttr_core.engine.actions import Resign
 from ttr_core.engine.positions import arrange
 from ttr_core.engine.record import read_record, verify_record
 from ttr_core.engine.view import LOG_LENGTH
-from ttr_core.serve.app import MAX_RECORD_BYTES, TOKEN_HEADER, create_app
+from ttr_core.serve.access import TOKEN_HEADER
+from ttr_core.serve.app import create_app
 from ttr_core.serve.payloads import view_payload
+from ttr_core.serve.routes.records import MAX_RECORD_BYTES
 from ttr_core.serve.store import TableStore
 from ttr_core.serve.tables import PACES, Table, TableRegistry
 from ttr_core.serve.thinkers import Thinkers
@@ -166,7 +168,7 @@ def test_board_svg_centres_each_name_in_a_label_box_that_covers_no_label_or_city
 ) -> None:
     from dataclasses import replace
 
-    from ttr_core.serve.svg import CITY_RADIUS, SPACE_UNITS, board_labels
+    from ttr_core.web.svg import CITY_RADIUS, SPACE_UNITS, board_labels
     from ttr_maps.geometry.board import board_geometry, overlaps
 
     game_map = load_map(map_id)

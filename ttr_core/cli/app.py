@@ -93,7 +93,7 @@ app = CommandApp(
         "to a YAML file."
     ),
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     rich_markup_mode="rich",
     pretty_exceptions_enable=False,
 )
@@ -101,9 +101,9 @@ app = CommandApp(
 
 def _show_version(value: bool) -> None:
     if value:
-        from importlib.metadata import version
+        from ttr_maps.about import DISTRIBUTION, installed_version
 
-        typer.echo(f"ttr {version('ttr')}")
+        typer.echo(f"ttr {installed_version()} ({DISTRIBUTION})")
         raise typer.Exit()
 
 

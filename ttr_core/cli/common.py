@@ -122,7 +122,7 @@ ExecutorOption = Annotated[
     ExecutorName,
     typer.Option(
         help="Where the games are played: local (this machine's processes, --jobs) or "
-        "ray (Ray workers; pip install 'ttr[cluster]'; see docs/cluster.md).",
+        "ray (Ray workers; pip install 'ttr-mapkit[cluster]'; see docs/cluster.md).",
     ),
 ]
 AddressOption = Annotated[

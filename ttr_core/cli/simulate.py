@@ -40,7 +40,7 @@ HELP = (
     "are written into a temporary folder and moved into --out at the end, "
     "so a failure leaves --out as it was. See docs/play-testing.md for how to read it.\n\n"
     "--executor ray plays the games on Ray workers (a local instance, or a cluster with "
-    "--address; pip install 'ttr[cluster]'); see docs/cluster.md. The report is the same "
+    "--address; pip install 'ttr-mapkit[cluster]'); see docs/cluster.md. The report is the same "
     "whichever executor and however many workers play it."
 )
 

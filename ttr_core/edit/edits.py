@@ -28,6 +28,7 @@ from typing import Any
 import yaml
 
 from ttr_core.edit.splice import (
+    BOM,
     SpliceError,
     append_entry,
     flow,
@@ -217,8 +218,8 @@ def describe(edit: Edit) -> str:
 def _data(text: str) -> tuple[dict[str, Any], yaml.Node | None]:
     from ttr_maps.io.document import DocumentError, parse_text
 
-    try:
-        document = parse_text(text)
+    try:  # the nodes' marks count from after a byte-order mark, as `splice` slices
+        document = parse_text(text.removeprefix(BOM))
     except DocumentError as problem:
         raise EditError(f"the file is not YAML the editor can change: {problem}") from None
     if not isinstance(document.data, dict):

@@ -36,6 +36,7 @@ from ttr_core.playtest.report import (
     BoardBaseline,
     Estimate,
 )
+from ttr_maps.about import installed_version
 from ttr_maps.io.bundled import PUBLISHED_MAPS
 
 if TYPE_CHECKING:
@@ -73,15 +74,6 @@ SHIPPED = Path(__file__).resolve().parent / "data" / "baseline.json"
 def bot_key(bots: Sequence[str]) -> tuple[str, ...]:
     """Bots as a multiset: the seat rotation does not change what a board gives."""
     return tuple(sorted(bots))
-
-
-def tool_version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("ttr")
-    except PackageNotFoundError:
-        return "unknown"
 
 
 def _se(p: float, n: float, design_effect: float = 1.0) -> float:
@@ -179,7 +171,7 @@ def shipped_baselines() -> tuple[Baseline, ...]:
 
 def cache_folder() -> Path:
     root = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(root) / "ttr" / "baselines" / tool_version()
+    return Path(root) / "ttr" / "baselines" / installed_version()
 
 
 def cache_path(bots: Sequence[str], players: int) -> Path:
@@ -208,7 +200,7 @@ def store_cached(baseline: Baseline) -> Path:
 
     path = cache_path(baseline.bots, baseline.players)
     path.parent.mkdir(parents=True, exist_ok=True)
-    cached = replace(baseline, source=f"computed by ttr {tool_version()}, cached in {path}")
+    cached = replace(baseline, source=f"computed by ttr {installed_version()}, cached in {path}")
     write_text_atomically(path, json.dumps(cached.to_dict(), indent=1) + "\n")
     return path
 
@@ -226,7 +218,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--out", type=Path, default=SHIPPED)
     args = parser.parse_args(argv)
-    version = tool_version()
+    version = installed_version()
     baselines = []
     started = time.process_time()
     for bots in SHIPPED_BOTS:
