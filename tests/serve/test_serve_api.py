@@ -144,7 +144,14 @@ def test_map_files_given_to_the_server_are_offered_first(tmp_path: Path) -> None
     copy.write_text(re.sub(r"(?m)^id: .*$", "id: my_iran", text), encoding="utf-8")
     with serving(create_app([load_map(copy)])) as client:
         maps = client.get("/api/setup").json()["maps"]
-        assert maps[0] == {"key": "my_iran", "name": maps[0]["name"], "rules": "base", "file": True}
+        assert maps[0] == {
+            "key": "my_iran",
+            "name": maps[0]["name"],
+            "rules": "base",
+            "file": True,
+            "players": [2, 5],
+            "not_modelled": [],
+        }
         assert client.get("/api/maps/my_iran/board.svg").status_code == 200
 
 
