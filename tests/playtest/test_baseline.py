@@ -13,11 +13,13 @@ from ttr_core.cli import app
 from ttr_core.playtest import baseline as baseline_module
 from ttr_core.playtest.baseline import (
     SHIPPED_BOTS,
+    boards_seating,
     cache_path,
     compute_baseline,
     find_baseline,
     store_cached,
 )
+from ttr_maps.io.bundled import PUBLISHED_MAPS
 
 runner = CliRunner()
 
@@ -44,7 +46,11 @@ def test_other_bots_have_no_baseline_until_one_is_computed_and_cached(cache: Pat
     bots = ["greedy", "route-focus"]
     assert find_baseline(bots, 2) is None
     computed = compute_baseline(bots, 2, games=3, seed=5)
-    assert computed.source == "computed" and len(computed.boards) == 2
+    # Every published board seats 2 players; at 4, Nordic Countries and Switzerland
+    # (2-3 players) are left out (R1).
+    assert computed.source == "computed"
+    assert [b.map for b in computed.boards] == list(boards_seating(2)) == list(PUBLISHED_MAPS)
+    assert "nordic_countries" not in boards_seating(4) and "europe" in boards_seating(4)
     path = store_cached(computed)
     assert path == cache_path(bots, 2) and path.is_relative_to(cache)
     found = find_baseline(["route-focus", "greedy"], 2)
