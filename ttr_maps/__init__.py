@@ -13,7 +13,7 @@ functions and for type hints included):
     geometry                    projection, board geometry, labels, layout solver
     checks                      the registry of checks, validation, reporters
     load                        load_map: a map the checks let through
-    analysis, render            numbers of a map; drawing it
+    analysis, render, published  numbers of a map; drawing it; the published boards
     authoring                   writing maps: starter maps, places, ticket and layout blocks
     reports                     every non-check output
 

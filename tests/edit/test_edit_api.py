@@ -265,7 +265,12 @@ def test_live_numbers_beside_the_published_boards(blank: Editor) -> None:
     four_cities(blank)
     blank.edit("add_ticket", a="Oslo", b="Stavanger")
     numbers = blank.get("/api/numbers", params={"players": 3}).json()
-    assert set(numbers["published"]) == {"north_america", "europe"}
+    ids = [board["id"] for board in numbers["boards"]]
+    assert set(numbers["published"]) == set(ids) and len(ids) == 3
+    assert all(3 in board["players"] for board in numbers["boards"])
+    # A base map: the published boards of the base rules first.
+    assert [b["rules"] for b in numbers["boards"]] == ["base", "base", "base"]
+    assert "north_america" in ids
     assert numbers["published"]["north_america"]["wagons_in_play"] == 135
     mine = numbers["map"]
     assert mine["claimable_spaces"] == 4 + 4 + 2 + 5 and mine["colors"]["red"] == 4

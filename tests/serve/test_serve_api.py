@@ -124,7 +124,14 @@ def test_no_file_outside_the_static_folder_can_be_read() -> None:
 
 def test_setup_lists_maps_players_and_paces(client: TestClient) -> None:
     data = client.get("/api/setup").json()
-    assert {m["key"] for m in data["maps"]} == {"europe", "iran", "north_america"}
+    from ttr_maps.io.bundled import bundled_map_ids
+
+    assert {m["key"] for m in data["maps"]} == set(bundled_map_ids())
+    assert {"europe", "iran", "north_america", "switzerland"} <= set(bundled_map_ids())
+    by_key = {m["key"]: m for m in data["maps"]}
+    assert by_key["nordic_countries"]["players"] == [2, 3]
+    assert by_key["north_america"]["not_modelled"] == []
+    assert any("bullet" in text for text in by_key["japan"]["not_modelled"])
     assert data["players"] == ["human", *bot_factories()]
     assert data["paces"] == list(PACES)
 
@@ -137,7 +144,14 @@ def test_map_files_given_to_the_server_are_offered_first(tmp_path: Path) -> None
     copy.write_text(re.sub(r"(?m)^id: .*$", "id: my_iran", text), encoding="utf-8")
     with serving(create_app([load_map(copy)])) as client:
         maps = client.get("/api/setup").json()["maps"]
-        assert maps[0] == {"key": "my_iran", "name": maps[0]["name"], "rules": "base", "file": True}
+        assert maps[0] == {
+            "key": "my_iran",
+            "name": maps[0]["name"],
+            "rules": "base",
+            "file": True,
+            "players": [2, 5],
+            "not_modelled": [],
+        }
         assert client.get("/api/maps/my_iran/board.svg").status_code == 200
 
 

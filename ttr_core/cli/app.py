@@ -90,7 +90,8 @@ app = CommandApp(
     help=(
         "Design, check and play-test Ticket to Ride maps.\n\n"
         "Maps are YAML files (see docs/map-format.md). MAP arguments take a bundled map id "
-        "(north_america, europe, iran) or a path to a YAML file."
+        "(north_america, europe, nordic_countries, ...: the README lists them) or a path "
+        "to a YAML file."
     ),
     no_args_is_help=True,
     add_completion=True,

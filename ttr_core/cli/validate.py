@@ -95,8 +95,8 @@ def validate(
 ) -> None:
     """Validate map files: YAML, the schema, then every check (R2 ticket values and more).
 
-    PATHS are files, folders or bundled map ids (north_america, europe, iran); `-`
-    reads one map from standard input.
+    PATHS are files, folders or bundled map ids (north_america, europe, ...); none: every
+    bundled map; `-` reads one map from standard input.
 
     Exit status: 0 when no file fails; 1 when a file has errors (or warnings, with
     --strict); 2 on a usage error or when a path cannot be read (the other files

@@ -23,7 +23,14 @@ from ttr_core.web.svg import CITY_RADIUS, LABEL_SIZE, SPACE_UNITS, board_svg, ci
 from ttr_maps.geometry.board import BoardGeometry, board_geometry
 from ttr_maps.geometry.projection import EARTH_RADIUS_KM, project_lat_lon
 from ttr_maps.model import ROUTE_COLORS, Map
-from ttr_maps.rules import CARD_COLORS, RULE_SET_VALUES, field_ranges, route_lengths
+from ttr_maps.rules import (
+    CARD_COLORS,
+    MAX_PARALLEL_TRACKS,
+    RULE_SET_VALUES,
+    field_ranges,
+    map_rules,
+    route_lengths,
+)
 
 Point = tuple[float, float]
 #: Kilometres per wagon space offered before a geographic map has any route (the
@@ -122,7 +129,7 @@ def is_drawable_route(route: dict[str, Any], cities: Any) -> bool:
         and isinstance(length, int)
         and not isinstance(length, bool)
         and route_lengths().minimum <= length <= route_lengths().maximum
-        and 1 <= len(colors) <= 2
+        and 1 <= len(colors) <= MAX_PARALLEL_TRACKS
         and all(isinstance(c, str) and c in ROUTE_COLORS for c in colors)
         and isinstance(ferry, int)
         and 0 <= ferry <= length
@@ -344,8 +351,9 @@ def suggest_length(drawing: Drawing, game_map: Map, a: str, b: str) -> int:
         distance = math.dist(pa, pb)
     else:
         distance = math.dist(pa, pb) / frame.factor
-    lengths = route_lengths()
-    return max(lengths.minimum, min(lengths.maximum, round(distance / drawing.geometry.space)))
+    # R10: no longer than the map's rule set scores (8 unless its route_points say more).
+    longest = min(route_lengths().maximum, map_rules(game_map).longest_scored_route)
+    return max(route_lengths().minimum, min(longest, round(distance / drawing.geometry.space)))
 
 
 def suggest_colors(game_map: Map, tracks: int = 1) -> tuple[str, ...]:

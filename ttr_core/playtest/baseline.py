@@ -1,5 +1,6 @@
-"""The published-board baseline of the findings: North America and Europe, each
-with its own rules, played by the same bots at the same table size.
+"""The published-board baseline of the findings: the published boards
+(`PUBLISHED_MAPS`) that seat the table size, each with its own rules, played by the
+same bots at the same table size. The shipped file holds North America and Europe.
 
 A finding says "… while the published boards give X": the numbers X come from a
 `Baseline` (`ttr_core.playtest.report`), found in this order:
@@ -46,6 +47,16 @@ if TYPE_CHECKING:
 
 #: The published boards (bundled map ids), each played with its own rule set.
 PUBLISHED_BOARDS = PUBLISHED_MAPS
+
+
+def boards_seating(players: int) -> tuple[str, ...]:
+    """The published boards whose rules seat `players` (R1): a baseline at 4
+    players leaves out Nordic Countries and Switzerland (2-3 players)."""
+    from ttr_maps.published import published_boards
+
+    return tuple(b.map_id for b in published_boards() if players in b.players)
+
+
 #: The bot sets of the shipped baseline: `ttr simulate`'s default (greedy), the
 #: editor's play-test panel's (greedy with long-route), greedy with
 #: destination-hungry (docs/tickets.md) and the four style bots together. Other
@@ -150,7 +161,7 @@ def compute_baseline(
 
     boards = []
     plan = RunPlan(games, players, tuple(bots), seed)
-    for map_id in PUBLISHED_BOARDS:
+    for map_id in boards_seating(players):
         played = PlayedMap(load_map(map_id), map_id)
         run = simulate(played, plan, where, on_game=on_game)
         boards.append(board_baseline(run.report, played.rule_set))
@@ -194,9 +205,9 @@ def cache_path(bots: Sequence[str], players: int) -> Path:
 
 
 def covers_published(baseline: Baseline) -> bool:
-    """Whether `baseline` holds every published board (`PUBLISHED_BOARDS`): one made
-    before a board joined the list is not used."""
-    return sorted(b.map for b in baseline.boards) == sorted(PUBLISHED_BOARDS)
+    """Whether `baseline` holds every published board that seats its table size
+    (`boards_seating`): one made before a board joined the list is not used."""
+    return sorted(b.map for b in baseline.boards) == sorted(boards_seating(baseline.players))
 
 
 def find_baseline(bots: Sequence[str], players: int) -> Baseline | None:
@@ -231,10 +242,10 @@ def as_cached(baseline: Baseline, path: Path) -> Baseline:
     return replace(baseline, source=f"computed by ttr {installed_version()}, cached in {path}")
 
 
-def baseline_games(games: int = DEFAULT_GAMES) -> int:
+def baseline_games(players: int, games: int = DEFAULT_GAMES) -> int:
     """How many games `baseline_for` plays when it computes a baseline: `games` on
-    each published board."""
-    return games * len(PUBLISHED_BOARDS)
+    each published board that seats `players`."""
+    return games * len(boards_seating(players))
 
 
 def baseline_for(

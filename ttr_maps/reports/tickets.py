@@ -27,12 +27,30 @@ CALIBRATION_MEANING = (
 )
 
 
+def published_beside(analysis: DeckAnalysis) -> list[tuple[str, Any]]:
+    """The published decks measured, as (name, measures), nearest boards first: the
+    same rule family, the same table sizes, then size
+    (`ttr_maps.published.nearest_first`; a published board first beside itself)."""
+    from ttr_maps.analysis.tickets import published_measures
+    from ttr_maps.published import nearest_first
+    from ttr_maps.rules import map_rules
+
+    game_map = analysis.board.map
+    measured = dict(published_measures())
+    boards = nearest_first(
+        game_map.rules,
+        map_rules(game_map).player_counts(),
+        cities=len(game_map.cities),
+        routes=len(game_map.routes),
+    )
+    return [(b.name, measured[b.name]) for b in boards]
+
+
 def analysis_to_dict(analysis: DeckAnalysis, *, top: int = 10) -> dict[str, Any]:
-    """A JSON-ready dict with stable keys."""
+    """A JSON-ready dict with stable keys (the published boards nearest first)."""
     from ttr_maps.analysis.tickets import (
         SCORE_WEIGHTS,
         nearest_profile,
-        published_measures,
         value_distance,
         value_span,
     )
@@ -41,7 +59,7 @@ def analysis_to_dict(analysis: DeckAnalysis, *, top: int = 10) -> dict[str, Any]
     tickets = measures.tickets
     score = measures.score
     regions = board.regions
-    published = published_measures()
+    published = published_beside(analysis)
     result: dict[str, Any] = {
         "format": TICKETS_FORMAT,
         "map": {"id": board.map.id, "name": board.map.name, "diameter": board.diameter},
@@ -161,7 +179,7 @@ def _next_cost(analysis: DeckAnalysis, a: str, b: str) -> int | None:
     return costs[1] if len(costs) > 1 else None
 
 
-def analysis_renderables(analysis: DeckAnalysis, *, top: int = 8) -> Iterator[Any]:
+def analysis_renderables(analysis: DeckAnalysis, *, top: int = 8, width: int = 80) -> Iterator[Any]:
     """rich tables for the terminal, one per topic."""
     from rich.markup import escape
     from rich.table import Table
@@ -170,7 +188,6 @@ def analysis_renderables(analysis: DeckAnalysis, *, top: int = 8) -> Iterator[An
         PUBLISHED_DECKS,
         SCORE_WEIGHTS,
         nearest_profile,
-        published_measures,
     )
 
     def table(title: str, *columns: str) -> Table:
@@ -183,7 +200,16 @@ def analysis_renderables(analysis: DeckAnalysis, *, top: int = 8) -> Iterator[An
 
     board, measures = analysis.board, analysis.measures
     score = measures.score
-    published = published_measures()
+    # The nearest published boards, as many as the terminal's width holds (all of
+    # them in --format json).
+    every = published_beside(analysis)
+    published = every[: max(1, (width - 50) // 12)]
+    yield (
+        f"Beside the {len(published)} nearest of {len(every)} published boards (the same "
+        "rules, the same table sizes, then size; all in --format json): "
+        + escape(", ".join(name for name, _ in published))
+        + "\n"
+    )
     head = table(
         f"{board.map.name}: deck score {score.total:.1f} (structure; lower is better)",
         "part",
@@ -437,7 +463,7 @@ def write_text(analysis: DeckAnalysis, out: TextIO) -> None:
     from rich.console import Console
 
     console = Console(file=out)
-    for renderable in analysis_renderables(analysis):
+    for renderable in analysis_renderables(analysis, width=console.width):
         console.print(renderable)
 
 

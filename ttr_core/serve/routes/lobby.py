@@ -36,6 +36,7 @@ from ttr_core.table import HUMAN
 from ttr_core.web.answers import PRIVATE, error
 from ttr_core.web.bodies import read_json, string_field, text_list, whole_number
 from ttr_core.web.routes import PUBLIC, Endpoint
+from ttr_maps.rules import map_rules
 
 #: Longest map key a request may name.
 MAX_MAP_KEY_CHARS = 200
@@ -47,12 +48,16 @@ async def setup(server: TableServer, request: Request, grant: None) -> Response:
     for key in catalogue.ordered_keys():
         game_map = catalogue.get(key)
         assert game_map is not None
+        counts = map_rules(game_map).player_counts()
         maps.append(
             {
                 "key": key,
                 "name": game_map.name,
                 "rules": game_map.rules,
                 "file": catalogue.is_file(key),
+                "players": [counts[0], counts[-1]],
+                # What of the board ttr does not model (`not_modelled:`).
+                "not_modelled": list(game_map.not_modelled),
             }
         )
     return JSONResponse(
