@@ -12,7 +12,6 @@ from typer.testing import CliRunner
 from ttr_core.cli import app
 from ttr_core.playtest import baseline as baseline_module
 from ttr_core.playtest.baseline import (
-    PUBLISHED_BOARDS,
     SHIPPED_BOTS,
     baseline_for,
     boards_seating,
