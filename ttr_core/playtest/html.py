@@ -314,10 +314,7 @@ def _findings(report: BalanceReport) -> list[str]:
         )
         parts += ["<h3>Undecided: more games would tell</h3>", f"<ul>{items}</ul>"]
     if screening.detectable:
-        items = "".join(
-            f"<li>{for_html(d.what)}: by {d.departure:g} {for_html(d.unit)} or more</li>"
-            for d in screening.detectable
-        )
+        items = "".join(f"<li>{for_html(d.text)}</li>" for d in screening.detectable)
         parts += [
             f"<h3>What {report.games} games would find (80 % of the time)</h3>",
             f"<ul>{items}</ul>",
