@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from ttr_maps.text import for_matplotlib
+
 if TYPE_CHECKING:
     from ttr_maps.analysis.tickets import DeckAnalysis
 
@@ -331,7 +333,8 @@ def plot_analysis(analysis: DeckAnalysis, path: str | Path, *, dpi: float = 90) 
     board, measures = analysis.board, analysis.measures
     figure = new_figure((16.0, 15.5), dpi)
     figure.suptitle(
-        f"{board.map.name}: ticket deck (score {measures.score.total:.1f}, lower is better)",
+        f"{for_matplotlib(board.map.name)}: ticket deck "
+        f"(score {measures.score.total:.1f}, lower is better)",
         fontproperties=font_properties(15, "bold"),
     )
     grid = figure.add_gridspec(
