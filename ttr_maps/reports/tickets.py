@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from ttr_maps.text import for_matplotlib
+
 if TYPE_CHECKING:
     from ttr_maps.analysis.tickets import DeckAnalysis
 
@@ -416,8 +418,9 @@ def plot_analysis(analysis: DeckAnalysis, path: str | Path, *, dpi: float = 90) 
     board, measures = analysis.board, analysis.measures
     figure = new_figure((16.0, 15.5), dpi)
     figure.suptitle(
-        f"{board.map.name}: ticket deck (deck number {100 * measures.deck_number:.0f} % at "
-        f"{measures.reference_players} players: held tickets completed, predicted)",
+        f"{for_matplotlib(board.map.name)}: ticket deck (deck number "
+        f"{100 * measures.deck_number:.0f} % at {measures.reference_players} players: held "
+        "tickets completed, predicted)",
         fontproperties=font_properties(15, "bold"),
     )
     grid = figure.add_gridspec(
