@@ -62,7 +62,12 @@ def analysis_to_dict(analysis: DeckAnalysis, *, top: int = 10) -> dict[str, Any]
     published = published_beside(analysis)
     result: dict[str, Any] = {
         "format": TICKETS_FORMAT,
-        "map": {"id": board.map.id, "name": board.map.name, "diameter": board.diameter},
+        "map": {
+            "id": board.map.id,
+            "name": board.map.name,
+            "diameter": board.diameter,
+            "not_modelled": list(board.map.not_modelled),
+        },
         "score": {
             "total": round(score.total, 3),
             "parts": {k: round(v, 4) for k, v in score.parts.items()},
@@ -204,6 +209,8 @@ def analysis_renderables(analysis: DeckAnalysis, *, top: int = 8, width: int = 8
     # them in --format json).
     every = published_beside(analysis)
     published = every[: max(1, (width - 50) // 12)]
+    if board.map.not_modelled:
+        yield escape(f"{board.map.name} plays without: " + "; ".join(board.map.not_modelled))
     yield (
         f"Beside the {len(published)} nearest of {len(every)} published boards (the same "
         "rules, the same table sizes, then size; all in --format json): "

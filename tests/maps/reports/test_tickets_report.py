@@ -25,6 +25,7 @@ def test_cli_tickets_json_reports_the_score_and_crowding():
     # The published boards beside the map: its own numbers among them.
     published = data["score"]["published"]
     assert len(published) == 12 and next(iter(published)) == "North America"  # itself first
+    assert data["map"]["not_modelled"] == []
     assert published["North America"]["total"] == data["score"]["total"]
     assert data["resemblance"] == {
         "profile": "north_america",
@@ -56,3 +57,10 @@ def test_cli_tickets_plot_is_written(tmp_path: Path):
     result = runner.invoke(app, ["tickets", "iran", "--samples", "10", "--plot", str(out)])
     assert result.exit_code == 0, result.output
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_board_that_plays_without_some_of_its_rules_says_so():
+    result = runner.invoke(app, ["tickets", "japan", "--samples", "0"])
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.stdout.split())
+    assert "Japan plays without: bullet-train routes" in text
