@@ -53,6 +53,9 @@ SEATS_MAX = 5
 MAX_PARALLEL_TRACKS = 3
 #: How many face-up slots a variant may have.
 MARKET_SIZE_MAX = 8
+#: D2: the most market resets (R8) made one after another, whatever the cards: the
+#: bound that makes the reset loop end in every state (docs/rules.md, D2).
+MARKET_RESETS_IN_A_ROW = 100
 
 
 #: Bounds on the counts a user gives on the command line, beside the ranges of the

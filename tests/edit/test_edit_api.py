@@ -283,7 +283,7 @@ def test_a_playtest_runs_in_the_background_and_can_be_stopped(tmp_path: Path) ->
     for editor in editor_for(EditSession.open(path)):
         assert editor.get("/api/playtest").json() == {"state": "none"}
         started = editor.post(
-            "/api/playtest", {"bots": ["greedy", "random"], "players": 2, "games": 4}
+            "/api/playtest", {"bots": ["greedy", "long-route"], "players": 2, "games": 4}
         )
         assert started.status_code == 202
         import time
@@ -294,7 +294,9 @@ def test_a_playtest_runs_in_the_background_and_can_be_stopped(tmp_path: Path) ->
                 break
             time.sleep(0.1)
         assert status["state"] == "done" and status["played"] == 4
-        assert set(status["result"]["by_bot"]) == {"greedy", "random"}
+        assert set(status["result"]["by_bot"]) == {"greedy", "long-route"}
+        # Set against the published boards with the same bots (shipped), as `ttr simulate`.
+        assert "no published-board baseline" not in " ".join(status["result"]["summary"])
         assert len(status["result"]["heatmap"]) == 100
         editor.post("/api/playtest", {"bots": ["random"], "players": 2, "games": 2000})
         stopped = editor.post("/api/playtest/stop").json()

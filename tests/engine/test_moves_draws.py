@@ -137,6 +137,20 @@ def test_r7_d3_second_card_choices_leave_out_face_up_locomotives():
     ]
 
 
+def test_r7_d3_a_slot_past_the_market_or_an_empty_one_is_named():
+    import pytest
+
+    from ttr_core.engine.errors import IllegalAction, InvalidAction
+
+    state = started(tiny_map())
+    size = len(state.cards.market)
+    with pytest.raises(InvalidAction, match=rf"^market slots are 0 to {size - 1}$"):
+        state.apply(DrawMarket(size), state.current)
+    state.cards.market[2] = None
+    with pytest.raises(IllegalAction, match=r"^D3: market slot 2 is empty$"):
+        state.apply(DrawMarket(2), state.current)
+
+
 # ------------------------------------------------------- P1 (the nordic rule set)
 def test_p1_a_face_up_locomotive_taken_first_does_not_end_the_turn():
     state = started(tiny_map(rules="nordic"))

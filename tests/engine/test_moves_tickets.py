@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 from engine_positions import (
-    LONG,
     assert_cards_conserved,
     assert_illegal,
     check_invariants,
     europe_map,
+    long_tickets,
     play,
     snapshot,
     started,
@@ -129,10 +129,10 @@ def test_e4_setup_deals_one_long_and_three_regular_tickets():
     for seat in range(2):
         offered = state.decision_for(seat).offered
         assert len(offered) == 4
-        assert [t in LONG for t in offered] == [False, False, False, True]
+        assert [t in long_tickets(state) for t in offered] == [False, False, False, True]
     # The long ticket not dealt leaves the game at once.
     assert len(state.out_of_game_tickets) == 1
-    assert not LONG & set(state.ticket_deck)
+    assert not long_tickets(state) & set(state.ticket_deck)
 
 
 def test_e4_keep_at_least_two_of_four_and_returned_long_tickets_leave_the_game():
@@ -144,7 +144,7 @@ def test_e4_keep_at_least_two_of_four_and_returned_long_tickets_leave_the_game()
     play(state, "keep 2,3", seat=1)  # keeps its long ticket
     assert long0 in state.out_of_game_tickets
     assert list(state.ticket_deck)[-2:] == list(regular1[:2])
-    assert not LONG & set(state.ticket_deck)  # long tickets are never drawn later
+    assert not long_tickets(state) & set(state.ticket_deck)  # long tickets are never drawn later
     check_invariants(state)
 
 
@@ -152,6 +152,13 @@ def test_e4_base_rules_on_a_map_with_long_tickets_use_one_deck():
     state = GameState(europe_map(), 2, seed=3, rules="base")
     assert [len(state.decision_for(s).offered) for s in range(2)] == [3, 3]
     assert state.out_of_game_tickets == []
+
+
+def test_r4_an_index_past_the_offer_names_the_offered_range():
+    state = GameState(tiny_map(), 2, seed=5)
+    offered = len(state.decision_for(0).offered)
+    with pytest.raises(IllegalAction, match=rf"^R4: you were offered tickets 0 to {offered - 1}$"):
+        state.apply(KeepTickets((0, offered)), 0)
 
 
 # ------------------------------------------------------------------------- P3

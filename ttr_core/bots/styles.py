@@ -52,6 +52,7 @@ from ttr_core.engine.actions import (
     PayTunnel,
     Resign,
 )
+from ttr_core.engine.compiled import Board
 from ttr_core.engine.decisions import ChooseTickets, SecondCard, TunnelPayment
 from ttr_core.engine.enums import Phase
 from ttr_core.engine.open_routes import can_claim_route
@@ -114,6 +115,15 @@ class PlanningBot:
         #: hand of the turn after the first give-up (None until that turn).
         self._give_ups: dict[int, int] = {}
         self._given_up_hand: tuple[int, ...] | None = None
+        #: The board's graph with my own memo of searches (R5, D6: never shared).
+        self._graph: BoardGraph | None = None
+
+    def graph(self, board: Board) -> BoardGraph:
+        """The static graph of `board` with a memo of my searches of my own."""
+        graph = self._graph
+        if graph is None or graph.board is not board:
+            graph = self._graph = graph_for(board).with_memo()
+        return graph
 
     # ------------------------------------------------------------------ entry
     def act(self, view: PlayerView) -> Action:
@@ -296,7 +306,7 @@ class PlanningBot:
             if refreshed is not None:
                 self._plan = refreshed
                 return refreshed
-        graph = graph_for(view.board)
+        graph = self.graph(view.board)
         costs = my_costs(view)
         plan = plan_network(graph, costs, tickets, view.wagons[view.seat])
         self._plan, self._plan_key = plan, key
@@ -307,7 +317,7 @@ class PlanningBot:
         decision = view.decision
         assert isinstance(decision, ChooseTickets)
         return tickets_to_keep(
-            graph_for(view.board),
+            self.graph(view.board),
             my_costs(view),
             [t.index for t in view.tickets if not t.completed],
             decision.offered,
@@ -331,7 +341,7 @@ def tickets_to_keep(
     `wagons`. `costs` are what each route costs the player (see `route_costs`)."""
     board = graph.board
     budget = wagons * style.ticket_budget
-    search = graph.paths.cheapest_path  # searches made before are not made again
+    search = graph.search()  # with a memo, searches made before are not made again
     base = plan_network(graph, costs, held, wagons)
     working = list(costs)
     for route in base.routes:

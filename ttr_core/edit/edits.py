@@ -37,6 +37,7 @@ from ttr_core.edit.splice import (
     replace_node,
     replace_scalars,
 )
+from ttr_maps.io.limits import MAX_CITY_NAME_CHARS
 from ttr_maps.model import ROUTE_COLORS
 from ttr_maps.rules import (
     BASE,
@@ -47,8 +48,6 @@ from ttr_maps.rules import (
     route_lengths,
 )
 
-#: Longest city name the editor writes (a printed board has room for far less).
-MAX_NAME_CHARS = 60
 #: Digits kept of a coordinate: 4 decimals of a degree are about 10 m.
 COORDINATE_DIGITS = 4
 #: Digits kept of a board position in centimetres.
@@ -248,8 +247,8 @@ def check_name(name: str) -> str:
         raise EditError("a city needs a name")
     if name != name.strip():
         raise EditError(f"{name!r}: a city name may not start or end with a space")
-    if len(name) > MAX_NAME_CHARS or any(not c.isprintable() for c in name):
-        raise EditError(f"a city name is 1 to {MAX_NAME_CHARS} printable characters")
+    if len(name) > MAX_CITY_NAME_CHARS or any(not c.isprintable() for c in name):
+        raise EditError(f"a city name is 1 to {MAX_CITY_NAME_CHARS} printable characters")
     return name
 
 
@@ -519,8 +518,8 @@ def _change_settings(text: str, data: dict[str, Any], edit: ChangeSettings) -> s
     from ttr_maps.rules import RULE_SET_VALUES
 
     name = edit.name.strip()
-    if not name or len(name) > MAX_NAME_CHARS or any(not c.isprintable() for c in name):
-        raise EditError(f"a map's name is 1 to {MAX_NAME_CHARS} printable characters")
+    if not name or len(name) > MAX_CITY_NAME_CHARS or any(not c.isprintable() for c in name):
+        raise EditError(f"a map's name is 1 to {MAX_CITY_NAME_CHARS} printable characters")
     try:
         check_map_id(edit.map_id)
     except StarterError as problem:

@@ -394,7 +394,10 @@ def _tracks_named(
 ) -> list[Route]:
     """The tracks between `pair` that a track number and a colour name: a colour
     picks the track of that colour, else a gray one it pays for."""
-    tracks = sorted(view.map.parallel_routes[frozenset(pair)], key=lambda r: r.index)
+    # Track n is the route whose id ends in /n (the game's numbering may differ).
+    tracks = sorted(
+        view.map.parallel_routes[frozenset(pair)], key=lambda r: (r.track or 0, r.index)
+    )
     if track is not None:
         if not 1 <= track <= len(tracks):
             many = f"tracks 1 to {len(tracks)}" if len(tracks) > 1 else "one track"

@@ -16,12 +16,12 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from ttr_core.edit import edits as ed
 from ttr_core.edit.access import EDITOR
 from ttr_core.edit.server import EditServer
 from ttr_core.edit.session import EditSession
 from ttr_core.web.answers import error
 from ttr_core.web.routes import Endpoint
+from ttr_maps.io.limits import MAX_CITY_NAME_CHARS
 from ttr_maps.rules import BASE
 
 
@@ -52,8 +52,8 @@ def _place(place: Any) -> dict[str, Any]:
 
 async def places(server: EditServer, request: Request, grant: None) -> Response:
     query = request.query_params.get("q", "")
-    if not query.strip() or len(query) > ed.MAX_NAME_CHARS:
-        return error(400, f"'q' must be a place name of 1 to {ed.MAX_NAME_CHARS} characters")
+    if not query.strip() or len(query) > MAX_CITY_NAME_CHARS:
+        return error(400, f"'q' must be a place name of 1 to {MAX_CITY_NAME_CHARS} characters")
     session = server.session
 
     def work() -> JSONResponse:

@@ -16,6 +16,7 @@ from starlette.exceptions import HTTPException
 from ttr_core.edit import edits as ed
 from ttr_core.edit.session import EditSession
 from ttr_core.web.bodies import flag, point, string_field, text_list, whole_number
+from ttr_maps.io.limits import MAX_CITY_NAME_CHARS
 from ttr_maps.rules import field_ranges, route_lengths
 
 #: Most bend points of one route.
@@ -39,7 +40,7 @@ def parse_edit(data: dict[str, Any], session: EditSession) -> ed.Edit:
 
 
 def _name(data: dict[str, Any], field: str = "name") -> str:
-    return string_field(data, field, ed.MAX_NAME_CHARS)
+    return string_field(data, field, MAX_CITY_NAME_CHARS)
 
 
 def _entry(data: dict[str, Any]) -> int:

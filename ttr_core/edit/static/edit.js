@@ -608,7 +608,7 @@ async function poll() {
   try { status = await api("playtest"); } catch (error) { $("pt-status").textContent = error.message; return; }
   $("pt-progress").max = status.games || 1;
   $("pt-progress").value = status.played || 0;
-  $("pt-status").textContent = `${status.state}: ${status.played} of ${status.games} games` + (status.error ? ` — ${status.error}` : "");
+  $("pt-status").textContent = `${status.state}: ${status.played} of ${status.games} games` + (status.phase && status.state === "running" ? ` (${status.phase})` : "") + (status.error ? ` — ${status.error}` : "");
   if (status.state === "running") { polling = setTimeout(poll, 300); return; }
   $("pt-stop").hidden = true; $("pt-start").disabled = false;
   if (status.state === "done") showResult(status.result);
@@ -625,7 +625,10 @@ function showResult(result) {
     item.append(title, document.createElement("br"), finding.suggestion);
     findings.appendChild(item);
   }
-  if (!result.findings.length) { const item = document.createElement("li"); item.textContent = "No findings."; findings.appendChild(item); }
+  for (const line of (result.summary || []).filter((l) => !l.startsWith("  [") && !l.startsWith("      try:") && !l.startsWith("findings ("))) {
+    const item = document.createElement("li"); item.textContent = line.trim(); findings.appendChild(item);
+  }
+  if (!findings.children.length) { const item = document.createElement("li"); item.textContent = "No findings."; findings.appendChild(item); }
   const table = $("winrates");
   table.replaceChildren();
   const head = table.insertRow();

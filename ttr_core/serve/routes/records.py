@@ -30,10 +30,11 @@ MAX_RECORD_BYTES = 2 * 1024 * 1024
 def checked_record(server: TableServer, record: dict[str, Any]) -> Map:
     """The map of a game record brought to the server, once the record is one
     (format, version, schema) of a map this server offers; else a clean 400."""
-    from ttr_core.engine.record import RECORD_FORMAT, RECORD_VERSION, first_schema_problem
+    from ttr_core.engine.record import RECORD_FORMAT, RECORD_VERSIONS, first_schema_problem
 
-    if record.get("format") != RECORD_FORMAT or record.get("version") != RECORD_VERSION:
-        raise HTTPException(400, f"not a {RECORD_FORMAT} version {RECORD_VERSION} file")
+    if record.get("format") != RECORD_FORMAT or record.get("version") not in RECORD_VERSIONS:
+        shown = " or ".join(map(str, RECORD_VERSIONS))
+        raise HTTPException(400, f"not a {RECORD_FORMAT} file of version {shown}")
     problem = first_schema_problem(record)
     if problem:
         raise HTTPException(400, f"not a valid game record: {problem}")
