@@ -572,6 +572,10 @@ def test_an_entry_after_a_dash_on_the_line_of_another_gets_its_own_prefix() -> N
     with pytest.raises(SpliceError, match="shares its line"):
         remove_entry(text, ("routes", 0), "between")  # the list's dash is on its line
     assert remove_entry(text, ("routes", 0), "length") == "routes:\n- between: [A, B]\n"
+    text = "routes:\n-\n  {length: 1}\n"  # the item on the line after its dash
+    new = append_entry(text, ("routes",), "{length: 2}")
+    assert new == text + "- {length: 2}\n"
+    assert _data(new) == {"routes": [{"length": 1}, {"length": 2}]}
 
 
 @pytest.mark.parametrize(

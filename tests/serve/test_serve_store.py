@@ -260,6 +260,18 @@ def test_a_data_folder_is_made_when_missing(tmp_path: Path) -> None:
         store.close()
 
 
+def test_a_data_folder_keeps_reading_the_database_earlier_servers_wrote(tmp_path: Path) -> None:
+    """The file name is part of the data folder's format (docs/play-testing.md)."""
+    earlier = TableStore(tmp_path / "tables.sqlite3")
+    earlier.run(lambda db: db.insert(game()))
+    earlier.close()
+    store = open_data_folder(tmp_path)
+    try:
+        assert store.run(lambda db: db.load("g1")) == game()
+    finally:
+        store.close()
+
+
 def test_a_data_folder_that_is_a_file_or_cannot_be_made_is_refused(tmp_path: Path) -> None:
     file = tmp_path / "file"
     file.write_text("x")

@@ -66,14 +66,15 @@ def report_write_error(error: OSError) -> NoReturn:
     """Say in one line what could not be written and why, then exit 2. Standard
     output is closed for good first, so Python does not fail again at exit."""
     from ttr_maps.io.files import OutputPathError, describe_os_error, silence_standard_output
+    from ttr_maps.text import glimpse
 
     reason = describe_os_error(error)
     if error.errno == errno.EPIPE:
         reason = "the pipe was closed by the program reading it"
     if isinstance(error, OutputPathError):  # its message names the file
         line = f"ttr: {reason}"
-    elif error.filename is not None:
-        line = f"ttr: {error.filename}: {reason}"
+    elif error.filename is not None:  # a name of thousands of characters is shown cut
+        line = f"ttr: {glimpse(str(error.filename))}: {reason}"
     else:
         line = f"ttr: cannot write to standard output: {reason}"
     silence_standard_output()

@@ -9,7 +9,7 @@ bundled maps):
   smallest; the published boards are near 1);
 - crowding at that table size (`ttr tickets`: the share of demanded wagons no free
   track can serve);
-- the deck score (`ttr tickets`; lower is better).
+- the deck number (`ttr tickets`: the share of held tickets players complete, predicted).
 
 A number that cannot be worked out yet (no tickets, no routes) is None.
 """
@@ -38,7 +38,7 @@ def map_numbers(game_map: Map, players: int) -> dict[str, Any]:
         "colors": {},
         "color_spread": None,
         "crowding": None,
-        "deck_score": None,
+        "deck_number": None,
     }
     if not game_map.routes:
         return numbers
@@ -64,7 +64,10 @@ def map_numbers(game_map: Map, players: int) -> dict[str, Any]:
         crowding = next((c for c in measures.crowding if c.players == players), None)
         if crowding is not None:
             numbers["crowding"] = round(crowding.excess_share, 3)
-        numbers["deck_score"] = round(measures.score.total, 1)
+        # The deck number at this table size: the share of held tickets players
+        # complete, predicted (docs/tickets.md).
+        completion = measures.completion.get(players)
+        numbers["deck_number"] = None if completion is None else f"{100 * completion:.0f} %"
     return numbers
 
 

@@ -31,6 +31,7 @@ import hashlib
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -316,10 +317,9 @@ def first_schema_problem(record: Any) -> str | None:
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import best_match
 
-    from ttr_maps.io.bundled import schema_path
-
-    schema = json.loads(schema_path("game-record").read_text(encoding="utf-8"))
-    error = best_match(Draft202012Validator(schema).iter_errors(record))
+    if _passes_fast_check(record):  # a valid record needs no explaining (and may be long)
+        return None
+    error = best_match(Draft202012Validator(_record_schema()).iter_errors(record))
     if error is None:
         return None
     while error.context:  # "not valid under any of the given schemas": say which part
@@ -329,6 +329,35 @@ def first_schema_problem(record: Any) -> str | None:
     if len(message) > MESSAGE_LIMIT:
         message = message[:MESSAGE_LIMIT] + "…"
     return f"{where}: {message}"
+
+
+@cache
+def _record_schema() -> dict[str, Any]:
+    from ttr_maps.io.bundled import schema_path
+
+    return json.loads(schema_path("game-record").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+@cache
+def _fast_check() -> Any:
+    """A yes/no check of the record schema by jsonschema-rs (compiled: a record of
+    200,000 actions in well under a second, where jsonschema takes seconds), or
+    None where that package is not installed."""
+    try:
+        import jsonschema_rs
+    except ImportError:  # pragma: no cover - depends on the platform's wheels
+        return None
+    return jsonschema_rs.validator_for(_record_schema()).is_valid
+
+
+def _passes_fast_check(record: Any) -> bool:
+    fast_check = _fast_check()
+    if fast_check is None:
+        return False
+    try:
+        return bool(fast_check(record))
+    except (ValueError, TypeError, OverflowError):  # what JSON cannot hold: explain it slowly
+        return False
 
 
 def iter_replay(

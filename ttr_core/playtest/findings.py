@@ -197,6 +197,8 @@ class Typical:
     se: float
     unit: str = "points"
     scale: float = 100.0
+    #: For rarely claimed routes (an exact binomial test): the run's games.
+    rare_route_games: int = 0
 
 
 @dataclass(frozen=True)
@@ -625,11 +627,9 @@ def _routes(ctx: _Context) -> Judged:
     typical = None
     if games:
         typical = Typical(
-            f"a route claimed in fewer than {_pct(RARE_ROUTE)} of games: claimed at most",
-            0.0,
-            _proportion_se(RARE_ROUTE, games),
-            "% of games, below the 5 % line",
-        )
+            f"a route claimed in fewer than {_pct(RARE_ROUTE)} of games", RARE_ROUTE, 0.0,
+            "% of games", rare_route_games=games,
+        )  # fmt: skip
     return Judged(tests, conclude, typical)
 
 
@@ -950,11 +950,39 @@ def games_needed(test: Test, games: int, tests: int) -> int | None:
 
 
 def _detectable(code: str, typical: Typical, tests: int) -> Detectable:
+    if typical.rare_route_games:
+        return _rare_route_detectable(code, typical, tests)
     z = _z_for(ALPHA / max(tests, 1)) + _z_for(1 - POWER)
-    return Detectable(
-        code, typical.what, round((typical.margin + z * typical.se) * typical.scale, 1),
-        typical.unit,
-    )  # fmt: skip
+    departure = round((typical.margin + z * typical.se) * typical.scale, 1)
+    text = f"{typical.what}: by {departure:g} {typical.unit} or more"
+    return Detectable(code, typical.what, departure, typical.unit, text)
+
+
+def _rare_route_detectable(code: str, typical: Typical, tests: int) -> Detectable:
+    """Rarely claimed routes are tested exactly: the run finds a route claimed at
+    rate r when its claims fall, 80 % of the time, at or below the most claims the
+    test still confirms (Holm's first step over `tests`)."""
+    from scipy.stats import binom
+
+    games = typical.rare_route_games
+    level = ALPHA / max(tests, 1)
+    most = -1  # the most claims a confirmed route may have
+    while binom.cdf(most + 1, games, RARE_ROUTE) < level:
+        most += 1
+    if most < 0:
+        needed = math.ceil(math.log(level) / math.log(1 - RARE_ROUTE))
+        text = (
+            f"{typical.what}: not at this size (a route never claimed is confirmed from "
+            f"{needed} games)"
+        )
+        return Detectable(code, typical.what, None, typical.unit, text)
+    low, high = 0.0, RARE_ROUTE
+    for _ in range(40):  # the largest rate at which P(claims <= most) >= POWER
+        middle = (low + high) / 2
+        low, high = (middle, high) if binom.cdf(most, games, middle) >= POWER else (low, middle)
+    departure = round(100 * low, 1)
+    text = f"{typical.what}: if claimed in {departure:g} % of games or fewer"
+    return Detectable(code, typical.what, departure, typical.unit, text)
 
 
 def screen(
@@ -1069,7 +1097,7 @@ def summary_lines(report: BalanceReport) -> list[str]:
     if screening.detectable:
         lines.append(f"this run of {report.games} games would find (80 % of the time):")
         for d in screening.detectable:
-            lines.append(f"  {d.what}: by {d.departure:g} {d.unit} or more")
+            lines.append(f"  {d.text}")
     for note in report.reach:
         lines.append(f"hardly in play: {for_terminal(note_text(note))}")
     lines.append(

@@ -563,12 +563,16 @@ class BaselineFile(JsonRecord):
 class Detectable(JsonRecord):
     """What a run of this size would find: a departure of `departure` (in `unit`)
     beyond the published boards' range (or the fair value) on the number `what`
-    looks at, confirmed 80 % of the time (`ttr_core.playtest.findings`)."""
+    looks at, confirmed 80 % of the time (`ttr_core.playtest.findings`); `text` says
+    it in words."""
 
     code: str
     what: str
-    departure: float
+    #: None: nothing this rule looks at could be confirmed at this size (`text` says
+    #: from how many games).
+    departure: float | None
     unit: str
+    text: str
 
 
 @dataclass(frozen=True)

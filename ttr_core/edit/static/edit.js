@@ -562,7 +562,7 @@ async function loadNumbers() {
     ["claimable spaces", "claimable_spaces"],
     ["colour spread (most / fewest spaces)", "color_spread"],
     ["crowding (demand no track serves)", "crowding"],
-    ["deck score (lower is better)", "deck_score"],
+    ["deck number (held tickets completed, predicted)", "deck_number"],
   ];
   const head = table.insertRow();
   for (const text of ["", ...names]) { const th = document.createElement("th"); th.textContent = text; head.appendChild(th); }
