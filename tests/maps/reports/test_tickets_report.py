@@ -80,5 +80,6 @@ def test_a_board_that_plays_without_some_of_its_rules_says_so():
     assert result.exit_code == 0, result.output
     text = " ".join(result.stdout.split())
     assert "Japan plays without: bullet-train routes" in text
-    data = json.loads(runner.invoke(app, ["tickets", "japan", "-f", "json", "--samples", "0"]).stdout)
+    answer = runner.invoke(app, ["tickets", "japan", "-f", "json", "--samples", "0"])
+    data = json.loads(answer.stdout)
     assert any("bullet" in item for item in data["map"]["not_modelled"])
