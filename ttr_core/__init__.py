@@ -10,8 +10,8 @@ functions and for type hints included):
     bots                        players that choose from a PlayerView
     playtest                    many games: playouts, executors, reports, findings
     table                       a person at a table: commands, screen, journal
-    serve, lsp                  the web table; the language server
-    edit                        the map editor in the browser
+    web                         what the web apps are built from: routes, guard, SVG
+    serve, edit, lsp            the web table; the map editor; the language server
     cli, accel                  the `ttr` command; the optional compiled build
     __main__                    `python -m ttr_core`
 
@@ -22,7 +22,7 @@ jsonschema or networkx.
 >>> from ttr_core import GameState, RandomBot, load_map, run
 >>> state = run(GameState(load_map("north_america"), 2, seed=1), [RandomBot(1), RandomBot(2)])
 >>> state.is_over, state.result().winners()
-(True, [1])
+(True, [0])
 """
 
 from __future__ import annotations

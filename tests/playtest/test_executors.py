@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -24,12 +25,14 @@ from ttr_core.playtest.executors import (
     MapPayload,
     SimulationError,
     Work,
+    Workers,
     iter_batches,
 )
+from ttr_core.playtest.plan import PlayedMap, RunPlan
 from ttr_core.playtest.report import BalanceReport
 from ttr_core.playtest.simulate import simulate
 from ttr_maps.model import Map
-from ttr_maps.rules import MAX_GAMES
+from ttr_maps.rules import MAX_GAMES, RuleSet
 
 MAP = "north_america"
 BOTS = ("greedy", "random")
@@ -37,9 +40,16 @@ GAMES = 40
 
 
 def _report(
-    game_map: Map, executor: object, games: int = GAMES, jobs: int = 1, **options: object
+    game_map: Map,
+    executor: object,
+    games: int = GAMES,
+    jobs: int = 1,
+    rules: RuleSet | None = None,
+    on_game: Callable[[playout.GameSummary], None] | None = None,
 ) -> BalanceReport:
-    return simulate(game_map, MAP, games, 2, BOTS, 5, jobs, executor=executor, **options).report
+    where = Workers(jobs, executor)  # type: ignore[arg-type]
+    plan = RunPlan(games, 2, BOTS, 5)
+    return simulate(PlayedMap(game_map, MAP, rules), plan, where, on_game=on_game).report
 
 
 @pytest.fixture(scope="module")
@@ -237,7 +247,7 @@ def test_ray_missing_says_how_to_install(monkeypatch: pytest.MonkeyPatch, tmp_pa
         app, ["simulate", MAP, "--games", "2", "--executor", "ray", "--out", str(tmp_path / "r")]
     )
     assert result.exit_code == 2
-    assert "pip install 'ttr[cluster]'" in result.output
+    assert "pip install 'ttr-mapkit[cluster]'" in result.output
     assert not (tmp_path / "r").exists()
 
 

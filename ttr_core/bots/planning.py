@@ -28,7 +28,7 @@ from weakref import WeakKeyDictionary
 from ttr_core.engine.actions import DRAW_DECK, DRAW_MARKET, Action, Claim, Payment
 from ttr_core.engine.cards import CARD_INDEX, LOCO
 from ttr_core.engine.compiled import GRAY_INDEX, Board
-from ttr_core.engine.moves.claims import payment_shapes
+from ttr_core.engine.moves.claims import payment_shapes, usable_hand
 from ttr_core.engine.open_routes import can_claim_route
 from ttr_maps.rules import CARDS_PER_COLOR, DECK_SIZE, EUROPE, LOCOMOTIVES, RuleSet
 
@@ -350,11 +350,14 @@ def best_payment(
     hand: Sequence[int],
     needs: Sequence[int] | None = None,
     min_locos: int = 0,
+    plain_route_locomotives: bool = True,
 ) -> Claim | None:
     """The cheapest affordable payment of `route` (R9), or None: as few locomotives
-    as possible (at least `min_locos`, E3 ferries); on a gray route, the colour least
-    needed elsewhere, then the one held most. The result is one of the board's
-    ready-made claims."""
+    as possible (at least `min_locos`, E3 ferries; none on a plain route under P2,
+    without `plain_route_locomotives`); on a gray route, the colour least needed
+    elsewhere, then the one held most. The result is one of the board's ready-made
+    claims."""
+    hand = usable_hand(board, route, hand, plain_route_locomotives)
     length, color = board.route_length[route], board.route_color[route]
     if (hand[color] if color != GRAY_INDEX else max(hand[:LOCO])) + hand[LOCO] < length:
         return None  # R9: too few cards whatever the payment (most routes, most turns)

@@ -174,7 +174,9 @@ class RolloutPlayer:
         ):
             return None
         ferry = board.route_ferry[route] if rules.ferries else 0
-        claim = best_payment(board, route, state.hands[seat], needs, ferry)
+        claim = best_payment(
+            board, route, state.hands[seat], needs, ferry, rules.plain_route_locomotives
+        )
         if (
             claim is not None
             and rules.tunnels

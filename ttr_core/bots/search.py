@@ -260,7 +260,14 @@ class SearchBot:
         for routes, limit in ((planned, PLANNED_CLAIMS), (by_length, LONGEST_CLAIMS)):
             found = 0
             for route in routes:
-                claim = best_payment(board, route, view.hand, None, ferry_locos(view, route))
+                claim = best_payment(
+                    board,
+                    route,
+                    view.hand,
+                    None,
+                    ferry_locos(view, route),
+                    view.rule_set.plain_route_locomotives,
+                )
                 if claim is not None and claim in listed and claim not in claims:
                     claims.append(claim)
                     found += 1

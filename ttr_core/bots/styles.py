@@ -195,7 +195,9 @@ class PlanningBot:
         )
         for route in targets:
             if can_claim_route(board, route, seat, owners, players, wagons, doubles):
-                claim = best_payment(board, route, hand, needs, ferry_locos(view, route))
+                claim = best_payment(
+                    board, route, hand, needs, ferry_locos(view, route), locos_on_plain(view)
+                )
                 if claim is not None and is_worth_digging(view, route, claim, given_up):
                     return claim
         if self.wants_tickets(view, plan):
@@ -415,6 +417,11 @@ def ferry_locos(view: PlayerView, route: int) -> int:
     return view.board.route_ferry[route] if view.rule_set.ferries else 0
 
 
+def locos_on_plain(view: PlayerView) -> bool:
+    """R9: locomotives pay any route; P2: only tunnels and ferries."""
+    return view.rule_set.plain_route_locomotives
+
+
 #: E2: how often a bot gives up one tunnel with one hand before it stops digging it
 #: until its hand changes; one retry is worth it (three new cards are turned up).
 TUNNEL_TRIES = 2
@@ -486,7 +493,9 @@ def best_claim(view: PlayerView, given_up: Collection[int] = ()) -> Claim | None
         if owners[route] == -1 and can_claim_route(
             board, route, seat, owners, players, wagons, doubles
         ):
-            claim = best_payment(board, route, hand, None, ferry_locos(view, route))
+            claim = best_payment(
+                board, route, hand, None, ferry_locos(view, route), locos_on_plain(view)
+            )
             if claim is not None and is_worth_digging(view, route, claim, given_up):
                 return claim
     return None

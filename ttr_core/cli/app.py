@@ -91,10 +91,11 @@ app = CommandApp(
     help=(
         "Design, check and play-test Ticket to Ride maps.\n\n"
         "Maps are YAML files (see docs/map-format.md). MAP arguments take a bundled map id "
-        "(north_america, europe, iran) or a path to a YAML file."
+        "(north_america, europe, nordic_countries, ...: the README lists them) or a path "
+        "to a YAML file."
     ),
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     rich_markup_mode="rich",
     pretty_exceptions_enable=False,
 )
@@ -102,9 +103,9 @@ app = CommandApp(
 
 def _show_version(value: bool) -> None:
     if value:
-        from importlib.metadata import version
+        from ttr_maps.about import DISTRIBUTION, installed_version
 
-        typer.echo(f"ttr {version('ttr')}")
+        typer.echo(f"ttr {installed_version()} ({DISTRIBUTION})")
         raise typer.Exit()
 
 

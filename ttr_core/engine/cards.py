@@ -150,11 +150,14 @@ class CardPiles:
         left_behind = shuffled_locos - min(shuffled_locos, taken)  # the other group's
         return fewest < limit or left_behind < limit
 
-    def second_card_exists(self) -> bool:
-        """D3: the deck (or discards) or a face-up card other than a locomotive."""
+    def second_card_exists(self, locomotive_ends_draw: bool = True) -> bool:
+        """D3: the deck (or discards) or a face-up card other than a locomotive (P1,
+        without `locomotive_ends_draw`: any face-up card)."""
         if self.deck or self.discard:
             return True
-        return any(card is not None and card != LOCO for card in self.market)
+        return any(
+            card is not None and (card != LOCO or not locomotive_ends_draw) for card in self.market
+        )
 
     def count_all(self, hands: Iterable[Sequence[int]], elsewhere: Iterable[int] = ()) -> int:
         """Every card in the piles, the hands and `elsewhere` (cards a tunnel turned

@@ -16,6 +16,13 @@ times the game was resumed with bots that could not go on exactly as before,
 changes the game, and `--verify` reads none.
 The same seed and the same actions give a byte-identical record.
 `schemas/game-record.schema.json` describes the format.
+
+**Versions.** Version 2 records are played in the map's play order
+(`ttr_core.engine.compiled`: the same map written in another order plays the same
+game), and their `map_fingerprint` does not depend on the order the file lists
+things in. Version 1 records were dealt in the file's order, with a fingerprint of
+that order: they replay in file order (`GameState(..., file_order=True)`), exactly
+as they were played, and a game continued from one stays version 1.
 """
 
 from __future__ import annotations
@@ -37,7 +44,11 @@ from ttr_maps.model import Map
 from ttr_maps.rules import RuleSet, RuleSetError
 
 RECORD_FORMAT = "ttr-game-record"
-RECORD_VERSION = 1
+#: The version written for games in play order; 1: games dealt in the file's order.
+RECORD_VERSION = 2
+FILE_ORDER_VERSION = 1
+#: Every version `read_record` and the replays accept.
+RECORD_VERSIONS = (FILE_ORDER_VERSION, RECORD_VERSION)
 #: Longest schema message shown (a message may quote a whole value).
 MESSAGE_LIMIT = 200
 
@@ -46,17 +57,43 @@ class RecordError(ValueError):
     """A record that cannot be read or replayed; the message says where."""
 
 
-def map_fingerprint(game_map: Map) -> str:
-    """A digest of what the rules read from a map, to notice a changed map on replay."""
+def map_fingerprint(game_map: Map, file_order: bool = False) -> str:
+    """A digest of what the rules read from a map, to notice a changed map on
+    replay: of the map in play order (the order the file lists things in does not
+    count, the ids of a double's tracks do: actions name them), or with
+    `file_order` of the file's order (version 1 records)."""
+    if file_order:
+        ordered = game_map
+        tickets: list[Any] = [(t.a, t.b, t.value, t.long) for t in ordered.tickets]
+    else:
+        ordered = game_map.in_play_order
+        tickets = [(*sorted(t.cities), t.value, t.bonus, t.long) for t in ordered.tickets]
     facts = {
-        "rules": game_map.rules,
-        "wagons": game_map.wagons,
-        "cities": [c.name for c in game_map.cities],
-        "routes": [(r.id, r.length, r.color, r.tunnel, r.ferry) for r in game_map.routes],
-        "tickets": [(t.a, t.b, t.value, t.long) for t in game_map.tickets],
+        "rules": ordered.rules,
+        "wagons": ordered.wagons,
+        "cities": [c.name for c in ordered.cities],
+        "routes": [(r.id, r.length, r.color, r.tunnel, r.ferry) for r in ordered.routes],
+        "tickets": tickets,
     }
     encoded = json.dumps(facts, ensure_ascii=False, separators=(",", ":")).encode()
     return hashlib.sha256(encoded).hexdigest()[:16]
+
+
+def state_fingerprint(state: GameState) -> str:
+    """The fingerprint a record (or a stored game) of `state` carries: of its map in
+    the order the game is numbered in."""
+    return map_fingerprint(state.map, state.board.file_order)
+
+
+def order_for_fingerprint(game_map: Map, fingerprint: str) -> bool | None:
+    """How a game whose record (or stored game) carries `fingerprint` is dealt on
+    `game_map`: False in play order, True in file order (a game from before play
+    order), None when the map is not the one the game was played on."""
+    if fingerprint == map_fingerprint(game_map):
+        return False
+    if fingerprint == map_fingerprint(game_map, file_order=True):
+        return True
+    return None
 
 
 @dataclass(frozen=True)
@@ -118,9 +155,9 @@ def record_of(
         seats.append(entry)
     record: dict[str, Any] = {
         "format": RECORD_FORMAT,
-        "version": RECORD_VERSION,
+        "version": FILE_ORDER_VERSION if state.board.file_order else RECORD_VERSION,
         "map": state.map.id,
-        "map_fingerprint": map_fingerprint(state.map),
+        "map_fingerprint": state_fingerprint(state),
         "rules": state.rule_set.name,
         "rule_set": state.rule_set.to_dict(),
         "seed": state.seed,
@@ -197,7 +234,7 @@ def read_record(path: str | Path) -> dict[str, Any]:
     record = parse_json(_read_text(path), str(path))
     if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
         raise RecordError(f"{path}: not a ttr game record (format is not {RECORD_FORMAT!r})")
-    if record.get("version") != RECORD_VERSION:
+    if record.get("version") not in RECORD_VERSIONS:
         raise RecordError(f"{path}: record version {record.get('version')!r} is not supported")
     problem = first_schema_problem(record)
     if problem:
@@ -342,14 +379,16 @@ def replay(record: Mapping[str, Any], game_map: Map) -> GameState:
 
 
 def _start(record: Mapping[str, Any], game_map: Map) -> GameState:
-    """The game as dealt for a record, on the map it was played on."""
+    """The game as dealt for a record, on the map it was played on (version 1 in
+    the file's order)."""
+    file_order = record.get("version") == FILE_ORDER_VERSION
     fingerprint = record.get("map_fingerprint")
-    if fingerprint is not None and fingerprint != map_fingerprint(game_map):
+    if fingerprint is not None and fingerprint != map_fingerprint(game_map, file_order):
         raise RecordError(f"the map {game_map.id!r} differs from the one the game was played on")
     try:
         stored = record.get("rule_set")
         rules = RuleSet.from_dict(stored) if stored is not None else record.get("rules")
-        return GameState(game_map, record["players"], record["seed"], rules)
+        return GameState(game_map, record["players"], record["seed"], rules, file_order=file_order)
     except RuleSetError as error:
         raise RecordError(f"rule_set: {error}") from None
     except (ValueError, KeyError, TypeError) as error:

@@ -33,6 +33,7 @@ from pygls.lsp.server import LanguageServer
 from ttr_core.lsp import actions, completion, diagnostics, hover, navigation, wire
 from ttr_core.lsp.lines import LineIndex
 from ttr_core.lsp.snapshot import Snapshot, take_snapshot
+from ttr_maps.about import installed_version
 from ttr_maps.checks.validate import MAP_SUFFIXES
 from ttr_maps.io.document import is_map_text
 
@@ -62,15 +63,6 @@ class _Document:
     cities: tuple[str, ...] = ()
 
 
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("ttr")
-    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
-        return "0"
-
-
 def _path_of(uri: str) -> str:
     """The file path of a document (or its URI's path, for other schemes)."""
     return unquote(urlparse(uri).path) or uri
@@ -80,7 +72,9 @@ class MapLanguageServer(LanguageServer):
     """`ttr lsp`: the checks of `ttr validate`, and more, in the editor."""
 
     def __init__(self) -> None:
-        super().__init__("ttr", _version(), text_document_sync_kind=types.TextDocumentSyncKind.Full)
+        super().__init__(
+            "ttr", installed_version(), text_document_sync_kind=types.TextDocumentSyncKind.Full
+        )
         self.documents: dict[str, _Document] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._collector: asyncio.TimerHandle | None = None

@@ -30,9 +30,11 @@ import os
 import signal
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from ttr_core.playtest.plan import PlayedMap, RunPlan
 
 if TYPE_CHECKING:  # the engine is imported where games are played, not by the CLI
     from concurrent.futures import Future
@@ -177,31 +179,41 @@ def iter_batches(games: int, size: int) -> Iterator[range]:
         yield range(start, min(start + size, games))
 
 
+@dataclass(frozen=True)
+class Workers:
+    """Where a run's games are played: `executor`, by default `jobs` local processes
+    (this process alone for 1). `jobs` also sizes the batches."""
+
+    jobs: int = 1
+    executor: Executor | None = field(default=None, compare=False)
+
+    def resolved(self) -> Executor:
+        """The executor: the one given, else this process or `jobs` local processes."""
+        return self.executor or EXECUTORS["local"](self.jobs, None)
+
+    def halves(self) -> tuple[Workers, Workers]:
+        """Two runs played side by side (`ttr compare` of two maps): half the local
+        processes each, or the one executor given for both."""
+        if self.executor is not None or self.jobs <= 1:
+            return self, self
+        return Workers(max(1, self.jobs // 2)), Workers(max(1, self.jobs // 2))
+
+
+#: This process, one game after another.
+IN_THIS_PROCESS = Workers(1)
+
+
 def iter_games(
-    game_map: Map,
-    map_argument: str,
-    games: int,
-    players: int,
-    bots: Sequence[str],
-    seed: int,
-    jobs: int = 1,
-    records: bool = False,
-    rules: RuleSet | None = None,
-    executor: Executor | None = None,
+    played: PlayedMap, plan: RunPlan, where: Workers = IN_THIS_PROCESS, records: bool = False
 ) -> Iterator[GameSummary]:
-    """Play the games of a run on `game_map` (named `map_argument` on the command
-    line) and yield their summaries in game order.
-
-    `executor` says where; by default this process when `jobs` is 1, else `jobs`
-    local worker processes."""
-    from ttr_core.playtest.playout import rule_changes
-
-    if executor is None:
-        executor = EXECUTORS["local"](jobs, None)
-    changes = tuple(rule_changes(game_map, rules))
-    work = Work(map_argument, tuple(bots), players, seed, records, rules, changes)
-    batches = iter_batches(games, batch_size(games, max(1, jobs)))
-    for summaries in executor.run(work, game_map, batches):
+    """Play the games of `plan` on `played` where `where` says and yield their
+    summaries in game order (with each game's record when `records`)."""
+    executor = where.resolved()
+    work = Work(
+        played.argument, plan.bots, plan.players, plan.seed, records, played.rules, played.changes
+    )
+    batches = iter_batches(plan.games, batch_size(plan.games, max(1, where.jobs)))
+    for summaries in executor.run(work, played.map, batches):
         yield from summaries
 
 
@@ -397,7 +409,8 @@ def _lost_message(work: Work, batch: range) -> str:
 
 
 RAY_MISSING = (
-    "--executor ray needs Ray, which is not installed; install it with: pip install 'ttr[cluster]'"
+    "--executor ray needs Ray, which is not installed; install it with: "
+    "pip install 'ttr-mapkit[cluster]'"
 )
 
 

@@ -54,7 +54,7 @@ from ttr_core.table.journal import Event, Journal, Observed, retell
 from ttr_core.table.progress import action_kinds, claimable_routes
 from ttr_core.table.screen import Screen, render_screen, seat_name
 from ttr_core.table.texts import COMMANDS_HELP, printable
-from ttr_maps.io.limits import MAX_NAME_CHARS
+from ttr_maps.io.limits import MAX_PLAYER_NAME_CHARS
 from ttr_maps.model import Map
 from ttr_maps.rules import RuleSet
 
@@ -373,7 +373,7 @@ class Person:
             self._stop("input ended")
         if not asked:
             table.asked_names.add(self.seat)
-            given = " ".join(answer.split())[:MAX_NAME_CHARS]
+            given = " ".join(answer.split())[:MAX_PLAYER_NAME_CHARS]
             if given and given.isprintable():
                 table.person_names[self.seat] = given
                 table.names = [*table.names[: self.seat], given, *table.names[self.seat + 1 :]]
