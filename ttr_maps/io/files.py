@@ -702,7 +702,7 @@ class ReaderMayLeave:
 
     def _drop_the_rest(self) -> None:
         self.reader_left = True
-        silence_standard_output()
+        silence_standard_output(self._stream)
         with suppress(OSError, ValueError):
             self._stream.flush()  # what was buffered goes to /dev/null now
 
@@ -734,12 +734,14 @@ def guard_standard_output() -> None:
         sys.stdout = ReaderMayLeave(sys.stdout)  # type: ignore[assignment]
 
 
-def silence_standard_output() -> None:
-    """Point standard output's descriptor at /dev/null: what is written to it from
-    now on (Python's flush at exit included) goes nowhere without failing."""
+def silence_standard_output(stream: Any = None) -> None:
+    """Point the descriptor of `stream` (standard output by default) at /dev/null:
+    what is written to it from now on (Python's flush at exit included) goes
+    nowhere without failing. A stream without a descriptor is left alone."""
     try:
+        descriptor = (sys.stdout if stream is None else stream).fileno()
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        os.dup2(devnull, descriptor)
         os.close(devnull)
-    except (OSError, ValueError, AttributeError):  # no real stdout (a test runner)
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):  # a test runner's
         pass
