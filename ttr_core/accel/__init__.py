@@ -90,10 +90,17 @@ def checksum(module: str) -> int:
 def stale_modules() -> list[str]:
     """Compiled modules whose source changed since they were built (or that the
     build did not record)."""
-    from ttr_maps.io.files import read_regular_file
+    import os
+    import stat
 
-    try:  # a regular file of modest size (a FIFO put there would block every import)
-        recorded = json.loads(read_regular_file(BUILD_RECORD, BUILD_RECORD_BYTES).decode("utf-8"))
+    # Only a regular file of modest size (a FIFO put there would block every import),
+    # read without importing ttr_maps: `import ttr_core` stays this light.
+    try:
+        with open(BUILD_RECORD, "rb", opener=lambda p, f: os.open(p, f | os.O_NONBLOCK)) as f:
+            info = os.fstat(f.fileno())
+            if not stat.S_ISREG(info.st_mode) or info.st_size > BUILD_RECORD_BYTES:
+                raise ValueError("not a build record")
+            recorded = json.loads(f.read(BUILD_RECORD_BYTES + 1).decode("utf-8"))
     except (OSError, ValueError, RecursionError):
         recorded = {}
     if not isinstance(recorded, dict):  # whatever else is there, no module is recorded

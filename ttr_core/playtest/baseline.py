@@ -1,15 +1,18 @@
 """The published-board baseline of the findings: the published boards
 (`PUBLISHED_MAPS`) that seat the table size, each with its own rules, played by the
-same bots at the same table size. The shipped file holds North America and Europe.
+same bots at the same table size. The shipped file holds all twelve.
 
 A finding says "… while the published boards give X": the numbers X come from a
 `Baseline` (`ttr_core.playtest.report`), found in this order:
 
-1. **shipped** with ttr (`data/baseline.json`, in the wheel): 1,000 games a board
-   at 2-5 players for the bot sets in `SHIPPED_BOTS`. Regenerate it for a new
-   version (the engine or a bot changed) with
+1. **shipped** with ttr (`data/baseline.json`, in the wheel): 200 games a board
+   at 2-5 players for the bot sets in `SHIPPED_BOTS` (the file says how many; each
+   estimate keeps its standard error, so the findings' intervals widen with fewer
+   games). Regenerate it for a new version (the engine or a bot changed) with
 
-       python -m ttr_core.playtest.baseline --games 1000 --jobs 2
+       python -m ttr_core.playtest.baseline --games 200 --jobs 2
+
+   (390 CPU s for the twelve boards; 1,000 games a board take five times that).
 
 2. **cached**: computed once on demand (`ttr simulate … --baseline compute`) for
    other bots, and kept in the user's cache folder

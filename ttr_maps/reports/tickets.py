@@ -240,12 +240,12 @@ def analysis_renderables(analysis: DeckAnalysis, *, top: int = 8, width: int = 8
     # size), as many as the terminal's width holds (all of them in --format json).
     every = published_beside(analysis)
     published = every[: max(1, (width - 50) // 12)]
-    if board.map.not_modelled:
-        yield escape(f"{board.map.name} plays without: " + "; ".join(board.map.not_modelled)) + "\n"
     by_size = ", ".join(
         f"{n} players {100 * c:.0f} %" for n, c in sorted(measures.completion.items())
     )
     beside = ", ".join(f"{escape(name)} {100 * m.deck_number:.0f} %" for name, m in published)
+    if board.map.not_modelled:
+        yield escape(f"{board.map.name} plays without: " + "; ".join(board.map.not_modelled))
     yield (
         f"[bold]{escape(board.map.name)}: deck number {100 * measures.deck_number:.0f} % at "
         f"{measures.reference_players} players[/bold] ({by_size}; the {len(published)} "
