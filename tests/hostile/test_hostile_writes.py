@@ -247,3 +247,42 @@ def test_a_save_landing_between_the_exchanges_is_put_back_too(tmp_path, monkeypa
     assert path.read_bytes() == b"editor: 2\n"
     assert len(calls) == 3  # the swap, the first save put back, the second put back
     assert sorted(p.name for p in tmp_path.iterdir()) == ["map.yaml"]
+
+
+@pytest.mark.parametrize("stop", ["SIGTERM", "SIGINT", "SIGHUP"])
+def test_a_write_in_place_stopped_by_a_signal_leaves_the_map_whole(tmp_path, stop):
+    """`ttr layout --write` stopped at any moment: the map is the old one or the new
+    one, whole, no temporary file is left, and no traceback is printed."""
+    import signal
+    import subprocess
+    import sys
+
+    from ttr_maps.authoring.starter import starter_map_text
+
+    path = tmp_path / "board.yaml"
+    original = starter_map_text("board", coordinates="plane")
+    ttr = Path(sys.executable).with_name("ttr")
+    outcomes = set()
+    for delay in (0.3, 0.8, 1.5, 2.5):
+        path.write_text(original, encoding="utf-8")
+        process = subprocess.Popen(
+            [str(ttr), "layout", str(path), "--write"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        time.sleep(delay)
+        process.send_signal(getattr(signal, stop))
+        _, errors = process.communicate(timeout=120)
+        assert "Traceback" not in errors
+        text = path.read_text(encoding="utf-8")
+        if process.returncode == 0:
+            assert "layout:" in text  # finished first: laid out
+        else:
+            number = getattr(signal, stop)
+            # 128 + the signal once ttr runs; killed by it while Python still starts
+            assert process.returncode in (128 + number, -number), (process.returncode, errors)
+            assert text == original or "layout:" in text
+        outcomes.add(process.returncode)
+        assert not [p for p in tmp_path.iterdir() if p.name.startswith(".ttr-")]
+    assert outcomes  # the loop ran

@@ -235,16 +235,24 @@ def load_map_argument(argument: str) -> Map:
     every error found in it."""
     from ttr_maps.io.bundled import bundled_map_ids
     from ttr_maps.load import InvalidMapError, load_map
+    from ttr_maps.text import shorten_message
 
     try:
         return load_map(argument)
     except InvalidMapError as error:
         report = error.report
-        for problem in report.errors:
-            typer.echo(str(problem), err=True)
-        named_a_file = report.document is not None or Path(argument).exists()
+        for problem in report.errors:  # a path of thousands of characters is shown cut
+            typer.echo(shorten_message(str(problem)), err=True)
+        named_a_file = report.document is not None or _exists(argument)
         hint = "" if named_a_file else f" (bundled maps: {', '.join(bundled_map_ids())})"
         raise fail(f"{argument}: not a playable map{hint}") from None
+
+
+def _exists(path: str) -> bool:
+    try:
+        return Path(path).exists()
+    except (OSError, ValueError):  # a name too long for the system, a NUL byte
+        return False
 
 
 def standings_table(result: GameResult, players: list[str]) -> object:

@@ -8,6 +8,7 @@ import typer
 
 from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, app
 from ttr_core.cli.common import MapArgument, checked_output
+from ttr_maps.text import shorten_message
 
 
 @app.command(bounded=True)
@@ -74,7 +75,7 @@ def layout(
     game_map, previous, problems = map_ignoring_layout(path)
     if game_map is None:
         for problem in problems:
-            typer.echo(str(problem), err=True)
+            typer.echo(shorten_message(str(problem)), err=True)
         raise fail(f"{map_argument}: not a playable map")
     names = [c.name for c in game_map.cities]
     for name in pin or []:

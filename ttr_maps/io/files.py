@@ -407,15 +407,42 @@ def swap_if_unchanged(new: Path, target: Path, unchanged: FileIdentity | FileSna
     if not _is_unchanged(target, identity, expected):  # the common refusal: no swap at all
         raise FileChangedError(errno.EAGAIN, _CHANGED.format("changed"))
     mine = os.stat(new).st_ino
-    if not _exchange(new, target):
-        os.replace(new, target)  # checked just above
-        return
-    # `new` now names the file that was at `target`: is it the one read?
-    if _is_unchanged(new, identity, expected):
-        return  # the caller removes `new` (the old file)
-    with suppress(OSError):
-        _give_back(new, target, mine)
+    with _signals_held():  # Ctrl-C or SIGTERM between the exchange and its check waits
+        if not _exchange(new, target):
+            os.replace(new, target)  # checked just above
+            return
+        # `new` now names the file that was at `target`: is it the one read?
+        if _is_unchanged(new, identity, expected):
+            return  # the caller removes `new` (the old file)
+        with suppress(OSError):
+            _give_back(new, target, mine)
     raise FileChangedError(errno.EAGAIN, _CHANGED.format("changed"))
+
+
+#: The signals that stop a command (Ctrl-C, SIGTERM, SIGHUP: `stop_on_signals`).
+_STOPPING_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold the signals that stop a command for the few system calls of a swap, so
+    a stop never lands between the exchange and the check that may undo it (the
+    file read would then be gone with the temporary one); they arrive right after.
+    In the main thread only (elsewhere Python does not run signal handlers)."""
+    import signal
+    import threading
+
+    wanted = {getattr(signal, name) for name in _STOPPING_SIGNALS if hasattr(signal, name)}
+    if threading.current_thread() is not threading.main_thread() or not hasattr(
+        signal, "pthread_sigmask"
+    ):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, wanted)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 #: Exchanges `_give_back` makes at most (each further one needs another save landing
@@ -675,7 +702,7 @@ class ReaderMayLeave:
 
     def _drop_the_rest(self) -> None:
         self.reader_left = True
-        silence_standard_output()
+        silence_standard_output(self._stream)
         with suppress(OSError, ValueError):
             self._stream.flush()  # what was buffered goes to /dev/null now
 
@@ -707,12 +734,14 @@ def guard_standard_output() -> None:
         sys.stdout = ReaderMayLeave(sys.stdout)  # type: ignore[assignment]
 
 
-def silence_standard_output() -> None:
-    """Point standard output's descriptor at /dev/null: what is written to it from
-    now on (Python's flush at exit included) goes nowhere without failing."""
+def silence_standard_output(stream: Any = None) -> None:
+    """Point the descriptor of `stream` (standard output by default) at /dev/null:
+    what is written to it from now on (Python's flush at exit included) goes
+    nowhere without failing. A stream without a descriptor is left alone."""
     try:
+        descriptor = (sys.stdout if stream is None else stream).fileno()
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        os.dup2(devnull, descriptor)
         os.close(devnull)
-    except (OSError, ValueError, AttributeError):  # no real stdout (a test runner)
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):  # a test runner's
         pass
