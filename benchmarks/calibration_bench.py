@@ -68,7 +68,7 @@ from pathlib import Path
 
 from ttr_core.playtest.baseline import DEFAULT_SEED, SHIPPED_BOTS, find_baseline
 from ttr_core.playtest.compare import compare_maps, compare_reports, play_alike
-from ttr_core.playtest.crowding import played_deck
+from ttr_core.playtest.crowding import games_at, played_deck
 from ttr_core.playtest.executors import Workers, iter_games
 from ttr_core.playtest.plan import PlayedMap, RunPlan
 from ttr_core.playtest.simulate import Run, simulate
@@ -462,7 +462,8 @@ def section_crowding(args: argparse.Namespace) -> None:
     from ttr_maps.analysis.tickets import analyse_deck
 
     print(
-        f"connections taken a game: `ttr tickets --games {args.estimate_games}` (seed 1) "
+        f"connections taken a game: `ttr tickets --games {args.estimate_games}` (that many games "
+        "at 4 players, as many seat-games at the others; seed 1) "
         f"against {args.crowding_games} games of play (seed {args.seed}), greedy; the old "
         "model beside"
     )
@@ -475,7 +476,9 @@ def section_crowding(args: argparse.Namespace) -> None:
         board = analysis.board
         model = {c.players: c.blocked_per_game for c in analysis.measures.crowding}
         for players in board.rules.player_counts():
-            estimate = played_deck(played, board, players, args.estimate_games, where=where)
+            estimate = played_deck(
+                played, board, players, games_at(players, args.estimate_games), where=where
+            )
             play = played_deck(played, board, players, args.crowding_games, args.seed, where)
             off = (estimate.blocked_per_game - play.blocked_per_game) / play.blocked_per_game
             model_off = (model[players] - play.blocked_per_game) / play.blocked_per_game
