@@ -183,6 +183,9 @@ class Map:
     settings: Mapping[str, Any] = field(default_factory=dict, compare=False)
     #: The board layout, if the file has one (`ttr layout --write` makes one).
     layout: BoardLayout | None = field(default=None, compare=False)
+    #: Rules of the board that ttr does not model (`not_modelled:`): the map plays
+    #: under its `rules` without them, and every report that names the map says so.
+    not_modelled: tuple[str, ...] = field(default=(), compare=False)
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> Map:
@@ -256,6 +259,7 @@ class Map:
             tickets=tickets,
             settings=dict(settings),
             layout=BoardLayout.from_data(data["layout"]) if data.get("layout") else None,
+            not_modelled=tuple(str(text) for text in data.get("not_modelled", ()) or ()),
         )
 
     # Lookups are derived once per map; the map itself never changes.
@@ -352,7 +356,8 @@ def player_loads(game_map: Map, rules: RuleSet) -> tuple[PlayerLoad, ...]:
     TTR451 and `ttr stats` read it."""
     spaces = game_map.total_spaces
     # R11: in a 2- or 3-player game a double route gives one claimable track.
-    single_track = sum(group[0].length for group in game_map.parallel_routes.values())
+    # Parallel tracks may differ in length (TTR255): the longest is what one track can take.
+    single_track = sum(max(r.length for r in group) for group in game_map.parallel_routes.values())
     loads = []
     for players in rules.player_counts():
         claimable = single_track if rules.is_single_track(players) else spaces

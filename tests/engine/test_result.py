@@ -194,3 +194,68 @@ def test_e1_among_equally_good_choices_the_one_borrowing_fewer_routes_wins():
     seat = state.result().seats[0]
     assert seat.station_routes == ("A-C",)
     assert seat.tickets[0].completed
+
+
+# ------------------------------------------------------------------------- P4
+def test_p4_the_globetrotter_bonus_goes_to_the_most_completed_tickets():
+    state = started(tiny_map(settings={"most_tickets_bonus": 15}), 3)
+    # Seat 0 completes A-C and A-B; seat 1 completes C-D; seat 2 nothing.
+    finish_with(
+        state, {"A-B/1": 0, "B-C": 0, "C-D": 1}, {0: ["A-C", "A-B"], 1: ["C-D"], 2: ["D-E"]}
+    )
+    result = state.result()
+    assert [s.completed_tickets for s in result.seats] == [2, 1, 0]
+    assert [s.score["most_tickets_bonus"] for s in result.seats] == [15, 0, 0]
+    assert result.seats[0].total == sum(result.seats[0].score.values())
+
+
+def test_p4_tied_players_share_it_and_those_who_left_get_none():
+    state = started(tiny_map(settings={"most_tickets_bonus": 10}), 3)
+    arrange(state, status={2: Status.RESIGNED})
+    finish_with(state, {"A-B/1": 0, "C-D": 1, "D-E": 2}, {0: ["A-B"], 1: ["C-D"], 2: ["D-E"]})
+    assert [s.score["most_tickets_bonus"] for s in state.result().seats] == [10, 10, 0]
+
+
+def test_p4_nobody_gets_it_without_a_completed_ticket_and_base_rules_have_none():
+    state = started(tiny_map(settings={"most_tickets_bonus": 10}), 2)
+    finish_with(state, {}, {0: ["A-C"], 1: ["D-E"]})
+    assert [s.score["most_tickets_bonus"] for s in state.result().seats] == [0, 0]
+    plain = started(tiny_map(), 2)
+    finish_with(plain, {"A-B/1": 0}, {0: ["A-B"], 1: []})
+    assert "most_tickets_bonus" not in plain.result().seats[0].score
+
+
+# ------------------------------------------------------------------------- P5
+INDIA_POINTS = {"grand_tour_points": [5, 10, 20, 30, 40]}
+
+
+def test_p5_a_ticket_joined_by_two_paths_sharing_no_route_is_a_grand_tour():
+    state = started(tiny_map(settings=INDIA_POINTS), 2)
+    # Seat 0: the loop A-B-C-A and the tail C-D. A-C (0) is joined twice (A-C, and
+    # A-B-C); C-D (8) only through the bridge C-D.
+    finish_with(state, {"A-B/1": 0, "B-C": 0, "A-C": 0, "C-D": 0}, {0: ["A-C", "C-D"], 1: []})
+    seat0, seat1 = state.result().seats
+    assert [t.completed for t in seat0.tickets] == [True, True]
+    assert seat0.score["grand_tour_bonus"] == 5  # one Grand Tour
+    assert seat1.score["grand_tour_bonus"] == 0
+
+
+def test_p5_the_two_paths_may_cross_at_a_city_and_the_points_grow_with_the_count():
+    state = started(tiny_map(settings=INDIA_POINTS), 2)
+    # A-B-E and A-C-D-E share no route (they meet only at A and E): A-E (3) is a
+    # Grand Tour, and so are A-B (6) and D-E (9), all on the one loop.
+    finish_with(
+        state,
+        {"A-B/1": 0, "B-E": 0, "A-C": 0, "C-D": 0, "D-E": 0},
+        {0: ["A-E", "A-B", "D-E"], 1: []},
+    )
+    assert state.result().seats[0].score["grand_tour_bonus"] == 20  # three tickets
+
+
+def test_p5_no_grand_tour_without_the_rule_or_without_a_second_path():
+    state = started(tiny_map(settings=INDIA_POINTS), 2)
+    finish_with(state, {"A-B/1": 0, "B-C": 0}, {0: ["A-C"], 1: []})  # A-B-C: one path
+    assert state.result().seats[0].score["grand_tour_bonus"] == 0
+    plain = started(tiny_map(), 2)
+    finish_with(plain, {"A-B/1": 0, "B-C": 0, "A-C": 0}, {0: ["A-C"], 1: []})
+    assert "grand_tour_bonus" not in plain.result().seats[0].score

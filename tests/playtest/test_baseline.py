@@ -12,15 +12,16 @@ from typer.testing import CliRunner
 from ttr_core.cli import app
 from ttr_core.playtest import baseline as baseline_module
 from ttr_core.playtest.baseline import (
-    PUBLISHED_BOARDS,
     SHIPPED_BOTS,
     baseline_for,
+    boards_seating,
     bot_key,
     cache_path,
     compute_baseline,
     find_baseline,
     store_cached,
 )
+from ttr_maps.io.bundled import PUBLISHED_MAPS
 
 runner = CliRunner()
 
@@ -37,9 +38,9 @@ def test_the_shipped_baseline_holds_both_published_boards_at_every_table_size(bo
         found = find_baseline(list(reversed(bots)), players)  # the seat order does not matter
         assert found is not None and found.source.startswith("shipped with ttr")
         assert found.players == players and found.bots == tuple(sorted(bots))
-        assert [b.map for b in found.boards] == list(PUBLISHED_BOARDS)
+        assert [b.map for b in found.boards] == list(boards_seating(players))
         for board in found.boards:
-            assert board.games == 1000 and len(board.turn_order) == players
+            assert board.games == found.boards[0].games and len(board.turn_order) == players
             assert sum(e.value for e in board.turn_order) == pytest.approx(1.0, abs=1e-4)
 
 
@@ -47,7 +48,11 @@ def test_other_bots_have_no_baseline_until_one_is_computed_and_cached(cache: Pat
     bots = ["greedy", "route-focus"]
     assert find_baseline(bots, 2) is None
     computed = compute_baseline(bots, 2, games=3, seed=5)
-    assert computed.source == "computed" and len(computed.boards) == 2
+    # Every published board seats 2 players; at 4, Nordic Countries and Switzerland
+    # (2-3 players) are left out (R1).
+    assert computed.source == "computed"
+    assert [b.map for b in computed.boards] == list(boards_seating(2)) == list(PUBLISHED_MAPS)
+    assert "nordic_countries" not in boards_seating(4) and "europe" in boards_seating(4)
     path = store_cached(computed)
     assert path == cache_path(bots, 2) and path.is_relative_to(cache)
     found = find_baseline(["route-focus", "greedy"], 2)
@@ -85,9 +90,9 @@ def test_baseline_for_finds_the_shipped_one_and_plays_and_caches_a_missing_one(
     played: list[object] = []
     computed, path = baseline_for(["greedy", "one-step"], 2, on_game=played.append, games=2)
     assert path == cache_path(["greedy", "one-step"], 2) and path.is_file()
-    assert len(played) == 2 * len(PUBLISHED_BOARDS) and "cached in" in computed.source
+    assert len(played) == 2 * len(boards_seating(2)) and "cached in" in computed.source
     again, path = baseline_for(["one-step", "greedy"], 2, on_game=played.append, games=2)
-    assert path is None and again == computed and len(played) == 2 * len(PUBLISHED_BOARDS)
+    assert path is None and again == computed and len(played) == 2 * len(boards_seating(2))
     # A baseline missing a published board (made before it joined the list) is not used.
     partial = computed.__class__(**{**computed.__dict__, "boards": computed.boards[:1]})
     store_cached(partial)

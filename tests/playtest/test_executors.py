@@ -250,7 +250,7 @@ def test_ray_missing_says_how_to_install(monkeypatch: pytest.MonkeyPatch, tmp_pa
         app, ["simulate", MAP, "--games", "2", "--executor", "ray", "--out", str(tmp_path / "r")]
     )
     assert result.exit_code == 2
-    assert "pip install 'ttr[cluster]'" in result.output
+    assert "pip install 'ttr-mapkit[cluster]'" in result.output
     assert not (tmp_path / "r").exists()
 
 

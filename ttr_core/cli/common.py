@@ -94,12 +94,16 @@ def bot_names(spec: str, option: str = "--bots") -> list[str]:
 def rules_with_changes(game_map: Map, changes: list[str] | None) -> RuleSet:
     """The map's rule set (with its settings) and the --set changes, or exit 2
     naming the bad field and the allowed ones."""
-    from ttr_maps.rules import RuleSetError, parse_overrides, rules_for
+    from ttr_maps.rules import RuleSetError, misfit, parse_overrides, rules_for
 
     try:
-        return rules_for(game_map).with_overrides(parse_overrides(changes or []))
+        rule_set = rules_for(game_map).with_overrides(parse_overrides(changes or []))
     except RuleSetError as error:
         raise fail(f"--set: {error}") from None
+    problem = misfit(rule_set, game_map)
+    if problem:
+        raise fail(f"--set: {problem}")
+    return rule_set
 
 
 #: `--executor` choices, derived from the executor registry.
@@ -120,7 +124,7 @@ ExecutorOption = Annotated[
     ExecutorName,
     typer.Option(
         help="Where the games are played: local (this machine's processes, --jobs) or "
-        "ray (Ray workers; pip install 'ttr[cluster]'; see docs/cluster.md).",
+        "ray (Ray workers; pip install 'ttr-mapkit[cluster]'; see docs/cluster.md).",
     ),
 ]
 AddressOption = Annotated[

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, app
+from ttr_core.cli.app import EXIT_OK, app
 from ttr_core.cli.common import (
     SeedOption,
     checked_bots,
@@ -153,6 +153,6 @@ def compare(
     try:
         write_text_atomically(output, text)
     except OSError as error:
-        raise fail(f"cannot write {output}: {error.strerror or error}", EXIT_FAILED) from None
+        raise fail(f"cannot write {output}: {error.strerror or error}") from None
     typer.echo(f"comparison written to {output}")
     raise typer.Exit(EXIT_OK)

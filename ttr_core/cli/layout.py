@@ -56,16 +56,21 @@ def layout(
     from ttr_maps.geometry.layout import LayoutError, compute_layout
     from ttr_maps.io.bundled import resolve_map_argument
     from ttr_maps.io.files import (
+        FileSnapshot,
         TextForm,
         describe_os_error,
-        read_regular_file,
-        write_text_atomically,
+        read_snapshot,
+        replace_if_unchanged,
     )
     from ttr_maps.io.limits import MAX_MAP_BYTES
     from ttr_maps.load import map_ignoring_layout
     from ttr_maps.spelling import did_you_mean
 
     path = resolve_map_argument(map_argument)
+    try:  # the file as read first: --write replaces it only if it is still this file
+        snapshot: FileSnapshot | OSError = read_snapshot(path, MAX_MAP_BYTES)
+    except OSError as error:  # the map reader says why, in its words, just below
+        snapshot = error
     game_map, previous, problems = map_ignoring_layout(path)
     if game_map is None:
         for problem in problems:
@@ -79,7 +84,10 @@ def layout(
     if write:  # the map is written in place: the one rule, without the input check
         checked_output(path, "--write")
     try:
-        raw = read_regular_file(path, MAX_MAP_BYTES).decode("utf-8")
+        if isinstance(snapshot, OSError):
+            raise snapshot
+        read = snapshot
+        raw = read.text()
         form = TextForm.of(raw)
         text = form.strip(raw)  # edited with bare LF, written back in the file's form
         result = compute_layout(game_map, previous, pinned)
@@ -129,7 +137,7 @@ def layout(
         typer.echo("  readable: every rule of docs/print.md met (TTR551-TTR557)")
     if write:
         try:  # in the file's form: its BOM and line ends (the new section's too)
-            write_text_atomically(path, form.apply(new_text))
+            replace_if_unchanged(path, form.apply(new_text).encode("utf-8"), read)
         except OSError as error:
             raise fail(f"{path}: cannot write: {describe_os_error(error)}") from None
         typer.echo(f"written to {path}")

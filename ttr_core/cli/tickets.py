@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -250,7 +251,14 @@ def suggest(
     )
     from ttr_maps.authoring.ticket_block import deck_to_yaml, write_deck
     from ttr_maps.io.bundled import resolve_map_argument
+    from ttr_maps.io.files import FileSnapshot, describe_os_error, read_snapshot
+    from ttr_maps.io.limits import MAX_MAP_BYTES
 
+    snapshot: FileSnapshot | None = None
+    if write:  # the file as read before the map: replaced only if it is still this one
+        # If it cannot be read, the map's loading says why, in its words, just below.
+        with contextlib.suppress(OSError, ValueError):
+            snapshot = read_snapshot(resolve_map_argument(map_argument), MAX_MAP_BYTES)
     game_map = load_map_argument(map_argument)
     try:
         board = TicketBoard(game_map)
@@ -294,9 +302,9 @@ def suggest(
         return
     path = resolve_map_argument(map_argument)
     try:
-        write_deck(path, deck, comment)
+        write_deck(path, deck, comment, snapshot)
     except DeckError as error:
         raise fail(str(error)) from None
     except OSError as error:
-        raise fail(f"{path}: cannot write: {error.strerror or error}", EXIT_USAGE) from None
+        raise fail(f"{path}: cannot write: {describe_os_error(error)}", EXIT_USAGE) from None
     typer.echo(f"wrote {len(deck)} tickets to {path}; {summary}")

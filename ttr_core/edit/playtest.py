@@ -103,7 +103,7 @@ class Playtest:
         here = Workers(1, InProcess())
         try:
             if find_baseline(plan.bots, plan.players) is None:
-                self._total = baseline_games() + self.games
+                self._total = baseline_games(plan.players) + self.games
                 self._phase = "the published boards (baseline, cached for next time)"
             baseline, _ = baseline_for(plan.bots, plan.players, here, self._on_game)
             self._phase = "the map"

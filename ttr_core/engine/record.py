@@ -6,11 +6,14 @@
      "seats": [{"seat": 0, "player": "human", "name": "Ana"}, {"seat": 1, "player": "random"}, …],
      "actions": [{"seat": 2, "action": "keep 0,1"}, …, {"seat": null, "action": "remove 3"}],
      "notes": [{"after": 12, "seat": 0, "name": "Ana", "text": "Denver is crowded"}],
+     "resumed": [{"after": 40, "inexact_seats": [2]}],
      "result": {"end_reason": "final round", "seats": [ … ]}}
 
-A seat's `name` (what a person called themselves at the table) and the `notes`
-(the table's chat: play-testers' remarks, kept with the game) appear only when
-there are some; neither changes the game, and `--verify` reads neither.
+A seat's `name` (what a person called themselves at the table), the `notes`
+(the table's chat: play-testers' remarks, kept with the game) and `resumed` (the
+times the game was resumed with bots that could not go on exactly as before,
+`ttr_core.engine.loop.catch_up`) appear only when there are some; none of them
+changes the game, and `--verify` reads none.
 The same seed and the same actions give a byte-identical record.
 `schemas/game-record.schema.json` describes the format.
 
@@ -28,6 +31,7 @@ import hashlib
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -112,15 +116,36 @@ class Note:
         return cls(data["after"], data["seat"], data["name"], data["text"])
 
 
+@dataclass(frozen=True)
+class Resumption:
+    """A resume (`ttr play --resume`) after which the bots of some seats could not
+    go on exactly as in the game that was cut (`ttr_core.engine.loop.catch_up`):
+    from there on, the game is not the one an uncut run would have played."""
+
+    #: Actions played when the game was resumed.
+    after: int
+    #: The seats whose bots could not go on exactly.
+    inexact_seats: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"after": self.after, "inexact_seats": list(self.inexact_seats)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Resumption:
+        return cls(data["after"], tuple(data["inexact_seats"]))
+
+
 def record_of(
     state: GameState,
     players: Sequence[str],
     names: Sequence[str | None] = (),
     notes: Sequence[Note] = (),
+    resumed: Sequence[Resumption] = (),
 ) -> dict[str, Any]:
     """The record of a game (finished or not; `result` is null until it ends).
     `players[seat]` is the bot or `human`; `names[seat]`, if given, what the person
-    there was called; `notes` the table's remarks, oldest first."""
+    there was called; `notes` the table's remarks, oldest first; `resumed` the
+    resumes that could not go on exactly, oldest first."""
     seats = []
     for seat, player in enumerate(players):
         entry: dict[str, Any] = {"seat": seat, "player": player}
@@ -144,6 +169,8 @@ def record_of(
     }
     if notes:
         record["notes"] = [note.to_dict() for note in notes]
+    if resumed:
+        record["resumed"] = [resumption.to_dict() for resumption in resumed]
     record["result"] = state.result().to_dict() if state.is_over else None
     return record
 
@@ -163,6 +190,11 @@ def notes_of(record: Mapping[str, Any]) -> list[Note]:
     return [Note.from_dict(note) for note in record.get("notes", ())]
 
 
+def resumptions_of(record: Mapping[str, Any]) -> list[Resumption]:
+    """The inexact resumes a (schema-checked) record names, oldest first."""
+    return [Resumption.from_dict(entry) for entry in record.get("resumed", ())]
+
+
 def _action_entry(state: GameState, index: int, seat: int | None, action: object) -> dict:
     entry: dict[str, Any] = {"seat": seat, "action": str(action)}
     revealed = state.tunnel_reveals.get(index)
@@ -177,7 +209,7 @@ def dump_record(record: Mapping[str, Any]) -> str:
     for key, value in record.items():
         if key == "rule_set":
             text = _compact(value)
-        elif isinstance(value, list) and key in ("seats", "actions", "notes"):
+        elif isinstance(value, list) and key in ("seats", "actions", "notes", "resumed"):
             items = ",\n".join(f"  {_compact(item)}" for item in value)
             text = f"[\n{items}\n ]" if value else "[]"
         else:
@@ -285,10 +317,9 @@ def first_schema_problem(record: Any) -> str | None:
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import best_match
 
-    from ttr_maps.io.bundled import schema_path
-
-    schema = json.loads(schema_path("game-record").read_text(encoding="utf-8"))
-    error = best_match(Draft202012Validator(schema).iter_errors(record))
+    if _passes_fast_check(record):  # a valid record needs no explaining (and may be long)
+        return None
+    error = best_match(Draft202012Validator(_record_schema()).iter_errors(record))
     if error is None:
         return None
     while error.context:  # "not valid under any of the given schemas": say which part
@@ -298,6 +329,35 @@ def first_schema_problem(record: Any) -> str | None:
     if len(message) > MESSAGE_LIMIT:
         message = message[:MESSAGE_LIMIT] + "…"
     return f"{where}: {message}"
+
+
+@cache
+def _record_schema() -> dict[str, Any]:
+    from ttr_maps.io.bundled import schema_path
+
+    return json.loads(schema_path("game-record").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+@cache
+def _fast_check() -> Any:
+    """A yes/no check of the record schema by jsonschema-rs (compiled: a record of
+    200,000 actions in well under a second, where jsonschema takes seconds), or
+    None where that package is not installed."""
+    try:
+        import jsonschema_rs
+    except ImportError:  # pragma: no cover - depends on the platform's wheels
+        return None
+    return jsonschema_rs.validator_for(_record_schema()).is_valid
+
+
+def _passes_fast_check(record: Any) -> bool:
+    fast_check = _fast_check()
+    if fast_check is None:
+        return False
+    try:
+        return bool(fast_check(record))
+    except (ValueError, TypeError, OverflowError):  # what JSON cannot hold: explain it slowly
+        return False
 
 
 def iter_replay(

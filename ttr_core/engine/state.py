@@ -47,7 +47,7 @@ from ttr_core.engine.moves.turns import pass_turn, remove, resign, time_out
 from ttr_core.engine.result import GameResult, score_game
 from ttr_core.engine.view import PlayerView, view_of
 from ttr_maps.model import Map
-from ttr_maps.rules import RuleSet, rules_for
+from ttr_maps.rules import RuleSet, RuleSetError, misfit, rules_for
 
 # Enum members as module names: `Phase.OVER` is a Python-level lookup on the enum
 # class (about 50 ns in CPython 3.11), and these run on every action.
@@ -83,6 +83,9 @@ class GameState(Books):
                 f"R1: a game has {rule_set.min_players} to {rule_set.max_players} players, "
                 f"not {players}"
             )
+        problem = misfit(rule_set, game_map)
+        if problem:
+            raise RuleSetError(problem)
         # The map in the board's order (every index refers to it), with this map's
         # own settings and layout when the board was built for an equal one.
         in_order = board.map if own else game_map if file_order else game_map.in_play_order
@@ -118,7 +121,9 @@ class GameState(Books):
             if len(pending) == 1 and type(decision) is SecondCard and decision.seat == seat:
                 # R7: the other common case, a second card, straight from the piles.
                 cards = self.cards
-                return second_card_draws(cards.market, cards.can_draw())
+                return second_card_draws(
+                    cards.market, cards.can_draw(), self.rule_set.face_up_locomotive_ends_draw
+                )
         else:
             # The common case, straight to its list (R6): the facts `legal_facts`
             # would bundle, passed as they are.

@@ -1,5 +1,6 @@
-"""The published-board baseline of the findings: North America and Europe, each
-with its own rules, played by the same bots at the same table size.
+"""The published-board baseline of the findings: the published boards
+(`PUBLISHED_MAPS`) that seat the table size, each with its own rules, played by the
+same bots at the same table size. The shipped file holds North America and Europe.
 
 A finding says "… while the published boards give X": the numbers X come from a
 `Baseline` (`ttr_core.playtest.report`), found in this order:
@@ -37,6 +38,7 @@ from ttr_core.playtest.report import (
     BoardBaseline,
     Estimate,
 )
+from ttr_maps.about import installed_version
 from ttr_maps.io.bundled import PUBLISHED_MAPS
 
 if TYPE_CHECKING:
@@ -45,6 +47,16 @@ if TYPE_CHECKING:
 
 #: The published boards (bundled map ids), each played with its own rule set.
 PUBLISHED_BOARDS = PUBLISHED_MAPS
+
+
+def boards_seating(players: int) -> tuple[str, ...]:
+    """The published boards whose rules seat `players` (R1): a baseline at 4
+    players leaves out Nordic Countries and Switzerland (2-3 players)."""
+    from ttr_maps.published import published_boards
+
+    return tuple(b.map_id for b in published_boards() if players in b.players)
+
+
 #: The bot sets of the shipped baseline: `ttr simulate`'s default (greedy), the
 #: editor's play-test panel's (greedy with long-route), greedy with
 #: destination-hungry (docs/tickets.md) and the four style bots together. Other
@@ -75,15 +87,6 @@ def bot_key(bots: Sequence[str]) -> tuple[str, ...]:
         if len(names) % period == 0 and names == names[:period] * (len(names) // period):
             return tuple(sorted(names[:period]))
     return tuple(sorted(names))
-
-
-def tool_version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("ttr")
-    except PackageNotFoundError:
-        return "unknown"
 
 
 def _se(p: float, n: float, design_effect: float = 1.0) -> float:
@@ -158,7 +161,7 @@ def compute_baseline(
 
     boards = []
     plan = RunPlan(games, players, tuple(bots), seed)
-    for map_id in PUBLISHED_BOARDS:
+    for map_id in boards_seating(players):
         played = PlayedMap(load_map(map_id), map_id)
         run = simulate(played, plan, where, on_game=on_game)
         boards.append(board_baseline(run.report, played.rule_set))
@@ -180,7 +183,7 @@ def cache_folder() -> Path:
     digest of the published boards as the engine plays them, so that a changed
     board, or a change of play, is not read from an old cache."""
     root = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(root) / "ttr" / "baselines" / f"{tool_version()}-{published_digest()}"
+    return Path(root) / "ttr" / "baselines" / f"{installed_version()}-{published_digest()}"
 
 
 @cache
@@ -202,9 +205,9 @@ def cache_path(bots: Sequence[str], players: int) -> Path:
 
 
 def covers_published(baseline: Baseline) -> bool:
-    """Whether `baseline` holds every published board (`PUBLISHED_BOARDS`): one made
-    before a board joined the list is not used."""
-    return sorted(b.map for b in baseline.boards) == sorted(PUBLISHED_BOARDS)
+    """Whether `baseline` holds every published board that seats its table size
+    (`boards_seating`): one made before a board joined the list is not used."""
+    return sorted(b.map for b in baseline.boards) == sorted(boards_seating(baseline.players))
 
 
 def find_baseline(bots: Sequence[str], players: int) -> Baseline | None:
@@ -236,13 +239,13 @@ def as_cached(baseline: Baseline, path: Path) -> Baseline:
     """The baseline as kept in the cache file `path` (its source says so)."""
     from dataclasses import replace
 
-    return replace(baseline, source=f"computed by ttr {tool_version()}, cached in {path}")
+    return replace(baseline, source=f"computed by ttr {installed_version()}, cached in {path}")
 
 
-def baseline_games(games: int = DEFAULT_GAMES) -> int:
+def baseline_games(players: int, games: int = DEFAULT_GAMES) -> int:
     """How many games `baseline_for` plays when it computes a baseline: `games` on
-    each published board."""
-    return games * len(PUBLISHED_BOARDS)
+    each published board that seats `players`."""
+    return games * len(boards_seating(players))
 
 
 def baseline_for(
@@ -304,7 +307,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         (b.bots, b.players): b
         for b in (shipped_baselines() if only and args.out == SHIPPED else ())
     }
-    version = tool_version()
+    version = installed_version()
     print(f"{len(PUBLISHED_BOARDS)} published boards: {', '.join(PUBLISHED_BOARDS)}", flush=True)
     baselines = []
     started = cpu()

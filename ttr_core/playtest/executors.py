@@ -426,7 +426,8 @@ def _lost_message(work: Work, batch: range) -> str:
 
 
 RAY_MISSING = (
-    "--executor ray needs Ray, which is not installed; install it with: pip install 'ttr[cluster]'"
+    "--executor ray needs Ray, which is not installed; install it with: "
+    "pip install 'ttr-mapkit[cluster]'"
 )
 
 

@@ -28,7 +28,7 @@ from ttr_core.playtest.report import (
 from ttr_core.playtest.tally import FinalScores
 from ttr_maps.model import Map
 from ttr_maps.reports.page import html_page
-from ttr_maps.text import for_html
+from ttr_maps.text import for_html, for_matplotlib
 
 PICTURES = {
     "heatmap": "heatmap.png",
@@ -113,7 +113,6 @@ def _ticket_fit(report: BalanceReport, path: Path) -> Path:
     """Completion rate against value, one dot per ticket (size: times held), the
     fitted line, and the outliers of the `ticket-outliers` finding named."""
     from ttr_maps.render.draw import new_figure, save_figure
-    from ttr_maps.text import for_matplotlib
 
     tickets = [t for t in report.tickets.by_ticket if t.held]
     figure = new_figure((8.0, 4.5))
@@ -191,7 +190,8 @@ def _tickets(tickets: Sequence[TicketCompletion], path: Path) -> Path:
     height = max(3.0, 0.22 * len(held) + 1.0)
     figure = new_figure((8.0, height))
     ax = figure.add_subplot()
-    ax.barh([f"{t.ticket} ({t.value})" for t in held], [t.rate for t in held], color="#4c72b0")
+    labels = [for_matplotlib(f"{t.ticket} ({t.value})") for t in held]
+    ax.barh(labels, [t.rate for t in held], color="#4c72b0")
     ax.set_xlim(0, 1)
     ax.set_xlabel("completed when held")
     ax.set_title("Ticket completion")

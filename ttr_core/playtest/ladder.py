@@ -37,6 +37,7 @@ from ttr_core.playtest.plan import PlayedMap, RunPlan
 from ttr_core.playtest.playout import GameSummary, game_seed
 from ttr_core.playtest.report import JsonRecord
 from ttr_core.playtest.stats import ALPHA, Z95, holm, normal_p, wilson_interval
+from ttr_maps.text import for_matplotlib
 
 #: Elo points per natural-log unit of strength.
 ELO = 400 / math.log(10)
@@ -431,15 +432,21 @@ def ladder_picture(ladder: Ladder) -> bytes:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from ttr_maps.render.figure import text_safe_figure_class
+
     ratings = ladder.ratings
     order = [row.bot for row in ratings]
     n = len(order)
     figure, (left, right) = plt.subplots(
-        1, 2, figsize=(7 + 0.5 * n, 1.2 + 0.45 * n + 1.5), gridspec_kw={"width_ratios": [1, 1.1]}
+        1,
+        2,
+        figsize=(7 + 0.5 * n, 1.2 + 0.45 * n + 1.5),
+        gridspec_kw={"width_ratios": [1, 1.1]},
+        FigureClass=text_safe_figure_class(),  # names never stop the drawing
     )
     settings = ladder.settings
     figure.suptitle(
-        f"{settings.map}: {settings.players} players, "
+        f"{for_matplotlib(settings.map)}: {settings.players} players, "
         f"{settings.games_per_table} games a table, {settings.games} games",
         fontsize=11,
     )

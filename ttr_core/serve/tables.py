@@ -43,7 +43,7 @@ from ttr_core.engine.state import GameState
 from ttr_core.serve.thinkers import Move, Thinkers
 from ttr_core.table import HUMAN
 from ttr_core.table.journal import Event, Journal, Observed, retell
-from ttr_maps.io.limits import MAX_NAME_CHARS, MAX_NOTE_CHARS, MAX_NOTES
+from ttr_maps.io.limits import MAX_NOTE_CHARS, MAX_NOTES, MAX_PLAYER_NAME_CHARS
 from ttr_maps.model import Map
 from ttr_maps.rules import BASE, RuleSet
 
@@ -93,13 +93,13 @@ def random_seed() -> int:
 
 
 def clean_name(text: object) -> str:
-    """A person's name as the table keeps it: 1 to `MAX_NAME_CHARS` characters
+    """A person's name as the table keeps it: 1 to `MAX_PLAYER_NAME_CHARS` characters
     once trimmed, no control characters. Raises `TableError`."""
     if not isinstance(text, str):
         raise TableError("a name is a text")
     name = " ".join(text.split())
-    if not 1 <= len(name) <= MAX_NAME_CHARS:
-        raise TableError(f"a name has 1 to {MAX_NAME_CHARS} characters")
+    if not 1 <= len(name) <= MAX_PLAYER_NAME_CHARS:
+        raise TableError(f"a name has 1 to {MAX_PLAYER_NAME_CHARS} characters")
     if not name.isprintable():
         raise TableError("a name may not hold control characters")
     return name

@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from ttr_maps.text import for_matplotlib
+
 if TYPE_CHECKING:
     from ttr_maps.analysis.tickets import DeckAnalysis
 
@@ -32,12 +34,30 @@ DECK_NUMBER_MEANING = (
 )
 
 
+def published_beside(analysis: DeckAnalysis) -> list[tuple[str, Any]]:
+    """The published decks measured, as (name, measures), nearest boards first: the
+    same rule family, the same table sizes, then size
+    (`ttr_maps.published.nearest_first`; a published board first beside itself)."""
+    from ttr_maps.analysis.tickets import published_measures
+    from ttr_maps.published import nearest_first
+    from ttr_maps.rules import map_rules
+
+    game_map = analysis.board.map
+    measured = dict(published_measures())
+    boards = nearest_first(
+        game_map.rules,
+        map_rules(game_map).player_counts(),
+        cities=len(game_map.cities),
+        routes=len(game_map.routes),
+    )
+    return [(b.name, measured[b.name]) for b in boards]
+
+
 def analysis_to_dict(analysis: DeckAnalysis, *, top: int = 10) -> dict[str, Any]:
-    """A JSON-ready dict with stable keys."""
+    """A JSON-ready dict with stable keys (the published boards nearest first)."""
     from ttr_maps.analysis.tickets import (
         SCORE_WEIGHTS,
         nearest_profile,
-        published_measures,
         value_distance,
         value_span,
     )
@@ -46,7 +66,7 @@ def analysis_to_dict(analysis: DeckAnalysis, *, top: int = 10) -> dict[str, Any]
     tickets = measures.tickets
     score = measures.score
     regions = board.regions
-    published = published_measures()
+    published = published_beside(analysis)
     result: dict[str, Any] = {
         "format": TICKETS_FORMAT,
         "map": {"id": board.map.id, "name": board.map.name, "diameter": board.diameter},
@@ -190,7 +210,7 @@ def _next_cost(analysis: DeckAnalysis, a: str, b: str) -> int | None:
     return costs[1] if len(costs) > 1 else None
 
 
-def analysis_renderables(analysis: DeckAnalysis, *, top: int = 8) -> Iterator[Any]:
+def analysis_renderables(analysis: DeckAnalysis, *, top: int = 8, width: int = 80) -> Iterator[Any]:
     """rich tables for the terminal, one per topic."""
     from rich.markup import escape
     from rich.table import Table
@@ -199,7 +219,6 @@ def analysis_renderables(analysis: DeckAnalysis, *, top: int = 8) -> Iterator[An
         PUBLISHED_DECKS,
         SCORE_WEIGHTS,
         nearest_profile,
-        published_measures,
     )
 
     def table(title: str, *columns: str) -> Table:
@@ -212,15 +231,19 @@ def analysis_renderables(analysis: DeckAnalysis, *, top: int = 8) -> Iterator[An
 
     board, measures = analysis.board, analysis.measures
     score = measures.score
-    published = published_measures()
+    # The nearest published boards (the same rules, the same table sizes, then
+    # size), as many as the terminal's width holds (all of them in --format json).
+    every = published_beside(analysis)
+    published = every[: max(1, (width - 50) // 12)]
     by_size = ", ".join(
         f"{n} players {100 * c:.0f} %" for n, c in sorted(measures.completion.items())
     )
     beside = ", ".join(f"{escape(name)} {100 * m.deck_number:.0f} %" for name, m in published)
     yield (
         f"[bold]{escape(board.map.name)}: deck number {100 * measures.deck_number:.0f} % at "
-        f"{measures.reference_players} players[/bold] ({by_size}; the published decks "
-        f"{beside}): {DECK_NUMBER_MEANING}. It ranks decks of one map as greedy play does "
+        f"{measures.reference_players} players[/bold] ({by_size}; the {len(published)} "
+        f"nearest of {len(every)} published decks: {beside}): {DECK_NUMBER_MEANING}. "
+        "It ranks decks of one map as greedy play does "
         "(at 4 players, Spearman 0.77-0.99 on nine maps, five of them not fitted to); read "
         "its level to about 10 points.\n"
     )
@@ -396,8 +419,9 @@ def plot_analysis(analysis: DeckAnalysis, path: str | Path, *, dpi: float = 90) 
     board, measures = analysis.board, analysis.measures
     figure = new_figure((16.0, 15.5), dpi)
     figure.suptitle(
-        f"{board.map.name}: ticket deck (deck number {100 * measures.deck_number:.0f} % at "
-        f"{measures.reference_players} players: held tickets completed, predicted)",
+        f"{for_matplotlib(board.map.name)}: ticket deck (deck number "
+        f"{100 * measures.deck_number:.0f} % at {measures.reference_players} players: held "
+        "tickets completed, predicted)",
         fontproperties=font_properties(15, "bold"),
     )
     grid = figure.add_gridspec(
@@ -506,7 +530,7 @@ def write_text(analysis: DeckAnalysis, out: TextIO) -> None:
     from rich.console import Console
 
     console = Console(file=out)
-    for renderable in analysis_renderables(analysis):
+    for renderable in analysis_renderables(analysis, width=console.width):
         console.print(renderable)
 
 

@@ -111,7 +111,7 @@ def test_changes_are_reported_only_after_the_write_succeeds(tmp_path: Path, monk
 
 
 def test_files_with_other_errors_are_reported_and_skipped(tmp_path: Path) -> None:
-    broken = WRONG.replace("length: 2, color: red", "length: 9, color: red")
+    broken = WRONG.replace("length: 2, color: red", "length: 11, color: red")
     path = _map(tmp_path, broken)
     result = runner.invoke(app, ["fix", str(path)])
     assert result.exit_code == 1

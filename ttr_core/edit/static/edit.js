@@ -555,7 +555,8 @@ async function loadNumbers() {
   try { numbers = await api("numbers?players=" + players); } catch (error) { say(error.message, true); return; }
   const table = $("numbers");
   table.replaceChildren();
-  const names = ["this map", "North America", "Europe"];
+  // The nearest published boards that seat as many players, nearest first.
+  const names = ["this map", ...numbers.boards.map((b) => `${b.name} (${b.rules})`)];
   const rows = [
     ["wagons in play / claimable spaces", "wagon_ratio"],
     ["claimable spaces", "claimable_spaces"],
@@ -565,7 +566,7 @@ async function loadNumbers() {
   ];
   const head = table.insertRow();
   for (const text of ["", ...names]) { const th = document.createElement("th"); th.textContent = text; head.appendChild(th); }
-  const columns = [numbers.map, numbers.published.north_america, numbers.published.europe];
+  const columns = [numbers.map, ...numbers.boards.map((b) => numbers.published[b.id])];
   for (const [label, key] of rows) {
     const row = table.insertRow();
     row.insertCell().textContent = label;
@@ -579,7 +580,7 @@ async function loadNumbers() {
   }
   if (!numbers.map) {
     const row = table.insertRow();
-    const cell = row.insertCell(); cell.colSpan = 4; cell.className = "muted";
+    const cell = row.insertCell(); cell.colSpan = names.length + 1; cell.className = "muted";
     cell.textContent = "This map's numbers appear once it has no errors.";
   }
 }
