@@ -69,7 +69,12 @@ def analysis_to_dict(analysis: DeckAnalysis, *, top: int = 10) -> dict[str, Any]
     published = published_beside(analysis)
     result: dict[str, Any] = {
         "format": TICKETS_FORMAT,
-        "map": {"id": board.map.id, "name": board.map.name, "diameter": board.diameter},
+        "map": {
+            "id": board.map.id,
+            "name": board.map.name,
+            "diameter": board.diameter,
+            "not_modelled": list(board.map.not_modelled),
+        },
         "deck_number": {
             "players": measures.reference_players,
             "completion": measures.deck_number,
@@ -235,6 +240,8 @@ def analysis_renderables(analysis: DeckAnalysis, *, top: int = 8, width: int = 8
     # size), as many as the terminal's width holds (all of them in --format json).
     every = published_beside(analysis)
     published = every[: max(1, (width - 50) // 12)]
+    if board.map.not_modelled:
+        yield escape(f"{board.map.name} plays without: " + "; ".join(board.map.not_modelled)) + "\n"
     by_size = ", ".join(
         f"{n} players {100 * c:.0f} %" for n, c in sorted(measures.completion.items())
     )

@@ -104,3 +104,13 @@ def test_cli_plot_into_a_missing_folder_fails_before_any_table(tmp_path):
     assert result.exit_code == 2
     assert "does not exist" in result.output
     assert result.stdout == ""
+
+
+def test_a_board_that_plays_without_some_of_its_rules_says_so():
+    result = runner.invoke(app, ["stats", "japan", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert any("bullet" in text for text in data["map"]["not_modelled"])
+    assert data["map"]["players"] == [2, 3, 4, 5]
+    text = " ".join(runner.invoke(app, ["stats", "japan"]).stdout.split())
+    assert "not modelled: bullet-train routes" in text

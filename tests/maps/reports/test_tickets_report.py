@@ -38,6 +38,7 @@ def test_cli_tickets_json_reports_the_deck_number_play_and_crowding():
     # The published boards beside the map: its own numbers among them.
     published = data["structure"]["published"]
     assert len(published) == 12 and next(iter(published)) == "North America"  # itself first
+    assert data["map"]["not_modelled"] == []
     assert published["North America"]["total"] == data["structure"]["total"]
     two = data["crowding"][0]
     assert two["blocked_per_game"] > 0 and {"North America", "Europe"} <= set(two["published"])
@@ -73,3 +74,10 @@ def test_cli_tickets_plot_is_written(tmp_path: Path):
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_board_that_plays_without_some_of_its_rules_says_so():
+    result = runner.invoke(app, ["tickets", "japan", "--samples", "0"])
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.stdout.split())
+    assert "Japan plays without: bullet-train routes" in text
