@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 
@@ -157,27 +158,29 @@ def test_batches_cover_every_game_once() -> None:
     assert list(itertools.chain.from_iterable(batches)) == list(range(23))
 
 
-def test_a_worker_stopped_while_sending_a_result_does_not_hang_the_exit() -> None:
-    """A worker terminated half-way through sending a batch leaves the pool's
-    reader thread waiting for the rest, and Python's exit waits for that thread:
-    stopping the pool ends the wait. (Here the half-sent result is written by hand.)"""
+def test_a_worker_ending_half_way_through_its_answer_is_a_lost_worker() -> None:
+    """A worker terminated while sending a batch's summaries leaves half a message
+    in its pipe: the driver reads that as a lost worker (its batches are played
+    again), never waits for the rest. (Here the half message is written by hand.)"""
+    import multiprocessing
     import struct
-    from concurrent.futures import ProcessPoolExecutor
 
-    from ttr_core.playtest.executors import _stop_pool
+    from ttr_core.playtest.executors import _Worker
 
-    pool = ProcessPoolExecutor(1)
-    pool.submit(int).result()  # the pool runs; its reader thread waits for results
-    reader, results = pool._executor_manager_thread, pool._result_queue
-    assert reader is not None and results is not None
-    os.write(results._writer.fileno(), struct.pack("!i", 1_000_000) + b"half")
-    try:
-        _stop_pool(pool)
-        reader.join(timeout=10)
-        assert not reader.is_alive()
-    finally:
-        if not results._writer.closed:  # do not leave the test run hanging at exit
-            results._writer.close()
+    context = multiprocessing.get_context()
+    ours, theirs = context.Pipe()
+    worker = object.__new__(_Worker)
+    worker.process = context.Process(target=time.sleep, args=(0.2,), daemon=True)
+    worker.process.start()
+    worker.connection = ours
+    worker.pending = deque()
+    os.write(theirs.fileno(), struct.pack("!i", 1_000_000) + b"half")
+    theirs.close()
+    started = time.monotonic()
+    assert worker.receive() is None
+    assert time.monotonic() - started < 10
+    worker.stop()
+    assert not worker.process.is_alive()
 
 
 def _default_sigint() -> None:

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from ttr_maps.model import Map
 
 #: Games a run plays unless --games says otherwise.
-DEFAULT_RUN_GAMES = 100
+DEFAULT_RUN_GAMES = 200
 
 HELP = (
     "Play many bot games and write report.json, pictures and report.html to --out.\n\n"

@@ -90,8 +90,9 @@ def analyse(
             "-n",
             min=0,
             max=MAX_GAMES,
-            help="Greedy games a table size (2–5 players) that count ticket completion and "
-            "the connections taken from players in play (0: none, the model's numbers only).",
+            help="Greedy games at 4 players (as many seat-games at 2, 3 and 5: 2N games at 2 "
+            "players) that count ticket completion and the connections taken from players in "
+            "play (0: none, the model's numbers only).",
         ),
     ] = DEFAULT_CROWDING_GAMES,
     jobs: JobsOption = None,
@@ -143,18 +144,20 @@ def _played(analysis: Any, played: Any, games: int, jobs: int | None) -> tuple[A
     """The deck in play at every table size, with a progress bar."""
     import os
 
-    from ttr_core.playtest.crowding import played_deck
+    from ttr_core.playtest.crowding import games_at, played_deck
     from ttr_core.playtest.executors import SimulationError, Workers
 
     sizes = analysis.board.rules.player_counts()
     where = Workers(min(jobs or os.cpu_count() or 1, games))
     found = []
-    with games_progress(f"{played.map.id}: games a table size", games * len(sizes)) as advance:
+    total = sum(games_at(players, games) for players in sizes)
+    with games_progress(f"{played.map.id}: greedy games", total) as advance:
         try:
             for players in sizes:
+                count = games_at(players, games)
                 found.append(
                     played_deck(
-                        played, analysis.board, players, games, where=where, on_game=advance
+                        played, analysis.board, players, count, where=where, on_game=advance
                     )
                 )
         except SimulationError as error:

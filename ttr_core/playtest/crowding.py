@@ -36,9 +36,16 @@ if TYPE_CHECKING:
 
 #: The bots whose games crowding is counted in (the play-tests' default).
 CROWDING_BOTS = ("greedy",)
-#: Games a table size by default, and the seed of those games.
+#: Games at 4 players by default, and the seed of the games.
 DEFAULT_CROWDING_GAMES = 100
 CROWDING_SEED = 1
+
+
+def games_at(players: int, games: int) -> int:
+    """Games at a table size for `games` at 4 players: as many seat-games at every
+    size (2 players play twice as many games, each about half as long), so that the
+    count of a small table, a few connections a game, is as precise as a large one's."""
+    return max(1, round(games * 4 / players))
 
 
 class BlockedCounter:

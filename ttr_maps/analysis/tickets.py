@@ -85,9 +85,10 @@ class CompletionModel:
 
 
 #: Fitted to ten decks each on North America, Europe, Iran and the `new_nordic`
-#: test map, 300 greedy games a deck at 2 and 4 players; checked on maps it was
-#: not fitted to (docs/tickets.md, The deck number).
-COMPLETION_MODEL = CompletionModel(7.52, -9.09, -2.62, -3.48)
+#: test map (a map made by `ttr new` of Nordic cities), 300 greedy games a deck at
+#: 2 and 4 players and 200 at 3 and 5; checked on maps it was not fitted to
+#: (docs/tickets.md, The deck number).
+COMPLETION_MODEL = CompletionModel(7.48, -8.625, -4.302, -3.002)
 #: The table size the deck number is quoted at (or the map's largest, if smaller).
 REFERENCE_PLAYERS = 4
 

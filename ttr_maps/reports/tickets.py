@@ -251,8 +251,8 @@ def analysis_renderables(analysis: DeckAnalysis, *, top: int = 8, width: int = 8
         f"{measures.reference_players} players[/bold] ({by_size}; the {len(published)} "
         f"nearest of {len(every)} published decks: {beside}): {DECK_NUMBER_MEANING}. "
         "It ranks decks of one map as greedy play does "
-        "(Spearman 0.7-0.99 on seven maps, four of them not fitted to); read its level to "
-        "about 5-10 points.\n"
+        "(at 4 players, Spearman 0.77-0.99 on nine maps, five of them not fitted to); read "
+        "its level to about 10 points.\n"
     )
     if analysis.calibration is not None:
         cal = analysis.calibration
@@ -264,9 +264,9 @@ def analysis_renderables(analysis: DeckAnalysis, *, top: int = 8, width: int = 8
         )
     if analysis.played:
         played = table(
-            f"In play: {analysis.played[0].games} games of {','.join(analysis.played[0].bots)} "
-            "bots a table size",
+            f"In play: games of {','.join(analysis.played[0].bots)} bots",
             "players",
+            "games",
             "tickets completed",
             "95 %",
             "deck number",
@@ -276,6 +276,7 @@ def analysis_renderables(analysis: DeckAnalysis, *, top: int = 8, width: int = 8
         for p in analysis.played:
             played.add_row(
                 str(p.players),
+                str(p.games),
                 f"{100 * p.completion:.1f} %",
                 f"{100 * p.completion_ci95[0]:.1f}-{100 * p.completion_ci95[1]:.1f} %",
                 f"{100 * measures.completion.get(p.players, 0.0):.0f} %",
