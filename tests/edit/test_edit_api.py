@@ -227,7 +227,10 @@ def test_csv_import_of_three_tables_places_cities_and_values_tickets(blank: Edit
 @pytest.mark.parametrize(
     ("files", "message"),
     [
-        (["name,lat,lon\nBergen,,\nSpringfield,,\n"], "line 3: 'Springfield' is ambiguous"),
+        (
+            ["name,lat,lon\nBergen,,\nSpringfield,,\n"],
+            "line 3: no place 'Springfield' near the map's other cities",
+        ),
         (["name,lat,lon\nNowhere Town,,\n"], "line 2: Nowhere Town has no position"),
         (["name,lat,lon\nOslo,59,\n"], "line 2: Oslo has lat or lon, not both"),
         (["a,b,value\nOslo,Bergen,\n"], "line 2: no value"),
@@ -492,3 +495,24 @@ def test_map_settings_change_name_id_rules_and_wagons(tmp_path: Path) -> None:
             answer = editor.post("/api/edit", body)
             assert answer.status_code == 400 and reason in answer.json()["error"], answer.json()
         assert editor.session.text.count("Board: North") == 1
+
+
+def test_places_are_answered_near_the_map_with_the_name_as_typed(blank: Editor) -> None:
+    for name in ("Oslo", "Bergen", "Trondheim"):
+        place = blank.get("/api/places", params={"q": name}).json()["places"][0]
+        blank.edit("add_city", name=place["board_name"], place=[place["lat"], place["lon"]])
+    (first, *_) = blank.get("/api/places", params={"q": "Alesund"}).json()["places"]
+    assert first["country"] == "NO" and first["board_name"] == "Alesund"
+    assert first["far_km"] is None and " km " in first["where"]
+    lima = blank.get("/api/places", params={"q": "Lima"}).json()["places"]
+    assert lima and all(p["far_km"] > 5000 for p in lima)
+
+
+def test_csv_import_refuses_a_far_place_unless_its_country_is_given(blank: Editor) -> None:
+    far = blank.post("/api/import", {"what": "cities", "csv": "name\nOslo\nBergen\nLima\n"})
+    assert far.status_code == 400 and "line 4: no place 'Lima' near" in far.json()["error"]
+    assert blank.get("/api/state").json()["cities"] == []
+    csv_text = "name,country\nOslo,\nBergen,\nLima,PE\n"
+    state = blank.post("/api/import", {"what": "cities", "csv": csv_text}).json()
+    assert [c["name"] for c in state["cities"]] == ["Oslo", "Bergen", "Lima"]
+    assert state["cities"][2]["position"][0] == pytest.approx(-12.04, abs=0.02)

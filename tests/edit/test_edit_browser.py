@@ -223,3 +223,41 @@ def test_a_playtest_of_50_games_from_the_page(browser: Any, tmp_path: Path) -> N
         )
         assert fills and all(fill.startswith("rgb(") for fill in fills)
         screenshot(page, tmp_path, "edit-playtest.png")
+
+
+def _positions(page: Any) -> dict[str, list[float]]:
+    return page.evaluate("Object.fromEntries(state.cities.map(c => [c.name, c.position]))")
+
+
+@pytest.mark.parametrize(
+    ("country", "first", "typed", "near", "far"),
+    [
+        ("ES", ("Madrid", "Barcelona", "Sevilla"), "San Sebastián", (43.31, -1.97), "Lima"),
+        ("AR", ("Buenos Aires", "Mendoza", "Rosario"), "Córdoba", (-31.41, -64.19), "Perth"),
+    ],
+)
+def test_a_place_by_name_is_found_near_the_map_and_a_far_one_is_a_choice(
+    browser: Any, tmp_path: Path, country, first, typed, near, far
+) -> None:
+    path = tmp_path / "places.yaml"
+    text = empty_map_text("places", coordinates="geographic", schema_ref="map.schema.json")
+    session = EditSession.open(path, text, region=country_frame(country), country=country)
+    for page in open_editor(browser, session):
+        me = Designer(page)
+        for name in (*first, typed):
+            me.by_name(name)
+        at = _positions(page)
+        assert list(at) == [*first, typed]  # the name as typed, accents kept
+        assert at[typed] == pytest.approx(list(near), abs=0.02)
+        # A name whose every place is far from the map: a choice, never added silently.
+        page.fill("#place-name", far)
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#place-choices:not([hidden]) button.far")
+        assert "near the map's cities" in page.inner_text("#hint")
+        assert (
+            page.locator("#place-choices button").count()
+            == page.locator("#place-choices button.far").count()
+        )
+        assert len(_positions(page)) == 4
+        page.keyboard.press("Escape")
+        page.wait_for_selector("#place-choices", state="hidden")

@@ -37,11 +37,14 @@ def _region(region: str | None) -> str:
 
 def _country_of(region: str) -> str | None:
     """The ISO code of the country `--region` names (None for 'plane')."""
-    from ttr_maps.authoring.gazetteer import country_code
+    from ttr_maps.authoring.gazetteer import GazetteerMissing, country_code
 
     if region.lower() == "plane":
         return None
-    country = country_code(region)
+    try:
+        country = country_code(region)
+    except GazetteerMissing as missing:
+        raise fail(f"--region {region!r}: {missing}") from None
     if country is None:
         raise fail(f"--region {region!r}: no such country (give its name or ISO code)")
     return country

@@ -67,6 +67,7 @@ def new(
     --force), a file that cannot be written, or a city name that is unknown or
     ambiguous (the choices are listed; nothing is written).
     """
+    from ttr_maps.authoring.gazetteer import GazetteerMissing
     from ttr_maps.authoring.starter import (
         StarterError,
         check_map_id,
@@ -81,6 +82,8 @@ def new(
             if not geographic:
                 raise StarterError("--cities places real towns: leave out --plane")
             placed = place_cities(cities, _country(region))
+            for warning in placed.warnings:
+                typer.echo(f"warning: {warning}", err=True)
         elif region is not None:
             raise StarterError("--region goes with --cities")
         written = write_starter_map(
@@ -89,10 +92,12 @@ def new(
             coordinates="geographic" if geographic else "plane",
             schema_ref=schema,
             force=force,
-            cities=placed,
+            cities=placed.cities if placed is not None else None,
         )
     except StarterError as error:  # a name of 100,000 characters is shown cut
         raise fail(str(error), EXIT_USAGE) from None
+    except GazetteerMissing as error:
+        raise fail(f"--cities: {error}", EXIT_USAGE) from None
     typer.echo(f"wrote {written}; next: ttr validate {written} && ttr preview {written} -o map.png")
 
 

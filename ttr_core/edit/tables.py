@@ -3,9 +3,10 @@
 Column guide (a header row names the columns; their order is free; docs/authoring.md):
 
 - **cities**: `name`, and `lat`, `lon` (or `x`, `y` on a plane map). A city
-  without a position is looked up in the gazetteer as the page's search finds it
-  (in the map's country first), else placed at the middle of the placed cities
-  the routes imported with it join.
+  without a position is looked up in the gazetteer near the map's other cities
+  (`look_up_places`: a place only far from them, or two near them, is refused
+  with the choices; a `country` column, a two-letter code, settles it), else
+  placed at the middle of the placed cities the routes imported with it join.
 - **routes**: `a`, `b`, `length`, `color` (a second track: `color2`), `tunnel`
   (`true`/`false`), `ferry` (locomotives).
 - **tickets**: `a`, `b`, `value` (empty: worked out from the routes, R2), `long`.
@@ -21,6 +22,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -165,6 +167,7 @@ def _import_cities(
     columns = _columns(checked, "cities")
     given: dict[str, tuple[float, float]] = {}
     unplaced: dict[str, int] = {}
+    countries: dict[str, str] = {}
     for line, row in rows:
         name = _line(line, ed.check_name, row["name"])
         first, second = row.get(columns[1], ""), row.get(columns[2], "")
@@ -174,14 +177,26 @@ def _import_cities(
             raise TableError(f"line {line}: {name} has {columns[1]} or {columns[2]}, not both")
         else:
             unplaced[name] = line
+        if row.get("country", ""):
+            if not re.fullmatch("[A-Za-z]{2}", row["country"]):
+                raise TableError(
+                    f"line {line}: country {row['country']!r} is not a two-letter code"
+                )
+            countries[name] = row["country"].upper()
     if unplaced and checked.drawable.is_geographic:
-        from ttr_maps.authoring.gazetteer import look_up_places
+        from ttr_maps.authoring.gazetteer import GazetteerMissing, look_up_places
 
+        towns = {c.name: c.position for c in checked.drawable.cities} | given
+        queries = [(n, countries.get(n)) for n in unplaced]
+        try:
+            looked = look_up_places(queries, country=country, towns=towns)
+        except GazetteerMissing as missing:
+            raise TableError(f"line {min(unplaced.values())}: {missing}") from None
         problems = []
-        for lookup in look_up_places([(n, None) for n in unplaced], country=country):
+        for lookup in looked:
             if lookup.place is not None:
                 given[lookup.query] = (lookup.place.latitude, lookup.place.longitude)
-            elif lookup.choices:
+            elif lookup.choices:  # ambiguous, or only far from the map: never silent
                 problems.append(f"line {unplaced[lookup.query]}: {lookup.message()}")
         if problems:
             raise TableError("; ".join(problems))

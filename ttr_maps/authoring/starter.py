@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -338,28 +339,42 @@ def parse_city_list(text: str) -> list[tuple[str, str | None, tuple[float, float
     return found
 
 
-def place_cities(text: str, country: str | None = None) -> dict[str, tuple[float, float]]:
-    """The cities of a `--cities` list at their real positions (the gazetteer's
-    spelling where the given one differs only by case or accents); every name that
-    cannot be placed is named in one `StarterError`, with its choices."""
-    from ttr_maps.authoring.gazetteer import fold, look_up_places
+@dataclass(frozen=True)
+class PlacedCities:
+    """The cities of a `--cities` list (name -> lat, lon, in the list's order) and
+    what is to be said of them: a city taken though far from the others."""
+
+    cities: dict[str, tuple[float, float]]
+    warnings: tuple[str, ...] = ()
+
+
+def place_cities(text: str, country: str | None = None) -> PlacedCities:
+    """The cities of a `--cities` list at their real positions, near each other
+    (`look_up_places`), each named as typed (`board_name`); every name that cannot
+    be placed, or only far from the others without its country named, is named in
+    one `StarterError`, with its choices."""
+    from ttr_maps.authoring.gazetteer import look_up_places
 
     wanted = parse_city_list(text)
     if len(wanted) < 2:
         raise StarterError("--cities: give at least two cities, separated by commas")
     if len(wanted) > MAX_STARTER_CITIES:
         raise StarterError(f"--cities: at most {MAX_STARTER_CITIES} cities in a starter")
-    looked = iter(look_up_places([(n, c) for n, c, p in wanted if p is None], country=country))
+    towns = {n: p for n, _, p in wanted if p is not None}
+    queries = [(n, c) for n, c, p in wanted if p is None]
+    looked = iter(look_up_places(queries, country=country, towns=towns))
     cities: dict[str, tuple[float, float]] = {}
-    problems = []
+    problems, warnings = [], []
     for name, _, position in wanted:
         if position is None:
             lookup = next(looked)
             if lookup.place is None:
                 problems.append(lookup.message())
                 continue
+            if lookup.far_km is not None:  # the designer named its country: said, not refused
+                warnings.append(lookup.message())
             place = lookup.place
-            name = place.name if fold(place.name) == fold(name) else name
+            name = lookup.name
             position = (round(place.latitude, 4), round(place.longitude, 4))
         if name in cities:
             problems.append(f"{name!r} is in the list twice")
@@ -371,7 +386,7 @@ def place_cities(text: str, country: str | None = None) -> dict[str, tuple[float
         if position in spots:
             raise StarterError(f"--cities: {spots[position]} and {name} are at one place")
         spots[position] = name
-    return cities
+    return PlacedCities(cities, tuple(warnings))
 
 
 def starter_routes(

@@ -120,7 +120,7 @@ def test_new_with_cities_places_them_from_the_gazetteer(tmp_path):
     assert report.errors == []
     game_map = report.map
     assert game_map is not None
-    # The gazetteer's spelling where only accents and case differ; real positions.
+    # Names as typed, but one typed in lower case takes the gazetteer's spelling.
     assert [c.name for c in game_map.cities] == ["Oslo", "Bergen", "Trondheim", "Tromsø"]
     assert game_map.city("Oslo").position == pytest.approx((59.91, 10.75), abs=0.02)
     assert game_map.city("Tromsø").position == pytest.approx((69.65, 18.96), abs=0.02)
@@ -183,3 +183,28 @@ def test_new_with_cities_refuses_bad_lists(tmp_path, args, message):
     result = runner.invoke(app, ["new", "x", "-o", str(target), *args])
     assert result.exit_code == 2 and message in result.output, result.output
     assert not target.exists()
+
+
+def test_new_with_cities_places_each_near_the_others_and_keeps_names_as_typed(tmp_path):
+    target = tmp_path / "iberia.yaml"
+    cities = "Madrid, Barcelona, Sevilla, San Sebastián, Cádiz, Salamanca"
+    result = runner.invoke(app, ["new", "iberia", "-o", str(target), "--cities", cities])
+    assert result.exit_code == 0, result.output
+    game_map = validate_file(target).map
+    assert game_map is not None
+    assert [c.name for c in game_map.cities] == [n.strip() for n in cities.split(",")]
+    assert game_map.city("San Sebastián").position == pytest.approx((43.31, -1.97), abs=0.02)
+    assert game_map.city("Salamanca").position == pytest.approx((40.97, -5.66), abs=0.02)
+
+
+def test_new_refuses_a_city_only_far_from_the_others_and_warns_when_its_country_is_named(
+    tmp_path,
+):
+    target = tmp_path / "x.yaml"
+    args = ["new", "x", "-o", str(target), "--cities"]
+    result = runner.invoke(app, [*args, "Bergen, Stavanger, Trondheim, Lima"])
+    assert result.exit_code == 2 and "near the map's other cities" in result.output
+    assert not target.exists()
+    result = runner.invoke(app, [*args, "Bergen, Stavanger, Trondheim, Lima (PE)"])
+    assert result.exit_code == 0, result.output
+    assert "warning: 'Lima' is placed in PE" in result.output

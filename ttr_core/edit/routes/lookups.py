@@ -40,6 +40,21 @@ def _near(session: EditSession) -> tuple[float, float] | None:
     return None
 
 
+def _search(query: str, session: EditSession) -> list[Any]:
+    """The places `query` may mean, best first: near the map's cities (the one
+    `look_up_places` settles first, when it settles one), else `search_places`'."""
+    from ttr_maps.authoring.gazetteer import look_up_places, search_places
+
+    found = search_places(query, near=_near(session), country=session.country)
+    drawable = session.checked.drawable
+    if drawable.is_geographic and drawable.cities:
+        towns = {c.name: c.position for c in drawable.cities}
+        (lookup,) = look_up_places([(query, None)], country=session.country, towns=towns)
+        if lookup.place is not None:
+            found = [lookup.place, *(p for p in found if p != lookup.place)]
+    return found
+
+
 def _place(place: Any) -> dict[str, Any]:
     return {
         "name": place.name,
@@ -57,10 +72,28 @@ async def places(server: EditServer, request: Request, grant: None) -> Response:
     session = server.session
 
     def work() -> JSONResponse:
-        from ttr_maps.authoring.gazetteer import search_places
+        from ttr_maps.authoring.gazetteer import GazetteerMissing, board_name, far_km, where
 
-        found = search_places(query, near=_near(session), country=session.country)
-        return JSONResponse({"places": [_place(p) for p in found]})
+        try:
+            found = _search(query, session)
+        except GazetteerMissing as missing:
+            return error(503, str(missing))
+        drawable = session.checked.drawable
+        towns = {c.name: c.position for c in drawable.cities} if drawable.is_geographic else {}
+        points = list(towns.values())
+        return JSONResponse(
+            {
+                "places": [
+                    {
+                        **_place(p),
+                        "board_name": board_name(query, p),
+                        "where": where(p, towns or None),
+                        "far_km": far_km((p.latitude, p.longitude), points),
+                    }
+                    for p in found
+                ]
+            }
+        )
 
     return await run_in_threadpool(work)
 

@@ -411,24 +411,35 @@ $("place-form").addEventListener("submit", async (event) => {
   const choices = $("place-choices");
   choices.replaceChildren();
   if (!found.places.length) { say(`No place called ${query} in the gazetteer: click the board to place it by hand (C).`, true); return; }
-  if (found.places.length === 1) { addPlace(found.places[0]); return; }
+  // One place, near the map: added. Several, or one far from the map's cities: a choice.
+  if (found.places.length === 1 && found.places[0].far_km === null) { addPlace(found.places[0]); return; }
   for (const place of found.places) {
     const item = document.createElement("li");
     const button = document.createElement("button");
     button.type = "button";
-    button.textContent = `${place.name}, ${place.country} (${place.lat.toFixed(2)}, ${place.lon.toFixed(2)}; ${place.population.toLocaleString()} people)`;
+    button.textContent = `${place.name}, ${place.country}: ${place.where} (${place.lat.toFixed(2)}, ${place.lon.toFixed(2)}; ${place.population.toLocaleString()} people)`;
+    if (place.far_km !== null) {
+      button.classList.add("far");
+      button.textContent += ` — ${place.far_km.toLocaleString()} km from the map's cities`;
+    }
     button.addEventListener("click", () => addPlace(place));
     item.appendChild(button);
     choices.appendChild(item);
   }
   choices.hidden = false;
-  say(`${found.places.length} places called ${query}: pick one (the nearest to the map first).`);
+  const far = found.places.every((p) => p.far_km !== null);
+  if (far) say(`No place called ${query} near the map's cities: pick one only if you mean it (Escape cancels).`, true);
+  else say(`${found.places.length} places called ${query}: pick one (the nearest to the map first).`);
 });
 
 async function addPlace(place) {
   $("place-choices").hidden = true;
-  const answer = await edit("add_city", { name: place.name, place: [place.lat, place.lon] });
-  if (answer) { say(`Added ${place.name} (${place.country}) at its real position.`); $("place-name").value = ""; $("place-name").blur(); }
+  const answer = await edit("add_city", { name: place.board_name, place: [place.lat, place.lon] });
+  if (answer) {
+    const far = place.far_km !== null ? ` — ${place.far_km.toLocaleString()} km from the map's other cities` : "";
+    say(`Added ${place.board_name} (${place.country}, ${place.where}) at its real position${far}.`, far !== "");
+    $("place-name").value = ""; $("place-name").blur();
+  }
 }
 
 // ------------------------------------------------------------ the side panel
