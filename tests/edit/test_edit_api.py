@@ -168,9 +168,38 @@ def test_a_file_changed_on_disk_is_not_overwritten(blank: Editor, new_map: Path)
     assert (
         new_map.read_text().endswith("# edited by hand\n") and "Bergen" not in new_map.read_text()
     )
+    # A reload keeps both: the edit (another line) and the change on disk.
     reloaded = blank.post("/api/reload").json()
-    assert [c["name"] for c in reloaded["cities"]] == ["Oslo"] and not reloaded["dirty"]
-    assert [c["name"] for c in blank.post("/api/undo").json()["cities"]] == ["Oslo", "Bergen"]
+    assert [c["name"] for c in reloaded["cities"]] == ["Oslo", "Bergen"] and reloaded["dirty"]
+    assert "both kept" in reloaded["said"]
+    assert reloaded["undo"]["label"] == "reload from disk, merged with your edits"
+    assert blank.post("/api/save").status_code == 200
+    saved = new_map.read_text()
+    assert "Bergen" in saved and saved.endswith("# edited by hand\n")
+
+
+def test_a_save_that_would_undo_a_reloaded_disk_change_says_so_first(
+    blank: Editor, new_map: Path
+) -> None:
+    add_by_name(blank, "Oslo")
+    assert blank.post("/api/save").status_code == 200
+    blank.edit("settings", name="Mine", id="fjords", rules="base", wagons=None)
+    new_map.write_text(new_map.read_text().replace('name: "Fjords"', 'name: "Theirs"'))
+    assert blank.post("/api/save").json()["conflict"]
+    # Both changed the same line: the disk's text, the edits one undo away.
+    reloaded = blank.post("/api/reload").json()
+    assert reloaded["map"]["name"] == "Theirs" and "one undo away" in reloaded["said"]
+    assert blank.post("/api/undo").json()["map"]["name"] == "Mine"
+    refused = blank.post("/api/save")
+    assert refused.status_code == 409 and refused.json()["drops"]
+    assert "undo the change made" in refused.json()["error"]
+    assert 'name: "Theirs"' in new_map.read_text()  # nothing written
+    assert blank.post("/api/save", {"drop_disk_change": "yes"}).status_code == 400
+    assert blank.post("/api/save", {"drop_disk_change": True}).status_code == 200
+    assert "name: Mine" in new_map.read_text()
+    # Redone, the disk change is kept and the save goes through without asking.
+    blank.edit("settings", name="Both", id="fjords", rules="base", wagons=None)
+    assert blank.post("/api/save").status_code == 200
 
 
 def test_rename_reaches_routes_tickets_and_the_layout(tmp_path: Path) -> None:

@@ -199,6 +199,34 @@ def test_a_six_city_map_drawn_checked_saved_and_guarded(browser: Any, tmp_path: 
         assert path.read_text().endswith("# edited in another editor\n")
         assert "Kristiansand" not in path.read_text()
         screenshot(page, tmp_path, "edit-conflict.png")
+        # Reload keeps both (the change on disk and Kristiansand), then saves.
+        page.click("#reload")
+        page.wait_for_selector("#banner", state="hidden")
+        assert "both kept" in page.inner_text("#hint")
+        me.key("Control+s")
+        page.wait_for_selector("#dirty", state="hidden")
+        both = path.read_text()
+        assert "Kristiansand" in both and both.endswith("# edited in another editor\n")
+        # The change on disk again, on a line the page changes too: reload, undo, save.
+        path.write_text(both.replace('name: "Fjords"', 'name: "Theirs"'))
+        page.click('.tabs button[data-tab="map"]')
+        page.fill("#map-name", "Mine")
+        page.keyboard.press("Enter")
+        page.wait_for_function("state.map.name === 'Mine'")
+        me.key("Control+s")
+        page.wait_for_selector("#reload:not([hidden])")
+        page.click("#reload")
+        page.wait_for_function("state.map.name === 'Theirs'")
+        page.locator("#board svg").click(position={"x": 5, "y": 5})
+        me.key("Control+z")
+        page.wait_for_function("state.map.name === 'Mine'")
+        me.key("Control+s")  # would drop the disk change: said first, nothing written
+        page.wait_for_selector("#save-anyway:not([hidden])")
+        assert "undo the change made" in page.inner_text("#banner")
+        assert 'name: "Theirs"' in path.read_text()
+        page.click("#save-anyway")
+        page.wait_for_selector("#dirty", state="hidden")
+        assert "name: Mine" in path.read_text()
 
 
 def test_a_playtest_of_50_games_from_the_page(browser: Any, tmp_path: Path) -> None:

@@ -37,6 +37,11 @@ class ConflictError(Exception):
     """The file changed on disk since it was read: it is not overwritten."""
 
 
+class DropError(ConflictError):
+    """The save would undo a change made on disk that a reload brought in (the
+    page asks before saving anyway)."""
+
+
 class OpenError(Exception):
     """The file cannot be opened for editing (the message says why)."""
 
@@ -79,6 +84,9 @@ class EditSession:
     undo_steps: deque[Step] = field(default_factory=lambda: deque(maxlen=UNDO_STEPS))
     redo_steps: list[Step] = field(default_factory=list)
     revision: int = 0
+    #: (the file before, the file after) the last reload that brought in a change
+    #: made on disk: a save that would undo it asks first.
+    disk_change: tuple[str, str] | None = None
     lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
     _checked: Checked | None = field(default=None, repr=False)
 
@@ -149,10 +157,22 @@ class EditSession:
         except OpenError:
             return True
 
-    def save(self) -> None:
+    def save(self, *, drop_disk_change: bool = False) -> None:
         """Write the text to the opened file (`ConflictError` if it changed on disk;
-        `OSError` if it cannot be written)."""
+        `DropError` if it would undo the change on disk a reload brought in, unless
+        `drop_disk_change`; `OSError` if it cannot be written)."""
+        from ttr_core.edit.merge import keeps_changes
+
         with self.lock:
+            if (
+                self.disk_change is not None
+                and not drop_disk_change
+                and not keeps_changes(*self.disk_change, self.text)
+            ):
+                raise DropError(
+                    f"saving now would undo the change made to {self.path.name} on disk "
+                    "(brought in by the reload): redo it, or save anyway to drop it"
+                )
             if self.changed_on_disk():
                 raise ConflictError(
                     f"{self.path.name} changed on disk since it was opened; it was not "
@@ -168,15 +188,38 @@ class EditSession:
                 raise ConflictError(f"{self.path.name}: {problem}") from None
             self.text = self.saved_text = text
             self.identity = file_identity(self.path)
+            self.disk_change = None
             self.revision += 1
 
-    def reload(self) -> None:
-        """Read the file again; the text before is one undo step away."""
+    def reload(self) -> str:
+        """Read the file again, keeping both sides: the edits not saved yet are
+        merged with the change made on disk when they touch other lines
+        (`merge_lines`); else the file as on disk, the edits one undo away. Either
+        way it is one undo step, and a save that would undo the disk change asks
+        first (`DropError`). Returns what was done, in words."""
+        from ttr_core.edit.merge import merge_lines
+
         with self.lock:
-            text, identity = read_map_text(self.path)
-            self.apply(ReplaceText(text, "reload from disk"))
-            self.saved_text, self.identity = text, identity
+            disk, identity = read_map_text(self.path)
+            before = self.saved_text
+            merged = merge_lines(before, self.text, disk) if self.dirty else disk
+            if merged is None:
+                label = "reload from disk (your edits are one undo away)"
+                said = (
+                    "Reloaded from disk. Your edits touch the lines changed on disk: "
+                    "they are one undo away (Undo brings them back, without the disk change)."
+                )
+                merged = disk
+            elif merged == disk:
+                label, said = "reload from disk", "Reloaded from disk."
+            else:
+                label = "reload from disk, merged with your edits"
+                said = "Reloaded from disk: the change on disk and your edits are both kept."
+            self.apply(ReplaceText(merged, label))
+            self.saved_text, self.identity = disk, identity
+            self.disk_change = (before, disk) if disk != before else None
             self.revision += 1
+            return said
 
     def undo_label(self) -> str | None:
         return self.undo_steps[-1].label if self.undo_steps else None

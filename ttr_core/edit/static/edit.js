@@ -43,6 +43,7 @@ function send(path, body) {
       return answer;
     } catch (error) {
       if (error.data && error.data.conflict) conflict(error.message);
+      else if (error.data && error.data.drops) drops(error.message);
       else say(error.message, true);
       return null;
     }
@@ -522,17 +523,26 @@ function cancel() {
 
 $("undo").addEventListener("click", () => send("undo", {}));
 $("redo").addEventListener("click", () => send("redo", {}));
-$("save").addEventListener("click", save);
-async function save() {
-  const answer = await send("save", {});
+$("save").addEventListener("click", () => save(false));
+async function save(anyway) {
+  const answer = await send("save", anyway === true ? { drop_disk_change: true } : {});
   if (answer) { $("saved-note").textContent = "saved " + new Date().toLocaleTimeString(); $("banner").hidden = true; }
 }
 function conflict(message) {
   $("banner-text").textContent = message;
   $("reload").hidden = false;
+  $("save-anyway").hidden = true;
   $("banner").hidden = false;
 }
-$("reload").addEventListener("click", async () => { const answer = await send("reload", {}); if (answer) { $("banner").hidden = true; say("Reloaded from disk; Undo brings your edits back."); } });
+// A save that would undo the change on disk a reload brought in: said first.
+function drops(message) {
+  $("banner-text").textContent = message;
+  $("reload").hidden = true;
+  $("save-anyway").hidden = false;
+  $("banner").hidden = false;
+}
+$("save-anyway").addEventListener("click", () => save(true));
+$("reload").addEventListener("click", async () => { const answer = await send("reload", {}); if (answer) { $("banner").hidden = true; say(answer.said); } });
 $("banner-close").addEventListener("click", () => { $("banner").hidden = true; });
 
 document.addEventListener("keydown", (event) => {
@@ -541,7 +551,7 @@ document.addEventListener("keydown", (event) => {
     (active.tagName === "INPUT" && !["checkbox", "radio", "button", "file"].includes(active.type)));
   if (event.key === "Escape") { cancel(); document.activeElement?.blur(); return; }
   const mod = event.ctrlKey || event.metaKey;
-  if (mod && event.key.toLowerCase() === "s") { event.preventDefault(); save(); return; }
+  if (mod && event.key.toLowerCase() === "s") { event.preventDefault(); save(false); return; }
   if (mod && event.key.toLowerCase() === "z" && !typing) {
     event.preventDefault(); send(event.shiftKey ? "redo" : "undo", {}); return;
   }
