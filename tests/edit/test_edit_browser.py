@@ -289,3 +289,70 @@ def test_a_place_by_name_is_found_near_the_map_and_a_far_one_is_a_choice(
         assert len(_positions(page)) == 4
         page.keyboard.press("Escape")
         page.wait_for_selector("#place-choices", state="hidden")
+
+
+OVERLAPPING = """format: 1
+id: line
+name: Line
+coordinates: plane
+cities:
+  Aby: {x: 0, y: 0}
+  Bby: {x: 3, y: 0.02}
+  Cby: {x: 6, y: 0}
+  Dby: {x: 3, y: 3}
+routes:
+  - {between: [Aby, Cby], length: 6, color: red}
+  - {between: [Aby, Bby], length: 3, color: blue}
+  - {between: [Bby, Cby], length: 3, color: green}
+  - {between: [Aby, Dby], length: 4, color: gray}
+  - {between: [Dby, Cby], length: 4, color: gray}
+tickets:
+  - {between: [Aby, Cby], value: 6}
+"""
+
+
+def test_every_route_under_another_is_selectable_and_keys_act_on_the_board(
+    browser: Any, tmp_path: Path
+) -> None:
+    path = tmp_path / "line.yaml"
+    path.write_text(OVERLAPPING)
+    for page in open_editor(browser, EditSession.open(path)):
+        # A spot of Aby-Cby's cars that another route's cars cover.
+        box, under = page.evaluate(
+            "(() => { const routesAt = (x, y) => [...new Set(document.elementsFromPoint(x, y)"
+            ".map(e => e.closest('.route')).filter(Boolean).map(g => g.dataset.route))];"
+            " for (const car of document.querySelectorAll('#board svg g.route .car')) {"
+            "  const r = car.getBoundingClientRect();"
+            "  const x = r.x + r.width / 2, y = r.y + r.height / 2;"
+            "  const here = routesAt(x, y);"
+            "  if (here.length > 1 && here.includes('Aby-Cby')) return [[x, y], here.length]; }"
+            " return [null, 0]; })()"
+        )
+        assert under >= 2  # the two routes' cars are on one spot
+        chosen = []
+        for _ in range(under + 1):
+            page.mouse.click(*box)
+            page.wait_for_function("!document.getElementById('route-editor').hidden")
+            chosen.append(page.inner_text("#route-title"))
+        assert "Route Aby – Cby" in chosen[:under] and len(set(chosen[:under])) == under
+        assert chosen[under] == chosen[0]  # round them all, then the first again
+        assert "Click again for the next" in page.inner_text("#hint")
+        # The one selected is the one Delete removes.
+        while page.inner_text("#route-title") != "Route Aby – Cby":
+            page.mouse.click(*box)
+        page.keyboard.press("Delete")
+        page.wait_for_function("state.routes.length === 4")
+        left = page.evaluate("state.routes.map(r => r.a + '-' + r.b)")
+        assert "Aby-Cby" not in left and "Aby-Bby" in left
+        # Renaming leaves the text box when the board is clicked: keys act on it.
+        page.locator('#board svg g.city[data-city="Dby"] circle').click(force=True)
+        page.fill("#rename", "Dby2")
+        page.locator('#board svg g.city[data-city="Bby"] circle').click(force=True)
+        page.wait_for_function("document.getElementById('rename').value === 'Bby'")
+        page.keyboard.press("Delete")
+        page.wait_for_selector("#delete-confirm:not([hidden])")
+        page.click("#delete-no")
+        page.locator("#board svg").click(position={"x": 3, "y": 3})
+        page.keyboard.press("r")
+        assert page.get_attribute('.tool[data-tool="route"]', "class").endswith("active")
+        assert page.input_value("#rename") in ("Bby", "")

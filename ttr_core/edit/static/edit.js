@@ -222,7 +222,8 @@ function showSelection() {
   } else if (selected.kind === "route") {
     const route = state.routes.find((r) => r.entry === selected.entry);
     if (!route) { selected = null; return; }
-    routeGroups(route.entry).forEach((g) => g.classList.add("selected"));
+    // Drawn on top, so a route under another shows it is the one selected.
+    routeGroups(route.entry).forEach((g) => { g.classList.add("selected"); g.parentNode.appendChild(g); });
     $("route-editor").hidden = false; $("nothing-selected").hidden = true;
     $("route-title").textContent = `Route ${route.a} – ${route.b}`;
     $("route-length").value = route.length ?? "";
@@ -280,6 +281,11 @@ function svgPoint(event) {
 let drag = null;
 
 $("board").addEventListener("mousedown", (event) => {
+  // The board takes the keys: a text box being typed in lets go of them.
+  if (!$("city-form").contains(document.activeElement)) {
+    document.activeElement?.blur?.();
+    $("board").focus({ preventScroll: true });
+  }
   const handle = event.target.closest(".bend-handle");
   if (handle && event.button === 0 && selected?.kind === "route") {
     const route = state.routes.find((r) => r.entry === selected.entry);
@@ -338,9 +344,20 @@ $("board").addEventListener("click", (event) => {
   const route = event.target.closest(".route");
   const at = svgPoint(event);
   if (tool === "select") {
-    if (city) select({ kind: "city", name: city.dataset.city });
-    else if (route) select({ kind: "route", entry: routeEntryOf(route.dataset.route) });
-    else select(null);
+    const top = underPointer(event);
+    if (!top.length) { select(null); return; }
+    // Cars over cars: the first click takes the topmost, a click again on the
+    // spot the next thing under it, round them all (cities first, then routes
+    // in the file's order).
+    const here = [...top].sort(elementOrder);
+    const at = here.findIndex((e) => sameElement(e, selected));
+    const next = at < 0 ? top[0] : here[(at + 1) % here.length];
+    select(next);
+    if (here.length > 1) {
+      const which = here.findIndex((e) => sameElement(e, next));
+      say(`${describeElement(next)} selected (${which + 1} of ${here.length} here: ` +
+        `${here.map(describeElement).join(", ")}). Click again for the next.`);
+    }
   } else if (tool === "city") {
     if (city) { select({ kind: "city", name: city.dataset.city }); return; }
     askCityName(event, at);
@@ -358,6 +375,31 @@ $("board").addEventListener("click", (event) => {
     setBends(r, points, `${r.a} – ${r.b} bends through ${points.length} point(s); Shift+click adds one more, drag a point to move it.`);
   }
 });
+
+// Every city and route under the pointer, the topmost first (cities before routes).
+function underPointer(event) {
+  const found = [];
+  for (const element of document.elementsFromPoint(event.clientX, event.clientY)) {
+    const city = element.closest?.(".city");
+    const route = element.closest?.(".route");
+    const item = city ? { kind: "city", name: city.dataset.city }
+      : route ? { kind: "route", entry: routeEntryOf(route.dataset.route) } : null;
+    if (item && (item.kind === "city" || item.entry !== null) && !found.some((f) => sameElement(f, item))) found.push(item);
+  }
+  return found.sort((a, b) => (a.kind === "city" ? 0 : 1) - (b.kind === "city" ? 0 : 1));
+}
+function elementOrder(a, b) {
+  if (a.kind !== b.kind) return a.kind === "city" ? -1 : 1;
+  return a.kind === "city" ? a.name.localeCompare(b.name) : a.entry - b.entry;
+}
+function sameElement(a, b) {
+  return !!a && !!b && a.kind === b.kind && (a.kind === "city" ? a.name === b.name : a.entry === b.entry);
+}
+function describeElement(element) {
+  if (element.kind === "city") return element.name;
+  const route = state.routes.find((r) => r.entry === element.entry);
+  return route ? `${route.a} – ${route.b}` : "a route";
+}
 
 async function addRoute(a, b) {
   let suggestion = { length: 2, colors: ["gray"] };
