@@ -95,8 +95,15 @@ def test_suggested_length_follows_the_scale_and_colour_the_balance(blank: Editor
     add_by_name(blank, "Kristiansand")
     suggestion = blank.get("/api/suggest", params={"a": "Stavanger", "b": "Kristiansand"}).json()
     assert 1 <= suggestion["length"] <= 3
-    # red, blue, green, yellow are used: the next colours are the unused ones.
-    assert suggestion["colors"] == ["orange", "pink"]
+    # 2 of 19 spaces are gray, far under the published boards' 29 %: gray next.
+    assert suggestion["colors"] == ["gray"]
+    params = {"a": "Stavanger", "b": "Kristiansand"}
+    # A double's second track: two card colours (an unused one), or gray twice.
+    assert blank.get("/api/suggest", params={**params, "first": "orange"}).json()["second"] == (
+        "pink"
+    )
+    assert blank.get("/api/suggest", params={**params, "first": "gray"}).json()["second"] == "gray"
+    assert blank.get("/api/suggest", params={**params, "first": "plaid"}).status_code == 400
 
 
 def test_a_wrong_ticket_value_is_fixed_in_one_click(blank: Editor) -> None:

@@ -356,3 +356,21 @@ def test_every_route_under_another_is_selectable_and_keys_act_on_the_board(
         page.keyboard.press("r")
         assert page.get_attribute('.tool[data-tool="route"]', "class").endswith("active")
         assert page.input_value("#rename") in ("Bby", "")
+
+
+def test_a_ferry_locomotive_mark_is_seen_on_a_black_route(browser: Any, tmp_path: Path) -> None:
+    path = tmp_path / "line.yaml"
+    path.write_text(
+        OVERLAPPING.replace("length: 4, color: gray}", "length: 4, color: black, ferry: 2}")
+    )
+    for page in open_editor(browser, EditSession.open(path)):
+        fills = page.evaluate(
+            "[...document.querySelectorAll('#board svg g.route[data-color=\"black\"]')].map(g => ["
+            " getComputedStyle(g.querySelector('.car')).fill,"
+            " getComputedStyle(g.querySelector('.loco-mark')).fill])"
+        )
+        assert len(fills) == 2
+        for car, mark in fills:
+            dark = [int(v) for v in car[4:-1].split(",")]
+            light = [int(v) for v in mark[4:-1].split(",")]
+            assert sum(light) - sum(dark) > 300, (car, mark)  # contrast, not black on black

@@ -24,7 +24,6 @@ from ttr_maps.geometry.board import BoardGeometry, board_geometry
 from ttr_maps.geometry.projection import EARTH_RADIUS_KM, project_lat_lon
 from ttr_maps.model import ROUTE_COLORS, Map
 from ttr_maps.rules import (
-    CARD_COLORS,
     MAX_PARALLEL_TRACKS,
     RULE_SET_VALUES,
     field_ranges,
@@ -356,17 +355,20 @@ def suggest_length(drawing: Drawing, game_map: Map, a: str, b: str) -> int:
     return max(route_lengths().minimum, min(longest, round(distance / drawing.geometry.space)))
 
 
-def suggest_colors(game_map: Map, tracks: int = 1) -> tuple[str, ...]:
-    """The card colours with the fewest spaces on the map (R3 colours: a board is
-    balanced when every colour has about as many), `tracks` of them.
+def suggest_colors(
+    game_map: Map, tracks: int = 1, length: int = 1, first: str | None = None
+) -> tuple[str, ...]:
+    """The colours a new route (or a double route's second track, after `first`)
+    is offered: balanced as the published boards are, gray included
+    (`balanced_colors`).
 
     >>> suggest_colors(Map.from_data({"id": "t", "name": "T", "cities": {}, "routes": []}), 2)
-    ('red', 'orange')
+    ('gray', 'gray')
     """
-    from ttr_maps.authoring.starter import least_used_colors
+    from ttr_maps.authoring.starter import balanced_colors
 
-    spaces = dict.fromkeys(CARD_COLORS, 0)
+    spaces = dict.fromkeys(ROUTE_COLORS, 0)
     for route in game_map.routes:
         if route.color in spaces:
             spaces[route.color] += route.length
-    return least_used_colors(spaces, tracks)
+    return balanced_colors(spaces, tracks, length, first)

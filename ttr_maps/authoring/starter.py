@@ -395,12 +395,13 @@ def starter_routes(
     """Routes between given cities: two are joined when no third city lies in the
     circle on their straight line (the Gabriel graph: every city reached, no long
     route past a nearer city), their lengths from distance with the middle route
-    `MIDDLE_ROUTE_SPACES` long (1 to 8), colours each the card colour with the
-    fewest spaces so far (R3's balance)."""
+    `MIDDLE_ROUTE_SPACES` long (1 to 8), colours balanced as the published boards
+    are, gray included (`balanced_colors`)."""
     import math
 
     from ttr_maps.geometry.projection import project_lat_lon
-    from ttr_maps.rules import CARD_COLORS, route_lengths
+    from ttr_maps.model import ROUTE_COLORS
+    from ttr_maps.rules import route_lengths
 
     names = list(cities)
     reference = sum(lat for lat, _ in cities.values()) / len(cities)
@@ -414,7 +415,7 @@ def starter_routes(
                 pairs.append((a, b, 2 * radius))
     distances = sorted(d for _, _, d in pairs)
     per_space = distances[len(distances) // 2] / MIDDLE_ROUTE_SPACES
-    spaces = dict.fromkeys(CARD_COLORS, 0)
+    spaces = dict.fromkeys(ROUTE_COLORS, 0)
     routes: list[tuple[str, str, int, str | list[str]]] = []
     links = [(a, b) for a, b, _ in pairs]
     for a, b, distance in pairs:
@@ -423,7 +424,7 @@ def starter_routes(
         longest = min(lengths.maximum, BASE.longest_scored_route)
         length = max(lengths.minimum, min(longest, round(distance / per_space)))
         tracks = 2 if _is_bridge((a, b), links, names) else 1
-        colors = least_used_colors(spaces, tracks)
+        colors = balanced_colors(spaces, tracks, length)
         for color in colors:
             spaces[color] += length
         routes.append((a, b, length, colors[0] if tracks == 1 else list(colors)))
@@ -446,17 +447,52 @@ def _is_bridge(link: tuple[str, str], links: list[tuple[str, str]], names: list[
     return len(reached) < len(names)
 
 
-def least_used_colors(spaces: dict[str, int], count: int = 1) -> tuple[str, ...]:
-    """The `count` card colours with the fewest spaces in `spaces` (ties: in the
-    rule book's order): what keeps a board's colours balanced (R3).
+#: The share of a board's wagon spaces that are gray, as on the published boards
+#: bundled in maps/ (all their spaces together: 29 %; each board 17 % to 46 %;
+#: `tests/maps/authoring/test_colors.py` measures it again from the files).
+PUBLISHED_GRAY_SHARE = 0.29
 
-    >>> least_used_colors({"red": 3, "orange": 0, "yellow": 1}, 2)
-    ('orange', 'yellow')
+
+def balanced_colors(
+    spaces: dict[str, int], count: int = 1, length: int = 1, first: str | None = None
+) -> tuple[str, ...]:
+    """The colours of a new route of `count` tracks of `length` spaces that keep a
+    board's colours balanced as the published boards do (R3): gray for
+    `PUBLISHED_GRAY_SHARE` of the spaces, the eight card colours alike for the
+    rest. Each colour's want is its share of the spaces with this route laid, less
+    the spaces it has (`spaces`, colour -> spaces so far); the colour wanted most
+    is taken (ties: in the rule book's order, gray last). A double route is two
+    gray tracks or two card colours, as on the published boards; `first` is the
+    colour its first track has already.
+
+    >>> balanced_colors({}, 2)  # an empty board wants gray most
+    ('gray', 'gray')
+    >>> balanced_colors({"gray": 10, "red": 3, "orange": 0, "yellow": 1}, 2)
+    ('orange', 'green')
+    >>> balanced_colors({"gray": 0}, 2, 3, first="red")
+    ('red', 'orange')
     """
+    from ttr_maps.model import GRAY
     from ttr_maps.rules import CARD_COLORS
 
-    known = [c for c in CARD_COLORS if c in spaces] or list(CARD_COLORS)
-    return tuple(sorted(known, key=lambda c: (spaces.get(c, 0), CARD_COLORS.index(c)))[:count])
+    total = sum(spaces.values()) + count * length
+    share = {GRAY: PUBLISHED_GRAY_SHARE} | dict.fromkeys(
+        CARD_COLORS, (1 - PUBLISHED_GRAY_SHARE) / len(CARD_COLORS)
+    )
+    if first is not None:
+        spaces = {**spaces, first: spaces.get(first, 0) + length}
+    order = (*CARD_COLORS, GRAY)
+
+    def want(color: str) -> tuple[float, int]:
+        return (share[color] * total - spaces.get(color, 0), -order.index(color))
+
+    if first is not None:
+        if first == GRAY:
+            return (GRAY, GRAY)
+        return (first, max((c for c in CARD_COLORS if c != first), key=want))
+    if count == 1 or max(order, key=want) == GRAY:
+        return (max(order, key=want),) * count
+    return tuple(sorted(CARD_COLORS, key=want, reverse=True)[:count])
 
 
 def _farthest_pairs(

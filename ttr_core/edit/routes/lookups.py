@@ -2,7 +2,8 @@
 length and colours, a ticket's shortest path, the live numbers. Nothing changes.
 
     GET  /api/places?q=NAME     the gazetteer's places of that name, best first
-    GET  /api/suggest?a=A&b=B   the length and colours a new route is offered
+    GET  /api/suggest?a=A&b=B   the length and colour a new route is offered
+                                (&first=COLOR: a double route's second track's)
     GET  /api/path?a=A&b=B      a ticket's R2 value and a shortest path (cities)
     GET  /api/numbers?players=N the live numbers, beside the published boards'
 """
@@ -112,16 +113,20 @@ def two_cities(session: EditSession, request: Request) -> tuple[str, str]:
 
 async def suggest(server: EditServer, request: Request, grant: None) -> Response:
     from ttr_core.edit.drawing import suggest_colors, suggest_length
+    from ttr_maps.model import ROUTE_COLORS
+
+    first = request.query_params.get("first")
+    if first is not None and first not in ROUTE_COLORS:
+        return error(400, f"'first' must be a route colour: {', '.join(ROUTE_COLORS)}")
 
     def work() -> JSONResponse:
         a, b = two_cities(server.session, request)
         checked = server.session.checked
-        return JSONResponse(
-            {
-                "length": suggest_length(checked.drawing, checked.drawable, a, b),
-                "colors": list(suggest_colors(checked.drawable, 2)),
-            }
-        )
+        length = suggest_length(checked.drawing, checked.drawable, a, b)
+        answer = {"length": length, "colors": list(suggest_colors(checked.drawable, 1, length))}
+        if first is not None:  # a double route's second track, after its first
+            answer["second"] = suggest_colors(checked.drawable, 2, length, first)[1]
+        return JSONResponse(answer)
 
     return await run_in_threadpool(work)
 

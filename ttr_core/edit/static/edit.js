@@ -229,7 +229,7 @@ function showSelection() {
     $("route-length").value = route.length ?? "";
     $("route-color").value = route.colors[0];
     $("route-double").checked = route.colors.length > 1;
-    $("route-color2").value = route.colors[1] || otherColor(route.colors[0]);
+    $("route-color2").value = route.colors[1] || route.colors[0];
     $("route-tunnel").checked = route.tunnel;
     $("route-ferry").value = route.ferry;
     $("straighten").hidden = !route.bends.length;
@@ -260,7 +260,6 @@ function setBends(route, points, note) {
   return edit("set_bends", { a: route.a, b: route.b, points }).then((answer) => { if (answer) say(note); });
 }
 
-function otherColor(color) { return COLORS.find((c) => c !== color && c !== "gray") || "red"; }
 
 function openTab(name) {
   document.querySelectorAll(".tabs button").forEach((b) => b.classList.toggle("active", b.dataset.tab === name));
@@ -528,7 +527,19 @@ function routeFields() {
 }
 
 $("route-editor").addEventListener("submit", (event) => { event.preventDefault(); edit("change_route", routeFields()); });
-for (const id of ["route-double", "route-tunnel", "route-color", "route-color2"]) {
+// A route made double: its second track in the colour that keeps the board balanced.
+$("route-double").addEventListener("change", async () => {
+  if (!selected || selected.kind !== "route") return;
+  const route = state.routes.find((r) => r.entry === selected.entry);
+  if ($("route-double").checked && route && route.colors.length === 1) {
+    try {
+      const found = await api(`suggest?a=${encodeURIComponent(route.a)}&b=${encodeURIComponent(route.b)}&first=${route.colors[0]}`);
+      $("route-color2").value = found.second;
+    } catch (error) { say(error.message, true); return; }
+  }
+  edit("change_route", routeFields());
+});
+for (const id of ["route-tunnel", "route-color", "route-color2"]) {
   $(id).addEventListener("change", () => { if (selected && selected.kind === "route") edit("change_route", routeFields()); });
 }
 $("delete-route").addEventListener("click", () => { const entry = selected.entry; selected = null; edit("delete_route", { entry }); });
