@@ -552,3 +552,62 @@ def test_csv_import_refuses_a_far_place_unless_its_country_is_given(blank: Edito
     state = blank.post("/api/import", {"what": "cities", "csv": csv_text}).json()
     assert [c["name"] for c in state["cities"]] == ["Oslo", "Bergen", "Lima"]
     assert state["cities"][2]["position"][0] == pytest.approx(-12.04, abs=0.02)
+
+
+def test_csv_import_names_every_bad_row_and_adds_nothing(blank: Editor) -> None:
+    cities = "name,lat,lon\nOslo,59.9,10.7\nBergen,x,5.3\nVoss,60.6,\nHamar,60.8,11.1\n"
+    routes = "a,b,length,color\nOslo,Hamar,two,red\nOslo,Hamar,3,plaid\nOslo,Nowhere,2,red\n"
+    tickets = "a,b,value\nOslo,Hamar,\nOslo,Hamar,-4\n"
+    answer = blank.post("/api/import", {"files": [cities, routes, tickets]})
+    assert answer.status_code == 400
+    message = answer.json()["error"]
+    for line in ("line 3: lat 'x'", "line 4: Voss has lat or lon", "line 2: length 'two'"):
+        assert line in message, message
+    assert message.count("line 3") >= 2 and message.count("line 4") >= 2, message
+    assert blank.get("/api/state").json()["cities"] == []
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        (
+            "/api/import",
+            {"what": "cities", "csv": "name,lat,lon\n" + "A" * 200_000 + ",1,2\n"},
+            "line 2",
+        ),
+        ("/api/import", {"what": "cities", "csv": "a" * 200_000 + "\n1\n"}, "line 1"),
+        (
+            "/api/import",
+            {"what": "routes", "csv": "a,b,length,color\nA,B," + "9" * 5000 + ",red\n"},
+            "length",
+        ),
+        ("/api/import", {"what": "tickets", "csv": "a,b,value\nA,B," + "9" * 5000 + "\n"}, "value"),
+        (
+            "/api/import",
+            {"what": "routes", "csv": "a,b,length,color,ferry\nA,B,2,red,١\n"},
+            "ferry",
+        ),
+        ("/api/import", {"what": "cities", "csv": "name,lat,lon\nA," + "9" * 5000 + ",2\n"}, "lat"),
+    ],
+)
+def test_hostile_csv_is_a_clear_400_naming_where(blank: Editor, path, body, field) -> None:
+    answer = blank.post(path, body)
+    assert answer.status_code == 400 and field in answer.json()["error"], answer.text[:300]
+    assert len(answer.json()["error"]) < 2000  # a glimpse of the field, not all of it
+    assert blank.get("/api/state").json()["cities"] == []
+
+
+def test_hostile_numbers_and_refused_saves_are_4xx_with_a_message(
+    blank: Editor, new_map: Path
+) -> None:
+    assert blank.get("/api/numbers", params={"players": "9" * 5000}).status_code == 400
+    assert blank.get("/api/numbers", params={"players": "٣"}).status_code == 400
+    add_by_name(blank, "Oslo")
+    assert blank.post("/api/save").status_code == 200
+    add_by_name(blank, "Bergen")
+    import os
+
+    os.link(new_map, new_map.with_name("other.yaml"))  # a hard link: not replaced
+    refused = blank.post("/api/save")
+    assert refused.status_code == 409 and "hard link" in refused.json()["error"]
+    assert "Bergen" not in new_map.read_text()

@@ -10,6 +10,7 @@ page offers a reload).
 
 from __future__ import annotations
 
+import errno
 import threading
 from collections import deque
 from dataclasses import dataclass, field
@@ -182,6 +183,14 @@ class EditSession:
             # In the file's form: its BOM and line ends, for the lines edited too.
             form = TextForm.of(self.saved_text)
             text = form.apply(form.strip(self.text))
+            try:
+                size = len(text.encode("utf-8"))
+            except UnicodeEncodeError as problem:  # a lone surrogate: not UTF-8 text
+                raise OSError(errno.EILSEQ, f"not UTF-8 text ({problem.reason})") from None
+            if size > limits.MAX_MAP_BYTES:  # it could not be opened again (TTR004)
+                raise OSError(
+                    errno.EFBIG, f"{size:,} bytes, over the limit of {limits.MAX_MAP_BYTES:,}"
+                )
             try:
                 write_text_atomically(self.path, text, unchanged=unchanged)
             except FileChangedError as problem:

@@ -13,8 +13,8 @@ Column guide (a header row names the columns; their order is free; docs/authorin
 
 Several tables may come in one import (which is which is read off each header):
 cities, then routes, then tickets are added. Rows are added through the editor's
-own edits (one undo step for the whole import); a bad row stops the import with
-its line number and changes nothing.
+own edits (one undo step for the whole import); an import with bad rows names
+every one of them by its line (up to `MAX_PROBLEMS`) and changes nothing.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from typing import Any
 
 from ttr_core.edit import edits as ed
 from ttr_core.edit.state import Checked
+from ttr_maps.text import glimpse
 
 TABLES = ("cities", "routes", "tickets")
 COLUMNS = {
@@ -75,7 +76,17 @@ def export_table(checked: Checked, what: str) -> str:
 
 
 def _rows(csv_text: str, what: str, columns: tuple[str, ...]) -> Iterator[tuple[int, dict]]:
-    reader = csv.DictReader(io.StringIO(csv_text))
+    """The rows of a table (line number, column -> text), a file CSV cannot read
+    (a field past the csv module's limit, a line break in an unquoted field) a
+    `TableError` naming where."""
+    reader = csv.DictReader(io.StringIO(csv_text, newline=""))
+    try:
+        yield from _read_rows(reader, what)
+    except csv.Error as problem:
+        raise TableError(f"line {reader.line_num + 1}: not readable as CSV ({problem})") from None
+
+
+def _read_rows(reader: csv.DictReader, what: str) -> Iterator[tuple[int, dict]]:
     header = [h.strip().lower() for h in reader.fieldnames or []]
     needed = {"cities": ("name",), "routes": ("a", "b", "length", "color"), "tickets": ("a", "b")}
     missing = [c for c in needed[what] if c not in header]
@@ -94,7 +105,7 @@ def _number(text: str, line: int, name: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise TableError(f"line {line}: {name} {text!r} is not a number") from None
+        raise TableError(f"line {line}: {name} {glimpse(text)!r} is not a number") from None
     if not math.isfinite(value):
         raise TableError(f"line {line}: {name} must be a finite number")
     return value
@@ -103,9 +114,15 @@ def _number(text: str, line: int, name: str) -> float:
 def _whole(text: str, line: int, name: str, default: int | None = None) -> int:
     if not text and default is not None:
         return default
-    if not text.isdecimal():
-        raise TableError(f"line {line}: {name} {text!r} is not a whole number")
+    if not (text.isascii() and text.isdigit()):
+        raise TableError(f"line {line}: {name} {glimpse(text)!r} is not a whole number")
+    if len(text) > MAX_DIGITS:
+        raise TableError(f"line {line}: {name} {glimpse(text)!r} is far too large")
     return int(text)
+
+
+#: Most digits of a whole number in a table (no count on a board has more).
+MAX_DIGITS = 9
 
 
 def _flag(text: str, line: int, name: str) -> bool:
@@ -119,7 +136,10 @@ def _flag(text: str, line: int, name: str) -> bool:
 def table_of(csv_text: str) -> str:
     """Which table a CSV file holds, read off its header: a `name` column is
     cities, a `length` column routes, else (`a`, `b`) tickets."""
-    first = next(csv.reader(io.StringIO(csv_text)), [])
+    try:
+        first = next(csv.reader(io.StringIO(csv_text, newline="")), [])
+    except csv.Error as problem:
+        raise TableError(f"line 1: not readable as CSV ({problem})") from None
     header = {h.strip().lower() for h in first}
     if "name" in header:
         return "cities"
@@ -141,16 +161,23 @@ def import_tables(
     distance on the map as the routes leave it, R2). Every row that cannot be
     placed is named at once; nothing is added then."""
     rows = {what: list(_rows(tables[what], what, _columns(checked, what))) for what in tables}
-    added = 0
+    problems: list[str] = []
     try:
         if "cities" in rows:
-            text = _import_cities(text, checked, rows["cities"], rows.get("routes", []), country)
+            text = _import_cities(
+                text, checked, rows["cities"], rows.get("routes", []), country, problems
+            )
         for line, row in rows.get("routes", []):
-            text = _line(line, ed.apply_edit, text, _route_edit(line, row))
+            text = _row(problems, text, lambda t, ln=line, r=row: _add_route(t, ln, r))
         if "tickets" in rows:
-            text = _import_tickets(text, rows["tickets"])
+            text = _import_tickets(text, rows["tickets"], problems)
     except ed.EditError as problem:
-        raise TableError(str(problem)) from None
+        problems.append(str(problem))
+    if problems:  # every bad row named at once; nothing is added then
+        more = len(problems) - MAX_PROBLEMS
+        raise TableError(
+            "; ".join(problems[:MAX_PROBLEMS]) + (f" (and {more} more)" if more > 0 else "")
+        )
     added = sum(len(r) for r in rows.values())
     if not added:
         raise TableError("the CSV has no rows to import")
@@ -163,26 +190,32 @@ def _import_cities(
     rows: list[tuple[int, dict[str, str]]],
     routes: list[tuple[int, dict[str, str]]],
     country: str | None,
+    problems: list[str],
 ) -> str:
     columns = _columns(checked, "cities")
     given: dict[str, tuple[float, float]] = {}
     unplaced: dict[str, int] = {}
     countries: dict[str, str] = {}
+    good: list[tuple[int, dict[str, str]]] = []
     for line, row in rows:
-        name = _line(line, ed.check_name, row["name"])
-        first, second = row.get(columns[1], ""), row.get(columns[2], "")
-        if first and second:
-            given[name] = (_number(first, line, columns[1]), _number(second, line, columns[2]))
-        elif first or second:
-            raise TableError(f"line {line}: {name} has {columns[1]} or {columns[2]}, not both")
-        else:
-            unplaced[name] = line
-        if row.get("country", ""):
-            if not re.fullmatch("[A-Za-z]{2}", row["country"]):
-                raise TableError(
-                    f"line {line}: country {row['country']!r} is not a two-letter code"
-                )
-            countries[name] = row["country"].upper()
+        try:
+            name = _line(line, ed.check_name, row["name"])
+            first, second = row.get(columns[1], ""), row.get(columns[2], "")
+            code = row.get("country", "")
+            if code and not re.fullmatch("[A-Za-z]{2}", code):
+                raise TableError(f"line {line}: country {code!r} is not a two-letter code")
+            if first and second:
+                given[name] = (_number(first, line, columns[1]), _number(second, line, columns[2]))
+            elif first or second:
+                raise TableError(f"line {line}: {name} has {columns[1]} or {columns[2]}, not both")
+            else:
+                unplaced[name] = line
+            if code:
+                countries[name] = code.upper()
+            good.append((line, row))
+        except TableError as problem:
+            problems.append(str(problem))
+    rows = good
     if unplaced and checked.drawable.is_geographic:
         from ttr_maps.authoring.gazetteer import GazetteerMissing, look_up_places
 
@@ -192,25 +225,23 @@ def _import_cities(
             looked = look_up_places(queries, country=country, towns=towns)
         except GazetteerMissing as missing:
             raise TableError(f"line {min(unplaced.values())}: {missing}") from None
-        problems = []
         for lookup in looked:
             if lookup.place is not None:
                 given[lookup.query] = (lookup.place.latitude, lookup.place.longitude)
             elif lookup.choices:  # ambiguous, or only far from the map: never silent
-                problems.append(f"line {unplaced[lookup.query]}: {lookup.message()}")
-        if problems:
-            raise TableError("; ".join(problems))
+                problems.append(f"line {unplaced.pop(lookup.query)}: {lookup.message()}")
     known = {c.name: c.position for c in checked.drawable.cities} | given
     waiting = [n for n in unplaced if n not in given]
     while waiting:  # placed from the routes, round by round
         placed = {n: _between(n, known, routes) for n in waiting}
         placed = {n: p for n, p in placed.items() if p is not None}
         if not placed:
-            name = waiting[0]
-            raise TableError(
+            problems.extend(
                 f"line {unplaced[name]}: {name} has no position, no place of that name is "
                 "in the gazetteer, and no imported route joins it to a placed city"
+                for name in waiting
             )
+            break
         known |= placed
         given |= placed
         waiting = [n for n in waiting if n not in placed]
@@ -219,8 +250,28 @@ def _import_cities(
         board = None
         if checked.drawing.geometry.laid_out:
             board = checked.drawing.frame.board_of_position(given[name])
-        text = _line(by_line[name], ed.apply_edit, text, ed.AddCity(name, given[name], board))
+        edit = ed.AddCity(name, given[name], board)
+        text = _row(
+            problems, text, lambda t, n=by_line[name], e=edit: _line(n, ed.apply_edit, t, e)
+        )
     return text
+
+
+#: Most bad rows one refused import names (the rest are counted).
+MAX_PROBLEMS = 50
+
+
+def _row(problems: list[str], text: str, work: Any) -> str:
+    """`work(text)`, or `text` with the row's problem noted."""
+    try:
+        return work(text)
+    except TableError as problem:
+        problems.append(str(problem))
+        return text
+
+
+def _add_route(text: str, line: int, row: dict[str, str]) -> str:
+    return _line(line, ed.apply_edit, text, _route_edit(line, row))
 
 
 def _between(
@@ -254,14 +305,15 @@ def _route_edit(line: int, row: dict[str, str]) -> ed.AddRoute:
     )
 
 
-def _import_tickets(text: str, rows: list[tuple[int, dict[str, str]]]) -> str:
+def _import_tickets(text: str, rows: list[tuple[int, dict[str, str]]], problems: list[str]) -> str:
     from ttr_core.edit.drawing import drawable_map
     from ttr_maps.graph import shortest_wagon_distance
     from ttr_maps.io.document import parse_text
 
     routed = drawable_map(parse_text(text).data)  # the map as the imported routes leave it
     names = {c.name for c in routed.cities}
-    for line, row in rows:
+
+    def add(text: str, line: int, row: dict[str, str]) -> str:
         a, b = row["a"], row["b"]
         if row.get("value", ""):
             value = _whole(row["value"], line, "value")
@@ -273,7 +325,10 @@ def _import_tickets(text: str, rows: list[tuple[int, dict[str, str]]]) -> str:
                 raise TableError(f"line {line}: no value, and no routes join {a} and {b}")
             value = found
         edit = ed.AddTicket(a, b, value, _flag(row.get("long", ""), line, "long"))
-        text = _line(line, ed.apply_edit, text, edit)
+        return _line(line, ed.apply_edit, text, edit)
+
+    for line, row in rows:
+        text = _row(problems, text, lambda t, n=line, r=row: add(t, n, r))
     return text
 
 

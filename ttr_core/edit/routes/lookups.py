@@ -149,7 +149,9 @@ async def numbers(server: EditServer, request: Request, grant: None) -> Response
 
     players = request.query_params.get("players", "3")
     low, high = BASE.min_players, BASE.max_players  # R1
-    if not players.isdecimal() or not low <= int(players) <= high:
+    if not (players.isascii() and players.isdigit() and len(players) <= 2) or not (
+        low <= int(players) <= high
+    ):
         return error(400, f"'players' must be {low} to {high}")
 
     def work() -> JSONResponse:
