@@ -37,6 +37,9 @@ def test_a_new_map_is_empty_and_not_written_until_saved(blank: Editor, new_map: 
     assert not new_map.exists()
     assert blank.post("/api/save").status_code == 200
     assert new_map.exists() and not blank.get("/api/state").json()["dirty"]
+    # Its modeline's schema beside it, so the reference works on any machine.
+    assert new_map.read_text().startswith("# yaml-language-server: $schema=map.schema.json\n")
+    assert (new_map.parent / "map.schema.json").is_file()
 
 
 def test_a_city_by_name_lands_at_its_real_position(blank: Editor) -> None:

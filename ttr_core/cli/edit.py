@@ -22,8 +22,10 @@ HELP = (
     "MAP is a map file; a path that does not exist starts an empty map (its id from the "
     "file name) in the region given by --region (a country name or code, or 'plane' for "
     "an invented board), asked for if not given. Only MAP is ever written, and only when "
-    "you save. The server listens on 127.0.0.1 unless --host says otherwise; the link "
-    "it prints holds a secret token. Ctrl-C stops it. See docs/authoring.md."
+    "you save (a new map outside this checkout also gets a copy of the schema its first "
+    "line names, map.schema.json, beside it if there is none). The server listens on "
+    "127.0.0.1 unless --host says otherwise; the link it prints holds a secret token. "
+    "Ctrl-C stops it. See docs/authoring.md."
 )
 
 

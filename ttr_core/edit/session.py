@@ -195,6 +195,10 @@ class EditSession:
                 write_text_atomically(self.path, text, unchanged=unchanged)
             except FileChangedError as problem:
                 raise ConflictError(f"{self.path.name}: {problem}") from None
+            if self.identity is None:  # a new map: the schema its modeline names
+                from ttr_maps.authoring.starter import write_schema_copy
+
+                write_schema_copy(self.path)
             self.text = self.saved_text = text
             self.identity = file_identity(self.path)
             self.disk_change = None

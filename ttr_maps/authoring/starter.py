@@ -114,14 +114,17 @@ def check_map_id(map_id: str) -> None:
         )
 
 
-def default_schema_reference(target: str | Path) -> str:
-    """What the modeline of a new file at `target` points at.
+#: The schema's copy `ttr new` writes beside a map outside the checkout.
+SCHEMA_COPY = "map.schema.json"
 
-    Inside the checkout that holds the schema (like the bundled maps), a relative
-    path, which keeps working wherever the checkout is cloned. Anywhere else, a
-    `file://` URI of the schema installed with ttr: it works on this machine; to
-    share the file, point it at a copy of the schema you commit next to your maps
-    (`ttr new --schema`).
+
+def default_schema_reference(target: str | Path) -> str:
+    """What the modeline of a new file at `target` points at: a relative path,
+    which works on any machine the folder is copied to.
+
+    Inside the checkout that holds the schema (like the bundled maps), the path to
+    `schemas/map.schema.json`. Anywhere else, `SCHEMA_COPY` beside the map
+    (`write_schema_copy` puts it there).
     """
     from ttr_maps.io.bundled import schema_path
 
@@ -130,7 +133,22 @@ def default_schema_reference(target: str | Path) -> str:
     project = schema.parent.parent
     if folder == project or project in folder.parents:
         return Path(os.path.relpath(schema, folder)).as_posix()
-    return schema.as_uri()
+    return SCHEMA_COPY
+
+
+def write_schema_copy(target: str | Path) -> Path | None:
+    """Write the schema `default_schema_reference` names beside a map at `target`
+    outside the checkout, unless a file of that name is there already (yours, or an
+    earlier copy: never replaced). The path written, or None."""
+    from ttr_maps.io.bundled import schema_path
+
+    if default_schema_reference(target) != SCHEMA_COPY:
+        return None
+    copy = Path(target).resolve().parent / SCHEMA_COPY
+    if copy.exists() or copy.is_symlink():
+        return None
+    write_text_atomically(copy, schema_path().read_text(encoding="utf-8"))
+    return copy
 
 
 def _title(map_id: str) -> str:
@@ -282,6 +300,8 @@ def write_starter_map(
     text = starter_map_text(map_id, coordinates=coordinates, schema_ref=reference, cities=cities)
     try:
         write_text_atomically(target, text)
+        if schema_ref is None:
+            write_schema_copy(target)
     except OSError as error:
         raise StarterError(f"{target}: cannot write ({error.strerror or error})") from None
     return target

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-from urllib.parse import unquote, urlparse
-
 import pytest
 from typer.testing import CliRunner
 
@@ -74,14 +71,23 @@ def test_new_into_a_missing_folder_is_a_clear_error(tmp_path):
     assert "does not exist" in result.output
 
 
-def test_modeline_outside_the_checkout_points_at_the_installed_schema(tmp_path):
+def test_modeline_outside_the_checkout_points_at_a_copy_beside_the_map(tmp_path):
     target = tmp_path / "atlas.yaml"
     runner.invoke(app, ["new", "atlas", "-o", str(target)])
     first = target.read_text(encoding="utf-8").splitlines()[0]
-    assert first.startswith(MODELINE_PREFIX)
-    reference = first.removeprefix(MODELINE_PREFIX)
-    assert reference.startswith("file://")
-    assert Path(unquote(urlparse(reference).path)) == schema_path().resolve()
+    assert first == MODELINE_PREFIX + "map.schema.json"  # no path of this machine
+    copy = tmp_path / "map.schema.json"
+    assert copy.read_bytes() == schema_path().read_bytes()
+    # Moved to another folder (another machine), the reference still resolves.
+    moved = tmp_path / "elsewhere"
+    moved.mkdir()
+    for name in ("atlas.yaml", "map.schema.json"):
+        (tmp_path / name).rename(moved / name)
+    assert (moved / first.removeprefix(MODELINE_PREFIX)).is_file()
+    # A schema file of the designer's own is never replaced.
+    (moved / "map.schema.json").write_text("{}")
+    result = runner.invoke(app, ["new", "second", "-o", str(moved / "second.yaml")])
+    assert result.exit_code == 0 and (moved / "map.schema.json").read_text() == "{}"
 
 
 def test_modeline_inside_the_checkout_is_relative_like_the_bundled_maps():
