@@ -374,3 +374,36 @@ def test_a_ferry_locomotive_mark_is_seen_on_a_black_route(browser: Any, tmp_path
             dark = [int(v) for v in car[4:-1].split(",")]
             light = [int(v) for v in mark[4:-1].split(",")]
             assert sum(light) - sum(dark) > 300, (car, mark)  # contrast, not black on black
+
+
+def test_a_city_moved_on_a_laid_out_board_takes_its_routes_along(
+    browser: Any, tmp_path: Path
+) -> None:
+    path = tmp_path / "europe.yaml"
+    path.write_text(Path("maps/europe.yaml").read_text(encoding="utf-8"))
+    for page in open_editor(browser, EditSession.open(path)):
+        car = (
+            "(() => { const g = [...document.querySelectorAll('#board svg g.route')]"
+            ".find(g => g.dataset.a === 'Brest' && g.dataset.b === 'Paris' ||"
+            " g.dataset.a === 'Paris' && g.dataset.b === 'Brest');"
+            " const r = g.querySelector('.car').getBoundingClientRect(); return [r.x, r.y]; })()"
+        )
+        before = page.evaluate(car)
+        box = page.locator('#board svg g.city[data-city="Paris"] circle').bounding_box()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        page.mouse.move(x, y)
+        page.mouse.down()
+        page.mouse.move(x + 40, y + 60, steps=5)
+        during = page.evaluate(car)  # live, before the drop
+        assert abs(during[0] - before[0]) + abs(during[1] - before[1]) > 5
+        page.mouse.up()
+        page.wait_for_function("state.undo.label && state.undo.label.startsWith('move Paris')")
+        after = page.evaluate(car)
+        assert abs(after[0] - before[0]) + abs(after[1] - before[1]) > 5
+        assert "[17.65, 31.31]" in path.read_text()  # nothing saved yet
+        page.keyboard.press("Control+s")
+        page.wait_for_selector("#dirty", state="hidden")
+        text = path.read_text()
+        # Brest-Paris's bend point went with Paris (turned about Brest).
+        assert "between: [Brest, Paris]" in text and "[17.65, 31.31]" not in text
+        assert "[28.26, 27.97]" not in text  # Marseille-Paris's too

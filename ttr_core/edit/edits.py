@@ -369,7 +369,8 @@ def _apply(text: str, edit: Edit) -> str:
                 old = layout["cities"].get(name)
                 if name not in layout["cities"]:
                     return append_entry(text, ("layout", "cities"), flow(_board(board)), key=name)
-                return replace_node(text, ("layout", "cities", name), flow(_board(board, old)))
+                text = replace_node(text, ("layout", "cities", name), flow(_board(board, old)))
+                return _bends_follow(text, layout, name, old, board)
             if position is None:
                 raise EditError("say where the city goes")
             old_spec = cities[name] if isinstance(cities[name], dict) else {}
@@ -511,6 +512,54 @@ def _set_bends(text: str, data: dict[str, Any], a: str, b: str, points: tuple[Po
     if not points:
         return remove_entry(text, ("layout", "bends"), index)
     return replace_node(text, ("layout", "bends", index), entry)
+
+
+def _bends_follow(text: str, layout: dict[str, Any], name: str, old: Any, new: Point) -> str:
+    """The bend points of a moved city's routes, moved with it: each route's shape
+    turned and stretched about its other city, so its cars follow the city (the
+    page shows the same while the city is dragged)."""
+    start = _xy(old)
+    bends = layout.get("bends") if isinstance(layout.get("bends"), list) else []
+    for bend in bends:
+        between = bend.get("between") if isinstance(bend, dict) else None
+        points = bend.get("points") if isinstance(bend, dict) else None
+        if not (isinstance(between, list) and len(between) == 2 and name in between):
+            continue
+        other = _xy(layout["cities"].get(between[1] if between[0] == name else between[0]))
+        if start is None or other is None or not isinstance(points, list):
+            continue
+        moved = [_about(other, start, new, p) for p in points]
+        if any(p is None for p in moved):
+            continue
+        a, b = between
+        text = _set_bends(text, _data(text)[0], a, b, tuple(p for p in moved if p is not None))
+    return text
+
+
+def _xy(spec: Any) -> Point | None:
+    if isinstance(spec, dict):
+        x, y = spec.get("x"), spec.get("y")
+        if isinstance(x, int | float) and isinstance(y, int | float):
+            return (float(x), float(y))
+    return None
+
+
+def _about(pivot: Point, start: Point, end: Point, point: Any) -> Point | None:
+    """`point` under the turn-and-stretch about `pivot` that takes `start` to `end`.
+
+    >>> _about((0.0, 0.0), (1.0, 0.0), (0.0, 2.0), [0.5, 0.5])
+    (-1.0, 1.0)
+    """
+    if not (isinstance(point, list) and len(point) == 2):
+        return None
+    if not all(isinstance(v, int | float) for v in point):
+        return None
+    u = complex(start[0] - pivot[0], start[1] - pivot[1])
+    if u == 0:
+        return None
+    factor = complex(end[0] - pivot[0], end[1] - pivot[1]) / u
+    moved = complex(point[0] - pivot[0], point[1] - pivot[1]) * factor
+    return (round(moved.real + pivot[0], 6), round(moved.imag + pivot[1], 6))
 
 
 def _change_settings(text: str, data: dict[str, Any], edit: ChangeSettings) -> str:

@@ -313,8 +313,34 @@ window.addEventListener("mousemove", (event) => {
   drag.group.setAttribute("transform", `translate(${dx} ${dy})`);
   if (drag.bend !== undefined) {  // the route follows the handle while dragged
     for (const group of routeGroups(drag.route.entry)) group.style.opacity = 0.45;
+  } else if (drag.name !== undefined) {
+    followCity(drag.name, dx, dy);
   }
 });
+
+// A dragged city's routes follow it: each turned and stretched about its other
+// city (as the saved bend points are), until the board is drawn again.
+function cityCentre(name) {
+  const circle = cityGroup(name)?.querySelector("circle");
+  return circle ? [Number(circle.getAttribute("cx")), Number(circle.getAttribute("cy"))] : null;
+}
+function followCity(name, dx, dy) {
+  const moved = cityCentre(name);
+  if (!moved) return;
+  for (const group of svg().querySelectorAll(".route")) {
+    if (group.dataset.a !== name && group.dataset.b !== name) continue;
+    const pivot = cityCentre(group.dataset.a === name ? group.dataset.b : group.dataset.a);
+    if (!pivot) continue;
+    const u = [moved[0] - pivot[0], moved[1] - pivot[1]];
+    const v = [u[0] + dx, u[1] + dy];
+    const length = Math.hypot(...u);
+    if (!length) continue;
+    const scale = Math.hypot(...v) / length;
+    const turn = (Math.atan2(v[1], v[0]) - Math.atan2(u[1], u[0])) * 180 / Math.PI;
+    group.setAttribute("transform",
+      `translate(${pivot[0]} ${pivot[1]}) rotate(${turn}) scale(${scale}) translate(${-pivot[0]} ${-pivot[1]})`);
+  }
+}
 
 window.addEventListener("mouseup", (event) => {
   if (!drag) return;
@@ -331,6 +357,7 @@ window.addEventListener("mouseup", (event) => {
     suppressNextClick = true;
   } else {
     done.group.removeAttribute("transform");
+    followCity(done.name, 0, 0);
   }
 });
 
