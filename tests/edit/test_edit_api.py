@@ -421,6 +421,11 @@ def test_requests_without_the_token_or_from_other_pages_are_refused(blank: Edito
 def test_only_the_opened_file_is_written(blank: Editor, new_map: Path) -> None:
     four_cities(blank)
     blank.post("/api/save")
+    # A new map, and the schema its modeline names (it was not there).
+    assert sorted(p.name for p in new_map.parent.iterdir()) == ["fjords.yaml", "map.schema.json"]
+    (new_map.parent / "map.schema.json").unlink()
+    blank.edit("add_ticket", a="Oslo", b="Stavanger")
+    assert blank.post("/api/save").status_code == 200
     assert sorted(p.name for p in new_map.parent.iterdir()) == ["fjords.yaml"]
 
 
