@@ -619,3 +619,30 @@ def test_hostile_numbers_and_refused_saves_are_4xx_with_a_message(
     refused = blank.post("/api/save")
     assert refused.status_code == 409 and "hard link" in refused.json()["error"]
     assert "Bergen" not in new_map.read_text()
+
+
+def test_the_board_is_laid_out_from_the_page_pins_kept_in_one_step(tmp_path: Path) -> None:
+    from ttr_maps.authoring.starter import write_starter_map
+
+    path = write_starter_map(tmp_path / "lusitania.yaml", "lusitania")
+    source = path.read_text(encoding="utf-8")
+    for editor in editor_for(EditSession.open(path)):
+        assert not editor.get("/api/state").json()["map"]["laid_out"]
+        answer = editor.post("/api/layout")
+        assert answer.status_code == 200, answer.json()
+        state = answer.json()
+        assert state["said"].startswith("Laid out:") and state["map"]["laid_out"]
+        assert state["undo"]["label"] == "lay out the board"
+        assert path.read_text(encoding="utf-8") == source  # nothing written until saved
+        # A city dragged is pinned; laid out again, it stays where it was put.
+        moved = editor.edit("move_city", name="Lisboa", at=[100.0, -100.0])
+        lisboa = next(c for c in moved["cities"] if c["name"] == "Lisboa")
+        again = editor.post("/api/layout").json()
+        assert next(c for c in again["cities"] if c["name"] == "Lisboa") == lisboa
+        assert "1 pinned city(ies) kept" in again["said"]
+        assert editor.post("/api/undo").json()["undo"]["label"].startswith("move Lisboa")
+
+
+def test_a_board_that_cannot_be_laid_out_says_why(blank: Editor) -> None:
+    answer = blank.post("/api/layout")
+    assert answer.status_code == 409 and "errors" in answer.json()["error"]

@@ -407,3 +407,16 @@ def test_a_city_moved_on_a_laid_out_board_takes_its_routes_along(
         # Brest-Paris's bend point went with Paris (turned about Brest).
         assert "between: [Brest, Paris]" in text and "[17.65, 31.31]" not in text
         assert "[28.26, 27.97]" not in text  # Marseille-Paris's too
+
+
+def test_the_board_is_laid_out_by_a_button(browser: Any, tmp_path: Path) -> None:
+    from ttr_maps.authoring.starter import write_starter_map
+
+    path = write_starter_map(tmp_path / "lusitania.yaml", "lusitania")
+    for page in open_editor(browser, EditSession.open(path)):
+        page.click('.tabs button[data-tab="map"]')
+        page.click("#relayout")
+        page.wait_for_function("state.map.laid_out")
+        assert page.inner_text("#hint").startswith("Laid out:")
+        page.keyboard.press("Control+z")
+        page.wait_for_function("!state.map.laid_out")

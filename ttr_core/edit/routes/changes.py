@@ -3,6 +3,7 @@
 GET  /api/state             the file now: board, elements, problems, history
 POST /api/edit              {"op": "add_city", ...}: one edit (`parse.parse_edit`)
 POST /api/undo, /api/redo   one step back or forward
+POST /api/layout            the board laid out as `ttr layout` does, pins kept (one step)
 """
 
 from __future__ import annotations
@@ -60,9 +61,33 @@ async def redo(server: EditServer, request: Request, grant: None) -> Response:
     return await _step(server, request, forward=True)
 
 
+async def layout(server: EditServer, request: Request, grant: None) -> Response:
+    from ttr_core.edit.payloads import state_payload
+    from ttr_core.edit.relayout import RelayoutError, relayout
+    from ttr_core.web.answers import PRIVATE
+
+    await read_json(request)
+    session = server.session
+
+    def work() -> JSONResponse:
+        with session.lock:
+            try:
+                done = relayout(session.text, session.path.name)
+            except RelayoutError as problem:
+                return error(409, str(problem))
+            said = done.summary
+            if done.text == session.text:
+                said = "Nothing to change: the board is laid out as `ttr layout` lays it out."
+            session.apply(ed.ReplaceText(done.text, "lay out the board"))
+            return JSONResponse({**state_payload(session), "said": said}, headers=PRIVATE)
+
+    return await run_in_threadpool(work)
+
+
 ENDPOINTS = (
     Endpoint("GET", "/api/state", get_state, EDITOR),
     Endpoint("POST", "/api/edit", edit, EDITOR),
     Endpoint("POST", "/api/undo", undo, EDITOR),
     Endpoint("POST", "/api/redo", redo, EDITOR),
+    Endpoint("POST", "/api/layout", layout, EDITOR),
 )

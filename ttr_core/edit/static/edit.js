@@ -771,6 +771,14 @@ $("import-file").addEventListener("change", async () => {
   $("import-file").value = "";
 });
 
+$("relayout").addEventListener("click", async () => {
+  $("relayout").disabled = true;
+  say("Laying the board out…");
+  const answer = await send("layout", {});
+  $("relayout").disabled = false;
+  if (answer) say(answer.said);
+});
+
 $("straighten").addEventListener("click", () => {
   const route = state.routes.find((r) => r.entry === selected?.entry);
   if (route) setBends(route, [], `${route.a} – ${route.b} is straight again.`);
