@@ -29,7 +29,7 @@ def test_every_api_route_refuses_a_request_without_the_token(blank: Editor) -> N
     blank.edit("add_city", name="Oslo", place=[59.91, 10.75])
     before = (blank.session.text, blank.session.revision, len(blank.session.undo_steps))
     requests = _requests(blank)
-    assert len(requests) == 17
+    assert len(requests) == 18  # POST /api/layout included
     for method, path in requests:
         for headers, status in (({}, 401), ({TOKEN_HEADER: TOKEN + "x"}, 403)):
             body = {"json": {"op": "delete_city", "name": "Oslo"}} if method == "POST" else {}

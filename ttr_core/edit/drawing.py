@@ -283,7 +283,9 @@ def draw(game_map: Map, region: tuple[float, float, float, float] | None) -> Dra
     if not game_map.routes and game_map.cities and not board.laid_out:
         svg = _rescaled(svg, game_map, frame)
     boxes = [_view_box(svg)] if game_map.cities else []
-    if region and len(game_map.cities) < 3 and game_map.is_geographic and not board.laid_out:
+    # A board with few cities, or none joined yet, shows the region it is drawn in.
+    starting = len(game_map.cities) < 3 or not game_map.routes
+    if region and starting and game_map.is_geographic and not board.laid_out:
         south, west, north, east = region
         corners = [frame.svg_of_position(p) for p in ((south, west), (north, east))]
         xs, ys = [c[0] for c in corners], [c[1] for c in corners]
