@@ -42,9 +42,11 @@ def new(
     cities: Annotated[
         str | None,
         typer.Option(
-            help="The starter's cities, by name, at their real positions from the gazetteer: "
-            "'Oslo, Bergen, Trondheim'. A doubtful name takes a country code or a position "
-            "in brackets: 'Bergen (NO)', 'Springfield (39.80, -89.64)'.",
+            help="The starter's cities, by name, at their real positions from the gazetteer "
+            "(pip install 'ttr-mapkit[places]'): 'Oslo, Bergen, Trondheim', each looked for "
+            "near the others and named as typed. A doubtful name, or one only far from the "
+            "others, takes a country code or a position in brackets: 'Bergen (NO)', "
+            "'Springfield (39.80, -89.64)'.",
             show_default=False,
         ),
     ] = None,
@@ -63,9 +65,14 @@ def new(
     their distances, colours balanced, a route that is the only way somewhere
     made double) with tickets between the farthest of them.
 
-    Exit status: 0 when written; 2 for a bad id, an existing file (without
-    --force), a file that cannot be written, or a city name that is unknown or
-    ambiguous (the choices are listed; nothing is written).
+    Outside this checkout, a copy of the map schema (map.schema.json) is written
+    beside the map unless one is there, and the map's first line points at it.
+
+    Exit status: 0 when written (a city taken far from the others, its country
+    named, is warned about); 2 for a bad id, an existing file (without --force),
+    a file that cannot be written, a city name that is unknown, ambiguous or only
+    far from the others (the choices are listed; nothing is written), or no
+    gazetteer installed.
     """
     from ttr_maps.authoring.gazetteer import GazetteerMissing
     from ttr_maps.authoring.starter import (
