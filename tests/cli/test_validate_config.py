@@ -98,6 +98,8 @@ def test_an_error_is_never_ignored(project: Path) -> None:
         ('colour = ["TTR1"]', "no key 'colour'"),
         ("severity = { TTR152 = 'fatal' }", "'error' or 'warning'"),
         ("select = [", "cannot read [tool.ttr]"),
+        ('per-file-ignores = { "maps/*.yaml" = ["W1"] }', "per-file-ignores: 'W1' is not a code"),
+        ('per-file-ignores = { "maps/*.yaml" = "TTR1" }', "per-file-ignores maps globs to lists"),
     ],
 )
 def test_a_bad_table_is_a_usage_error_naming_the_file(
