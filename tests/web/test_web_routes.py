@@ -84,7 +84,7 @@ def test_every_api_route_of_the_editor_needs_its_token(tmp_path: Path) -> None:
     public = sorted(path for path, rule in routes.items() if rule == PUBLIC.name)
     assert public == ["GET /", "MOUNT /static"]
     assert all(rule == EDITOR.name for path, rule in routes.items() if "/api/" in path)
-    assert len(routes) == 19
+    assert len(routes) == 20  # POST /api/layout (the Lay out button)
 
 
 def test_a_route_given_another_way_is_refused() -> None:

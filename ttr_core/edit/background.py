@@ -12,10 +12,7 @@ from __future__ import annotations
 
 import math
 from functools import cache
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from ttr_core.edit.drawing import Frame
+from typing import Any
 
 #: The margin round the map's box, as a share of its size (at least `MIN_MARGIN`
 #: degrees), in which shorelines and borders are still drawn.
@@ -74,9 +71,10 @@ def map_box(positions: list[tuple[float, float]], region: Box | None) -> Box | N
     )
 
 
-def background_svg(frame: Frame, box: Box) -> str:
+def background_svg(frame: Any, box: Box) -> str:
     """The coasts and borders inside `box`, as a `<g class="background">` of SVG
-    paths in `frame`'s units ("" without the data)."""
+    paths in the units of `frame` (a `drawing.Frame`: its `svg_of_position`), ""
+    without the data."""
     south, west, north, east = box
     layers = []
     for css, name in LAYERS:
@@ -109,7 +107,7 @@ def _runs(points: Any, inside: Any) -> list[Any]:
     return [points[start:end] for start, end in zip(edges[::2], edges[1::2], strict=True)]
 
 
-def _path(frame: Frame, run: Any) -> str:
+def _path(frame: Any, run: Any) -> str:
     if len(run) < 2:
         return ""
     cells = []
