@@ -360,7 +360,7 @@ def test_someone_watching_sees_the_board_and_the_public_log_never_a_hand(
     assert note["notes"][-1] == {
         "after": len(state.history),
         "seat": None,
-        "name": "Cy",
+        "name": "Cy (watching)",
         "text": "watching",
     }
 
