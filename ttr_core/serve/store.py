@@ -380,7 +380,9 @@ class TableStore:
             except sqlite3.Error as error:
                 if connection is not None:
                     connection.close()
-                raise StoreError(f"{self.path}: cannot use the database: {error}") from None
+                raise StoreError(
+                    f"{self.path}: cannot use the database: {explained(error)}"
+                ) from None
             self._db = Database(connection)
         return self._db
 
@@ -397,8 +399,8 @@ class TableStore:
             answer = work(db)
         except sqlite3.Error as error:
             self._reset()
-            log.error("%s: %s", self.path, error)
-            raise StoreFailed(f"{self.path}: {error}") from None
+            log.error("%s: %s", self.path, explained(error))
+            raise StoreFailed(f"{self.path}: {explained(error)}") from None
         if db.connection.total_changes != before:
             try:
                 # The main file holds every stored change (a copy of it, or the loss
@@ -442,6 +444,14 @@ class TableStore:
         with contextlib.suppress(RuntimeError):  # closed before
             self._thread.submit(close).result()
         self._thread.shutdown(wait=True)
+
+
+def explained(error: sqlite3.Error) -> str:
+    """SQLite's message, with what a full disk or a file-size limit looks like."""
+    text = str(error)
+    if "disk" in text or "full" in text:
+        text += " (the disk may be full, or a file-size limit such as `ulimit -f` reached)"
+    return text
 
 
 class StoreFailed(StoreError):
