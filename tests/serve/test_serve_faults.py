@@ -483,29 +483,33 @@ def test_a_version_1_database_is_brought_up_to_date_and_keeps_its_games(tmp_path
         store.close()
 
 
-def test_the_main_file_alone_holds_every_stored_game(tmp_path: Path) -> None:
-    """A copy of the main file taken while the server runs (no -wal, no -shm), and
-    the data folder after its -wal and -shm files are removed, hold every move."""
-    folder = tmp_path / "data"
-    with server_process(folder) as (url, process):
-        http = httpx2.Client(base_url=url, timeout=10)
-        game, tokens = two_people(http)
-        for _ in range(5):
-            mover = to_move(http, game, tokens)
-            move = a_move(page(http, game, tokens[mover])["view"])
-            assert post(http, game, tokens[mover], "actions", {"action": move}).status_code == 200
-        post(http, game, tokens[0], "notes", {"text": "kept"})
-        (tmp_path / "copy").mkdir()
-        shutil.copy(folder / DATABASE_NAME, tmp_path / "copy" / DATABASE_NAME)
-        last = page(http, game, tokens[0])
-        process.send_signal(signal.SIGKILL)  # no clean close: no last checkpoint
-        process.wait()
-    for leftover in ("-wal", "-shm"):
-        Path(f"{folder / DATABASE_NAME}{leftover}").unlink(missing_ok=True)
-    for data in (folder, tmp_path / "copy"):
-        with server_process(data) as (url, process):
-            again = page(httpx2.Client(base_url=url, timeout=10), game, tokens[0])
-            assert again["view"] == last["view"] and again["notes"] == last["notes"]
+def test_the_main_file_alone_holds_every_stored_game(store: TableStore, tmp_path: Path) -> None:
+    """After every stored change, a copy of the main file alone (no -wal, no -shm:
+    a backup that copies one file, or a folder whose -wal was removed) opens as the
+    same game, while the server still runs and without it ever closing the store."""
+    registry = registry_on(store)
+    with serving(create_app(registry=registry)) as client:
+        game, tokens = two_people(client)
+        for step in range(6):
+            if step == 5:
+                post(client, game, tokens[0], "notes", {"text": "kept"})
+            else:
+                mover = to_move(client, game, tokens)
+                move = a_move(page(client, game, tokens[mover])["view"])
+                answer = post(client, game, tokens[mover], "actions", {"action": move})
+                assert answer.status_code == 200
+            last = page(client, game, tokens[0])
+            copy = tmp_path / f"copy{step}" / DATABASE_NAME
+            copy.parent.mkdir()
+            shutil.copy(store.path, copy)
+            assert not Path(f"{copy}-wal").exists()
+            alone = TableStore(copy)
+            try:
+                with serving(create_app(registry=registry_on(alone))) as again:
+                    seen = page(again, game, tokens[0])
+                    assert seen["view"] == last["view"] and seen["notes"] == last["notes"], step
+            finally:
+                alone.close()
 
 
 def test_a_backup_with_sqlites_backup_api_holds_every_game(
