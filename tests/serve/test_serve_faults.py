@@ -33,6 +33,7 @@ from serve_server import (
     until,
 )
 from starlette.testclient import TestClient
+from test_serve_tables import first_draw, registry_on
 
 from ttr_core.engine.actions import Action
 from ttr_core.engine.view import PlayerView
@@ -45,23 +46,14 @@ from ttr_core.serve.store import (
     TableStore,
     open_data_folder,
 )
-from ttr_core.serve.tables import NOTES_PER_WINDOW, TableRegistry
+from ttr_core.serve.tables import NOTES_PER_WINDOW
 from ttr_core.serve.thinkers import Thinkers
-
-
-def registry_on(store: TableStore, **options: Any) -> TableRegistry:
-    return TableRegistry(store=store, thinkers=Thinkers(processes=0), clock=Clock(), **options)
 
 
 def page(client: TestClient | httpx2.Client, game: str, token: str) -> dict:
     answer = client.get(f"/api/games/{game}", headers=auth(token))
     assert answer.status_code == 200, answer.text
     return answer.json()
-
-
-def a_move(view: dict) -> str:
-    legal = view["legal"]
-    return legal["draw_deck"] or next(iter(legal["market"].values()))
 
 
 def two_people(client: TestClient | httpx2.Client) -> tuple[str, dict[int, str]]:
@@ -123,7 +115,7 @@ def test_a_change_that_cannot_be_stored_is_refused_with_503_and_never_made(
         hands = [list(hand) for hand in table.state.hands]
         seen = page(client, game, tokens[other])
         disk.full = True
-        move = a_move(page(client, game, tokens[mover])["view"])
+        move = first_draw(page(client, game, tokens[mover])["view"])
         for what, body in (
             ("actions", {"action": move}),
             ("notes", {"text": "lost?"}),
@@ -204,7 +196,7 @@ def test_a_full_disk_under_a_running_ttr_serve_refuses_moves_then_play_goes_on(
         post(http, game, tokens[0], "notes", {"text": "a note"})
         mover = to_move(http, game, tokens)
         seen = page(http, game, tokens[1 - mover])
-        move = a_move(page(http, game, tokens[mover])["view"])
+        move = first_draw(page(http, game, tokens[mover])["view"])
         soft, hard = resource.prlimit(process.pid, resource.RLIMIT_FSIZE)
         resource.prlimit(process.pid, resource.RLIMIT_FSIZE, (4096, hard))  # writes past 4 KiB fail
         for _ in range(3):
@@ -233,7 +225,7 @@ def test_a_move_sent_twice_with_its_id_is_played_once_even_after_a_restart(
     with serving(create_app(registry=registry_on(store))) as client:
         game, tokens = two_people(client)
         mover = to_move(client, game, tokens)
-        move = a_move(page(client, game, tokens[mover])["view"])
+        move = first_draw(page(client, game, tokens[mover])["view"])
         body = {"action": move, "move": "click-1"}
         first = post(client, game, tokens[mover], "actions", body)
         second = post(client, game, tokens[mover], "actions", body)  # a network retry
@@ -259,7 +251,7 @@ def test_two_copies_of_a_move_sent_at_once_are_played_once(store: TableStore) ->
         mover = to_move(client, game, tokens)
         table = table_of(registry, game)
         before = len(table.state.history)
-        move = a_move(page(client, game, tokens[mover])["view"])
+        move = first_draw(page(client, game, tokens[mover])["view"])
         answers: list[int] = []
 
         def send() -> None:
@@ -324,7 +316,7 @@ def test_every_step_of_a_game_survives_a_restart_and_a_finished_game_reloads(
                 action = "keep 0,1"
             else:
                 assert view["to_move"] == 0, step
-                action = a_move(view)
+                action = first_draw(view)
             assert post(client, game, tokens[0], "actions", {"action": action}).status_code == 200
             settle(client, registry, game)
             last = page(client, game, tokens[0])
@@ -348,49 +340,29 @@ def digest_of(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def made_by_ttr(path: Path) -> None:
-    store = TableStore(path)
-    store.close()
+def sqlite_file(*statements: str) -> Any:
+    """A maker of an SQLite file that runs `statements` (another application's)."""
+
+    def make(path: Path) -> None:
+        connection = sqlite3.connect(path)
+        for statement in statements:
+            connection.execute(statement)
+        connection.commit()
+        connection.close()
+
+    return make
 
 
-def foreign(path: Path) -> None:
-    connection = sqlite3.connect(path)
-    connection.execute("CREATE TABLE songs (title TEXT)")
-    connection.execute("INSERT INTO songs VALUES ('x')")
-    connection.commit()
-    connection.close()
-
-
-def foreign_in_wal_mode(path: Path) -> None:
-    connection = sqlite3.connect(path)
-    connection.execute("PRAGMA journal_mode = WAL")
-    connection.execute("CREATE TABLE songs (title TEXT)")
-    connection.commit()
-    connection.close()
-
-
-def other_application_id(path: Path) -> None:
-    connection = sqlite3.connect(path)
-    connection.execute("PRAGMA application_id = 1234")
-    connection.execute("CREATE TABLE games (id TEXT)")
-    connection.commit()
-    connection.close()
-
-
-def pretends_to_be_ttr(path: Path) -> None:
-    """Version 1 in its header, but not ttr's tables."""
-    connection = sqlite3.connect(path)
-    connection.execute("PRAGMA user_version = 1")
-    connection.execute("CREATE TABLE games (id TEXT)")
-    connection.commit()
-    connection.close()
+foreign = sqlite_file("CREATE TABLE songs (title TEXT)", "INSERT INTO songs VALUES ('x')")
+foreign_in_wal_mode = sqlite_file("PRAGMA journal_mode = WAL", "CREATE TABLE songs (title TEXT)")
+other_application_id = sqlite_file("PRAGMA application_id = 1234", "CREATE TABLE games (id TEXT)")
+#: Version 1 in its header, but not ttr's tables.
+pretends_to_be_ttr = sqlite_file("PRAGMA user_version = 1", "CREATE TABLE games (id TEXT)")
 
 
 def newer(path: Path) -> None:
-    made_by_ttr(path)
-    connection = sqlite3.connect(path)
-    connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
-    connection.close()
+    TableStore(path).close()
+    sqlite_file(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")(path)
 
 
 def garbage(path: Path) -> None:
@@ -495,7 +467,7 @@ def test_the_main_file_alone_holds_every_stored_game(store: TableStore, tmp_path
                 post(client, game, tokens[0], "notes", {"text": "kept"})
             else:
                 mover = to_move(client, game, tokens)
-                move = a_move(page(client, game, tokens[mover])["view"])
+                move = first_draw(page(client, game, tokens[mover])["view"])
                 answer = post(client, game, tokens[mover], "actions", {"action": move})
                 assert answer.status_code == 200
             last = page(client, game, tokens[0])

@@ -6,14 +6,12 @@ restart that comes back to the right state with the outage said in words."""
 from __future__ import annotations
 
 import socket
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx2
-import pytest
 from serve_server import auth, running_server, server_process
-from test_serve_browser import CHROMIUM, WAIT_MS, screenshot
+from test_serve_browser import WAIT_MS, screenshot
 
 from ttr_core.serve.app import create_app
 
@@ -21,18 +19,6 @@ PHONE = {"width": 390, "height": 844}
 #: How far from a route's middle car a finger may land (screen px, each way on
 #: both axes: about 11 px from the centre line) and still hit that route.
 FINGER_SLACK = 8
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: install the Debian package 'chromium'")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM)
-        yield chromium
-        chromium.close()
 
 
 def phone_page(browser: Any, url: str) -> tuple[Any, Any, list[str]]:
