@@ -4,6 +4,7 @@ replaced; a failing game names its seed."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -53,28 +54,33 @@ def test_ray_report_is_byte_identical_to_one_process(local_ray: None, tmp_path: 
     assert with_ray == _simulate(tmp_path, "local", "--jobs", "1")
 
 
-def _kill_one_game_worker() -> int | None:
+def _kill_game_workers() -> list[int]:
+    """Kill every game worker there is: this run's, and any an earlier run's actors
+    left behind that have not exited yet (killing only the first found could hit one of
+    those, and then nothing of this run would be lost)."""
+    killed = []
     for process in psutil.process_iter(["pid", "cmdline"]):
         if any("GameWorker" in part for part in process.info["cmdline"] or []):
-            process.kill()
-            return process.info["pid"]
-    return None
+            with contextlib.suppress(psutil.Error):
+                process.kill()
+                killed.append(process.info["pid"])
+    return killed
 
 
 def test_a_killed_ray_worker_is_replaced_and_the_report_unchanged(
     local_ray: None, north_america: Map
 ) -> None:
     executor = RayCluster(workers=2)
-    killed: list[int | None] = []
+    killed: list[list[int]] = []
 
     def kill_once(_: GameSummary) -> None:
         if not killed:
-            killed.append(_kill_one_game_worker())
+            killed.append(_kill_game_workers())
 
     bots = ("greedy", "random")
     played, plan = PlayedMap(north_america, MAP), RunPlan(30, 2, tuple(bots), 3)
     run = simulate(played, plan, Workers(2, executor), on_game=kill_once)
-    assert killed and killed[0] is not None
+    assert killed and killed[0]
     assert executor.retries >= 1
     alone = simulate(played, plan, Workers(1, InProcess()))
     assert run.report == alone.report

@@ -93,6 +93,17 @@ def test_r2_ticket_value_message_gives_both_numbers_and_the_path() -> None:
     assert problem.level is Level.ERROR
 
 
+def test_ttr102_a_city_named_only_by_a_misspelt_route_gets_the_spelling_advice_not_no_route() -> None:
+    text = PLANE.replace("  D: {x: 0, y: 2}\n", "  D: {x: 0, y: 2}\n  Eastport: {x: 4, y: 0}\n")
+    spelt = text.replace("tickets:", "  - {between: [B, Eastport], length: 2, color: red}\ntickets:")
+    assert "TTR102" not in {p.code for p in validate_document(parse_document(spelt, "t.yaml")).problems}
+    misspelt = spelt.replace("[B, Eastport]", "[B, Eastprt]")
+    codes = [p.code for p in validate_document(parse_document(misspelt, "t.yaml")).problems]
+    assert "TTR102" not in codes and codes  # the misspelling is reported, not a lonely city
+    lonely = validate_document(parse_document(text, "t.yaml")).problems
+    assert [p.message for p in lonely if p.code == "TTR102"] == ["city 'Eastport' has no route"]
+
+
 def test_disable_comment_silences_a_warning_but_never_an_error() -> None:
     noisy = validate_document(parse_document(PLANE, "t.yaml"))
     assert [p.code for p in noisy.problems] == ["TTR252"]
