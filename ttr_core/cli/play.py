@@ -140,8 +140,8 @@ def play(
         str | None,
         typer.Argument(
             metavar="MAP",
-            help="A bundled map id or a YAML file (with --resume: the record's map, if "
-            "it is not a bundled one).",
+            help="A bundled map id or a YAML file (with --resume: only to give the map "
+            "when the file the record names was moved or changed).",
             show_default=False,
         ),
     ] = None,
@@ -185,7 +185,8 @@ def play(
         Path | None,
         typer.Option(
             help="Go on with the unfinished game of this record (written by --record): "
-            "the same seats, cards and notes.",
+            "the same seats, cards and notes, on the map file the record names (checked "
+            "by its content hash) or the bundled map of its id.",
             show_default=False,
         ),
     ] = None,
