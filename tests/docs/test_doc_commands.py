@@ -100,7 +100,7 @@ FILLED = {
     ),
     "ttr tickets suggest MAP --count N [--long K] [--seed S] [--profile north_america|europe] "
     "[--iterations 3000] [--write]": (
-        "ttr tickets suggest iran --count 20 --seed 1 --profile north_america --iterations 300"
+        "ttr tickets suggest iran --count 30 --seed 1 --profile north_america --iterations 300"
     ),
     "ttr probe MAP [--wagons 45] [--sweep 30..50] [--values FILE.json] [--node-limit N] "
     "[--time-limit S] [--format text|json]": "ttr probe iran --wagons 45 --format json",
