@@ -43,7 +43,9 @@ def local_ray() -> Iterator[None]:
 def _simulate(tmp_path: Path, name: str, *options: str) -> bytes:
     out = tmp_path / name
     arguments = ["simulate", MAP, "--games", "30", "--players", "3", "--seed", "11"]
-    arguments += ["--bots", "greedy,one-step,random", "--out", str(out), *options]
+    # The executor is under test, not the baseline: none is played (1,000 games a board).
+    arguments += ["--bots", "greedy,one-step,random", "--baseline", "off", "--out", str(out)]
+    arguments += list(options)
     result = CliRunner().invoke(app, arguments)
     assert result.exit_code == 0, result.output
     return (out / "report.json").read_bytes()
@@ -55,15 +57,16 @@ def test_ray_report_is_byte_identical_to_one_process(local_ray: None, tmp_path: 
 
 
 def _kill_game_workers() -> list[int]:
-    """Kill every game worker there is: this run's, and any an earlier run's actors
-    left behind that have not exited yet (killing only the first found could hit one of
-    those, and then nothing of this run would be lost)."""
+    """Kill every game worker of the Ray instance this process started (its
+    descendants): this run's, and any an earlier run's actors left behind that
+    have not exited yet (killing only the first found could hit one of those, and
+    then nothing of this run would be lost). Other processes' Ray workers are left alone."""
     killed = []
-    for process in psutil.process_iter(["pid", "cmdline"]):
-        if any("GameWorker" in part for part in process.info["cmdline"] or []):
-            with contextlib.suppress(psutil.Error):
+    for process in psutil.Process().children(recursive=True):
+        with contextlib.suppress(psutil.Error):
+            if any("GameWorker" in part for part in process.cmdline()):
                 process.kill()
-                killed.append(process.info["pid"])
+                killed.append(process.pid)
     return killed
 
 

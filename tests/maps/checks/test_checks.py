@@ -112,6 +112,33 @@ def test_ttr102_a_city_named_by_a_misspelt_route_gets_the_spelling_advice_not_no
     assert [p.message for p in lonely if p.code == "TTR102"] == ["city 'Eastport' has no route"]
 
 
+def _messages(text: str, code: str) -> list[str]:
+    problems = validate_document(parse_document(text, "t.yaml")).problems
+    return [p.message for p in problems if p.code == code]
+
+
+def test_ttr401_names_four_cities_of_a_larger_group_and_counts_the_rest() -> None:
+    chain = "".join(f"  - {{between: [P{i}, P{i + 1}], length: 1, color: red}}\n" for i in range(5))
+    places = "".join(f"  P{i}: {{x: {i}, y: 9}}\n" for i in range(6))
+    text = PLANE.replace("routes:\n", "  " + places.strip() + "\nroutes:\n" + chain)
+    assert _messages(text, "TTR401") == [
+        "the map is split into 2 groups that no route joins: {P0, P1, P2, P3 and 2 more} "
+        "(6 cities); {A, B, C, D} (4 cities)"
+    ]
+
+
+def test_ttr254_too_much_gray_names_the_longest_gray_route_not_the_longest_route() -> None:
+    gray = PLANE.replace("color: red}", "color: gray}").replace("color: blue}", "color: gray}")
+    gray = gray.replace("[C, D], length: 2, color: [green, gray]", "[C, D], length: 4, color: gray")
+    gray = gray.replace("[A, C], length: 3, color: white", "[A, C], length: 6, color: white")
+    gray = gray.replace("color: black}", "color: gray}")
+    [message] = [m for m in _messages(gray, "TTR254") if m.startswith("gray covers")]
+    assert message == (
+        "gray covers 11 of 17 spaces (65 %): card colors hardly matter; color some gray "
+        "routes, such as C–D (published boards: 30–41 %)"
+    )
+
+
 def test_disable_comment_silences_a_warning_but_never_an_error() -> None:
     noisy = validate_document(parse_document(PLANE, "t.yaml"))
     assert [p.code for p in noisy.problems] == ["TTR252"]
