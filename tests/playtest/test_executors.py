@@ -83,14 +83,21 @@ def test_work_in_flight_is_bounded(north_america: Map) -> None:
     assert pulled <= 2 * IN_FLIGHT_PER_WORKER + 1
 
 
+def _children() -> set[multiprocessing.process.BaseProcess]:
+    """This process's children before a run: a test kills one of the run's own
+    workers, never a process an earlier test left behind."""
+    return set(multiprocessing.active_children())
+
+
 def test_a_lost_local_worker_is_replaced_and_the_report_unchanged(
     north_america: Map, alone: BalanceReport
 ) -> None:
     executor = LocalProcesses(2)
     killed = []
+    earlier = _children()
 
     def kill_a_worker(_: playout.GameSummary) -> None:
-        workers = multiprocessing.active_children()
+        workers = [child for child in multiprocessing.active_children() if child not in earlier]
         if not killed and workers:
             os.kill(workers[0].pid, signal.SIGKILL)
             killed.append(workers[0].pid)
@@ -104,11 +111,12 @@ def test_a_pool_broken_before_new_work_is_replaced_too(north_america: Map) -> No
     """A worker that dies between two submissions breaks the pool before the next
     one: that batch is retried with the others, and nothing is lost."""
     executor = LocalProcesses(2)
+    earlier = _children()
 
     def batches_killing_a_worker():  # type: ignore[no-untyped-def]
         for number, batch in enumerate(iter_batches(12, 2)):
             if number == 5:  # the pool is running: kill a worker, wait till it is gone
-                victim = multiprocessing.active_children()[0]
+                victim = next(c for c in multiprocessing.active_children() if c not in earlier)
                 os.kill(victim.pid, signal.SIGKILL)
                 victim.join(timeout=10)
                 time.sleep(1.0)  # the pool's manager thread marks itself broken
