@@ -112,10 +112,20 @@ def _float(value: float) -> str:
     return f"{mantissa}.0e{exponent}" if e and "." not in mantissa else text
 
 
+#: Lower-case words PyYAML reads as a boolean or null, not as text (YAML 1.1).
+_RESOLVED_WORDS = frozenset({"yes", "no", "on", "off", "true", "false", "null"})
+
+
 def _key(key: Any) -> str:
     """A mapping key: the format's own keys (`x`, `y`, `between`) as they are
-    always written, others as `flow` writes them."""
-    return key if isinstance(key, str) and re.fullmatch(r"[a-z_]+", key) else flow(key)
+    always written, others as `flow` writes them (a key `no` is quoted: plain, it
+    would read back as false).
+
+    >>> _key("y"), _key("no"), _key("Den Haag")
+    ('y', '"no"', 'Den Haag')
+    """
+    plain = isinstance(key, str) and re.fullmatch(r"[a-z_]+", key)
+    return key if plain and key not in _RESOLVED_WORDS else flow(key)
 
 
 def _keeps_bom(
