@@ -57,3 +57,10 @@ def test_a_disable_comment_is_placed_on_its_own_line_even_below_a_leading_blank_
 
     found = [(c, p.line, p.column) for c, p in iter_disabled_codes("\n# ttr: disable=TTR999\n")]
     assert found == [("TTR999", 2, 16)]
+
+
+def test_a_line_disable_names_several_codes_separated_by_commas() -> None:
+    from ttr_maps.checks.suppress import line_disabled_codes
+
+    text = "a: 1  # ttr: disable-line=TTR152, ttr253\n# ttr: disable-next-line=TTR1,TTR2\nb: 2\n"
+    assert line_disabled_codes(text) == {1: {"TTR152", "TTR253"}, 3: {"TTR1", "TTR2"}}
