@@ -322,12 +322,23 @@ def _findings(report: BalanceReport) -> list[str]:
     if report.reach:
         items = "".join(f"<li>{for_html(note_text(n))}</li>" for n in report.reach)
         parts += ["<h3>Hardly in play</h3>", f"<ul>{items}</ul>"]
+    parts += _beside(report)
     parts.append(
         f"<p><small>{screening.tests} numbers tested, Holm-corrected at "
         f"{100 * screening.alpha:.0f} % together; {for_html(screening.replication)}; "
         f"baseline: {for_html(screening.baseline)}.</small></p>"
     )
     return parts
+
+
+def _beside(report: BalanceReport) -> list[str]:
+    """What of the map the run plays without, and the published boards every
+    finding is set beside, nearest first, each with what of it is not modelled."""
+    from ttr_core.playtest.beside import beside_lines
+
+    lines = beside_lines(report)
+    items = "".join(f"<li>{for_html(line.strip())}</li>" for line in lines)
+    return ['<h3 id="beside">Set beside</h3>', f'<ul class="beside">{items}</ul>']
 
 
 STYLE = (
