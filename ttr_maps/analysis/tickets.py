@@ -641,7 +641,13 @@ def measure_deck(
     mean_usage = np.mean([p.usage for p in paths], axis=0)
     hands = typical_hands(board, mean_usage, len(tickets))
     crowding = tuple(_crowding(board, mean_usage, hands[n], n) for n in hands)
-    single = tuple(t for t, p in zip(tickets, paths, strict=True) if p.cheap_alternative is None)
+    # Listed by the tickets' cities, never by the file's order.
+    single = tuple(
+        sorted(
+            (t for t, p in zip(tickets, paths, strict=True) if p.cheap_alternative is None),
+            key=_ticket_key,
+        )
+    )
     overlapping = _overlapping_pairs(board, tickets, paths)
     in_overlap = {id(x) for pair in overlapping for x in (pair.first, pair.second)}
     duplicates = len(tickets) - len({frozenset(t.cities) for t in tickets})
@@ -658,7 +664,7 @@ def measure_deck(
     resemblance = value_distance(board, tickets, named) / VALUE_SCALE
     return DeckMeasures(
         tickets,
-        {c: ends[c] for c in cities},
+        {c: ends[c] for c in sorted(cities)},
         dict(region_pairs),
         crowding,
         single,
@@ -783,8 +789,21 @@ def _overlapping_pairs(
         shared = np.minimum(usage[i, used], usage[i + 1 :, used]) @ board.lengths[used]
         share = shared / np.maximum(values[i], values[i + 1 :])
         for j in np.flatnonzero(share >= OVERLAP_SHARE - 1e-9):
-            found.append(OverlappingPair(tickets[i], tickets[i + 1 + j], float(share[j])))
-    return tuple(sorted(found, key=lambda p: -p.share))
+            first, second = sorted((tickets[i], tickets[i + 1 + j]), key=_ticket_key)
+            found.append(OverlappingPair(first, second, float(share[j])))
+    # Most shared first, then by the tickets' cities (never the file's order).
+    return tuple(
+        sorted(
+            found, key=lambda p: (-round(p.share, 9), _ticket_key(p.first), _ticket_key(p.second))
+        )
+    )
+
+
+def _ticket_key(ticket: Ticket) -> tuple[str, str, int, bool]:
+    """A ticket by its cities (in name order), then value and kind: an order that
+    does not depend on the file's."""
+    a, b = sorted(ticket.cities)
+    return (a, b, ticket.value, ticket.long)
 
 
 def score_deck(
