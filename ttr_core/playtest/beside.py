@@ -51,7 +51,7 @@ def beside_lines(report: BalanceReport) -> list[str]:
     if settings.not_modelled:
         lines.append(
             f"{settings.map_name} is played without: {'; '.join(settings.not_modelled)} "
-            "(ttr does not model it: every number below is the map's without it)"
+            "(ttr does not model it: every number of this report is the map's without it)"
         )
     baseline = report.baseline
     if baseline is None or baseline.players != settings.players or not report.beside:

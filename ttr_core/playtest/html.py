@@ -336,8 +336,12 @@ def _beside(report: BalanceReport) -> list[str]:
     finding is set beside, nearest first, each with what of it is not modelled."""
     from ttr_core.playtest.beside import beside_lines
 
-    lines = beside_lines(report)
-    items = "".join(f"<li>{for_html(line.strip())}</li>" for line in lines)
+    heads = [line for line in beside_lines(report) if not line.startswith("  ")]
+    boards = [line.strip() for line in beside_lines(report) if line.startswith("  ")]
+    items = "".join(f"<li>{for_html(line)}</li>" for line in heads)
+    if boards:  # the boards, nearest first, under the line that names them
+        nested = "".join(f"<li>{for_html(line)}</li>" for line in boards)
+        items = items.removesuffix("</li>") + f"<ol>{nested}</ol></li>"
     return ['<h3 id="beside">Set beside</h3>', f'<ul class="beside">{items}</ul>']
 
 
