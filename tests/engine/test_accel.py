@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
@@ -68,7 +69,7 @@ def test_the_compiled_build_gives_the_records_of_the_source(tmp_path: Path) -> N
 
 
 def test_a_module_edited_after_the_build_is_loaded_from_its_source(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     package = tmp_path / "ttr_core" / "engine"
     package.mkdir(parents=True)
@@ -88,10 +89,18 @@ def test_a_module_edited_after_the_build_is_loaded_from_its_source(
     spec = accel._SourceFinder([module]).find_spec(module)
     assert spec is not None and spec.origin == str(source)
     assert accel._SourceFinder([module]).find_spec("ttr_core.engine.state") is None
-    with pytest.warns(RuntimeWarning, match="claims_like"):
+    monkeypatch.delenv(accel.REPORTED_ENV, raising=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # said in words, not as a Python warning
         accel.use_fresh_modules_only()
     finder = sys.meta_path.pop(0)
     assert isinstance(finder, accel._SourceFinder) and finder.modules == {module}
+    said = capsys.readouterr().err
+    assert said.startswith("ttr: note: 1 compiled module is older than the source (claims_like)")
+    assert "python -m ttr_core.accel" in said and "Warning" not in said
+    accel.use_fresh_modules_only()  # the same command (or one of its workers) again
+    sys.meta_path.pop(0)
+    assert capsys.readouterr().err == ""
 
 
 def test_the_flavour_is_named(capsys: pytest.CaptureFixture[str]) -> None:

@@ -274,4 +274,4 @@ def test_the_walkthrough_in_docs_says_what_the_checks_say() -> None:
         (problem,) = validate_text(text.replace(before, after), "north_america.yaml").problems
         assert f"`{problem.code} {problem.message}`" in walkthrough
         assert f"line {problem.position.line}," in walkthrough
-    assert "at `136:39`" in walkthrough
+    assert "at `138:39`" in walkthrough

@@ -266,8 +266,9 @@ def test_disable_a_warning_for_the_file_and_only_warnings(lsp: LspSession, tmp_p
     changed = apply_edits(text, edits_of(disable, uri))
     added = [line for line in changed.splitlines() if line not in text.splitlines()]
     assert added == ["# ttr: disable=TTR353"]
-    # After the opening comments (the modeline and the header), before `format:`.
-    assert changed.splitlines().index(added[0]) == changed.splitlines().index("format: 1") - 1
+    # After the opening comments (the modeline and the header), before the `---`
+    # that starts the document.
+    assert changed.splitlines().index(added[0]) == changed.splitlines().index("---") - 1
     version = lsp.change(uri, changed)
     assert lsp.diagnostics(uri, version) == []
     path = tmp_path / "iran-disabled.yaml"

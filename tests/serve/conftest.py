@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from serve_server import Clock, serving
@@ -15,6 +16,23 @@ from ttr_core.serve.app import create_app
 from ttr_core.serve.store import TableStore
 from ttr_core.serve.tables import TableRegistry
 from ttr_core.serve.thinkers import Thinkers
+
+#: The system's Chromium, which Playwright drives (its own download is not used).
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: install the Debian package 'chromium'")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("Playwright for Python is missing: pip install -e '.[test]'")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM)
+        yield chromium
+        chromium.close()
 
 
 @pytest.fixture

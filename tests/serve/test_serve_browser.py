@@ -20,23 +20,8 @@ from typer.testing import CliRunner
 from ttr_core.cli import app as cli_app
 from ttr_core.serve.app import create_app
 
-CHROMIUM = "/usr/bin/chromium"
 #: Long enough for a shared, busy machine; a healthy run takes a fraction.
 WAIT_MS = 15_000
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: install the Debian package 'chromium'")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.fail("Playwright for Python is missing: pip install -e '.[test]'")
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture(scope="module")

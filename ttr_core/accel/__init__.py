@@ -13,14 +13,13 @@ A compiled module sits beside its source (`claims.cpython-311-x86_64-linux-gnu.s
 where Python prefers it. A source edited after the build must not be shadowed by the
 old translation, so the build records a checksum of every source it compiled
 (`BUILD_RECORD`); on import, `ttr_core` loads the source of any module whose checksum
-changed instead of its compiled file, and warns once.
+changed instead of its compiled file, and says so once per command (`report_stale`).
 """
 
 from __future__ import annotations
 
 import json
 import sys
-import warnings
 import zlib
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
@@ -137,12 +136,30 @@ def use_fresh_modules_only() -> None:
     stale = stale_modules()
     if stale:
         sys.meta_path.insert(0, _SourceFinder(stale))
-        warnings.warn(
-            f"ttr: {len(stale)} compiled module(s) are older than their source "
-            f"({', '.join(stale)}); their source is used. Rebuild: python -m ttr_core.accel",
-            RuntimeWarning,
-            stacklevel=2,
-        )
+        report_stale(stale)
+
+
+#: Set once the stale modules were reported, so that the worker processes of a
+#: command (which import ttr_core again) do not say it again.
+REPORTED_ENV = "TTR_ACCEL_STALE_REPORTED"
+
+
+def report_stale(stale: list[str]) -> None:
+    """Say once per command, in words on standard error, which compiled modules
+    are older than their source and what to do (not a Python warning: no file and
+    line of ttr's own, and not once per process of the command)."""
+    import os
+
+    if os.environ.get(REPORTED_ENV):
+        return
+    os.environ[REPORTED_ENV] = "1"
+    shown = ", ".join(name.rsplit(".", 1)[-1] for name in stale)
+    modules = "module is" if len(stale) == 1 else "modules are"
+    sys.stderr.write(
+        f"ttr: note: {len(stale)} compiled {modules} older than the source ({shown}), so "
+        f"the source runs instead (slower). Rebuild with `python -m ttr_core.accel`, or "
+        f"remove the compiled build with `python -m ttr_core.accel --clean`.\n"
+    )
 
 
 def loaded() -> list[str]:

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from ttr_core.bots import Bot
-    from ttr_core.engine.record import Note, Resumption
+    from ttr_core.engine.record import MapFile, Note, Resumption
     from ttr_core.engine.state import GameState
     from ttr_core.table.terminal import Continued
     from ttr_maps.model import Map
@@ -140,8 +140,8 @@ def play(
         str | None,
         typer.Argument(
             metavar="MAP",
-            help="A bundled map id or a YAML file (with --resume: the record's map, if "
-            "it is not a bundled one).",
+            help="A bundled map id or a YAML file (with --resume: only to give the map "
+            "when the file the record names was moved or changed).",
             show_default=False,
         ),
     ] = None,
@@ -185,7 +185,8 @@ def play(
         Path | None,
         typer.Option(
             help="Go on with the unfinished game of this record (written by --record): "
-            "the same seats, cards and notes.",
+            "the same seats, cards and notes, on the map file the record names (checked "
+            "by its content hash) or the bundled map of its id.",
             show_default=False,
         ),
     ] = None,
@@ -237,6 +238,8 @@ class _Setup:
     seed: int
     rules: RuleSet | None
     continued: Continued | None = None
+    #: The file the map was read from (None for a bundled map), for the record.
+    map_file: MapFile | None = None
 
 
 @dataclass(frozen=True)
@@ -272,16 +275,19 @@ def _new_setup(
 ) -> _Setup:
     if map_argument is None:
         raise fail("give a MAP to play (a bundled id or a YAML file), or --resume RECORD")
+    from ttr_core.cli.replay import map_file_of
+
     game_map = load_map_argument(map_argument)
     rules = rules_with_changes(game_map, changes)
     names = seat_bots(bots, players, human)
-    return _Setup(game_map, names, random_seed() if seed is None else seed, rules)
+    seed = random_seed() if seed is None else seed
+    return _Setup(game_map, names, seed, rules, map_file=map_file_of(map_argument))
 
 
 def _resumed_setup(resume: Path, map_argument: str | None) -> _Setup:
-    game_map, names, continued = resumed(resume, map_argument)
+    game_map, map_file, names, continued = resumed(resume, map_argument)
     state = continued.state
-    return _Setup(game_map, names, state.seed, state.rule_set, continued)
+    return _Setup(game_map, names, state.seed, state.rule_set, continued, map_file)
 
 
 def _play(setup: _Setup, picture: Path | None, resume: Path | None) -> _Played:
@@ -377,9 +383,11 @@ def _write_outputs(
     problems, written = [], []
     if record is not None:
         try:
-            write_record(
-                record_of(state, names, played.people, played.notes, played.resumed), record
+            map_file = setup.map_file.to_dict(record) if setup.map_file else None
+            written_record = record_of(
+                state, names, played.people, played.notes, played.resumed, map_file
             )
+            write_record(written_record, record)
             written.append(f"record written to {record}")
         except OSError as error:
             reason = describe_os_error(error)
@@ -426,9 +434,13 @@ def refuse_changes_to_a_resumed_game(
             raise fail(f"{option}: --resume goes on with the game as it was recorded")
 
 
-def resumed(path: Path, map_argument: str | None) -> tuple[Map, list[str], Continued]:
-    """The map, the seats' players and the game of an unfinished record; exit 2
-    with the reason when it cannot go on."""
+def resumed(
+    path: Path, map_argument: str | None
+) -> tuple[Map, MapFile | None, list[str], Continued]:
+    """The map (found from the record unless MAP is given: `record_map`), its file,
+    the seats' players and the game of an unfinished record; exit 2 with the
+    reason when it cannot go on."""
+    from ttr_core.cli.replay import record_map
     from ttr_core.engine.record import RecordError, players_of, read_record
     from ttr_core.table.terminal import continued_game
 
@@ -436,16 +448,9 @@ def resumed(path: Path, map_argument: str | None) -> tuple[Map, list[str], Conti
         data = read_record(path)
     except RecordError as error:
         raise fail(f"--resume: {error}") from None
-    if map_argument is None:
-        from ttr_maps.io.bundled import bundled_map_ids
-
-        if data["map"] not in bundled_map_ids():
-            raise fail(
-                f"--resume: the record's map {data['map']!r} is not a bundled map; give its "
-                f"file: ttr play MAP.yaml --resume {path}"
-            )
-    game_map = load_map_argument(map_argument or data["map"])
+    give = f"MAP (ttr play MAP.yaml --resume {path})"
+    game_map, map_file = record_map(data, path, map_argument, give)
     try:
-        return game_map, players_of(data), continued_game(data, game_map)
+        return game_map, map_file, players_of(data), continued_game(data, game_map)
     except RecordError as error:
         raise fail(f"--resume {path}: {error}") from None

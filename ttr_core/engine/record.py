@@ -1,7 +1,9 @@
 """Game records: a game as JSON, enough to replay it exactly.
 
     {"format": "ttr-game-record", "version": 1, "map": "north_america",
-     "map_fingerprint": "…", "rules": "base", "rule_set": {"name": "base", …},
+     "map_fingerprint": "…",
+     "map_file": {"path": "../maps/lusitania.yaml", "sha256": "…"},
+     "rules": "base", "rule_set": {"name": "base", …},
      "seed": 7, "players": 4,
      "seats": [{"seat": 0, "player": "human", "name": "Ana"}, {"seat": 1, "player": "random"}, …],
      "actions": [{"seat": 2, "action": "keep 0,1"}, …, {"seat": null, "action": "remove 3"}],
@@ -9,6 +11,11 @@
      "resumed": [{"after": 40, "inexact_seats": [2]}],
      "result": {"end_reason": "final round", "seats": [ … ]}}
 
+`map_file` (`MapFile`) appears when the map was read from a file rather than
+named by a bundled id: where the file is, relative to the record's folder, and
+the SHA-256 of its bytes, so that `ttr replay` and `ttr play --resume` find the
+map again (`ttr_core.cli.replay.record_map`). It is optional within version 2:
+records without it still load, and nothing about the game depends on it.
 A seat's `name` (what a person called themselves at the table), the `notes`
 (the table's chat: play-testers' remarks, kept with the game) and `resumed` (the
 times the game was resumed with bots that could not go on exactly as before,
@@ -97,6 +104,55 @@ def order_for_fingerprint(game_map: Map, fingerprint: str) -> bool | None:
 
 
 @dataclass(frozen=True)
+class MapFile:
+    """The file a game's map was read from, and the SHA-256 of the bytes it was
+    read from (the content hash: a changed file is noticed even where the map
+    fingerprint, which reads only what the rules read, stays the same)."""
+
+    path: Path
+    sha256: str
+
+    @classmethod
+    def of(cls, path: str | Path) -> MapFile:
+        """The map file at `path` as it is now. Raises `OSError` (an
+        `InputFileError`) if it cannot be read."""
+        from ttr_maps.io.files import read_regular_file
+        from ttr_maps.io.limits import MAX_MAP_BYTES
+
+        data = read_regular_file(path, MAX_MAP_BYTES)
+        return cls(Path(path), hashlib.sha256(data).hexdigest())
+
+    def to_dict(self, record_path: str | Path) -> dict[str, str]:
+        """The record's `map_file` for a record written to `record_path`: the path
+        relative to the record's folder (POSIX slashes), or absolute where no
+        relative path leads there (another drive)."""
+        import os
+
+        target = self.path.resolve()
+        try:
+            shown = Path(os.path.relpath(target, Path(record_path).resolve().parent)).as_posix()
+        except ValueError:  # pragma: no cover - Windows: another drive
+            shown = target.as_posix()
+        return {"path": shown, "sha256": self.sha256}
+
+    @classmethod
+    def named_in(cls, record: Mapping[str, Any], record_path: str | Path) -> MapFile | None:
+        """The map file a (schema-checked) record names, its path taken from the
+        record's folder; None for a record without one (a bundled map, or a record
+        written before records named their map file)."""
+        entry = record.get("map_file")
+        if entry is None:
+            return None
+        path = Path(record_path).parent / entry["path"]
+        try:  # shown from here when it is below here, else in full
+            path = (Path(record_path).resolve().parent / entry["path"]).resolve()
+            path = path.relative_to(Path.cwd())
+        except (OSError, ValueError, RuntimeError):  # a NUL byte, a loop of links
+            pass
+        return cls(path, entry["sha256"])
+
+
+@dataclass(frozen=True)
 class Note:
     """A remark written at the table while the game went on (feedback on the map,
     a question): kept in the record with the game it is about."""
@@ -141,11 +197,13 @@ def record_of(
     names: Sequence[str | None] = (),
     notes: Sequence[Note] = (),
     resumed: Sequence[Resumption] = (),
+    map_file: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """The record of a game (finished or not; `result` is null until it ends).
     `players[seat]` is the bot or `human`; `names[seat]`, if given, what the person
     there was called; `notes` the table's remarks, oldest first; `resumed` the
-    resumes that could not go on exactly, oldest first."""
+    resumes that could not go on exactly, oldest first; `map_file` the map's file
+    (`MapFile.to_dict`) when the map was read from one."""
     seats = []
     for seat, player in enumerate(players):
         entry: dict[str, Any] = {"seat": seat, "player": player}
@@ -158,6 +216,7 @@ def record_of(
         "version": FILE_ORDER_VERSION if state.board.file_order else RECORD_VERSION,
         "map": state.map.id,
         "map_fingerprint": state_fingerprint(state),
+        **({"map_file": dict(map_file)} if map_file is not None else {}),
         "rules": state.rule_set.name,
         "rule_set": state.rule_set.to_dict(),
         "seed": state.seed,
@@ -207,7 +266,7 @@ def dump_record(record: Mapping[str, Any]) -> str:
     """Records as text: one field per line, one action per line, UTF-8, stable."""
     lines = []
     for key, value in record.items():
-        if key == "rule_set":
+        if key in ("rule_set", "map_file"):
             text = _compact(value)
         elif isinstance(value, list) and key in ("seats", "actions", "notes", "resumed"):
             items = ",\n".join(f"  {_compact(item)}" for item in value)
@@ -378,12 +437,21 @@ def replay(record: Mapping[str, Any], game_map: Map) -> GameState:
     return state
 
 
+def played_on(record: Mapping[str, Any], game_map: Map) -> bool:
+    """Whether `game_map` reads, for the rules, like the map the record's game was
+    played on (its `map_fingerprint`, in the order of the record's version; a
+    record without a fingerprint is taken at its word)."""
+    fingerprint = record.get("map_fingerprint")
+    if fingerprint is None:
+        return True
+    return fingerprint == map_fingerprint(game_map, record.get("version") == FILE_ORDER_VERSION)
+
+
 def _start(record: Mapping[str, Any], game_map: Map) -> GameState:
     """The game as dealt for a record, on the map it was played on (version 1 in
     the file's order)."""
     file_order = record.get("version") == FILE_ORDER_VERSION
-    fingerprint = record.get("map_fingerprint")
-    if fingerprint is not None and fingerprint != map_fingerprint(game_map, file_order):
+    if not played_on(record, game_map):
         raise RecordError(f"the map {game_map.id!r} differs from the one the game was played on")
     try:
         stored = record.get("rule_set")

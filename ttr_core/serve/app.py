@@ -30,11 +30,14 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
 
 from ttr_core.serve.catalogue import MapCatalogue
 from ttr_core.serve.routes import lobby, notes, records, seats
 from ttr_core.serve.server import TableServer
-from ttr_core.serve.tables import TableRegistry
+from ttr_core.serve.tables import StoreUnavailable, TableRegistry
+from ttr_core.web.answers import error
 from ttr_core.web.guard import AllowedHosts
 from ttr_core.web.routes import StaticFolder, WebApp, page, web_app
 from ttr_maps.model import Map
@@ -78,4 +81,11 @@ def create_app(
     ]
     if test_hooks:
         endpoints.append(seats.FAST_FORWARD)
-    return web_app(server, endpoints, who="the server", hosts=hosts, lifespan=lifespan)
+    app = web_app(server, endpoints, who="the server", hosts=hosts, lifespan=lifespan)
+
+    async def not_stored(request: Request, exc: Exception) -> Response:
+        # The store said why in the log; the person hears that nothing changed.
+        return error(503, str(exc))
+
+    app.add_exception_handler(StoreUnavailable, not_stored)
+    return app

@@ -202,7 +202,7 @@ def table_facts(table: Table, now: float) -> dict[str, Any]:
         "pace": table.pace,
         "paces": list(PACES),
         "fixed_deal": table.fixed_deal,
-        "revision": table.revision,
+        "revision": table.revision_tag,
         "thinking": sorted(table.thinking),
         "turn_seconds": table.turn_seconds,
         "clock": {str(seat): round(left, 1) for seat, left in table.clock_left(now).items()},

@@ -18,18 +18,39 @@ notes) and the table's settings, plus a SHA-256 digest of each seat's token and 
 the spectators' token: the tokens themselves are never written, so the database
 alone opens no seat.
 
+A change is written *before* it is applied: the server checks an action on a copy
+of the game, writes it, and only then plays it on the table everyone sees; a write
+that fails (a full disk, an I/O error) raises `StoreWriteError`, the change is not
+made, and the person is told so (503). After every write the WAL is checkpointed
+into the main file (`PRAGMA wal_checkpoint`), so the main file alone holds every
+stored game: a copy of `tables.sqlite3` taken between two moves, or a data folder
+whose `-wal`/`-shm` files were removed after the server stopped, loses nothing.
+(A server killed between a write and its checkpoint leaves that move in the
+`-wal` file only: keep the `-wal` file with the database, or back up with
+`sqlite3 tables.sqlite3 ".backup copy.sqlite3"` / `TableStore.backup`, which use
+SQLite's backup API.)
+
+The store owns its file: before anything is written, the file is checked with a
+read-only look (`check_database`): an SQLite file of ttr's (its application id,
+a known schema version, the tables it expects) and whole (`PRAGMA quick_check`).
+Anything else (a newer ttr's database, another application's SQLite file, a
+damaged one, not SQLite at all) is refused with `StoreError` naming the file, and
+the file is left byte for byte as it was.
+
 Every call runs on the store's one writer thread (`TableStore.submit`): SQLite's
 writes, fsync included, never block the server's event loop.
 
 >>> store = TableStore(":memory:")
 >>> store.run(lambda db: db.schema_version())
-1
+2
 >>> store.close()
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import sqlite3
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -41,7 +62,23 @@ from ttr_core.engine.record import Note
 
 #: The database file in a data folder.
 DATABASE_NAME = "tables.sqlite3"
-SCHEMA_VERSION = 1
+#: 1: the first tables; 2: `actions.move`, the id a page gave a move (a retry of
+#: the same move is played once).
+SCHEMA_VERSION = 2
+#: SQLite's `application_id` of a ttr table database ("TTRt").
+APPLICATION_ID = 0x54545274
+#: The tables (and their columns) of the current schema, checked at start.
+_TABLES = {
+    "games": {
+        "id", "map", "fingerprint", "rule_set", "seed", "fixed_deal", "pace",
+        "turn_seconds", "spectator", "created", "updated", "finished",
+    },
+    "seats": {"game", "seat", "player", "name", "token"},
+    "actions": {"game", "number", "seat", "action", "remark"},
+    "notes": {"game", "number", "after", "seat", "name", "text"},
+}  # fmt: skip
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+log = logging.getLogger("ttr.serve")
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
@@ -72,6 +109,7 @@ CREATE TABLE IF NOT EXISTS actions (
     seat INTEGER,
     action TEXT NOT NULL,
     remark TEXT,
+    move TEXT,
     PRIMARY KEY (game, number)
 );
 CREATE TABLE IF NOT EXISTS notes (
@@ -92,6 +130,11 @@ class StoreError(RuntimeError):
     """The data folder or its database cannot be used; the message says why."""
 
 
+class StoreWriteError(StoreError):
+    """A change could not be written (a full disk, an I/O error, a damaged file):
+    nothing of it was stored."""
+
+
 @dataclass(frozen=True)
 class StoredSeat:
     player: str
@@ -106,6 +149,8 @@ class StoredAction:
     action: str
     #: What the table said besides the action (a bot out of time), if anything.
     remark: str | None = None
+    #: The id the page gave this move (a retry with the same id is not played again).
+    move: str | None = None
 
 
 @dataclass(frozen=True)
@@ -189,9 +234,10 @@ class Database:
 
     def _add_actions(self, game_id: str, first: int, actions: Sequence[StoredAction]) -> None:
         self.connection.executemany(
-            "INSERT INTO actions (game, number, seat, action, remark) VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO actions (game, number, seat, action, remark, move) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
             [
-                (game_id, first + i, entry.seat, entry.action, entry.remark)
+                (game_id, first + i, entry.seat, entry.action, entry.remark, entry.move)
                 for i, entry in enumerate(actions)
             ],
         )
@@ -248,9 +294,9 @@ class Database:
             )
         )
         actions = tuple(
-            StoredAction(seat, action, remark)
-            for seat, action, remark in db.execute(
-                "SELECT seat, action, remark FROM actions WHERE game = ? ORDER BY number",
+            StoredAction(seat, action, remark, move)
+            for seat, action, remark, move in db.execute(
+                "SELECT seat, action, remark, move FROM actions WHERE game = ? ORDER BY number",
                 (game_id,),
             )
         )
@@ -294,7 +340,8 @@ class TableStore:
     """The database of one data folder (or `":memory:"`), used from one writer
     thread. `synchronous`: SQLite's `NORMAL` (WAL's mode: safe against a killed
     process; on power loss the last commits may be lost, the file stays whole) or
-    `FULL` (every commit reaches the disk before the server answers)."""
+    `FULL` (every commit reaches the disk before the server answers). Raises
+    `StoreError` for a file it will not use (see `check_database`)."""
 
     def __init__(self, path: str | Path, synchronous: str = "NORMAL") -> None:
         if synchronous not in ("NORMAL", "FULL"):
@@ -303,10 +350,17 @@ class TableStore:
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ttr-store")
         self._db: Database | None = None
         self._synchronous = synchronous
-        self.run(lambda db: None)  # open now: a bad folder fails at start, not later
+        try:
+            self.run(lambda db: None)  # open now: a bad file fails at start, not later
+        except StoreError:
+            self._thread.shutdown(wait=True)
+            raise
 
     def _open(self) -> Database:
         if self._db is None:
+            if str(self.path) != ":memory:":
+                check_database(Path(self.path))
+            connection = None
             try:
                 # Deferred transactions (the default): `with connection:` commits
                 # each change as one transaction.
@@ -316,33 +370,150 @@ class TableStore:
                 connection.execute("PRAGMA foreign_keys = ON")
                 connection.execute("PRAGMA busy_timeout = 5000")
                 version = connection.execute("PRAGMA user_version").fetchone()[0]
-                if version not in (0, SCHEMA_VERSION):
-                    raise StoreError(
-                        f"{self.path}: written by a newer ttr (database version {version})"
-                    )
-                connection.executescript(_SCHEMA)
+                with connection:
+                    connection.executescript(_SCHEMA)
+                    if version == 1:  # version 1 had no move ids
+                        connection.execute("ALTER TABLE actions ADD COLUMN move TEXT")
                 connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
             except sqlite3.Error as error:
-                raise StoreError(f"{self.path}: cannot use the database: {error}") from None
+                if connection is not None:
+                    connection.close()
+                raise StoreError(
+                    f"{self.path}: cannot use the database: {explained(error)}"
+                ) from None
             self._db = Database(connection)
         return self._db
 
     def submit(self, work: Callable[[Database], T]) -> Future[T]:
-        """Run `work(database)` on the writer thread; its future."""
-        return self._thread.submit(lambda: work(self._open()))
+        """Run `work(database)` on the writer thread; its future. A change it made
+        is checkpointed into the main file before the future is done; an SQLite
+        error raises `StoreFailed` (and the connection is opened afresh next time)."""
+        return self._thread.submit(self._work, work)
+
+    def _work(self, work: Callable[[Database], T]) -> T:
+        db = self._open()
+        before = db.connection.total_changes
+        try:
+            answer = work(db)
+        except sqlite3.Error as error:
+            self._reset()
+            log.error("%s: %s", self.path, explained(error))
+            raise StoreFailed(f"{self.path}: {explained(error)}") from None
+        if db.connection.total_changes != before:
+            try:
+                # The main file holds every stored change (a copy of it, or the loss
+                # of the -wal file, loses nothing): one connection, so it completes.
+                db.connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            except sqlite3.Error as error:  # the change is stored (in the WAL)
+                log.warning("%s: checkpoint failed (the change is in the -wal file): %s",
+                            self.path, error)  # fmt: skip
+        return answer
+
+    def _reset(self) -> None:
+        if self._db is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.connection.close()
+            self._db = None
 
     def run(self, work: Callable[[Database], T]) -> T:
         """`submit` and wait for the answer (at start, and in tests)."""
         return self.submit(work).result()
 
-    def close(self) -> None:
-        def close(db: Database) -> None:
-            db.connection.close()
-            self._db = None
+    def backup(self, target: str | Path) -> None:
+        """A whole copy of the database in `target`, made with SQLite's backup API
+        (safe while the server runs). Raises `StoreFailed`."""
 
-        if self._db is not None:
-            self.run(close)
+        def copy(db: Database) -> None:
+            into = sqlite3.connect(str(target))
+            try:
+                db.connection.backup(into)
+            finally:
+                into.close()
+
+        self.run(copy)
+
+    def close(self) -> None:
+        def close() -> None:
+            if self._db is not None:
+                with contextlib.suppress(sqlite3.Error):
+                    self._db.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                self._reset()
+
+        with contextlib.suppress(RuntimeError):  # closed before
+            self._thread.submit(close).result()
         self._thread.shutdown(wait=True)
+
+
+def explained(error: sqlite3.Error) -> str:
+    """SQLite's message, with what a full disk or a file-size limit looks like."""
+    text = str(error)
+    if "disk" in text or "full" in text:
+        text += " (the disk may be full, or a file-size limit such as `ulimit -f` reached)"
+    return text
+
+
+class StoreFailed(StoreError):
+    """The database failed a request (a full disk, an I/O error, a damaged page):
+    what it was asked to write was not stored."""
+
+
+def check_database(path: Path) -> None:
+    """Raise `StoreError` naming `path` unless it is missing, empty, or a whole
+    database of ttr's tables that this ttr can use. Only reads (a read-only
+    connection): a file refused here is left byte for byte as it was."""
+    if not path.exists() or (path.is_file() and path.stat().st_size == 0):
+        return
+    refused = "it was left as it was"
+    try:
+        with path.open("rb") as file:
+            head = file.read(100)
+    except OSError as error:
+        raise StoreError(f"{path}: cannot read the database: {error.strerror}") from None
+    if len(head) < 100 or not head.startswith(_SQLITE_MAGIC):
+        raise StoreError(f"{path}: not a ttr table database (not an SQLite file); {refused}")
+    from urllib.parse import quote
+
+    try:
+        connection = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True)
+    except sqlite3.Error as error:
+        raise StoreError(f"{path}: cannot use the database: {error}; {refused}") from None
+    try:
+        problem = _problem_of(connection)
+    except sqlite3.Error as error:
+        problem = f"cannot use the database: {error}"
+    finally:
+        connection.close()
+    if problem:
+        raise StoreError(f"{path}: {problem}; {refused}")
+
+
+def _problem_of(connection: sqlite3.Connection) -> str | None:
+    application = connection.execute("PRAGMA application_id").fetchone()[0]
+    version = connection.execute("PRAGMA user_version").fetchone()[0]
+    if application not in (0, APPLICATION_ID):
+        return f"another application's SQLite database (application id {application:#x})"
+    if version > SCHEMA_VERSION:
+        return f"written by a newer ttr (database version {version})"
+    tables = {
+        name
+        for (name,) in connection.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+        )
+    }
+    if version == 0 and tables:
+        names = ", ".join(sorted(tables)[:5])
+        return f"another application's SQLite database (its tables: {names})"
+    for table, columns in _TABLES.items() if version else ():
+        have = {row[1] for row in connection.execute(f"PRAGMA table_info({table})")}
+        if not columns | ({"move"} if table == "actions" and version > 1 else set()) <= have:
+            return f"not a ttr table database (table {table!r} is missing or differs)"
+    checked = [row[0] for row in connection.execute("PRAGMA quick_check(5)")]
+    if checked != ["ok"]:
+        found = " ".join(" ".join(checked).split())
+        return f"the database is damaged ({found[:300]})"
+    return None
 
 
 def open_data_folder(folder: Path) -> TableStore:

@@ -12,8 +12,14 @@ Secrets stay secret: a game's seed (from which every shuffle follows) is drawn a
 random and shown to nobody before the end, unless the host asked for a seed (a
 *fixed deal*, for a solo test or to replay a deal): then every seat's page says so.
 
-Every table is stored (`ttr_core.serve.store`) when it starts and after every
-change, and the registry reads the unfinished ones back when the server starts;
+Every table is stored (`ttr_core.serve.store`) when it starts, and every change
+is stored *before* it is made: an action is tried on a copy of the game (an
+illegal one is refused there), written, and only then played on the table
+everyone sees (`TableRegistry.play`, and the driver's `Table.plan`/`Table.commit`
+for bots and clocks); one change at a time per table (`Table.lock`). A change
+that cannot be written raises `StoreUnavailable` and is not made. A retry of a
+person's move (the same move id) is answered, not played again. The registry
+reads the unfinished tables back when the server starts;
 a table nobody looked at for a while leaves memory (and its slot) but not the
 database: its links open it again. A finished table leaves memory sooner.
 
@@ -28,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import logging
 import secrets
 import time
 from collections.abc import Callable, Sequence
@@ -42,13 +49,15 @@ from ttr_core.engine.record import Note, order_for_fingerprint, state_fingerprin
 from ttr_core.engine.state import GameState
 from ttr_core.serve.thinkers import Move, Thinkers
 from ttr_core.table import HUMAN
-from ttr_core.table.journal import Event, Journal, Observed, retell
+from ttr_core.table.journal import Event, Journal, retell
 from ttr_maps.io.limits import MAX_NOTE_CHARS, MAX_NOTES, MAX_PLAYER_NAME_CHARS
 from ttr_maps.model import Map
 from ttr_maps.rules import BASE, RuleSet
 
 if TYPE_CHECKING:
     from ttr_core.serve.store import StoredGame, TableStore
+
+log = logging.getLogger("ttr.serve")
 
 #: Seconds between two bot moves that people can pick on the page (0: at once).
 PACES: dict[str, float] = {"instant": 0.0, "fast": 0.35, "normal": 0.9, "slow": 1.8}
@@ -73,14 +82,43 @@ RANDOM_SEED_BITS = 53
 FAST_FORWARD_BOT = "greedy"
 #: How often idle tables and old games are looked for.
 JANITOR_SECONDS = 60.0
+#: How long a table's driver waits before it tries again to store a move that
+#: could not be stored.
+STORE_RETRY_SECONDS = 2.0
 
 
 class TableError(ValueError):
     """A table cannot be set up (or changed) as asked; the message says why."""
 
 
+class NoteLimit(TableError):
+    """A note over the game's limit or the writer's rate."""
+
+
 class RegistryFull(RuntimeError):
     """The server holds as many games (or heavy bots) as it may."""
+
+
+class StoreUnavailable(RuntimeError):
+    """A change could not be stored (a full disk, a damaged database): it was not
+    made; the message says so in a person's words."""
+
+
+#: A move id a page may send (`TableRegistry.play`): letters, digits, `-` and `_`.
+MAX_MOVE_ID_CHARS = 64
+#: Notes per seat (or per watcher) in `NOTE_WINDOW_SECONDS` (then 429).
+NOTES_PER_WINDOW = 10
+NOTE_WINDOW_SECONDS = 10.0
+
+
+@dataclass(frozen=True)
+class Planned:
+    """An action the table is about to play (written first, then applied)."""
+
+    seat: int | None
+    action: Action
+    remark: str | None = None
+    move: str | None = None
 
 
 def digest(token: str) -> str:
@@ -159,6 +197,17 @@ class Table:
     last_move_at: float = 0.0
     #: Grows with every change a page should fetch (actions, pace, names, notes).
     revision: int = 0
+    #: Drawn each time the table comes into memory: a page compares
+    #: `generation.revision` (`revision_tag`), so a restart or a reload of an idle
+    #: table never looks like "nothing changed".
+    generation: str = field(default_factory=lambda: secrets.token_hex(6))
+    #: One change at a time: tried, stored, applied (`TableRegistry`).
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: The action number of each person's move that came with a move id, by
+    #: (seat, id): a retry of it is answered, not played again.
+    moves: dict[tuple[int, str], int] = field(default_factory=dict)
+    #: When each seat (None: someone watching) sent its last notes (the rate limit).
+    _note_times: dict[int | None, list[float]] = field(default_factory=dict)
     #: What everyone saw happen, in the table's words (the page's log).
     journal: Journal = field(default_factory=Journal)
     notes: list[Note] = field(default_factory=list)
@@ -168,8 +217,6 @@ class Table:
     thinking: set[int] = field(default_factory=set)
     #: What the table said besides an action, by action number (a bot out of time).
     remarks: dict[int, str] = field(default_factory=dict)
-    #: Actions written to the database.
-    saved: int = 0
     #: Per person's seat on the clock: (which turn, when it began).
     _clocks: dict[int, tuple[int, float]] = field(default_factory=dict)
     #: Set when something happened that the table's driver should look at.
@@ -201,43 +248,91 @@ class Table:
     def heavy_seats(self) -> int:
         return sum(seat.heavy for seat in self.seats)
 
+    @property
+    def revision_tag(self) -> str:
+        """What a page compares to know whether anything changed (`since=`)."""
+        return f"{self.generation}.{self.revision}"
+
     # ---------------------------------------------------------------- people
     def set_pace(self, pace: str) -> None:
-        if pace not in PACES:
-            raise TableError(f"unknown pace {pace!r}; choose one of {', '.join(PACES)}")
-        self.pace = pace
+        self.pace = check_pace(pace)
         self.revision += 1
         self.wake.set()
 
-    def set_name(self, seat: int, name: object) -> str:
+    def name_for(self, seat: int, name: object) -> str:
+        """The name `seat` asks for, cleaned; raises `TableError` for a bad one or
+        one another seat already has (names say who is who)."""
         cleaned = clean_name(name)
+        for other, entry in enumerate(self.seats):
+            if (
+                other != seat
+                and entry.name is not None
+                and entry.name.casefold() == (cleaned.casefold())
+            ):
+                raise TableError(f"seat {other} is already called {entry.name!r}")
+        return cleaned
+
+    def set_name(self, seat: int, name: object) -> str:
+        cleaned = self.name_for(seat, name)
         self.seats[seat].name = cleaned
         self.revision += 1
         return cleaned
 
-    def add_note(self, seat: int | None, text: object, name: object = None) -> Note:
-        """A note from a seat (None: someone watching, who may give a name)."""
+    def note_for(self, seat: int | None, text: object, name: object, now: float) -> Note:
+        """The note a seat (None: someone watching, who may give a name) would add;
+        raises `TableError` for a bad one, `NoteLimit` past the game's notes or
+        the writer's rate (`NOTES_PER_WINDOW` in `NOTE_WINDOW_SECONDS`)."""
         if len(self.notes) >= MAX_NOTES:
-            raise TableError(f"this game already keeps {MAX_NOTES} notes")
+            raise NoteLimit(f"this game already keeps {MAX_NOTES} notes")
+        recent = [t for t in self._note_times.get(seat, []) if now - t < NOTE_WINDOW_SECONDS]
+        self._note_times[seat] = recent
+        if len(recent) >= NOTES_PER_WINDOW:
+            raise NoteLimit(
+                f"at most {NOTES_PER_WINDOW} notes in {NOTE_WINDOW_SECONDS:g} seconds: "
+                "wait a moment"
+            )
         if seat is not None:
             writer = self.seats[seat].name or f"seat {seat} ({self.seats[seat].player})"
+        elif name is None:
+            writer = "someone watching"
         else:
-            writer = "someone watching" if name is None else clean_name(name)
-        note = Note(len(self.state.history), seat, writer, clean_note(text))
-        self.notes.append(note)
-        self.revision += 1
-        return note
+            # Someone watching signs as a watcher: never as one of the seats.
+            writer = f"{clean_name(name)} (watching)"
+        return Note(len(self.state.history), seat, writer, clean_note(text))
 
-    def act(self, seat: int, action: Action, now: float) -> None:
-        """Apply a person's action (raises the engine's IllegalAction or InvalidAction
-        and changes nothing if it is not allowed). Removing a seat or timing one
-        out is the host's action (D5), never a seat's."""
+    def add_note(self, note: Note, now: float) -> None:
+        self.notes.append(note)
+        self._note_times.setdefault(note.seat, []).append(now)
+        self.revision += 1
+
+    def check_act(self, seat: int, action: Action) -> None:
+        """Raise the engine's IllegalAction or InvalidAction if `seat` may not play
+        `action` now (tried on a copy: the table is not changed). Removing a seat
+        or timing one out is the host's action (D5), never a seat's."""
         if isinstance(action, HOST_ACTIONS):
             raise IllegalAction("D5", f"only the host may {str(action).split()[0]} a seat")
-        seen = self.state.view(seat)
-        self.state.apply(action, seat)
-        self.journal.observe(seen, action)
-        self._moved(now)
+        self.state.clone().apply(action, seat)  # type: ignore[attr-defined]
+
+    def commit(self, planned: Sequence[Planned], now: float) -> None:
+        """Play actions already stored (tried before: they apply), each told in
+        the journal from its seat's view (a host's action: the seat it names)."""
+        for entry in planned:
+            action = entry.action
+            actor = entry.seat if entry.seat is not None else getattr(action, "seat", 0)
+            seen = self.state.view(actor)
+            self.state.apply(action, entry.seat)
+            self.journal.observe(seen, action)
+            number = len(self.state.history) - 1
+            if entry.remark:
+                self.remarks[number] = entry.remark
+                self.journal.events.append(Event(actor, entry.remark))
+            if entry.move is not None and entry.seat is not None:
+                self.moves[(entry.seat, entry.move)] = number
+            if entry.seat is not None and self.answers.get(entry.seat) is not None:
+                answer = self.answers[entry.seat]
+                if answer.action == action and self.seats[entry.seat].bot is not None:
+                    del self.answers[entry.seat]
+            self._moved(now)
 
     def _moved(self, now: float) -> None:
         self.last_move_at = now
@@ -302,57 +397,52 @@ class Table:
             waits.append(max(self.last_move_at + delay - now, 0.0))
         return min(waits) if waits else None
 
-    def step(self, now: float) -> int:
-        """Do what is due (see `due_in`): time out the people out of time (D5's
-        `timeout N`), play the bots' moves that are ready through the one game
-        loop, one at a time at a pace other than `instant` (choices of tickets at
-        setup are never delayed: nobody sees them). Returns the actions played."""
-        played = 0
+    def plan(self, now: float) -> list[Planned]:
+        """What is due (see `due_in`), tried on a copy of the game and not played:
+        the people out of time timed out (D5's `timeout N`), the bots' moves that
+        are ready played through the one game loop, one at a time at a pace other
+        than `instant` (choices of tickets at setup are never delayed: nobody sees
+        them). The registry stores them, then `commit`s them."""
+        trial: GameState = self.state.clone()  # type: ignore[assignment]
+        planned: list[Planned] = []
         for seat, left in self.clock_left(now).items():
             if left <= 0:
-                seen = self.state.view(seat)
                 timeout = TimeOut(seat)
-                self.state.apply(timeout)
-                self.journal.observe(seen, timeout)
-                self._moved(now)
-                played += 1
+                trial.apply(timeout)
+                planned.append(Planned(None, timeout))
         delay = PACES[self.pace]
-        if self.state.is_over or (
-            delay > 0 and self.state.phase == "playing" and now < self.last_move_at + delay
+        if trial.is_over or (
+            delay > 0 and trial.phase == "playing" and now < self.last_move_at + delay
         ):
-            return played
+            return planned
+        used: set[int] = set()
 
         def after_move(state: GameState, seat: int, action: Action) -> None:
-            nonlocal played
-            played += 1
-            self._moved(now)
-            remark = self.remarks.get(len(state.history) - 1)
-            if remark:
-                self.journal.events.append(Event(seat, remark))
+            planned.append(Planned(seat, action, self.answers[seat].remark))
+            used.add(seat)
             if delay > 0 and state.phase != "setup":
                 raise StopGame  # the next move waits for its turn at this pace
 
         players = [
-            _PERSON if seat.bot is None else Observed(_BotSeat(self, index), self.journal)
+            _PERSON if seat.bot is None else _BotSeat(self, index, used)
             for index, seat in enumerate(self.seats)
         ]
-        run(self.state, players, after_move)
-        return played
+        run(trial, players, after_move)
+        return planned
 
-    def fast_forward(self) -> None:
+    def fast_forward_plan(self) -> list[Planned]:
         """Test hook: bots play every seat, people's too, to the end of the game
-        (here, on the event loop)."""
+        (on a copy, here on the event loop); the actions to store and commit."""
+        trial: GameState = self.state.clone()  # type: ignore[assignment]
+        first = len(trial.history)
         stand_ins = [
-            Observed(
-                seat.bot or make_bot(FAST_FORWARD_BOT, bot_seed(self.state.seed, index)),
-                self.journal,
-            )
+            make_bot(FAST_FORWARD_BOT, bot_seed(self.state.seed, index))
+            if seat.bot is None
+            else make_bot(seat.player, bot_seed(self.state.seed, index))
             for index, seat in enumerate(self.seats)
         ]
-        self.answers.clear()
-        run(self.state, stand_ins)
-        self.revision += 1
-        self.wake.set()
+        run(trial, stand_ins)
+        return [Planned(seat, action) for seat, action in trial.history[first:]]
 
     def result(self) -> dict | None:
         """The final scoring as `GameResult.to_dict()`, once the game is over."""
@@ -368,18 +458,23 @@ class _BotSeat:
     `ttr_core.serve.thinkers`); with none ready, or one the game no longer allows,
     it stops the loop, and the table's driver sends the bot its view."""
 
-    def __init__(self, table: Table, seat: int) -> None:
+    def __init__(self, table: Table, seat: int, used: set[int]) -> None:
         self.table = table
         self.seat = seat
+        self.used = used
         bot = table.seats[seat].bot
         self.name = bot.name if bot is not None else "bot"
 
     def act(self, view: Any) -> Action:
-        move = self.table.answers.pop(self.seat, None)
-        if move is None or move.action not in view.legal_actions(include_resign=True):
+        move = self.table.answers.get(self.seat)
+        if (
+            move is None
+            or self.seat in self.used  # played once in this plan: the bot thinks again
+            or move.action not in view.legal_actions(include_resign=True)
+        ):
+            if move is not None and self.seat not in self.used:
+                del self.table.answers[self.seat]  # no longer allowed: think again
             raise StopGame
-        if move.remark:
-            self.table.remarks[len(self.table.state.history)] = move.remark
         return move.action
 
 
@@ -410,9 +505,14 @@ def _seats_for(players: Sequence[str], seed: int) -> tuple[list[Seat], dict[int,
     return seats, tokens
 
 
-def _check_settings(pace: str, turn_seconds: float | None) -> None:
+def check_pace(pace: str) -> str:
     if pace not in PACES:
         raise TableError(f"unknown pace {pace!r}; choose one of {', '.join(PACES)}")
+    return pace
+
+
+def _check_settings(pace: str, turn_seconds: float | None) -> None:
+    check_pace(pace)
     if turn_seconds is not None and not TURN_SECONDS_MIN <= turn_seconds <= TURN_SECONDS_MAX:
         raise TableError(
             f"a turn timer has {TURN_SECONDS_MIN} to {TURN_SECONDS_MAX} seconds (or none)"
@@ -549,7 +649,11 @@ def restored_table(stored: StoredGame, game_map: Map) -> Table:
     except (IllegalAction, InvalidAction) as error:
         raise TableError(f"its actions do not replay: {error}") from None
     table.notes = list(stored.notes)
-    table.saved = len(state.history)
+    table.moves = {
+        (a.seat, a.move): n
+        for n, a in enumerate(stored.actions)
+        if a.move is not None and a.seat is not None
+    }
     return table
 
 
@@ -557,6 +661,7 @@ def stored_form(table: Table) -> StoredGame:
     from ttr_core.serve.store import StoredAction, StoredGame, StoredSeat
 
     state = table.state
+    move_ids = {number: move for (_, move), number in table.moves.items()}
     return StoredGame(
         table.id,
         table.map_key,
@@ -572,7 +677,7 @@ def stored_form(table: Table) -> StoredGame:
         state.is_over,
         tuple(StoredSeat(s.player, s.token_digest, s.name) for s in table.seats),
         tuple(
-            StoredAction(seat, str(action), table.remarks.get(number))
+            StoredAction(seat, str(action), table.remarks.get(number), move_ids.get(number))
             for number, (seat, action) in enumerate(state.history)
         ),
         tuple(table.notes),
@@ -664,8 +769,19 @@ class TableRegistry:
         return self.keep_days * 86400.0
 
     async def _store(self, work: Callable[[Any], Any]) -> Any:
+        """Run `work` on the store's thread; `StoreUnavailable` if the database
+        failed it (nothing of it is stored)."""
+        from ttr_core.serve.store import StoreError
+
         assert self.store is not None
-        return await asyncio.wrap_future(self.store.submit(work))
+        try:
+            return await asyncio.wrap_future(self.store.submit(work))
+        except StoreError as error:
+            log.error("the game store failed: %s", error)
+            raise StoreUnavailable(
+                "the server could not store this change (its disk may be full or its "
+                "database damaged): nothing changed; try again in a moment"
+            ) from None
 
     # ---------------------------------------------------------------- tables in and out
     async def add(self, table: Table) -> None:
@@ -674,7 +790,6 @@ class TableRegistry:
         if self.store is not None:
             form = stored_form(table)
             await self._store(lambda db: db.insert(form))
-        table.saved = len(table.state.history)
         self._seat(table)
 
     def _make_room(self, table: Table) -> None:
@@ -766,37 +881,64 @@ class TableRegistry:
                 await self._store(lambda db, cutoff=cutoff: db.delete_older_than(cutoff))
 
     # ---------------------------------------------------------------- changes
-    async def save(self, table: Table) -> None:
-        """Write what changed in the game since the last save (one transaction)."""
-        state = table.state
-        first = table.saved
-        if self.store is None or first >= len(state.history):
-            table.saved = len(state.history)
-            return
-        from ttr_core.serve.store import StoredAction
+    async def play(self, table: Table, seat: int, action: Action, move: str | None = None) -> bool:
+        """A person's action: tried (the engine's IllegalAction or InvalidAction,
+        nothing changed), stored, then played. With a `move` id already played by
+        this seat, nothing is played again (False: the answer is the table as it
+        is). Raises `StoreUnavailable` (nothing changed)."""
+        async with table.lock:
+            if move is not None and (seat, move) in table.moves:
+                return False
+            table.check_act(seat, action)
+            await self._write(table, [Planned(seat, action, move=move)])
+            return True
 
-        entries = [
-            StoredAction(seat, str(action), table.remarks.get(first + i))
-            for i, (seat, action) in enumerate(state.history[first:])
-        ]
-        table.saved = len(state.history)
-        finished = state.is_over
-        await self._store(lambda db: db.append(table.id, first, entries, time.time(), finished))
+    async def _write(self, table: Table, planned: Sequence[Planned]) -> None:
+        """Store `planned` (tried on a copy), then play it on the table. Hold
+        `table.lock`."""
+        if self.store is not None and planned:
+            from ttr_core.serve.store import StoredAction
 
-    async def save_pace(self, table: Table) -> None:
-        if self.store is not None:
-            pace = table.pace
-            await self._store(lambda db: db.set_pace(table.id, pace, time.time()))
+            first = len(table.state.history)
+            entries = [StoredAction(p.seat, str(p.action), p.remark, p.move) for p in planned]
+            twin = table.state.clone()  # type: ignore[attr-defined]
+            for entry in planned:
+                twin.apply(entry.action, entry.seat)
+            finished = twin.is_over
+            await self._store(lambda db: db.append(table.id, first, entries, time.time(), finished))
+        table.commit(planned, self.clock())
 
-    async def save_name(self, table: Table, seat: int) -> None:
-        if self.store is not None:
-            name = table.seats[seat].name or ""
-            await self._store(lambda db: db.set_name(table.id, seat, name, time.time()))
+    async def set_pace(self, table: Table, pace: str) -> None:
+        async with table.lock:
+            check_pace(pace)
+            if self.store is not None:
+                await self._store(lambda db: db.set_pace(table.id, pace, time.time()))
+            table.set_pace(pace)
 
-    async def save_note(self, table: Table) -> None:
-        if self.store is not None:
-            number, note = len(table.notes) - 1, table.notes[-1]
-            await self._store(lambda db: db.add_note(table.id, number, note, time.time()))
+    async def set_name(self, table: Table, seat: int, name: object) -> None:
+        async with table.lock:
+            cleaned = table.name_for(seat, name)
+            if self.store is not None:
+                await self._store(lambda db: db.set_name(table.id, seat, cleaned, time.time()))
+            table.set_name(seat, cleaned)
+
+    async def add_note(
+        self, table: Table, seat: int | None, text: object, name: object = None
+    ) -> Note:
+        async with table.lock:
+            now = self.clock()
+            note = table.note_for(seat, text, name, now)
+            if self.store is not None:
+                number = len(table.notes)
+                await self._store(lambda db: db.add_note(table.id, number, note, time.time()))
+            table.add_note(note, now)
+            return note
+
+    async def fast_forward(self, table: Table) -> None:
+        """Test hook: bots finish the game (`Table.fast_forward_plan`)."""
+        async with table.lock:
+            table.answers.clear()
+            await self._write(table, table.fast_forward_plan())
 
     # ---------------------------------------------------------------- the driver
     async def _drive(self, table: Table) -> None:
@@ -820,8 +962,14 @@ class TableRegistry:
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(table.wake.wait(), wait)
                     continue
-                if table.step(now):
-                    await self.save(table)
+                try:
+                    async with table.lock:
+                        await self._write(table, table.plan(self.clock()))
+                except StoreUnavailable:
+                    # Nothing was played: try again in a while (the log says why).
+                    table.wake.clear()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(table.wake.wait(), STORE_RETRY_SECONDS)
         finally:
             for task in thinking:
                 task.cancel()

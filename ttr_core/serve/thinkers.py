@@ -14,7 +14,13 @@ answering everyone else meanwhile:
 
 Every move has a time budget (`move_seconds`). A bot over it, or one that fails,
 is not waited for: its seat plays the greedy bot's move for it this time (and
-the table says so); a worker over its budget is stopped and replaced.
+the table says so); a worker over its budget is stopped and replaced. A light
+bot thinks on a thread of its own for each move (a few tens of microseconds to
+start), so a hung bot never holds up another; a thread cannot be stopped, so one
+over its budget is left to finish, and with `MAX_LEFT_BEHIND` of them still
+running, bots' moves go straight to the stand-in. The stand-in has a budget of
+its own (`STAND_IN_SECONDS`, on threads of its own); past it, the seat plays its
+first legal action.
 
 >>> import asyncio
 >>> from ttr_core.bots import make_bot
@@ -31,6 +37,7 @@ the table says so); a worker over its budget is stopped and replaced.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import os
 import pickle
@@ -49,6 +56,11 @@ from ttr_core.engine.view import PlayerView
 DEFAULT_MOVE_SECONDS = 15.0
 #: The bot whose move a seat plays when its own bot is out of time or fails.
 STAND_IN = "greedy"
+#: Seconds the stand-in may think (at most the bots' own budget).
+STAND_IN_SECONDS = 5.0
+#: Light bots' threads over their budget and still running, past which a light
+#: bot's move is the stand-in's at once.
+MAX_LEFT_BEHIND = 8
 #: How much lower the workers' CPU priority is than the server's (Unix `nice`).
 WORKER_NICENESS = 10
 
@@ -177,7 +189,10 @@ class Thinkers:
     ) -> None:
         self.processes = (os.cpu_count() or 1) if processes is None else processes
         self.move_seconds = move_seconds
-        self._threads = ThreadPoolExecutor(max_workers=2, thread_name_prefix="ttr-bot")
+        self._stand_ins = ThreadPoolExecutor(max_workers=2, thread_name_prefix="ttr-stand-in")
+        #: Threads left behind by bots over their budget (ever, and still running).
+        self.left_behind = 0
+        self._late: set[threading.Thread] = set()
         #: One thread per worker, waiting on its pipe.
         self._pipes = ThreadPoolExecutor(
             max_workers=max(self.processes, 1), thread_name_prefix="ttr-pipe"
@@ -199,16 +214,53 @@ class Thinkers:
             remark = f"took more than {self.move_seconds:g} s: played the {STAND_IN} bot's move"
         except _BotFailed as failure:
             remark = f"failed ({failure}): played the {STAND_IN} bot's move"
-        stand_in = make_bot(STAND_IN, 0)
+        return Move(await self._stand_in(view), bot, remark)
+
+    async def _stand_in(self, view: PlayerView) -> Action:
+        """The stand-in's move, within its own budget; past it (or if it fails),
+        the first legal action."""
         loop = asyncio.get_running_loop()
-        action = await loop.run_in_executor(self._threads, stand_in.act, view)
-        return Move(action, bot, remark)
+        future = loop.run_in_executor(self._stand_ins, make_bot(STAND_IN, 0).act, view)
+        try:
+            return await asyncio.wait_for(
+                asyncio.shield(future), min(STAND_IN_SECONDS, self.move_seconds)
+            )
+        except Exception:  # out of time, or failed: the simplest legal move
+            return view.legal_actions()[0]
 
     async def _in_thread(self, bot: Bot, view: PlayerView) -> Move:
+        self._late = {thread for thread in self._late if thread.is_alive()}
+        if len(self._late) >= MAX_LEFT_BEHIND:
+            raise _BotFailed(f"{len(self._late)} bots still over their time")
         loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self._threads, _act, bot, view)
-        # A thread cannot be stopped: past the budget the seat moves on without it.
-        action = await asyncio.wait_for(asyncio.shield(future), self.move_seconds)
+        future: asyncio.Future[Action] = loop.create_future()
+
+        def answer(action: Action | None, error: BaseException | None) -> None:
+            if future.done():
+                return
+            if error is not None:
+                future.set_exception(error)
+            else:
+                future.set_result(action)  # type: ignore[arg-type]
+
+        def think() -> None:
+            try:
+                action, error = _act(bot, view), None
+            except BaseException as failure:
+                action, error = None, failure
+            if not loop.is_closed():
+                with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                    loop.call_soon_threadsafe(answer, action, error)
+
+        thread = threading.Thread(target=think, name="ttr-bot", daemon=True)
+        thread.start()
+        try:
+            action = await asyncio.wait_for(asyncio.shield(future), self.move_seconds)
+        except TimeoutError:
+            # A thread cannot be stopped: the seat moves on without it.
+            self.left_behind += 1
+            self._late.add(thread)
+            raise
         return Move(action, bot)
 
     async def _in_worker(self, bot: Bot, view: PlayerView) -> Move:
@@ -260,7 +312,7 @@ class Thinkers:
         for worker in self._workers:
             worker.stop()
         self._workers.clear()
-        for pool in (self._threads, self._pipes, self._keeper):
+        for pool in (self._stand_ins, self._pipes, self._keeper):
             pool.shutdown(wait=False, cancel_futures=True)
 
 

@@ -30,20 +30,31 @@ MAX_BODY_DEPTH = MAX_RECORD_DEPTH
 MAX_TEXT_CHARS = 300
 
 
-async def read_json(request: Request, limit: int = MAX_BODY_BYTES) -> dict[str, Any]:
-    """The request's JSON object; 413 past `limit` bytes (declared or sent), 400 if
-    not a JSON object (or nested deeper than `MAX_BODY_DEPTH`, with numbers too
-    long, NaN…)."""
+async def read_json(
+    request: Request, limit: int = MAX_BODY_BYTES, max_containers: int | None = None
+) -> dict[str, Any]:
+    """The request's JSON object; 413 past `limit` bytes (declared or sent), or
+    with more than `max_containers` objects and arrays (counted by their opening
+    brackets before anything is parsed: a body of a million `{}` is refused in
+    milliseconds), 400 if not a JSON object (or nested deeper than
+    `MAX_BODY_DEPTH`, with numbers too long, NaN…)."""
     from ttr_core.engine.record import RecordError, parse_json
 
     declared = request.headers.get("content-length", "")
     if declared.isdecimal() and int(declared) > limit:
         raise HTTPException(413, f"the request body is larger than {limit} bytes")
     body = bytearray()
+    containers = 0
     async for chunk in request.stream():
         body += chunk
         if len(body) > limit:
             raise HTTPException(413, f"the request body is larger than {limit} bytes")
+        if max_containers is not None:
+            containers += chunk.count(b"{") + chunk.count(b"[")
+            if containers > max_containers:
+                raise HTTPException(
+                    413, f"the request body holds more than {max_containers:,} objects and arrays"
+                )
     try:
         data = parse_json(body.decode("utf-8"), "the request body", MAX_BODY_DEPTH)
     except UnicodeDecodeError as problem:

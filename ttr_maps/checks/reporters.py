@@ -21,6 +21,7 @@ from ttr_maps.checks.problem import Level, Problem
 
 if TYPE_CHECKING:
     from ttr_maps.checks.validate import FileReport
+    from ttr_maps.io.document import Position
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_VERSION = "2.1.0"
@@ -101,30 +102,49 @@ def _escape_property(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def github_command(problem: Problem) -> str:
-    """One GitHub Actions workflow command, escaped as the runner expects.
+def github_command(problem: Problem, end: Position | None = None) -> str:
+    """One GitHub Actions workflow command, escaped as the runner expects, with
+    the end of what it is about (`endLine`, `endColumn`) when known.
 
     >>> from ttr_maps.io.document import Position
     >>> github_command(Problem("m,1.yaml", Position(3, 5), Level.ERROR, "TTR304", "50% off"))
     '::error file=m%2C1.yaml,line=3,col=5,title=TTR304::50%25 off'
+    >>> github_command(Problem("m.yaml", Position(3, 5), Level.ERROR, "X", "m"), Position(3, 9))
+    '::error file=m.yaml,line=3,endLine=3,col=5,endColumn=9,title=X::m'
     """
-    properties = ",".join(
-        f"{key}={_escape_property(str(value))}"
-        for key, value in (
-            ("file", problem.path),
-            ("line", problem.position.line),
-            ("col", problem.position.column),
-            ("title", problem.code),
-        )
-    )
+    fields: list[tuple[str, object]] = [("file", problem.path), ("line", problem.position.line)]
+    if end is not None:
+        fields.append(("endLine", end.line))
+    fields.append(("col", problem.position.column))
+    if end is not None:
+        fields.append(("endColumn", end.column))
+    fields.append(("title", problem.code))
+    properties = ",".join(f"{key}={_escape_property(str(value))}" for key, value in fields)
     return f"::{problem.level.value} {properties}::{_escape_data(problem.message)}"
 
 
+def _ends(reports: Sequence[FileReport]) -> list[tuple[Problem, Position | None]]:
+    """Every problem with the end of the node it points at (None when the file
+    was not parsed, or no node starts there)."""
+    pairs = []
+    for report in reports:
+        document = report.document
+        for problem in report.problems:
+            end = None
+            if document is not None and problem.path == report.path:
+                end = document.end_of(problem.position)
+                if end is not None and end < problem.position:
+                    end = None
+            pairs.append((problem, end))
+    return pairs
+
+
 def to_github(reports: Sequence[FileReport]) -> str:
-    """Workflow commands (`::error file=…,line=…,col=…,title=TTR304::…`), one per
-    problem, then the summary line. GitHub shows only 10 annotations of each level
-    per step: `to_markdown` gives the full table for the step summary."""
-    lines = [github_command(p) for p in _problems(reports)]
+    """Workflow commands (`::error file=…,line=…,endLine=…,col=…,endColumn=…,
+    title=TTR304::…`), one per problem, then the summary line. GitHub shows only 10
+    annotations of each level per step: `to_markdown` gives the full table for the
+    step summary."""
+    lines = [github_command(p, end) for p, end in _ends(reports)]
     lines.append(summary_line(reports))
     return "\n".join(lines) + "\n"
 
@@ -190,7 +210,10 @@ def to_sarif(reports: Sequence[FileReport]) -> str:
     rules = sarif_rules()
     index = {rule["id"]: i for i, rule in enumerate(rules)}
     results = []
-    for problem in _problems(reports):
+    for problem, end in _ends(reports):
+        region = {"startLine": problem.position.line, "startColumn": problem.position.column}
+        if end is not None:  # SARIF's endColumn is the column after the last character
+            region |= {"endLine": end.line, "endColumn": end.column + 1}
         result: dict[str, Any] = {
             "ruleId": problem.code,
             "level": _sarif_level(problem.level),
@@ -199,10 +222,7 @@ def to_sarif(reports: Sequence[FileReport]) -> str:
                 {
                     "physicalLocation": {
                         "artifactLocation": {"uri": _artifact_uri(problem.path)},
-                        "region": {
-                            "startLine": problem.position.line,
-                            "startColumn": problem.position.column,
-                        },
+                        "region": region,
                     }
                 }
             ],

@@ -108,6 +108,8 @@ class MapDocument:
     duplicate_keys: list[tuple[DataPath, Position]] = field(default_factory=list)
     #: The YAML node tree the data was built from (`ttr fix` splices at its spans).
     root: yaml.Node | None = field(default=None, repr=False)
+    #: Node ends by where the node starts, built on the first `end_of`.
+    _ends: dict[tuple[int, int], yaml.Mark] | None = field(default=None, repr=False, compare=False)
 
     def position(self, path: DataPath, *, key: bool = False) -> Position:
         """Where `path` was written; the nearest enclosing node if it was not.
@@ -126,6 +128,32 @@ class MapDocument:
             if found is not None:
                 return Position.from_mark(found)
         return Position(1, 1)
+
+    def end_of(self, start: Position) -> Position | None:
+        """Where the node written at `start` ends (its last character, both
+        numbers from 1), for reports that mark a span (GitHub annotations, SARIF
+        regions); None where no node starts there. Of nodes starting at the same
+        place (a block mapping and its first key), the innermost."""
+        if self.root is None:
+            return None
+        ends = self._ends
+        if ends is None:
+            ends = self._ends = {}
+            stack = [self.root]
+            while stack:  # preorder: an inner node starting at the same place wins
+                node = stack.pop()
+                ends[(node.start_mark.line, node.start_mark.column)] = node.end_mark
+                if isinstance(node, yaml.MappingNode):
+                    stack.extend(n for pair in reversed(node.value) for n in reversed(pair))
+                elif isinstance(node, yaml.SequenceNode):
+                    stack.extend(reversed(node.value))
+        mark = ends.get((start.line - 1, start.column - 1))
+        if mark is None:
+            return None
+        if mark.column == 0 and mark.line > 0:  # at the start of the next line
+            previous = self.text.splitlines()[mark.line - 1] if mark.line else ""
+            return Position(mark.line, max(len(previous.rstrip()), 1))
+        return Position(mark.line + 1, max(mark.column, 1))
 
     def _key_mark_written_as(self, parent: DataPath, text: str) -> yaml.Mark | None:
         """The mark of a key under `parent` whose value reads as `text` (`7` for

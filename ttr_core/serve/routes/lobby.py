@@ -17,7 +17,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from ttr_core.bots import bot_factories
-from ttr_core.serve.routes.records import MAX_RECORD_BYTES, checked_record
+from ttr_core.serve.routes.records import (
+    MAX_RECORD_BYTES,
+    MAX_RECORD_CONTAINERS,
+    checked_record,
+)
 from ttr_core.serve.server import TableServer
 from ttr_core.serve.tables import (
     DEFAULT_PACE,
@@ -116,7 +120,7 @@ def resumed_game(
 
 
 async def create_game(server: TableServer, request: Request, grant: None) -> Response:
-    data = await read_json(request, MAX_RECORD_BYTES)
+    data = await read_json(request, MAX_RECORD_BYTES, MAX_RECORD_CONTAINERS)
     pace, seconds = table_settings(data)
     try:
         if "resume" in data:

@@ -25,6 +25,9 @@ from ttr_maps.model import Map
 
 #: Largest request body: a game record (a replay, or a game to continue).
 MAX_RECORD_BYTES = 2 * 1024 * 1024
+#: Most objects and arrays in such a body (an action is one object; a long game has
+#: a few hundred): past it the body is refused before it is parsed.
+MAX_RECORD_CONTAINERS = 20_000
 
 
 def checked_record(server: TableServer, record: dict[str, Any]) -> Map:
@@ -63,7 +66,7 @@ async def record(server: TableServer, request: Request, at: AtTable) -> Response
 async def replay(server: TableServer, request: Request, grant: None) -> Response:
     from ttr_core.engine.record import RecordError
 
-    data = await read_json(request, MAX_RECORD_BYTES)
+    data = await read_json(request, MAX_RECORD_BYTES, MAX_RECORD_CONTAINERS)
     game_map = checked_record(server, data)
     try:
         payload = replay_payload(data, game_map)

@@ -3,16 +3,23 @@ cannot be claimed now.
 
     GET  /api/games/{id}              my seat's table, or the public table for someone
                                       watching (?since=REVISION: 204 if unchanged)
-    POST /api/games/{id}/actions      {"action": "claim Denver-Omaha with red:4"}
+    POST /api/games/{id}/actions      {"action": "claim Denver-Omaha with red:4",
+                                       "move": "an id the page drew for this move"}
     POST /api/games/{id}/pace         {"pace": "fast"}
     POST /api/games/{id}/name         {"name": "Ana"}: what my seat is called
     GET  /api/games/{id}/why?route=ID why I cannot claim a route now (the rule)
     POST /api/games/{id}/fast-forward bots finish the game (`FAST_FORWARD`: tests only)
 
-Each change is stored before its answer is sent.
+Each change is stored before it is made, and before its answer is sent (503 and
+nothing changed when it cannot be stored). A move sent again with the same
+`move` id (a network retry) is played once: the second answer is the table as
+the first left it. REVISION is the `revision` of the last answer, a text that
+changes with every change and with every restart of the server.
 """
 
 from __future__ import annotations
+
+import re
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -21,20 +28,21 @@ from ttr_core.engine.actions import parse_action
 from ttr_core.engine.errors import IllegalAction, InvalidAction
 from ttr_core.serve.access import SEAT, SEAT_OR_WATCHING, AtTable, Seated
 from ttr_core.serve.server import TableServer
-from ttr_core.serve.tables import TableError
+from ttr_core.serve.tables import MAX_MOVE_ID_CHARS, TableError
 from ttr_core.web.answers import PRIVATE, error
 from ttr_core.web.bodies import read_json, string_field
 from ttr_core.web.routes import Endpoint
 
 #: Longest pace name a request may send.
 MAX_PACE_CHARS = 40
+_MOVE_ID = re.compile(rf"[A-Za-z0-9_-]{{1,{MAX_MOVE_ID_CHARS}}}")
 
 
 async def game(server: TableServer, request: Request, at: AtTable) -> Response:
     table = at.table
     table.wake.set()  # the driver looks again (a clock may have moved)
     since = request.query_params.get("since", "")
-    if since.isdecimal() and int(since) == table.revision:
+    if since == table.revision_tag:
         return Response(status_code=204, headers=PRIVATE)
     return server.answer(table, at.seat)
 
@@ -42,33 +50,33 @@ async def game(server: TableServer, request: Request, at: AtTable) -> Response:
 async def act(server: TableServer, request: Request, at: Seated) -> Response:
     data = await read_json(request)
     text = string_field(data, "action")
+    move = data.get("move")
+    if move is not None and not (isinstance(move, str) and _MOVE_ID.fullmatch(move)):
+        return error(400, f"'move' must be 1 to {MAX_MOVE_ID_CHARS} letters, digits, - or _")
     try:
-        at.table.act(at.seat, parse_action(text), server.tables.clock())
+        await server.tables.play(at.table, at.seat, parse_action(text), move)
     except InvalidAction as problem:
         return error(400, str(problem))
     except IllegalAction as problem:
         return error(409, str(problem))
-    await server.tables.save(at.table)
     return server.answer(at.table, at.seat)
 
 
 async def set_pace(server: TableServer, request: Request, at: Seated) -> Response:
     data = await read_json(request)
     try:
-        at.table.set_pace(string_field(data, "pace", MAX_PACE_CHARS))
+        await server.tables.set_pace(at.table, string_field(data, "pace", MAX_PACE_CHARS))
     except TableError as problem:
         return error(400, str(problem))
-    await server.tables.save_pace(at.table)
     return server.answer(at.table, at.seat)
 
 
 async def set_name(server: TableServer, request: Request, at: Seated) -> Response:
     data = await read_json(request)
     try:
-        at.table.set_name(at.seat, data.get("name"))
+        await server.tables.set_name(at.table, at.seat, data.get("name"))
     except TableError as problem:
-        return error(400, str(problem))
-    await server.tables.save_name(at.table, at.seat)
+        return error(409 if "already called" in str(problem) else 400, str(problem))
     return server.answer(at.table, at.seat)
 
 
@@ -86,8 +94,7 @@ async def why(server: TableServer, request: Request, at: Seated) -> Response:
 
 
 async def fast_forward(server: TableServer, request: Request, at: Seated) -> Response:
-    at.table.fast_forward()
-    await server.tables.save(at.table)
+    await server.tables.fast_forward(at.table)
     return server.answer(at.table, at.seat)
 
 

@@ -4,8 +4,23 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const SEAT_COLORS = ["#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd"];
+// Seat colours are none of the nine card colours (a claim must not look like an
+// open route of that colour): teal, purple, brown, olive, raspberry.
+const SEAT_COLORS = ["#00a3a3", "#7d3c98", "#8b5a2b", "#6b7d00", "#b0306a"];
 const POLL_MS = 300;
+// Polls that fail in a row before the page says the server cannot be reached.
+const OUTAGE_AFTER = 2;
+const OUTAGE_TEXT = "The server cannot be reached (it may be restarting, or the connection dropped). Trying again…";
+
+// An error the page can explain: the server did not answer at all.
+class Outage extends Error {}
+
+// A fresh id for a move: a retry of the same move carries it, so it is played once.
+function moveId() {
+  const bytes = new Uint8Array(12);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
 
 // ---------------------------------------------------------------- helpers
 
@@ -25,9 +40,14 @@ async function api(method, path, body, token) {
   const headers = {};
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers["X-Seat-Token"] = token;
-  const response = await fetch(path, {
-    method, headers, body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  let response;
+  try {
+    response = await fetch(path, {
+      method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new Outage(OUTAGE_TEXT); // never the browser's "Failed to fetch"
+  }
   if (response.status === 204) return null;
   const data = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
   if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
@@ -106,6 +126,64 @@ const board = {
     const response = await fetch(`/api/maps/${encodeURIComponent(mapKey)}/board.svg`);
     container.innerHTML = await response.text(); // our server's SVG, names escaped there
     container.dataset.map = mapKey;
+    board.addClaimPatterns(container);
+    board.addTapLines(container);
+  },
+  // A claimed route's cars: the seat's colour crossed by white stripes, so a claim
+  // never looks like an open route of a card colour.
+  addClaimPatterns(container) {
+    const svg = container.querySelector("svg");
+    if (!svg) return;
+    const NS = "http://www.w3.org/2000/svg";
+    const space = parseFloat(getComputedStyle(svg).getPropertyValue("--space")) || 10;
+    const defs = document.createElementNS(NS, "defs");
+    SEAT_COLORS.forEach((color, seat) => {
+      const pattern = document.createElementNS(NS, "pattern");
+      const size = space * 0.3;
+      for (const [key, value] of Object.entries({ id: `claim-${seat}`, patternUnits: "userSpaceOnUse",
+        width: size, height: size, patternTransform: "rotate(45)" })) pattern.setAttribute(key, value);
+      const ground = document.createElementNS(NS, "rect");
+      for (const [key, value] of Object.entries({ width: size, height: size, fill: color })) ground.setAttribute(key, value);
+      const stripe = document.createElementNS(NS, "rect");
+      for (const [key, value] of Object.entries({ width: size * 0.3, height: size, fill: "#fff", "fill-opacity": 0.8 })) stripe.setAttribute(key, value);
+      pattern.append(ground, stripe);
+      defs.append(pattern);
+    });
+    svg.prepend(defs);
+  },
+  // A wide, invisible line through each route's cars (24 px on the screen, however
+  // small the board), all in one layer under the routes: a finger finds a route on
+  // a phone, and a car itself is always its own route's.
+  addTapLines(container) {
+    const NS = "http://www.w3.org/2000/svg";
+    const routes = board.routes(container);
+    if (!routes.length) return;
+    const layer = document.createElementNS(NS, "g");
+    layer.setAttribute("class", "taps");
+    routes[0].parentNode.insertBefore(layer, routes[0]);
+    for (const node of routes) {
+      const centres = [...node.querySelectorAll("polygon.car")].map((car) => {
+        const points = car.getAttribute("points").trim().split(/[\s]+/).map((p) => p.split(",").map(Number));
+        const x = points.reduce((sum, p) => sum + p[0], 0) / points.length;
+        const y = points.reduce((sum, p) => sum + p[1], 0) / points.length;
+        return `${x},${y}`;
+      });
+      if (!centres.length) continue;
+      const line = document.createElementNS(NS, "polyline");
+      line.setAttribute("class", "tap");
+      line.dataset.route = node.dataset.route;
+      line.setAttribute("points", centres.length === 1 ? `${centres[0]} ${centres[0]}` : centres.join(" "));
+      layer.append(line);
+    }
+  },
+  // The route a click or a tap landed on: a car of it, or its tap line.
+  routeOf(target) {
+    const route = target.closest?.("g.route");
+    if (route) return route;
+    if (target.classList?.contains("tap")) {
+      return board.route(target.closest("svg").parentElement, target.dataset.route);
+    }
+    return null;
   },
   routes(container) { return container.querySelectorAll("g.route"); },
   route(container, id) {
@@ -121,7 +199,7 @@ const board = {
       const owner = ownerOf(node);
       node.classList.toggle("claimed", owner !== undefined && owner >= 0);
       for (const polygon of node.querySelectorAll("polygon.car")) {
-        polygon.style.fill = owner !== undefined && owner >= 0 ? SEAT_COLORS[owner] : "";
+        polygon.style.fill = owner !== undefined && owner >= 0 ? `url(#claim-${owner})` : "";
       }
       if (owner !== undefined && owner >= 0) node.dataset.owner = owner; else delete node.dataset.owner;
     }
@@ -179,27 +257,49 @@ const table = {
   async refresh(full) {
     const game = this.game;
     try {
-      const since = full || !this.data ? "" : `?since=${this.data.revision}`;
+      // After any doubt (a failed poll, a server restart) the whole table is fetched again.
+      const since = full || this.doubt || !this.data ? "" : `?since=${encodeURIComponent(this.data.revision)}`;
       const data = await api("GET", `/api/games/${game}${since}`, undefined, this.token);
       if (game !== this.game) return;
+      this.failures = 0;
+      this.doubt = false;
+      document.body.classList.remove("outage");
       if (data) await this.render(data);
       this.tick();
     } catch (error) {
       if (game !== this.game) return;
-      $("status").textContent = error.message;
+      this.doubt = true;
+      this.failures = (this.failures || 0) + 1;
+      if (!(error instanceof Outage) || this.failures >= OUTAGE_AFTER) {
+        $("status").textContent = error.message;
+        document.body.classList.toggle("outage", error instanceof Outage);
+      }
       if (/no such game|token/.test(error.message)) { this.stop(); return; }
     }
     this.schedule();
   },
 
+  // A move, with an id of its own: sent again after a network failure (the server
+  // plays it once however often it arrives), until the server answers.
   async send(action) {
     if (this.busy) return;
     this.busy = true;
+    const body = { action, move: moveId() };
     try {
-      const data = await api("POST", `/api/games/${this.game}/actions`, { action }, this.token);
-      dialog.close();
-      await this.render(data);
+      for (let attempt = 0; ; attempt += 1) {
+        try {
+          const data = await api("POST", `/api/games/${this.game}/actions`, body, this.token);
+          dialog.close();
+          await this.render(data);
+          return;
+        } catch (error) {
+          if (!(error instanceof Outage) || attempt >= 5) throw error;
+          flash(OUTAGE_TEXT);
+          await new Promise((resolve) => setTimeout(resolve, 500 * (attempt + 1)));
+        }
+      }
     } catch (error) {
+      this.doubt = true; // the next poll fetches the whole table
       flash(error.message);
     } finally {
       this.busy = false;
@@ -565,7 +665,7 @@ function wireBoard(container, describe, onRoute, onCity) {
   });
   container.addEventListener("mouseleave", () => { tip.hidden = true; });
   container.addEventListener("click", (event) => {
-    const route = event.target.closest?.("g.route");
+    const route = board.routeOf(event.target);
     if (route && onRoute) { onRoute(route); return; }
     const city = event.target.closest?.("g.city");
     if (city && onCity) onCity(city);

@@ -1,0 +1,215 @@
+"""The web table on a phone (390×844) and through an outage, in Chromium: the hand
+in view without scrolling, routes a finger can hit, dialogs that leave the board
+visible, claims drawn so they stand out, and a page offline through a server
+restart that comes back to the right state with the outage said in words."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+from typing import Any
+
+import httpx2
+from serve_server import auth, running_server, server_process
+from test_serve_browser import WAIT_MS, screenshot
+
+from ttr_core.serve.app import create_app
+
+PHONE = {"width": 390, "height": 844}
+#: How far from a route's middle car a finger may land (screen px, each way on
+#: both axes: about 11 px from the centre line) and still hit that route.
+FINGER_SLACK = 8
+
+
+def phone_page(browser: Any, url: str) -> tuple[Any, Any, list[str]]:
+    context = browser.new_context(
+        viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, bypass_csp=True
+    )
+    page = context.new_page()
+    page.set_default_timeout(WAIT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return context, page, errors
+
+
+def new_game(url: str, players: list[str], game_map: str = "north_america") -> tuple[str, str]:
+    data = httpx2.post(
+        f"{url}/api/games",
+        json={"map": game_map, "players": players, "seed": 4, "pace": "instant"},
+        timeout=10,
+    ).json()
+    return data["game"], data["seats"][0]["token"]
+
+
+def open_seat(page: Any, url: str, game: str, token: str) -> None:
+    page.goto(f"{url}/#play/{game}/{token}")
+    page.wait_for_function("table.data !== null")
+
+
+# Share of routes whose middle car, FINGER_SLACK px off in each diagonal
+# direction, still resolves to the route itself (or its twin of a double route:
+# no finger tells those apart), the board scrolled to bring the car into view.
+TAPPABLE = """(slack) => {
+  const routes = [...document.querySelectorAll('#board g.route')];
+  let hit = 0;
+  for (const route of routes) {
+    const cars = route.querySelectorAll('polygon.car');
+    const car = cars[Math.floor(cars.length / 2)];
+    car.scrollIntoView({ block: 'center', inline: 'center' });
+    const box = car.getBoundingClientRect();
+    const x = box.left + box.width / 2, y = box.top + box.height / 2;
+    const ok = [[1, 1], [1, -1], [-1, 1], [-1, -1]].every(([dx, dy]) => {
+      const found = document.elementFromPoint(x + dx * slack, y + dy * slack);
+      const other = found && board.routeOf(found);
+      return other && other.dataset.a === route.dataset.a && other.dataset.b === route.dataset.b;
+    });
+    if (ok) hit += 1;
+  }
+  return hit / routes.length;
+}"""
+
+
+def test_the_phone_layout_shows_the_hand_and_routes_a_finger_can_hit(
+    browser: Any, tmp_path: Path
+) -> None:
+    with running_server(create_app(test_hooks=True)) as url:
+        game, token = new_game(url, ["human", "greedy"])
+        context, page, errors = phone_page(browser, url)
+        try:
+            open_seat(page, url, game, token)
+            page.wait_for_selector("#dialog[open]")  # choose tickets
+            board = page.locator("#table .board-wrap").bounding_box()
+            dialog = page.locator("#dialog").bounding_box()
+            assert dialog["y"] >= board["y"] + board["height"] - 1  # the board stays in view
+            screenshot(page, tmp_path, "serve-phone-tickets.png")
+            page.click("#dialog-buttons button.primary")
+            page.wait_for_function(
+                "table.data.view.to_move === table.data.view.seat && !table.data.view.decision"
+            )
+            hand = page.locator("#hand").bounding_box()
+            assert hand["y"] + min(hand["height"], 40) <= PHONE["height"]  # no scrolling
+            share = page.evaluate(TAPPABLE, FINGER_SLACK)
+            assert share >= 0.7, share  # 0.00 before the phone layout (the board at 1x)
+            screenshot(page, tmp_path, "serve-phone-turn.png")
+        finally:
+            context.close()
+        assert not errors, errors
+
+
+def test_a_claim_is_drawn_in_the_seats_colour_with_stripes_never_a_card_colour(
+    browser: Any, tmp_path: Path
+) -> None:
+    with running_server(create_app(test_hooks=True)) as url:
+        game, token = new_game(url, ["human", "greedy"])
+        context = browser.new_context(viewport={"width": 1400, "height": 860}, bypass_csp=True)
+        page = context.new_page()
+        page.set_default_timeout(WAIT_MS)
+        try:
+            open_seat(page, url, game, token)
+            httpx2.post(
+                f"{url}/api/games/{game}/fast-forward", headers=auth(token), json={}, timeout=30
+            )
+            page.wait_for_function("table.data.result !== null")
+            fills = page.evaluate(
+                "[...document.querySelectorAll('#board g.route.claimed polygon.car')]"
+                ".map((car) => car.style.fill)"
+            )
+            assert fills and all(fill.startswith('url("#claim-') for fill in fills), fills[:3]
+            distance = page.evaluate(LEAST_COLOUR_DISTANCE)
+            assert distance > 60, distance  # no seat colour is (nearly) a card colour
+            page.wait_for_timeout(2000)  # the new claims' highlight fades (1.6 s)
+            screenshot(page, tmp_path, "serve-claims.png")
+        finally:
+            context.close()
+
+
+# The least RGB distance between a seat colour and a card colour of the page.
+LEAST_COLOUR_DISTANCE = """() => {
+  const context = document.createElement('canvas').getContext('2d');
+  const rgb = (text) => {
+    context.fillStyle = text;
+    const hex = context.fillStyle;
+    return [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  };
+  const style = getComputedStyle(document.documentElement);
+  const cards = ['red', 'orange', 'yellow', 'green', 'blue', 'pink', 'black', 'white', 'gray']
+    .map((name) => rgb(style.getPropertyValue(`--${name}`).trim()));
+  let least = Infinity;
+  for (const seat of SEAT_COLORS.map(rgb)) for (const card of cards) {
+    least = Math.min(least, Math.hypot(seat[0] - card[0], seat[1] - card[1], seat[2] - card[2]));
+  }
+  return least;
+}"""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_a_phone_offline_through_a_restart_comes_back_to_its_turn(
+    browser: Any, tmp_path: Path
+) -> None:
+    """The server stops (killed) while the page polls: the page says so in words,
+    never "Failed to fetch"; the server starts again on the same data and port,
+    and the page (told nothing changed by no one) shows the stored table with its
+    turn enabled, and its move is played once."""
+    port = free_port()
+    with server_process(tmp_path, "--port", str(port)) as (url, process):
+        data = httpx2.post(
+            f"{url}/api/games",
+            json={"map": "iran", "players": ["human", "human"], "seed": 7, "pace": "instant"},
+            timeout=10,
+        ).json()
+        game = data["game"]
+        tokens = {s["seat"]: s["token"] for s in data["seats"]}
+        for seat in (0, 1):
+            httpx2.post(
+                f"{url}/api/games/{game}/actions",
+                headers=auth(tokens[seat]),
+                json={"action": "keep 0,1"},
+                timeout=10,
+            )
+        first = httpx2.get(f"{url}/api/games/{game}", headers=auth(tokens[0]), timeout=10).json()
+        mover = first["view"]["to_move"]
+        waiting = 1 - mover
+        context, page, errors = phone_page(browser, url)
+        open_seat(page, url, game, tokens[waiting])
+        page.wait_for_function(
+            "document.querySelector('#turn-text').textContent.startsWith('Waiting')"
+        )
+        process.kill()
+        process.wait()
+        page.wait_for_function("document.body.classList.contains('outage')")
+        status = page.inner_text("#status")
+        assert "cannot be reached" in status and "Failed to fetch" not in status
+        screenshot(page, tmp_path, "serve-outage.png")
+    # While the page was offline, the server started again and the other seat moved.
+    with server_process(tmp_path, "--port", str(port)) as (url, process):
+        view = httpx2.get(f"{url}/api/games/{game}", headers=auth(tokens[mover]), timeout=10)
+        legal = view.json()["view"]["legal"]
+        move = legal["draw_deck"] or next(iter(legal["market"].values()))
+        for _ in range(2):
+            answer = httpx2.post(
+                f"{url}/api/games/{game}/actions",
+                headers=auth(tokens[mover]),
+                json={"action": move},
+                timeout=10,
+            )
+            if answer.json()["view"]["to_move"] != mover:
+                break
+            legal = answer.json()["view"]["legal"]
+            move = legal["draw_deck"] or next(iter(legal["market"].values()))
+        page.wait_for_function(
+            "table.data.view.to_move === table.data.view.seat"
+            " && !document.body.classList.contains('outage')"
+        )
+        assert page.inner_text("#turn-text").startswith("Your turn")
+        hand = page.evaluate("Object.values(table.data.view.hand).reduce((a, b) => a + b, 0)")
+        page.click("#deck")
+        page.wait_for_function(
+            f"Object.values(table.data.view.hand).reduce((a, b) => a + b, 0) === {hand + 1}"
+        )
+        context.close()
+    assert not errors, errors
