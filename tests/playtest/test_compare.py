@@ -245,7 +245,7 @@ def test_cli_compares_a_report_with_a_map_unpaired(tmp_path: Path) -> None:
         ("{not json", "cannot read the report"),
         ('{"format": "other"}', "not a report.json"),
         (
-            '{"format": "ttr-simulation-report", "version": 3}',
+            '{"format": "ttr-simulation-report", "version": 4}',
             "$: 'findings' is a required property",
         ),
         ('{"format": "ttr-simulation-report", "version": 1}', "written by an older ttr"),

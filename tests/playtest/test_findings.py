@@ -53,7 +53,8 @@ def test_a_fair_report_has_no_finding() -> None:
     assert screening.baseline.startswith("none: findings on a,b at 4 players set against fair")
     report = replace(synthetic_report(), screening=screening)
     lines = summary_lines(report)
-    assert lines[0] == "findings: none confirmed"
+    assert lines[0].startswith("set beside: fair shares, no published-board baseline")
+    assert lines[1] == "findings: none confirmed"
     assert "this run of 1000 games would find (80 % of the time):" in lines
     assert any(line.startswith("  a place in the turn order winning more") for line in lines)
 

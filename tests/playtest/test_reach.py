@@ -10,6 +10,7 @@ from balance_reports import checked, synthetic_report
 
 from ttr_core.playtest.plan import PlayedMap, RunPlan
 from ttr_core.playtest.reach import HARDLY, note_text, reach_notes, ticket_reach
+from ttr_core.playtest.report import Europe, EuropeBot
 from ttr_core.playtest.simulate import simulate
 
 
@@ -74,3 +75,45 @@ def test_a_run_counts_every_offer_of_every_ticket(europe) -> None:
     assert all(t.held <= t.offered for t in tickets)
     long = [t for t in tickets if t.long]
     assert sum(t.offered for t in long) == 6 * 3  # E4: one long ticket dealt a seat
+
+
+def test_r12_regular_tickets_seldom_kept_are_named_least_kept_first_at_most_eight() -> None:
+    report = synthetic_report()
+    # T4..T13 kept 0..9 times of 100 (all below 10 %), T14 and T15 every time;
+    # T5 and T6 kept alike: their order is by name.
+    seldom = {f"T{i}": {"offered": 100, "held": i - 4} for i in range(4, 14)}
+    seldom["T5"] = {"offered": 100, "held": 2}
+    report = replace(report, tickets=_tickets(report, **seldom))
+    [note] = [n for n in reach_notes(report) if n.part == "tickets"]
+    assert note.names == ("T4", "T5", "T6", "T7", "T8", "T9", "T10", "T11")
+    held = sum(range(10)) + 1
+    assert (note.trials, note.rate) == (1000, round(held / 1000, 4))
+    assert "long tickets" not in {n.part for n in reach_notes(report)}
+
+
+def test_e1_stations_seldom_built_are_named_only_when_the_rules_have_them() -> None:
+    report = synthetic_report(games=100)
+    bot = EuropeBot(200, 6, 0.03, 0, 0, 0, 0, 0)
+    europe = Europe({"a": bot, "b": bot})
+    with_stations = replace(
+        report,
+        europe=europe,
+        settings=replace(report.settings, rules={**report.settings.rules, "stations": 3}),
+    )
+    [note] = [n for n in reach_notes(with_stations) if n.part == "stations"]
+    assert (note.rate, note.trials, note.verb) == (0.03, 400, "built")
+    without = replace(with_stations, settings=replace(report.settings, rules={"stations": 0}))
+    assert "stations" not in {n.part for n in reach_notes(without)}
+    often = replace(with_stations, europe=Europe({"a": replace(bot, stations_built=100)}))
+    assert "stations" not in {n.part for n in reach_notes(often)}
+
+
+def test_e3_ferries_seldom_claimed_are_named_beside_tunnels() -> None:
+    report = synthetic_report(games=1000, routes={"A-B": 20, "B-C": 30, "C-D": 500})
+    report = replace(
+        report, routes=tuple(replace(r, ferry=r.route in {"A-B", "B-C"}) for r in report.routes)
+    )
+    parts = {n.part: n for n in reach_notes(report)}
+    assert parts["ferries"].names == ("A-B", "B-C") and parts["ferries"].rate == 0.025
+    assert "tunnels" not in parts
+    assert reach_notes(replace(report, games=0)) == ()

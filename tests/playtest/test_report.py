@@ -62,7 +62,7 @@ def test_the_schema_refuses_a_renamed_or_missing_field(report: BalanceReport) ->
     ("change", "message"),
     [
         (lambda d: d.pop("win_rate"), "no field 'win_rate'"),
-        (lambda d: d.update(version=4), "version 4"),
+        (lambda d: d.update(version=5), "version 5"),
         (lambda d: d.update(version=1), "written by an older ttr"),
         (lambda d: d.update(format="ttr-game-record"), f"not a {FORMAT}"),
         (lambda d: d["findings"].append({"code": "new", "evidence": {}}), "unknown finding"),

@@ -33,7 +33,6 @@ if TYPE_CHECKING:
     from ttr_core.playtest.executors import Workers
     from ttr_core.playtest.plan import RunPlan
     from ttr_core.playtest.report import Baseline
-    from ttr_maps.model import Map
 
 #: Games a run plays unless --games says otherwise.
 DEFAULT_RUN_GAMES = 200
@@ -130,8 +129,6 @@ def simulate(
     from ttr_core.playtest.findings import summary_lines
 
     report = result.report
-    for line in _board_lines(played.map, published):
-        typer.echo(line)
     for line in summary_lines(report):
         typer.echo(line)
     for name, rate in report.win_rate.by_bot.items():
@@ -161,23 +158,3 @@ def published_baseline(choice: BaselineChoice, plan: RunPlan, where: Workers) ->
     if path is not None:
         typer.echo(f"baseline cached in {path}", err=True)
     return found
-
-
-def _board_lines(game_map: Map, baseline: Baseline | None) -> list[str]:
-    """What the findings are set against (the published boards of the baseline, by
-    name), and what of the map ttr does not model."""
-    from ttr_maps.published import published_boards
-
-    lines = []
-    if game_map.not_modelled:
-        lines.append(f"note: {game_map.name} plays without: " + "; ".join(game_map.not_modelled))
-    if baseline is None:
-        lines.append("findings set against fair values: no published-board baseline")
-    else:
-        names = {b.map_id: b.name for b in published_boards()}
-        boards = ", ".join(names.get(board.map, board.map) for board in baseline.boards)
-        lines.append(
-            f"findings set against the published boards {boards} "
-            f"({', '.join(baseline.bots)} at {baseline.players} players)"
-        )
-    return lines

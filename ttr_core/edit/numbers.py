@@ -101,13 +101,17 @@ def live_numbers(checked: Checked, players: int) -> dict[str, Any]:
     """The numbers of the map now (None where the map has errors that keep
     them from meaning anything) and the nearest published boards' (`boards`
     names them in order, with their rules, table sizes and what of each is not
-    modelled; `published` holds their numbers by id)."""
+    modelled; `published` holds their numbers by id; `not_modelled` what of the
+    map itself is not)."""
     game_map = checked.report.map if not checked.report.errors else None
     mine = map_numbers(game_map, players) if game_map is not None else None
     boards = nearest_boards(game_map, players)
     return {
         "players": players,
         "map": mine,
+        # What of the map ttr does not model (its `not_modelled:`): the numbers
+        # are the map's played without it.
+        "not_modelled": [] if game_map is None else list(game_map.not_modelled),
         "boards": [b.to_dict() for b in boards],
         "published": {b.map_id: board_numbers(b.map_id, players) for b in boards},
     }

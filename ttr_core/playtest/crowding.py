@@ -39,6 +39,13 @@ CROWDING_BOTS = ("greedy",)
 #: Games at 4 players by default, and the seed of the games.
 DEFAULT_CROWDING_GAMES = 100
 CROWDING_SEED = 1
+#: The count of connections taken a game is played on until its 95 % interval is
+#: within ±7.5 % of it (a few connections a game at 2 players spread widely from
+#: game to game: 200 games leave ±11 % on Europe), so that it stays within 15 % of
+#: any longer run of play (benchmarks/calibration_bench.py, section `crowding`).
+CROWDING_PRECISION = 0.075
+#: ... but on at most this many times the games asked for.
+MORE_GAMES = 8
 
 
 def games_at(players: int, games: int) -> int:
@@ -111,6 +118,63 @@ class BlockedCounter:
         return found, lent_closed
 
 
+class _Counts:
+    """The running counts of `played_deck`: blocked connections per game and per
+    connection, held and completed tickets."""
+
+    def __init__(self, counter: BlockedCounter) -> None:
+        from ttr_core.playtest.stats import ClusterSums
+
+        self.counter = counter
+        self.per_game: list[float] = []
+        self.per_connection = [0.0] * len(counter.board.connections)
+        self.tickets = ClusterSums()
+
+    def add(self, game: GameSummary) -> None:
+        blocked, _ = self.counter.blocked(game)
+        self.per_game.append(sum(blocked.values()))
+        for c, chance in blocked.items():
+            self.per_connection[c] += chance
+        held = [done for seat in game.seats for _, done in seat.tickets]
+        self.tickets.add(len(held), sum(held))
+
+    def mean_and_half_width(self) -> tuple[float, float]:
+        """The blocked connections a game and the half-width of their 95 % interval."""
+        count = len(self.per_game)
+        mean = statistics.fmean(self.per_game) if self.per_game else 0.0
+        half = 1.96 * statistics.stdev(self.per_game) / math.sqrt(count) if count > 1 else 0.0
+        return mean, half
+
+    def games_for(self, precision: float) -> int:
+        """About how many games in all bring the interval's half-width within
+        `precision` of the mean (at the spread seen so far; 0 when it is)."""
+        mean, half = self.mean_and_half_width()
+        if mean <= 0 or half <= precision * mean:
+            return 0
+        return math.ceil(len(self.per_game) * (half / (precision * mean)) ** 2)
+
+    def deck(self, players: int, bots: Sequence[str]) -> PlayedDeck:
+        from ttr_core.playtest.stats import rate_interval
+
+        count = len(self.per_game)
+        mean, half = self.mean_and_half_width()
+        tickets = self.tickets
+        completion = tickets.y / tickets.x if tickets.x else 0.0
+        low, high = (
+            rate_interval(completion, tickets.x, tickets.design_effect()) if tickets.x else (0, 1)
+        )
+        return PlayedDeck(
+            players,
+            count,
+            tuple(bots),
+            round(completion, 4),
+            (round(low, 4), round(high, 4)),
+            round(mean, 4),
+            (round(max(0.0, mean - half), 4), round(mean + half, 4)),
+            tuple(round(v / max(count, 1), 5) for v in self.per_connection),
+        )
+
+
 def played_deck(
     played: PlayedMap,
     board: TicketBoard,
@@ -120,38 +184,29 @@ def played_deck(
     where: Workers = IN_THIS_PROCESS,
     bots: Sequence[str] = CROWDING_BOTS,
     on_game: Callable[[GameSummary], None] | None = None,
+    precision: float | None = CROWDING_PRECISION,
+    on_more: Callable[[int], None] | None = None,
 ) -> PlayedDeck:
-    """The deck in play at one table size, over `games` games: ticket completion and
-    the connections taken (see the module)."""
-    from ttr_core.playtest.stats import ClusterSums, rate_interval
-
-    counter = BlockedCounter(board, players)
-    per_game: list[float] = []
-    per_connection = [0.0] * len(board.connections)
-    tickets = ClusterSums()
-    for game in iter_games(played, RunPlan(games, players, tuple(bots), seed), where):
-        blocked, _ = counter.blocked(game)
-        per_game.append(sum(blocked.values()))
-        for c, chance in blocked.items():
-            per_connection[c] += chance
-        held = [done for seat in game.seats for _, done in seat.tickets]
-        tickets.add(len(held), sum(held))
-        if on_game is not None:
-            on_game(game)
-    count = len(per_game)
-    mean = statistics.fmean(per_game) if per_game else 0.0
-    half = 1.96 * statistics.stdev(per_game) / math.sqrt(count) if count > 1 else 0.0
-    completion = tickets.y / tickets.x if tickets.x else 0.0
-    low, high = (
-        rate_interval(completion, tickets.x, tickets.design_effect()) if tickets.x else (0, 1)
-    )
-    return PlayedDeck(
-        players,
-        count,
-        tuple(bots),
-        round(completion, 4),
-        (round(low, 4), round(high, 4)),
-        round(mean, 4),
-        (round(max(0.0, mean - half), 4), round(mean + half, 4)),
-        tuple(round(v / max(count, 1), 5) for v in per_connection),
-    )
+    """The deck in play at one table size: ticket completion and the connections
+    taken (see the module), over at least `games` games and then, unless
+    `precision` is None, more until the 95 % interval of the connections taken a
+    game is within ±`precision` of their mean (at most `MORE_GAMES` times
+    `games`). `on_more(n)` is told of `n` games added to the run."""
+    counts = _Counts(BlockedCounter(board, players))
+    plan = RunPlan(games, players, tuple(bots), seed)
+    most = games * MORE_GAMES
+    done = 0
+    while True:
+        for game in iter_games(played, plan, where, first=done):
+            counts.add(game)
+            if on_game is not None:
+                on_game(game)
+        done = plan.games
+        wanted = 0 if precision is None else min(most, counts.games_for(precision))
+        if wanted <= done:
+            return counts.deck(players, bots)
+        # A little beyond the games the spread asks for: fewer rounds.
+        wanted = min(most, max(wanted + wanted // 10, done + 1))
+        if on_more is not None:
+            on_more(wanted - done)
+        plan = RunPlan(wanted, players, tuple(bots), seed)

@@ -172,9 +172,10 @@ def batch_size(games: int, workers: int) -> int:
     return max(1, min(100, games // (workers * 8)))
 
 
-def iter_batches(games: int, size: int) -> Iterator[range]:
-    """The batches of a run, made lazily (a billion games is no list)."""
-    for start in range(0, games, size):
+def iter_batches(games: int, size: int, first: int = 0) -> Iterator[range]:
+    """The batches of a run's games `first`..`games` − 1, made lazily (a billion
+    games is no list)."""
+    for start in range(first, games, size):
         yield range(start, min(start + size, games))
 
 
@@ -203,15 +204,21 @@ IN_THIS_PROCESS = Workers(1)
 
 
 def iter_games(
-    played: PlayedMap, plan: RunPlan, where: Workers = IN_THIS_PROCESS, records: bool = False
+    played: PlayedMap,
+    plan: RunPlan,
+    where: Workers = IN_THIS_PROCESS,
+    records: bool = False,
+    first: int = 0,
 ) -> Iterator[GameSummary]:
     """Play the games of `plan` on `played` where `where` says and yield their
-    summaries in game order (with each game's record when `records`)."""
+    summaries in game order (with each game's record when `records`); from game
+    `first` on, so a run can be extended by the games it has not played yet."""
     executor = where.resolved()
     work = Work(
         played.argument, plan.bots, plan.players, plan.seed, records, played.rules, played.changes
     )
-    batches = iter_batches(plan.games, batch_size(plan.games, max(1, where.jobs)))
+    size = batch_size(plan.games - first, max(1, where.jobs))
+    batches = iter_batches(plan.games, size, first)
     for summaries in executor.run(work, played.map, batches):
         yield from summaries
 

@@ -908,9 +908,8 @@ def baseline_text(report: BalanceReport) -> str:
             f"none: findings on {bots} at {settings.players} players set against fair shares "
             "(--baseline off), so a bot's own strength on any board may read as the map's"
         )
-    boards = ", ".join(
-        f"{b.map.replace('_', ' ').title()} ({b.games} games)" for b in baseline.boards
-    )
+    names = {b.map: b.name for b in report.beside}
+    boards = ", ".join(f"{names.get(b.map, b.map)} ({b.games} games)" for b in baseline.boards)
     return f"{boards}, {','.join(baseline.bots)} at {baseline.players} players ({baseline.source})"
 
 
@@ -1073,14 +1072,17 @@ UNDECIDED_SHOWN = 8
 
 
 def summary_lines(report: BalanceReport) -> list[str]:
-    """The findings as terminal lines: severity, title, then the suggestion; the
-    undecided numbers with the games that would decide them; what the run could
-    have seen; what hardly reaches play; then how it was all tested."""
+    """The findings as terminal lines: what of the map the run plays without and
+    the published boards the numbers are set beside (`beside_lines`); severity,
+    title, then the suggestion; the undecided numbers with the games that would
+    decide them; what the run could have seen; what hardly reaches play; then how
+    it was all tested."""
+    from ttr_core.playtest.beside import beside_lines
     from ttr_core.playtest.reach import note_text
     from ttr_maps.text import for_terminal
 
     found, screening = report.findings, report.screening
-    lines = []
+    lines = [for_terminal(line) for line in beside_lines(report)]
     if found:
         lines.append(f"findings ({len(found)}, each in both halves of the games too):")
         for f in found:  # titles name cities: text from the map, shown as text

@@ -322,12 +322,27 @@ def _findings(report: BalanceReport) -> list[str]:
     if report.reach:
         items = "".join(f"<li>{for_html(note_text(n))}</li>" for n in report.reach)
         parts += ["<h3>Hardly in play</h3>", f"<ul>{items}</ul>"]
+    parts += _beside(report)
     parts.append(
         f"<p><small>{screening.tests} numbers tested, Holm-corrected at "
         f"{100 * screening.alpha:.0f} % together; {for_html(screening.replication)}; "
         f"baseline: {for_html(screening.baseline)}.</small></p>"
     )
     return parts
+
+
+def _beside(report: BalanceReport) -> list[str]:
+    """What of the map the run plays without, and the published boards every
+    finding is set beside, nearest first, each with what of it is not modelled."""
+    from ttr_core.playtest.beside import beside_lines
+
+    heads = [line for line in beside_lines(report) if not line.startswith("  ")]
+    boards = [line.strip() for line in beside_lines(report) if line.startswith("  ")]
+    items = "".join(f"<li>{for_html(line)}</li>" for line in heads)
+    if boards:  # the boards, nearest first, under the line that names them
+        nested = "".join(f"<li>{for_html(line)}</li>" for line in boards)
+        items = items.removesuffix("</li>") + f"<ol>{nested}</ol></li>"
+    return ['<h3 id="beside">Set beside</h3>', f'<ul class="beside">{items}</ul>']
 
 
 STYLE = (

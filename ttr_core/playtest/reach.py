@@ -60,40 +60,67 @@ def kept_share(tickets: Sequence[TicketCompletion]) -> tuple[int, int]:
 
 
 def reach_notes(report: BalanceReport) -> tuple[ReachNote, ...]:
-    """The parts of the report's map that hardly reach play (see the module)."""
-    notes: list[ReachNote] = []
-    games = report.games
-    if not games:
+    """The parts of the report's map that hardly reach play (see the module), in
+    this order: long tickets, tickets, tickets with a bonus, tunnels, ferries,
+    stations."""
+    if not report.games:
         return ()
-    tickets = report.tickets.by_ticket
-    long = [t for t in tickets if t.long]
+    found = (
+        _long_tickets_note(report),
+        _rare_tickets_note(report),
+        _bonus_tickets_note(report),
+        _routes_note("tunnels", [r for r in report.routes if r.tunnel], report.games),
+        _routes_note("ferries", [r for r in report.routes if r.ferry], report.games),
+        _stations_note(report),
+    )
+    return tuple(note for note in found if note is not None)
+
+
+def _long_tickets_note(report: BalanceReport) -> ReachNote | None:
+    """The long tickets (E4) together, when kept less than HARDLY of their offers."""
+    long = [t for t in report.tickets.by_ticket if t.long]
     kept, offered = kept_share(long)
-    if long and offered and kept / offered < HARDLY:
-        notes.append(_note("long tickets", KEPT, kept, offered, [t.ticket for t in long]))
-    rare = [t for t in tickets if not t.long and t.offered and t.held / t.offered < HARDLY]
-    if rare:
-        kept, offered = kept_share(rare)
-        names = [t.ticket for t in sorted(rare, key=lambda t: (t.held / t.offered, t.ticket))]
-        notes.append(_note("tickets", KEPT, kept, offered, names[:MOST_NAMED]))
-    priced = [t for t in tickets if t.bonus]
-    if priced:
-        held = sum(t.held for t in priced) / len(priced)
-        if held / games < HARDLY:
-            names = [t.ticket for t in priced]
-            notes.append(_note("tickets with a bonus", HELD, held, games, names))
-    for part, chosen in (
-        ("tunnels", [r for r in report.routes if r.tunnel]),
-        ("ferries", [r for r in report.routes if r.ferry]),
-    ):
-        note = _routes_note(part, chosen, games)
-        if note is not None:
-            notes.append(note)
-    if report.europe is not None and report.settings.rules.get("stations"):
-        built = sum(b.stations_built for b in report.europe.by_bot.values())
-        seats = sum(b.seat_games for b in report.europe.by_bot.values())
-        if seats and built / seats < HARDLY:
-            notes.append(_note("stations", BUILT, built, seats, ()))
-    return tuple(notes)
+    if not offered or kept / offered >= HARDLY:
+        return None
+    return _note("long tickets", KEPT, kept, offered, [t.ticket for t in long])
+
+
+def _rare_tickets_note(report: BalanceReport) -> ReachNote | None:
+    """The regular tickets each kept less than HARDLY of their offers, the least
+    kept named first."""
+    rare = [
+        t
+        for t in report.tickets.by_ticket
+        if not t.long and t.offered and t.held / t.offered < HARDLY
+    ]
+    if not rare:
+        return None
+    kept, offered = kept_share(rare)
+    names = [t.ticket for t in sorted(rare, key=lambda t: (t.held / t.offered, t.ticket))]
+    return _note("tickets", KEPT, kept, offered, names[:MOST_NAMED])
+
+
+def _bonus_tickets_note(report: BalanceReport) -> ReachNote | None:
+    """The tickets with a bonus (D7), when held in fewer than HARDLY of the games
+    (on average)."""
+    priced = [t for t in report.tickets.by_ticket if t.bonus]
+    if not priced:
+        return None
+    held = sum(t.held for t in priced) / len(priced)
+    if held / report.games >= HARDLY:
+        return None
+    return _note("tickets with a bonus", HELD, held, report.games, [t.ticket for t in priced])
+
+
+def _stations_note(report: BalanceReport) -> ReachNote | None:
+    """Stations (E1), when built in fewer than HARDLY of the seat-games."""
+    if report.europe is None or not report.settings.rules.get("stations"):
+        return None
+    built = sum(b.stations_built for b in report.europe.by_bot.values())
+    seats = sum(b.seat_games for b in report.europe.by_bot.values())
+    if not seats or built / seats >= HARDLY:
+        return None
+    return _note("stations", BUILT, built, seats, ())
 
 
 def _routes_note(part: str, routes: Sequence[RouteClaims], games: int) -> ReachNote | None:

@@ -34,7 +34,9 @@ from typing import Any, Self, TypeVar
 FORMAT = "ttr-simulation-report"
 #: 2: design effects and intervals for every rate, connections, the rules played,
 #: the screening of the findings and the published-board baseline.
-VERSION = 3
+#: 4: what of the map the run plays without (`settings.not_modelled`) and the
+#: published boards the findings are set beside, each with its own (`beside`).
+VERSION = 4
 
 #: How the report decides what it counts (written into every report).
 DECISIONS = {
@@ -880,6 +882,29 @@ class Settings(JsonRecord):
     #: Every field of the rule set the games were played with (the map's rules,
     #: its settings and the `--set` changes; `ttr_maps.rules.RuleSet.to_dict`).
     rules: Mapping[str, Any] = field(default_factory=dict)
+    #: The map's rules ttr does not model (the map's `not_modelled:`): what the
+    #: games were played without.
+    not_modelled: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class BesideBoard(JsonRecord):
+    """A published board the findings are set beside (`ttr_maps.published`): its
+    id and name, its rule family, the table sizes its rules allow (R1) and what of
+    it ttr does not model, so a reader knows what each number beside the map is."""
+
+    map: str
+    name: str
+    rules: str
+    players: tuple[int, ...]
+    not_modelled: tuple[str, ...]
+
+    def text(self) -> str:
+        """`Switzerland (switzerland, 2–3; plays without: country tickets)`."""
+        low, high = (self.players[0], self.players[-1]) if self.players else ("?", "?")
+        sizes = str(low) if low == high else f"{low}–{high}"
+        without = f"; plays without: {'; '.join(self.not_modelled)}" if self.not_modelled else ""
+        return f"{self.name} ({self.rules}, {sizes}{without})"
 
 
 @dataclass(frozen=True)
@@ -918,6 +943,10 @@ class BalanceReport(JsonRecord):
     reach: tuple[ReachNote, ...] = ()
     #: Numbers that look like findings but are not decided (with the games needed).
     undecided: tuple[Undecided, ...] = ()
+    #: The published boards of the baseline, nearest the map first (the same rule
+    #: family, table sizes, then size): what every finding's "published boards"
+    #: are, each with what of it ttr does not model. Empty without a baseline.
+    beside: tuple[BesideBoard, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         data = {
@@ -944,6 +973,7 @@ class BalanceReport(JsonRecord):
             "arc": _plain(self.arc),
             "screening": self.screening.to_dict(),
             "baseline": None if self.baseline is None else self.baseline.to_dict(),
+            "beside": _plain(self.beside),
         }
         if self.europe is not None:
             data["europe"] = self.europe.to_dict()
@@ -985,6 +1015,7 @@ class BalanceReport(JsonRecord):
                 Europe.from_dict(data["europe"]) if "europe" in data else None,
                 tuple(ReachNote.from_dict(n) for n in data["reach"]),
                 tuple(_undecided(u) for u in data["undecided"]),
+                tuple(BesideBoard.from_dict(b) for b in data["beside"]),
             )
         except ReportError:
             raise

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 
 from ttr_core.bots import make_bot
+from ttr_core.playtest.beside import beside_boards
 from ttr_core.playtest.executors import IN_THIS_PROCESS, Workers, iter_games
 from ttr_core.playtest.findings import screen
 from ttr_core.playtest.plan import PlayedMap, RunPlan
@@ -79,8 +80,10 @@ class Run:
             seed=plan.seed,
             rule_changes=self.played.changes,
             rules=self.played.rule_set.to_dict(),
+            not_modelled=game_map.not_modelled,
         )
-        report = replace(self.tally.to_report(settings), baseline=baseline)
+        beside = beside_boards(game_map, self.played.rule_set, baseline)
+        report = replace(self.tally.to_report(settings), baseline=baseline, beside=beside)
         report = replace(report, reach=reach_notes(report))
         halves = tuple(
             replace(half.to_report(replace(settings, games=half.games)), baseline=baseline)

@@ -641,7 +641,13 @@ def measure_deck(
     mean_usage = np.mean([p.usage for p in paths], axis=0)
     hands = typical_hands(board, mean_usage, len(tickets))
     crowding = tuple(_crowding(board, mean_usage, hands[n], n) for n in hands)
-    single = tuple(t for t, p in zip(tickets, paths, strict=True) if p.cheap_alternative is None)
+    # Listed by the tickets' cities, never by the file's order.
+    single = tuple(
+        sorted(
+            (t for t, p in zip(tickets, paths, strict=True) if p.cheap_alternative is None),
+            key=_ticket_key,
+        )
+    )
     overlapping = _overlapping_pairs(board, tickets, paths)
     in_overlap = {id(x) for pair in overlapping for x in (pair.first, pair.second)}
     duplicates = len(tickets) - len({frozenset(t.cities) for t in tickets})
@@ -658,7 +664,7 @@ def measure_deck(
     resemblance = value_distance(board, tickets, named) / VALUE_SCALE
     return DeckMeasures(
         tickets,
-        {c: ends[c] for c in cities},
+        {c: ends[c] for c in sorted(cities)},
         dict(region_pairs),
         crowding,
         single,
@@ -783,8 +789,21 @@ def _overlapping_pairs(
         shared = np.minimum(usage[i, used], usage[i + 1 :, used]) @ board.lengths[used]
         share = shared / np.maximum(values[i], values[i + 1 :])
         for j in np.flatnonzero(share >= OVERLAP_SHARE - 1e-9):
-            found.append(OverlappingPair(tickets[i], tickets[i + 1 + j], float(share[j])))
-    return tuple(sorted(found, key=lambda p: -p.share))
+            first, second = sorted((tickets[i], tickets[i + 1 + j]), key=_ticket_key)
+            found.append(OverlappingPair(first, second, float(share[j])))
+    # Most shared first, then by the tickets' cities (never the file's order).
+    return tuple(
+        sorted(
+            found, key=lambda p: (-round(p.share, 9), _ticket_key(p.first), _ticket_key(p.second))
+        )
+    )
+
+
+def _ticket_key(ticket: Ticket) -> tuple[str, str, int, bool]:
+    """A ticket by its cities (in name order), then value and kind: an order that
+    does not depend on the file's."""
+    a, b = sorted(ticket.cities)
+    return (a, b, ticket.value, ticket.long)
 
 
 def score_deck(
@@ -949,6 +968,23 @@ def suggest_deck(
     `PUBLISHED_DECKS`) also weighs the resemblance of the values to that published
     deck; "none" (the default) does not.
     """
+    long, chosen, target = _checked_request(board, count, long, profile, completion)
+    choices = _choices(board, count, long)
+    rng = random.Random(seed)
+    deck = _covering_deck(board, count, long, choices.regular, choices.long, choices.cities, rng)
+    deck = _improved(board, deck, choices, _Aim(target, chosen), iterations, rng)
+    return Suggestion(tuple(deck), target, choices.uncovered)
+
+
+def _checked_request(
+    board: TicketBoard,
+    count: int,
+    long: int | None,
+    profile: str | None,
+    completion: float | None,
+) -> tuple[int, str, float]:
+    """The long tickets, the profile and the deck number a suggestion aims at (the
+    defaults filled in), or DeckError naming what cannot be asked."""
     keys = {d.key for d in PUBLISHED_DECKS}
     if profile is not None and profile not in keys | {"none"}:
         raise DeckError(
@@ -956,13 +992,28 @@ def suggest_deck(
         )
     if completion is not None and not 0.0 < completion < 1.0:
         raise DeckError("--completion is a share between 0 and 1 (e.g. 0.9)")
-    rules = board.rules
-    long = default_long_tickets(rules) if long is None else long
+    long = default_long_tickets(board.rules) if long is None else long
     if count < 1 or long < 0:
         raise DeckError("--count must be at least 1 and --long at least 0")
-    chosen = default_profile(rules) if profile is None else profile
+    chosen = default_profile(board.rules) if profile is None else profile
     target = published_completion() if completion is None else completion
-    rng = random.Random(seed)
+    return long, chosen, target
+
+
+@dataclass(frozen=True)
+class _Choices:
+    """The city pairs a suggestion may use (those no ticket check warns about),
+    regular and long, the cities they reach, and the cities none reaches."""
+
+    regular: list[tuple[str, str]]
+    long: list[tuple[str, str]]
+    cities: list[str]
+    uncovered: tuple[str, ...]
+
+
+def _choices(board: TicketBoard, count: int, long: int) -> _Choices:
+    """The pairs a deck of `count` regular and `long` long tickets may use, or
+    DeckError when they cannot make one that covers every city they reach."""
     long_choices = [p for p in board.long_pairs if not board.design_codes(*p)]
     # With a long deck (E4) the far pairs are its own; without one, a regular
     # ticket may join any two cities, as North America's deck does (up to 20 of 23).
@@ -971,46 +1022,83 @@ def suggest_deck(
     reachable = {c for pair in (*regular_choices, *(long_choices if long else ())) for c in pair}
     cities = [c.name for c in board.map.cities if c.name in reachable]
     uncovered = tuple(sorted(c.name for c in board.map.cities if c.name not in reachable))
+    return _enough(_Choices(regular_choices, long_choices, cities, uncovered), count, long)
+
+
+def _enough(choices: _Choices, count: int, long: int) -> _Choices:
+    """`choices`, or DeckError when `count` regular and `long` long tickets cannot
+    cover the cities they reach, or there are too few pairs for them."""
+    cities = choices.cities
     if 2 * (count + long) < len(cities):
         raise DeckError(
             f"{count + long} tickets cannot cover {len(cities)} cities "
             f"(each ticket covers two); ask for at least {math.ceil(len(cities) / 2)}"
         )
-    if long > len(long_choices) or count > len(regular_choices):
+    if long > len(choices.long) or count > len(choices.regular):
         raise DeckError(
             "the map has too few city pairs that pass the ticket checks (TTR353, TTR354) "
             "for a deck this size"
         )
+    return choices
 
-    def objective(deck: Sequence[Ticket]) -> float:
-        return suggestion_cost(board, deck, target, chosen)
 
-    deck = _covering_deck(board, count, long, regular_choices, long_choices, cities, rng)
-    best = objective(deck)
+@dataclass(frozen=True)
+class _Aim:
+    """What a suggestion aims at: a deck number, and the value profile weighed
+    ("none": no profile)."""
+
+    target: float
+    profile: str
+
+
+def _improved(
+    board: TicketBoard,
+    deck: list[Ticket],
+    choices: _Choices,
+    aim: _Aim,
+    iterations: int,
+    rng: random.Random,
+) -> list[Ticket]:
+    """Seeded local search from `deck`: swap one ticket at a time and keep a swap
+    that keeps the deck sound and covering and does not get worse
+    (`suggestion_cost`)."""
+    best = suggestion_cost(board, deck, aim.target, aim.profile)
     number = measure_deck(board, deck).deck_number
     for _ in range(iterations):
-        slot = rng.randrange(len(deck))
-        is_long = deck[slot].long
-        pool = long_choices if is_long else regular_choices
-        # Far from the target, every other swap takes, of a few pairs, the one whose
-        # value moves the deck number most its way (a longer ticket lowers it); the
-        # others, and every swap near the target, any pair.
-        directed = abs(number - target) > 0.005 and rng.random() < 0.5
-        pairs = [rng.choice(pool) for _ in range(PROPOSALS if directed else 1)]
-        sign = 1 if number > target else -1
-        a, b = max(pairs, key=lambda pair: (sign * board.distance[pair[0]][pair[1]], pair))
-        candidate = ticket_for(board, a, b, long=is_long)
+        slot, candidate = _proposal(board, deck, choices, number, aim.target, rng)
         others = deck[:slot] + deck[slot + 1 :]
         if not _fits(board, candidate, others):
             continue
         trial = [*others[:slot], candidate, *others[slot:]]
-        if not _covers(trial, cities):
+        if not _covers(trial, choices.cities):
             continue
-        total = objective(trial)
+        total = suggestion_cost(board, trial, aim.target, aim.profile)
         if total <= best:
             deck, best = trial, total
             number = measure_deck(board, deck).deck_number
-    return Suggestion(tuple(deck), target, uncovered)
+    return deck
+
+
+def _proposal(
+    board: TicketBoard,
+    deck: Sequence[Ticket],
+    choices: _Choices,
+    number: float,
+    target: float,
+    rng: random.Random,
+) -> tuple[int, Ticket]:
+    """A slot of the deck and a ticket of the same kind to put there. Far from the
+    target, every other swap takes, of a few pairs, the one whose value moves the
+    deck number most its way (a longer ticket lowers it); the others, and every
+    swap near the target, any pair."""
+    slot = rng.randrange(len(deck))
+    is_long = deck[slot].long
+    pool = choices.long if is_long else choices.regular
+    directed = abs(number - target) > 0.005 and rng.random() < 0.5
+    pairs = [rng.choice(pool) for _ in range(PROPOSALS if directed else 1)]
+    sign = 1 if number > target else -1
+    a, b = max(pairs, key=lambda pair: (sign * board.distance[pair[0]][pair[1]], pair))
+    return slot, ticket_for(board, a, b, long=is_long)
 
 
 def _fits(board: TicketBoard, candidate: Ticket, others: Sequence[Ticket]) -> bool:

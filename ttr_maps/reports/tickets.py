@@ -216,30 +216,42 @@ def _next_cost(analysis: DeckAnalysis, a: str, b: str) -> int | None:
 
 
 def analysis_renderables(analysis: DeckAnalysis, *, top: int = 8, width: int = 80) -> Iterator[Any]:
-    """rich tables for the terminal, one per topic."""
+    """rich tables for the terminal, one per topic: the deck number, the deck in
+    play, the structure, values, coverage, regions, crowding and fragility. Beside
+    the map, the nearest published boards (the same rules, the same table sizes,
+    then size), as many as the terminal's width holds (all of them in --format json)."""
+    every = published_beside(analysis)
+    published = every[: max(1, (width - 50) // 12)]
+    yield from _deck_number(analysis, published, len(every))
+    if analysis.played:
+        yield _played_table(analysis)
+    yield from _structure(analysis, published)
+    yield _values_table(analysis)
+    yield _coverage_table(analysis, top)
+    yield _regions_table(analysis)
+    yield from _crowding(analysis, published, top)
+    yield from _fragility(analysis, top)
+
+
+def _table(title: str, *columns: str) -> Any:
+    """A rich table titled `title` (escaped), the first column and `cities` left."""
     from rich.markup import escape
     from rich.table import Table
 
-    from ttr_maps.analysis.tickets import (
-        PUBLISHED_DECKS,
-        SCORE_WEIGHTS,
-        nearest_profile,
-    )
+    t = Table(title=escape(title), title_justify="left", title_style="bold", min_width=len(title))
+    for i, name in enumerate(columns):
+        t.add_column(escape(name), justify="left" if i == 0 or name == "cities" else "right")
+    return t
 
-    def table(title: str, *columns: str) -> Table:
-        t = Table(
-            title=escape(title), title_justify="left", title_style="bold", min_width=len(title)
-        )
-        for i, name in enumerate(columns):
-            t.add_column(escape(name), justify="left" if i == 0 or name == "cities" else "right")
-        return t
+
+def _deck_number(
+    analysis: DeckAnalysis, published: list[tuple[str, Any]], boards: int
+) -> Iterator[str]:
+    """What of the map ttr does not model, the deck number by table size beside the
+    nearest published decks', and where it falls among random decks."""
+    from rich.markup import escape
 
     board, measures = analysis.board, analysis.measures
-    score = measures.score
-    # The nearest published boards (the same rules, the same table sizes, then
-    # size), as many as the terminal's width holds (all of them in --format json).
-    every = published_beside(analysis)
-    published = every[: max(1, (width - 50) // 12)]
     by_size = ", ".join(
         f"{n} players {100 * c:.0f} %" for n, c in sorted(measures.completion.items())
     )
@@ -249,10 +261,10 @@ def analysis_renderables(analysis: DeckAnalysis, *, top: int = 8, width: int = 8
     yield (
         f"[bold]{escape(board.map.name)}: deck number {100 * measures.deck_number:.0f} % at "
         f"{measures.reference_players} players[/bold] ({by_size}; the {len(published)} "
-        f"nearest of {len(every)} published decks: {beside}): {DECK_NUMBER_MEANING}. "
+        f"nearest of {boards} published decks: {beside}): {DECK_NUMBER_MEANING}. "
         "It ranks decks of one map as greedy play does "
-        "(at 4 players, Spearman 0.77-0.99 on nine maps, five of them not fitted to); read "
-        "its level to about 10 points.\n"
+        "(Spearman 0.90-0.95 over 40 decks of four maps it was not fitted to, at each of "
+        "2-5 players); read its level to about 10 points.\n"
     )
     if analysis.calibration is not None:
         cal = analysis.calibration
@@ -262,33 +274,47 @@ def analysis_renderables(analysis: DeckAnalysis, *, top: int = 8, width: int = 8
             f"{100 * cal.mean:.0f} %); {100 * cal.easier_share:.0f} % of them are predicted "
             "harder than this deck.\n"
         )
-    if analysis.played:
-        played = table(
-            f"In play: games of {','.join(analysis.played[0].bots)} bots",
-            "players",
-            "games",
-            "tickets completed",
-            "95 %",
-            "deck number",
-            "connections taken a game",
-            "95 %",
+
+
+def _played_table(analysis: DeckAnalysis) -> Any:
+    """The deck in play: completion and connections taken, by table size."""
+    measures = analysis.measures
+    played = _table(
+        f"In play: games of {','.join(analysis.played[0].bots)} bots",
+        "players",
+        "games",
+        "tickets completed",
+        "95 %",
+        "deck number",
+        "connections taken a game",
+        "95 %",
+    )
+    for p in analysis.played:
+        played.add_row(
+            str(p.players),
+            str(p.games),
+            f"{100 * p.completion:.1f} %",
+            f"{100 * p.completion_ci95[0]:.1f}-{100 * p.completion_ci95[1]:.1f} %",
+            f"{100 * measures.completion.get(p.players, 0.0):.0f} %",
+            f"{p.blocked_per_game:.2f}",
+            f"{p.blocked_ci95[0]:.2f}-{p.blocked_ci95[1]:.2f}",
         )
-        for p in analysis.played:
-            played.add_row(
-                str(p.players),
-                str(p.games),
-                f"{100 * p.completion:.1f} %",
-                f"{100 * p.completion_ci95[0]:.1f}-{100 * p.completion_ci95[1]:.1f} %",
-                f"{100 * measures.completion.get(p.players, 0.0):.0f} %",
-                f"{p.blocked_per_game:.2f}",
-                f"{p.blocked_ci95[0]:.2f}-{p.blocked_ci95[1]:.2f}",
-            )
-        played.caption = (
-            "connections taken: on the cheapest path of a ticket a player holds at the end, "
-            "closed to them by the others' tracks (R11) and not lent by a station (E1)"
-        )
-        yield played
-    head = table(
+    played.caption = (
+        "connections taken: on the cheapest path of a ticket a player holds at the end, "
+        "closed to them by the others' tracks (R11) and not lent by a station (E1)"
+    )
+    return played
+
+
+def _structure(analysis: DeckAnalysis, published: list[tuple[str, Any]]) -> Iterator[Any]:
+    """The structure's parts beside the published decks', and the value profile's
+    resemblance."""
+    from rich.markup import escape
+
+    from ttr_maps.analysis.tickets import PUBLISHED_DECKS, SCORE_WEIGHTS
+
+    board, score = analysis.board, analysis.measures.score
+    head = _table(
         f"{board.map.name}: structure (diagnostics; lower is better; {score.total:.1f} in all)",
         "part",
         "value 0..1",
@@ -323,8 +349,13 @@ def analysis_renderables(analysis: DeckAnalysis, *, top: int = 8, width: int = 8
         "average).\n"
     )
 
-    tickets = measures.tickets
-    values = table(
+
+def _values_table(analysis: DeckAnalysis) -> Any:
+    """Tickets by value, regular and long, with a bar."""
+    from ttr_maps.analysis.tickets import nearest_profile
+
+    board, tickets = analysis.board, analysis.measures.tickets
+    values = _table(
         f"Values (diameter {board.diameter}; nearest published profile: "
         f"{nearest_profile(board, tickets).name})",
         "value",
@@ -338,72 +369,101 @@ def analysis_renderables(analysis: DeckAnalysis, *, top: int = 8, width: int = 8
     for v in sorted(set(regular) | set(long)):
         bar = "█" * max(1, round(16 * (regular[v] + long[v]) / peak))
         values.add_row(str(v), str(regular[v] or ""), str(long[v] or ""), bar)
-    yield values
+    return values
 
-    coverage = table("Coverage: ticket ends against degree", "city", "degree", "tickets")
+
+def _coverage_table(analysis: DeckAnalysis, top: int) -> Any:
+    """The cities with the fewest and the most ticket ends against their degree."""
+    from rich.markup import escape
+
+    board, measures = analysis.board, analysis.measures
+    coverage = _table("Coverage: ticket ends against degree", "city", "degree", "tickets")
     rows = sorted(
         measures.city_tickets.items(),
         key=lambda item: (item[1] - board.degree.get(item[0], 0), item[0]),
     )
     for city, count in [*rows[:top], *rows[-3:]] if len(rows) > top + 3 else rows:
         coverage.add_row(escape(city), str(board.degree.get(city, 0)), str(count))
-    yield coverage
+    return coverage
 
-    names = board.region_names
-    regions = table("Tickets per region pair", "region", *names)
+
+def _regions_table(analysis: DeckAnalysis) -> Any:
+    """Tickets per pair of regions."""
+    from rich.markup import escape
+
+    names = analysis.board.region_names
+    pairs = analysis.measures.region_pairs
+    regions = _table("Tickets per region pair", "region", *names)
     for i, name in enumerate(names):
         regions.add_row(
             escape(name),
-            *(str(measures.region_pairs.get((min(i, j), max(i, j)), 0)) for j in range(len(names))),
+            *(str(pairs.get((min(i, j), max(i, j)), 0)) for j in range(len(names))),
         )
-    yield regions
+    return regions
 
-    if measures.crowding:
+
+def _crowding(analysis: DeckAnalysis, published: list[tuple[str, Any]], top: int) -> Iterator[Any]:
+    """The model of crowding, by table size: the connections most over-demanded and
+    the busiest cities, beside the published boards' counts."""
+    crowding = analysis.measures.crowding
+    if crowding:
         yield (
             "The tables below are a model of who wants which connection (every player holds "
             "a hand of tickets drawn from the deck): its ranking of connections follows "
             "play, its count of connections taken a game is 20-60 % low on crowded maps it "
             "was not fitted to. The count in play above is the one to read (`--games`).\n"
         )
-    for crowd in measures.crowding:
-        over = [r for r in crowd.routes() if r.excess >= SHOWN_EXCESS][:top]
-        beside = ", ".join(
-            f"{name} {theirs.blocked_per_game:.1f}"
-            for name, m in published
-            for theirs in m.crowding
-            if theirs.players == crowd.players
-        )
-        title = (
-            f"Crowding at {crowd.players} players (a hand of {crowd.hand:.1f} tickets): "
-            f"{crowd.blocked_per_game:.1f} connections a game wanted by a player who finds "
-            f"no free track ({beside}); {100 * crowd.excess_share:.1f} % of wanted wagons"
-        )
-        if not over:
-            yield f"[bold]{escape(title)}[/bold]: no route over-demanded\n"
-            continue
-        crowded = table(title, "route", "length", "players wanting", "tracks", "shut out")
-        for r in over:
-            crowded.add_row(
-                escape(str(r.connection)),
-                str(r.connection.length),
-                f"{r.demand:.2f}",
-                str(r.capacity),
-                f"{r.excess:.2f}",
-            )
-        cities = [c for c in crowd.cities() if c.excess >= SHOWN_EXCESS][:5]
-        crowded.caption = "busiest cities: " + escape(
-            ", ".join(f"{c.city} (+{c.excess:.2f})" for c in cities)
-        )
-        yield crowded
+    for crowd in crowding:
+        yield _crowding_at(crowd, published, top)
 
-    fragile = table("Fragility: tickets with a single cheap path", "ticket", "value", "next path")
+
+def _crowding_at(crowd: Any, published: list[tuple[str, Any]], top: int) -> Any:
+    """One table size's crowding: a table of the worst connections, or a line."""
+    from rich.markup import escape
+
+    over = [r for r in crowd.routes() if r.excess >= SHOWN_EXCESS][:top]
+    beside = ", ".join(
+        f"{name} {theirs.blocked_per_game:.1f}"
+        for name, m in published
+        for theirs in m.crowding
+        if theirs.players == crowd.players
+    )
+    title = (
+        f"Crowding at {crowd.players} players (a hand of {crowd.hand:.1f} tickets): "
+        f"{crowd.blocked_per_game:.1f} connections a game wanted by a player who finds "
+        f"no free track ({beside}); {100 * crowd.excess_share:.1f} % of wanted wagons"
+    )
+    if not over:
+        return f"[bold]{escape(title)}[/bold]: no route over-demanded\n"
+    crowded = _table(title, "route", "length", "players wanting", "tracks", "shut out")
+    for r in over:
+        crowded.add_row(
+            escape(str(r.connection)),
+            str(r.connection.length),
+            f"{r.demand:.2f}",
+            str(r.capacity),
+            f"{r.excess:.2f}",
+        )
+    cities = [c for c in crowd.cities() if c.excess >= SHOWN_EXCESS][:5]
+    crowded.caption = "busiest cities: " + escape(
+        ", ".join(f"{c.city} (+{c.excess:.2f})" for c in cities)
+    )
+    return crowded
+
+
+def _fragility(analysis: DeckAnalysis, top: int) -> Iterator[Any]:
+    """Tickets with a single cheap path, and ticket pairs sharing most of theirs."""
+    from rich.markup import escape
+
+    measures = analysis.measures
+    fragile = _table("Fragility: tickets with a single cheap path", "ticket", "value", "next path")
     for t in measures.single_path:
         cost = _next_cost(analysis, t.a, t.b)
         fragile.add_row(
             escape(f"{t.a} – {t.b}"), str(t.value), "none" if cost is None else str(cost)
         )
     yield fragile
-    pairs = table("Ticket pairs sharing most of their path", "tickets", "shared")
+    pairs = _table("Ticket pairs sharing most of their path", "tickets", "shared")
     for p in measures.overlapping[: 2 * top]:
         pairs.add_row(
             escape(f"{p.first.a} – {p.first.b} / {p.second.a} – {p.second.b}"), f"{p.share:.2f}"
