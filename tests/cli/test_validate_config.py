@@ -95,6 +95,7 @@ def test_an_error_is_never_ignored(project: Path) -> None:
     [
         ('select = "TTR1"', "select must be a list"),
         ('ignore = ["E501"]', "'E501' is not a code"),
+        ('ignore = ["TTR2525"]', "'TTR2525' is not a code"),
         ('colour = ["TTR1"]', "no key 'colour'"),
         ("severity = { TTR152 = 'fatal' }", "'error' or 'warning'"),
         ("select = [", "cannot read [tool.ttr]"),
