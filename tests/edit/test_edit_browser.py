@@ -420,3 +420,28 @@ def test_the_board_is_laid_out_by_a_button(browser: Any, tmp_path: Path) -> None
         assert page.inner_text("#hint").startswith("Laid out:")
         page.keyboard.press("Control+z")
         page.wait_for_function("!state.map.laid_out")
+
+
+def test_the_numbers_panel_says_what_the_map_and_each_board_beside_are_played_without(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Issue 37: a board whose twist is not modelled says so wherever its numbers
+    stand: Switzerland's own column, and every published board's beside it."""
+    from ttr_maps.load import load_map
+    from ttr_maps.published import published_boards
+
+    path = tmp_path / "switzerland.yaml"
+    path.write_text(Path("maps/switzerland.yaml").read_text(encoding="utf-8"))
+    own = list(load_map(path).not_modelled)
+    assert own  # the test needs a map with a twist ttr does not play
+    for page in open_editor(browser, EditSession.open(path)):
+        page.click('.tabs button[data-tab="numbers"]')
+        row = page.locator("#numbers tr.not-modelled")
+        row.wait_for()
+        cells = row.locator("td").all_inner_texts()
+        heads = page.locator("#numbers tr").first.locator("th").all_inner_texts()
+        assert cells[0] == "played without" and cells[1] == "; ".join(own)
+        by_name = {b.name: b for b in published_boards()}
+        for head, cell in zip(heads[2:], cells[2:], strict=True):
+            board = by_name[head.rsplit(" (", 1)[0]]
+            assert cell == ("; ".join(board.not_modelled) or "–")

@@ -679,6 +679,14 @@ async function loadNumbers() {
     row.insertCell().textContent = `spaces: ${color}`;
     for (const column of columns) row.insertCell().textContent = column && column.colors[color] !== undefined ? column.colors[color] : "–";
   }
+  // What of each is not modelled: the numbers are theirs as the engine plays them.
+  const without = [numbers.not_modelled, ...numbers.boards.map((b) => b.not_modelled)];
+  if (without.some((list) => list && list.length)) {
+    const row = table.insertRow();
+    row.className = "not-modelled";
+    row.insertCell().textContent = "played without";
+    for (const list of without) row.insertCell().textContent = list && list.length ? list.join("; ") : "–";
+  }
   if (!numbers.map) {
     const row = table.insertRow();
     const cell = row.insertCell(); cell.colSpan = names.length + 1; cell.className = "muted";
