@@ -1,38 +1,49 @@
 """Calibration benchmark: are the numbers a designer acts on right?
 
     .venv/bin/python benchmarks/calibration_bench.py [--only SECTION[,SECTION…]]
-        [--jobs 2] [--pairs 100] [--set-games 300] [--power-runs 30]
+        [--jobs 2] [--seed 11] [--order-runs 6] [--order-games 200]
+        [--baseline-runs 10] [--stability-seeds 20] [--stability-games 100]
+        [--truth-games 10000] [--pairs 100] [--set-games 300] [--power-runs 30]
         [--power-games 200] [--findings-games 1000] [--crowding-games 500]
-        [--deck-games 400] [--decks 14] [--seed 11]
+        [--estimate-games 100] [--deck-games 300] [--deck-sizes 4,2]
 
-Sections (all by default):
+Sections (all by default). The unfitted maps are test maps of real places made by
+`ttr new --cities` (tests/data/maps/new_*.yaml: Italy, the Nordic countries,
+Iberia, Germany), by a region script (nordic.yaml, japan.yaml), and Iran (our own
+board): none of the play-test's numbers was fitted to them unless said.
 
+- `order`: `ttr compare` of a map with the same map written in another order (every
+  list shuffled, each route's and ticket's cities swapped, a double's colours
+  reversed), played alike: rows flagged (target: none) and the map diff (none).
+- `baseline`: `ttr simulate north_america --bots greedy,long-route --players 2` with
+  the default baseline (auto): reports with a finding on the published board itself
+  (target: none), against the same runs set against fair shares.
+- `stability`: the findings of `--stability-seeds` runs of `--stability-games` games
+  (greedy, 4 players) on two unfitted maps: pairs whose confirmed findings differ;
+  pairs where one run confirms what the other does not name at all (neither a finding
+  nor undecided: target none); severities decided both ways (flips: target none);
+  and each finding of a `--truth-games` run, how often the short runs confirm it,
+  leave it undecided or do not name it.
 - `fpr`: `ttr compare` on a map against itself: North America, 4 players, greedy,
   `--pairs` comparisons of two disjoint `--set-games`-game runs (the per-comparison
   false-positive rate: target at most 5 %), with the per-row rate of raw p < 0.05
   as a check of the tests' variance.
 - `power`: `ttr compare` of North America against itself without one track of a
-  double, played alike (paired, as `ttr compare A B` does with two maps), for three
-  doubles (most, median and least claimed second track at 4 players): how often the
-  changed connection is found, and how often anything is; the same runs unpaired.
-- `findings`: the findings on the published boards (North America, Europe) at
-  `--findings-games` games and 2-5 players with the shipped baseline's bots
-  (greedy; the four styles), on seeds the baseline did not use: target no finding of
-  medium or high severity.
-- `crowding`: `ttr tickets`'s connections a game wanted by a player who finds no
-  free track (the expected excess) against play: per game, per seat, the
-  connections on the cheapest path of a ticket the seat holds at the end that it
-  does not own and the others' tracks closed to it (R11), unless one of its
-  stations lent it a track there (E1); equally cheap paths count alike (the chance
-  that the one the seat plays goes through the connection); target within 15 % at 2-5
-  players on North America and Europe (where the model's `HAND_WAGON_SHARE` was
-  fitted); `--crowding-maps` adds boards it was not fitted to (by default Iran and
-  the test maps Nordic and Japan) as a check; and the Spearman rank correlation of
-  the connections' expected excess with how often each was blocked in play.
-- `deck`: decks of several scores on North America (the published deck, suggested
-  decks and random decks), each played `--deck-games` times by greedy bots at 4
-  players: how the deck score relates to the ticket completion rate, the spread of
-  final scores and the winner's margin (Spearman, with a permutation p-value).
+  double, played alike (paired), for three doubles (most, median and least claimed
+  second track at 4 players): how often the changed connection is found; the same
+  runs unpaired.
+- `findings`: the findings on the published boards at `--findings-games` games and
+  2-5 players with the shipped baseline's bots, on seeds the baseline did not use:
+  target no finding whose severity reaches medium.
+- `crowding`: the connections a game takes from players who needed them, counted by
+  `ttr tickets --games` (`--estimate-games` games a table size) against a long run
+  of play (`--crowding-games`, another seed): target within 15 % at 2-5 players on
+  every map, the unfitted ones included; and the old model's count beside them.
+- `deck`: decks of many difficulties on each map (its own, random, short, long and
+  suggested decks), played `--deck-games` times by greedy bots at `--deck-sizes`
+  players: Spearman's rank correlation of the deck number with the completion of
+  held tickets, with scipy's p-value, per map and table size and over every deck of
+  the unfitted maps; target |rho| >= 0.7 and p < 0.01.
 - `probe`: `ttr probe` on the three bundled maps with 45 wagons, and North America
   with the printed values (target: 285, 223 from tickets).
 
@@ -44,11 +55,11 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import math
 import os
 import random
 import resource
 import statistics
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -56,18 +67,26 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ttr_core.playtest.baseline import DEFAULT_SEED, SHIPPED_BOTS, find_baseline
-from ttr_core.playtest.compare import compare_reports, play_alike
-from ttr_core.playtest.executors import iter_games
-from ttr_core.playtest.playout import GameSummary
+from ttr_core.playtest.compare import compare_maps, compare_reports, play_alike
+from ttr_core.playtest.crowding import games_at, played_deck
+from ttr_core.playtest.executors import Workers, iter_games
+from ttr_core.playtest.plan import PlayedMap, RunPlan
 from ttr_core.playtest.simulate import Run, simulate
 from ttr_core.playtest.stats import wilson_interval
 from ttr_maps import load_map
 from ttr_maps.analysis.tickets import TicketBoard
-from ttr_maps.io.bundled import bundled_map_path
-from ttr_maps.model import Map
+from ttr_maps.io.bundled import bundled_map_path, resolve_map_argument
+from ttr_maps.model import Map, Ticket
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "tests" / "data" / "reference"
+TEST_MAPS = ROOT / "tests" / "data" / "maps"
+#: Maps made by `ttr new --cities` from four real regions, none fitted to.
+NEW_MAPS = ("new_italy", "new_nordic", "new_iberia", "new_germany")
+
+
+def test_map(name: str) -> str:
+    return str(TEST_MAPS / f"{name}.yaml")
 
 
 # ------------------------------------------------------------------ helpers
@@ -122,29 +141,168 @@ def map_with(game_map_id: str, text_change: Callable[[str], str], folder: Path, 
     return str(path)
 
 
-def spearman(xs: Sequence[float], ys: Sequence[float]) -> float:
+def spearman(xs: Sequence[float], ys: Sequence[float]) -> tuple[float, float]:
+    """Spearman's rho and its two-sided p-value (scipy)."""
     from scipy.stats import spearmanr
 
-    return float(spearmanr(xs, ys).statistic)
+    result = spearmanr(xs, ys)
+    return float(result.statistic), float(result.pvalue)
 
 
-def permutation_p(xs: Sequence[float], ys: Sequence[float], rounds: int = 5000) -> float:
-    """Two-sided permutation p-value of Spearman's rho (seeded)."""
-    observed = abs(spearman(xs, ys))
-    rng = random.Random(0)
-    shuffled = list(ys)
-    hits = 0
-    for _ in range(rounds):
-        rng.shuffle(shuffled)
-        hits += abs(spearman(xs, shuffled)) >= observed - 1e-12
-    return (hits + 1) / (rounds + 1)
+def reordered_file(source: str, folder: Path, seed: int) -> str:
+    """The map at `source` written in another order (tests/reordered.py), as a file."""
+    import yaml
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    from reordered import map_data, reordered_data  # the test suite's own shuffle
+
+    data = reordered_data(map_data(source), random.Random(seed))
+    path = folder / f"{Path(source).stem}-reordered.yaml"
+    text = "# ttr: disable=TTR352,TTR451\n" + yaml.safe_dump(
+        data, allow_unicode=True, sort_keys=False
+    )
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+# ------------------------------------------------------------------ order
+
+
+def section_order(args: argparse.Namespace) -> None:
+    print(
+        f"each map against itself written in another order, played alike: {args.order_runs} "
+        f"comparisons of {args.order_games} games a map, greedy, 4 players"
+    )
+    where = Workers(args.jobs)
+    with tempfile.TemporaryDirectory() as folder:
+        for name in NEW_MAPS[:2]:
+            source = test_map(name)
+            other = reordered_file(source, Path(folder), 1)
+            a, b = PlayedMap(load_map(source), source), PlayedMap(load_map(other), other)
+            flagged = []
+            for run in range(args.order_runs):
+                plan = RunPlan(args.order_games, 4, ("greedy",), args.seed + run)
+                comparison = compare_maps(a, b, plan, where)
+                flagged.append(len(comparison.significant))
+                diff = len(comparison.diff)
+            print(
+                f"{name:12} rows flagged per comparison {flagged} of {len(comparison.rows)} "
+                f"(target 0); map diff {diff} changes (target 0)",
+                flush=True,
+            )
+
+
+# ------------------------------------------------------------------ baseline
+
+
+def section_baseline(args: argparse.Namespace) -> None:
+    from ttr_core.playtest.baseline import baseline_for
+
+    bots = ("greedy", "long-route")
+    print(
+        f"north_america, {','.join(bots)}, 2 players, {args.baseline_runs} runs of 100 games: "
+        "findings with the default baseline against the same runs set against fair shares"
+    )
+    played = PlayedMap(load_map("north_america"), "north_america")
+    published, path = baseline_for(bots, 2, Workers(args.jobs))
+    print(f"baseline: {published.source}" + (f" (played now, cached in {path})" if path else ""))
+    with_baseline = against_fair = 0
+    for run in range(args.baseline_runs):
+        plan = RunPlan(100, 2, bots, args.seed + run)
+        report = simulate(played, plan, Workers(args.jobs), baseline=published).report
+        fair = simulate(played, plan, Workers(args.jobs)).report
+        with_baseline += bool(report.findings)
+        against_fair += bool(fair.findings)
+        codes = [f"{f.code} ({f.severity})" for f in fair.findings]
+        print(
+            f"seed {plan.seed}: findings {[f.code for f in report.findings]} (against fair "
+            f"shares: {codes})",
+            flush=True,
+        )
+    print(
+        f"reports with a finding on the published board: {with_baseline} of "
+        f"{args.baseline_runs} (target 0); against fair shares {against_fair}"
+    )
+
+
+# ------------------------------------------------------------------ stability
+
+
+def _finding_items(report: object) -> tuple[dict[str, str], set[str]]:
+    """The findings of a report (item -> severity) and its undecided items, an item
+    being a rule and its subject (a place in the turn order, a bot)."""
+    confirmed: dict[str, str] = {}
+    for f in report.findings:  # type: ignore[attr-defined]
+        subject = getattr(f.evidence, "turn_order", None) or getattr(f.evidence, "bot", "")
+        confirmed[f"{f.code} {subject}".strip()] = f.severity
+    undecided = set()
+    for u in report.undecided:  # type: ignore[attr-defined]
+        words = u.subject.split()
+        code = u.code
+        if code == "routes":
+            code = "rarely-claimed-routes" if words[0] == "rare" else "always-claimed-routes"
+            subject = ""
+        elif code in ("seat-advantage", "dominant-style", "longest-path-concentrated"):
+            subject = words[1]
+        else:
+            subject = ""
+        undecided.add(f"{code} {subject}".strip())
+    return confirmed, undecided
+
+
+def section_stability(args: argparse.Namespace) -> None:
+    print(
+        f"findings of {args.stability_seeds} runs of {args.stability_games} games (greedy, "
+        f"4 players, the shipped baseline) against one run of {args.truth_games} games"
+    )
+    where = Workers(args.jobs)
+    published = find_baseline(["greedy"], 4)
+    decided = {"high", "medium", "low"}
+    for name in NEW_MAPS[:2]:
+        played = PlayedMap(load_map(test_map(name)), test_map(name))
+        truth = simulate(
+            played, RunPlan(args.truth_games, 4, ("greedy",), 9999), where, baseline=published
+        ).report
+        true_items, _ = _finding_items(truth)
+        runs = []
+        for seed in range(1, args.stability_seeds + 1):
+            plan = RunPlan(args.stability_games, 4, ("greedy",), seed)
+            runs.append(_finding_items(simulate(played, plan, where, baseline=published).report))
+        pairs = list(itertools.combinations(runs, 2))
+        differ = sum(set(a[0]) != set(b[0]) for a, b in pairs)
+        unnamed = sum(
+            any(item not in y[0] and item not in y[1] for item in x[0])
+            for a, b in pairs
+            for x, y in ((a, b), (b, a))
+        )
+        flips = sum(
+            1
+            for a, b in pairs
+            for item in set(a[0]) & set(b[0])
+            if a[0][item] != b[0][item] and {a[0][item], b[0][item]} <= decided
+        )
+        print(
+            f"{name}: {len(pairs)} pairs; confirmed findings differ in {differ} "
+            f"({100 * differ / len(pairs):.0f} %); one confirms what the other does not name "
+            f"{unnamed} (target 0); severity flips {flips} (target 0); reports with nothing "
+            f"confirmed {sum(not r[0] for r in runs)}"
+        )
+        for item, severity in true_items.items():
+            confirmed = sum(item in r[0] for r in runs)
+            undecided = sum(item in r[1] and item not in r[0] for r in runs)
+            print(
+                f"  {args.truth_games}-game finding {item} ({severity}): confirmed in "
+                f"{confirmed}, undecided in {undecided}, not named in "
+                f"{len(runs) - confirmed - undecided} of {len(runs)} runs",
+                flush=True,
+            )
 
 
 # ---------------------------------------------------------- compare: FPR
 
 
 def section_fpr(args: argparse.Namespace) -> None:
-    game_map = load_map("north_america")
+    played = PlayedMap(load_map("north_america"), "north_america")
     per_set, pairs = args.set_games, args.pairs
     total = 2 * per_set * pairs
     print(
@@ -155,9 +313,10 @@ def section_fpr(args: argparse.Namespace) -> None:
     rows = raw_hits = 0
     by_group: dict[str, list[int]] = {}
     runs: list[Run] = []
-    for game in iter_games(game_map, "north_america", total, 4, ["greedy"], args.seed, args.jobs):
+    plan = RunPlan(total, 4, ("greedy",), args.seed)
+    for game in iter_games(played, plan, Workers(args.jobs)):
         if not runs:
-            runs = [Run(game_map, "north_america", per_set, 4, ["greedy"], args.seed) for _ in "ab"]
+            runs = [Run(played, RunPlan(per_set, 4, ("greedy",), args.seed)) for _ in "ab"]
         side = (game.index // per_set) % 2
         runs[side].add(game)
         if side == 1 and runs[1].tally.games == per_set:
@@ -192,7 +351,8 @@ def _raw_p_values(a, b) -> list[tuple[str, float]]:  # type: ignore[no-untyped-d
 
 def section_power(args: argparse.Namespace) -> None:
     game_map = load_map("north_america")
-    base = simulate(game_map, "north_america", 400, 4, ["greedy"], args.seed + 1, args.jobs)
+    played = PlayedMap(game_map, "north_america")
+    base = simulate(played, RunPlan(400, 4, ("greedy",), args.seed + 1), Workers(args.jobs))
     claims = {r.route: r.rate for r in base.report.routes}
     doubles = sorted(
         ((claims[c.routes[1]], c) for c in base.report.connections if len(c.routes) == 2),
@@ -210,14 +370,13 @@ def section_power(args: argparse.Namespace) -> None:
                 Path(folder),
                 f"without-{label}",
             )
-            other = load_map(changed)
+            other = PlayedMap(load_map(changed), changed)
             found = anything = unpaired_found = 0
             for run in range(args.power_runs):
-                seed = args.seed * 100 + run
+                plan = RunPlan(args.power_games, 4, ("greedy",), args.seed * 100 + run)
                 a_report, b_report, sums = play_alike(
-                    game_map, original, other, changed, args.power_games, 4, ["greedy"],
-                    seed, args.jobs,
-                )  # fmt: skip
+                    PlayedMap(game_map, original), other, plan, Workers(args.jobs)
+                )
                 paired = compare_reports(a_report, b_report, paired=sums)
                 plain = compare_reports(a_report, b_report)
                 key = connection.key
@@ -259,94 +418,43 @@ def _single_track(text: str, between: str) -> str:
 
 
 def section_findings(args: argparse.Namespace) -> None:
+    from ttr_core.playtest.baseline import PUBLISHED_BOARDS
+
     seed = args.seed + 7 if args.seed + 7 != DEFAULT_SEED else args.seed + 8
     print(
         f"published boards, {args.findings_games} games, seed {seed} (the baseline's is "
         f"{DEFAULT_SEED}); findings by severity"
     )
     bot_sets = [SHIPPED_BOTS[0], SHIPPED_BOTS[-1]]
-    medium_or_high = 0
+    serious_count = 0
     for bots in bot_sets:
-        for map_id in ("north_america", "europe"):
-            game_map = load_map(map_id)
+        for map_id in PUBLISHED_BOARDS:
+            played = PlayedMap(load_map(map_id), map_id)
             for players in (2, 3, 4, 5):
-                baseline = find_baseline(bots, players)
+                plan = RunPlan(args.findings_games, players, tuple(bots), seed)
                 report = simulate(
-                    game_map, map_id, args.findings_games, players, list(bots), seed, args.jobs,
-                    baseline=baseline,
-                ).report  # fmt: skip
+                    played, plan, Workers(args.jobs), baseline=find_baseline(bots, players)
+                ).report
                 found = report.findings
-                serious = [f for f in found if f.severity in ("high", "medium")]
-                medium_or_high += len(serious)
+                serious = [f for f in found if "medium" in f.severity or "high" in f.severity]
+                serious_count += len(serious)
                 names = ", ".join(f"{f.code} ({f.severity})" for f in found) or "none"
                 print(
-                    f"{','.join(bots):45} {map_id:14} {players}p: {len(serious)} medium/high; "
-                    f"{names}; {report.screening.tests} tests",
+                    f"{','.join(bots):45} {map_id:14} {players}p: {len(serious)} medium or "
+                    f"more; {names}; {len(report.undecided)} undecided; "
+                    f"{report.screening.tests} tests",
                     flush=True,
                 )
-    print(f"findings of medium or high severity: {medium_or_high} (target 0)")
+    print(f"findings of medium severity or more: {serious_count} (target 0)")
 
 
 # ---------------------------------------------------------------- crowding
 
 
-def blocked_in_play(
-    game_map: Map, board: TicketBoard, game: GameSummary, players: int
-) -> tuple[dict[int, float], float]:
-    """Connections taken from a seat that needed them: on the cheapest path of a
-    ticket it holds at the end, not owned by it, closed to it by the others' tracks
-    (R11) and not lent to it by one of its stations (E1: a station lets its owner
-    use one of the others' routes into its city, so nothing was taken). A ticket
-    with several equally cheap paths plays each alike, as the model's usage does:
-    a seat needs a connection with the chance that the cheapest path it plays for
-    some ticket goes through it. The connections (index -> that chance, summed over
-    the seats), and how much more was closed to a seat but lent by its station."""
-    connection_of = [board.connection_index[frozenset(r.cities)] for r in game_map.routes]
-    by_id = game_map.route_by_id
-    owned = [[0] * len(board.connections) for _ in range(players)]
-    for seat, summary in enumerate(game.seats):
-        for route in summary.routes:
-            owned[seat][connection_of[route]] += 1
-    single = board.rules.is_single_track(players)
-    blocked: dict[int, float] = {}
-    lent_closed = 0.0
-    for seat, summary in enumerate(game.seats):
-        missed: dict[int, float] = {}  # connection -> chance no ticket's path needs it
-        for ticket_index, _ in summary.tickets:
-            ticket = game_map.tickets[ticket_index]
-            for c, share in cheapest_path_shares(board, ticket.a, ticket.b).items():
-                missed[c] = missed.get(c, 1.0) * (1.0 - share)
-        lent = {board.connection_index[frozenset(by_id[r].cities)] for r in summary.station_routes}
-        for c, chance_not in missed.items():
-            others = sum(owned[s][c] for s in range(players) if s != seat)
-            tracks = board.connections[c].tracks
-            closed = others >= 1 if single else others >= tracks
-            if not owned[seat][c] and closed:
-                if c in lent:
-                    lent_closed += 1.0 - chance_not
-                else:
-                    blocked[c] = blocked.get(c, 0.0) + 1.0 - chance_not
-    return blocked, lent_closed
-
-
-def cheapest_path_shares(board: TicketBoard, a: str, b: str) -> dict[int, float]:
-    """Connection -> the share of the equally cheapest paths between `a` and `b`
-    (of the board's `PATHS_PER_TICKET`) that go through it."""
-    found = board.paths(a, b)
-    cheapest = [p for cost, p in zip(found.costs, found.paths, strict=True) if cost == found.value]
-    shares: dict[int, float] = {}
-    for path in cheapest:
-        for x, y in itertools.pairwise(path):
-            c = board.connection_index[frozenset((x, y))]
-            shares[c] = shares.get(c, 0.0) + 1.0 / len(cheapest)
-    return shares
-
-
-#: The boards the crowding target is on (and `HAND_WAGON_SHARE` was fitted to);
-#: the other maps of `--crowding-maps` check the model on boards it never saw.
-CROWDING_TARGET_MAPS = ("north_america", "europe")
+#: The maps the crowding section checks: the published boards, Iran, and test maps
+#: of real places (none of them tunes the count in play: it is counted).
 CROWDING_MAPS = ",".join(
-    [*CROWDING_TARGET_MAPS, "iran", "tests/data/maps/nordic.yaml", "tests/data/maps/japan.yaml"]
+    ["north_america", "europe", "iran", *(test_map(n) for n in NEW_MAPS), test_map("japan")]
 )
 
 
@@ -354,115 +462,144 @@ def section_crowding(args: argparse.Namespace) -> None:
     from ttr_maps.analysis.tickets import analyse_deck
 
     print(
-        f"expected excess (ttr tickets) against blocked connections in play, greedy, "
-        f"{args.crowding_games} games each"
+        f"connections taken a game: `ttr tickets --games {args.estimate_games}` (that many games "
+        "at 4 players, as many seat-games at the others; seed 1) "
+        f"against {args.crowding_games} games of play (seed {args.seed}), greedy; the old "
+        "model beside"
     )
     worst = 0.0
+    where = Workers(args.jobs)
     for map_id in args.crowding_maps.split(","):
-        # A bundled id, or a path (from here, else from the checkout).
-        here = not map_id.endswith(".yaml") or Path(map_id).exists()
-        game_map = load_map(map_id if here else str(ROOT / map_id))
-        targeted = map_id in CROWDING_TARGET_MAPS
+        game_map = load_map(map_id)
+        played = PlayedMap(game_map, map_id)
         analysis = analyse_deck(game_map, samples=0)
         board = analysis.board
-        for crowd in analysis.measures.crowding:
-            players = crowd.players
-            per_game: list[float] = []
-            per_connection = [0.0] * len(board.connections)
-            lent = 0.0
-            held = held_long = 0
-            played = iter_games(
-                game_map, map_id, args.crowding_games, players, ["greedy"], args.seed, args.jobs
+        model = {c.players: c.blocked_per_game for c in analysis.measures.crowding}
+        for players in board.rules.player_counts():
+            estimate = played_deck(
+                played, board, players, games_at(players, args.estimate_games), where=where
             )
-            for game in played:
-                blocked, lent_closed = blocked_in_play(game_map, board, game, players)
-                per_game.append(sum(blocked.values()))
-                lent += lent_closed
-                for c, chance in blocked.items():
-                    per_connection[c] += chance
-                for seat in game.seats:
-                    held += len(seat.tickets)
-                    held_long += sum(game_map.tickets[t].long for t, _ in seat.tickets)
-            games = len(per_game)
-            in_play = statistics.mean(per_game)
-            # 95 % interval of the mean over games (normal: hundreds of games).
-            half = 1.96 * statistics.stdev(per_game) / math.sqrt(games)
-            model = crowd.blocked_per_game
-            off = (model - in_play) / in_play if in_play else math.inf
-            if targeted:
-                worst = max(worst, abs(off))
-            rho = spearman(list(crowd.excess), per_connection)
+            play = played_deck(played, board, players, args.crowding_games, args.seed, where)
+            off = (estimate.blocked_per_game - play.blocked_per_game) / play.blocked_per_game
+            model_off = (model[players] - play.blocked_per_game) / play.blocked_per_game
+            worst = max(worst, abs(off))
+            rho, _ = spearman(estimate.blocked, play.blocked)
+            low, high = play.blocked_ci95
             print(
-                f"{Path(map_id).stem:14} {players}p{'' if targeted else ' (checked, not fitted)'}: "
-                f"hand {crowd.hand:.2f}, model {model:5.2f}, play {in_play:5.2f} a game "
-                f"(95 % {in_play - half:.2f}–{in_play + half:.2f}; model {off:+.1%}); "
-                f"Spearman of the connections {rho:.2f}; closed but lent by a station (E1, "
-                f"not counted) {lent / games:.2f} a game; tickets held a seat "
-                f"{held / games / players:.2f} ({held_long / games / players:.2f} long)",
+                f"{Path(map_id).stem:14} {players}p: estimate {estimate.blocked_per_game:5.2f}, "
+                f"play {play.blocked_per_game:5.2f} a game (95 % {low:.2f}–{high:.2f}): "
+                f"{off:+.1%} (target within 15 %); the model {model[players]:5.2f} "
+                f"({model_off:+.1%}); Spearman of the connections {rho:.2f}; completion "
+                f"{pct(estimate.completion)} / {pct(play.completion)}",
                 flush=True,
             )
-    print(f"largest departure on {', '.join(CROWDING_TARGET_MAPS)}: {worst:.1%} (target ≤ 15 %)")
+    print(f"largest departure of the estimate from play: {worst:.1%} (target ≤ 15 %)")
 
 
 # -------------------------------------------------------------------- decks
 
 
+def _band_deck(
+    board: TicketBoard, size: int, low: float, high: float, rng: random.Random, keep: list[Ticket]
+) -> list[Ticket]:
+    """`size` tickets between cities `low`..`high` of the diameter apart (plus `keep`)."""
+    from ttr_maps.analysis.tickets import ticket_for
+
+    taken = {frozenset(t.cities) for t in keep}
+    pairs = [
+        p
+        for p in board.pairs
+        if low <= board.distance[p[0]][p[1]] / board.diameter <= high and frozenset(p) not in taken
+    ]
+    return [ticket_for(board, a, b) for a, b in rng.sample(pairs, min(size, len(pairs)))] + keep
+
+
+def bench_decks(game_map: Map, board: TicketBoard, seed: int) -> list[tuple[str, list[Ticket]]]:
+    """Decks of many difficulties on a map: its own, three random, two short, two
+    long and two suggested (aimed at the published decks' number), all of at least
+    30 regular tickets (and the map's long ones)."""
+    from ttr_maps.analysis.tickets import DeckError, random_deck, suggest_deck
+
+    rng = random.Random(seed)
+    own = list(game_map.tickets)
+    longs = [t for t in own if t.long]
+    size = max(len(own) - len(longs), 30)
+    decks = [("own", own)]
+    decks += [(f"random {i}", random_deck(board, size, len(longs), rng)) for i in range(3)]
+    decks += [(f"short {i}", _band_deck(board, size, 0.0, 0.4, rng, longs)) for i in range(2)]
+    decks += [(f"long {i}", _band_deck(board, size, 0.5, 1.0, rng, longs)) for i in range(2)]
+    for i in range(2):
+        try:
+            suggested = suggest_deck(board, size, len(longs), seed=i, iterations=600)
+        except DeckError as error:
+            print(f"  no suggestion: {error}")
+            continue
+        decks.append((f"suggested {i}", list(suggested.tickets)))
+    return decks
+
+
+#: The maps the deck number was fitted to (`COMPLETION_MODEL`), and the others.
+DECK_FIT_MAPS = ("north_america", "europe", "iran", "new_nordic")
+DECK_MAPS = ",".join(
+    ["north_america", "europe", "iran", "new_nordic", "new_italy", "new_iberia", "new_germany",
+     "japan", "nordic"]
+)  # fmt: skip
+
+
 def section_deck(args: argparse.Namespace) -> None:
-    from ttr_maps.analysis.tickets import random_deck, score_deck, suggest_deck
+    from ttr_maps.analysis.tickets import measure_deck
     from ttr_maps.authoring.ticket_block import deck_to_yaml, replace_tickets_block
 
-    game_map = load_map("north_america")
-    board = TicketBoard(game_map)
-    decks = [("published", list(game_map.tickets))]
-    for seed in range(2):
-        decks.append((f"suggested {seed}", suggest_deck(board, 30, seed=seed)))
-    decks.append(("suggested, europe profile", suggest_deck(board, 30, profile="europe")))
-    rng = random.Random(args.seed)
-    while len(decks) < args.decks:
-        decks.append((f"random {len(decks)}", random_deck(board, 30, 0, rng)))
+    sizes = [int(n) for n in args.deck_sizes.split(",")]
     print(
-        f"North America, 4 players, greedy, {args.deck_games} games a deck: score "
-        "(structure; lower is better) against play"
+        f"decks of many difficulties, {args.deck_games} greedy games a deck at {sizes} players: "
+        "the deck number against the completion of held tickets"
     )
-    rows = []
-    text = bundled_map_path("north_america").read_text(encoding="utf-8")
-    with tempfile.TemporaryDirectory() as folder:
-        for name, deck in decks:
-            path = Path(folder) / f"deck{len(rows)}.yaml"
-            path.write_text(replace_tickets_block(text, deck_to_yaml(deck, "bench")), "utf-8")
-            score = score_deck(board, deck)
-            played = load_map(path)
-            completed = held = 0
-            totals: list[int] = []
-            margins: list[int] = []
-            for game in iter_games(
-                played, str(path), args.deck_games, 4, ["greedy"], args.seed, args.jobs
-            ):
-                finals = sorted((s.total for s in game.seats), reverse=True)
-                margins.append(finals[0] - finals[1])
-                totals += finals
-                for seat in game.seats:
-                    held += len(seat.tickets)
-                    completed += sum(1 for _, done in seat.tickets if done)
-            rows.append(
-                (name, score.total, completed / held, statistics.stdev(totals),
-                 statistics.mean(margins), score.resemblance)
-            )  # fmt: skip
-            spread, margin = statistics.stdev(totals), statistics.mean(margins)
+    unfitted: dict[int, list[tuple[float, float]]] = {n: [] for n in sizes}
+    where = Workers(args.jobs)
+    for name in args.deck_maps.split(","):
+        argument = name if name in ("north_america", "europe", "iran") else test_map(name)
+        game_map = load_map(argument)
+        board = TicketBoard(game_map)
+        text = Path(resolve_map_argument(argument)).read_text(encoding="utf-8")
+        fitted = name in DECK_FIT_MAPS
+        rows: dict[int, list[tuple[float, float]]] = {n: [] for n in sizes}
+        with tempfile.TemporaryDirectory() as folder:
+            for label, deck in bench_decks(game_map, board, args.seed):
+                path = Path(folder) / f"{label.replace(' ', '-')}.yaml"
+                new = replace_tickets_block(text, deck_to_yaml(deck, "bench"))
+                path.write_text("# ttr: disable=TTR352,TTR451\n" + new, encoding="utf-8")
+                played = PlayedMap(load_map(path), str(path))
+                numbers = measure_deck(board, deck).completion
+                line = f"{name:14} {label:12}"
+                for players in sizes:
+                    held = done = 0
+                    plan = RunPlan(args.deck_games, players, ("greedy",), args.seed)
+                    for game in iter_games(played, plan, where):
+                        for seat in game.seats:
+                            held += len(seat.tickets)
+                            done += sum(ok for _, ok in seat.tickets)
+                    rows[players].append((numbers[players], done / held))
+                    line += f"  {players}p number {pct(numbers[players])} play {pct(done / held)}"
+                print(line, flush=True)
+        for players in sizes:
+            rho, p = spearman(*zip(*rows[players], strict=True))
+            error = statistics.fmean(abs(a - b) for a, b in rows[players])
             print(
-                f"{name:26} score {score.total:5.1f} (resemblance {score.resemblance:.2f}): "
-                f"completion {interval(completed, held)}, score sd {spread:5.1f}, "
-                f"winner margin {margin:5.1f}",
+                f"{name:14} {players}p{' (fitted)' if fitted else ''}: Spearman {rho:+.2f}, "
+                f"p = {p:.2g} ({len(rows[players])} decks); mean |number − play| "
+                f"{100 * error:.1f} points",
                 flush=True,
             )
-    scores = [r[1] for r in rows]
-    for label, column in (("completion rate", 2), ("score spread (sd)", 3), ("winner margin", 4)):
-        values = [r[column] for r in rows]
-        rho = spearman(scores, values)
-        print(
-            f"deck score vs {label:18}: Spearman {rho:+.2f} (permutation p = "
-            f"{permutation_p(scores, values):.3f}, {len(rows)} decks)"
-        )
+            if not fitted:
+                unfitted[players] += rows[players]
+    for players in sizes:
+        if unfitted[players]:
+            rho, p = spearman(*zip(*unfitted[players], strict=True))
+            print(
+                f"every deck of the maps not fitted to, {players}p: Spearman {rho:+.2f}, "
+                f"p = {p:.2g} ({len(unfitted[players])} decks); target |rho| >= 0.7, p < 0.01"
+            )
 
 
 # -------------------------------------------------------------------- probe
@@ -490,6 +627,9 @@ def section_probe(args: argparse.Namespace) -> None:
 
 
 SECTIONS: dict[str, Callable[[argparse.Namespace], None]] = {
+    "order": section_order,
+    "baseline": section_baseline,
+    "stability": section_stability,
     "fpr": section_fpr,
     "power": section_power,
     "findings": section_findings,
@@ -504,15 +644,23 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--only", default=",".join(SECTIONS))
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--order-runs", type=int, default=6)
+    parser.add_argument("--order-games", type=int, default=200)
+    parser.add_argument("--baseline-runs", type=int, default=10)
+    parser.add_argument("--stability-seeds", type=int, default=20)
+    parser.add_argument("--stability-games", type=int, default=100)
+    parser.add_argument("--truth-games", type=int, default=10_000)
     parser.add_argument("--pairs", type=int, default=100)
     parser.add_argument("--set-games", type=int, default=300)
     parser.add_argument("--power-runs", type=int, default=30)
     parser.add_argument("--power-games", type=int, default=200)
     parser.add_argument("--findings-games", type=int, default=1000)
     parser.add_argument("--crowding-games", type=int, default=500)
+    parser.add_argument("--estimate-games", type=int, default=100)
     parser.add_argument("--crowding-maps", default=CROWDING_MAPS)
-    parser.add_argument("--deck-games", type=int, default=400)
-    parser.add_argument("--decks", type=int, default=14)
+    parser.add_argument("--deck-games", type=int, default=300)
+    parser.add_argument("--deck-sizes", default="4,2")
+    parser.add_argument("--deck-maps", default=DECK_MAPS)
     args = parser.parse_args(argv)
     chosen = [name.strip() for name in args.only.split(",") if name.strip()]
     unknown = [name for name in chosen if name not in SECTIONS]

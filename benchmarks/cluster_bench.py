@@ -22,7 +22,8 @@ import sys
 
 RUN = r"""
 import hashlib, json, resource, sys, time
-from ttr_core.playtest.executors import EXECUTORS
+from ttr_core.playtest.executors import EXECUTORS, Workers
+from ttr_core.playtest.plan import PlayedMap, RunPlan
 from ttr_core.playtest.simulate import simulate
 from ttr_maps import load_map
 map_, games, players, bots, kind, workers = sys.argv[1:]
@@ -38,7 +39,8 @@ else:
     ready = 0.0
 start = time.perf_counter()
 names = bots.split(",")
-result = simulate(game_map, map_, games, players, names, 1, jobs=workers, executor=executor)
+plan = RunPlan(games, players, tuple(names), 1)
+result = simulate(PlayedMap(game_map, map_), plan, Workers(workers, executor))
 elapsed = time.perf_counter() - start
 digest = hashlib.sha256(json.dumps(result.report.to_dict()).encode()).hexdigest()[:16]
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

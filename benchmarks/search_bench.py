@@ -31,7 +31,8 @@ from ttr_core.bots.determinize import determinize
 from ttr_core.bots.rollout import rollout_players
 from ttr_core.engine.loop import SampledWorld, bot_seed, play_game, run
 from ttr_core.engine.state import GameState
-from ttr_core.playtest.executors import iter_games
+from ttr_core.playtest.executors import Workers, iter_games
+from ttr_core.playtest.plan import PlayedMap, RunPlan
 from ttr_core.playtest.stats import wilson_interval
 from ttr_maps import load_map
 
@@ -116,7 +117,8 @@ def strength(map_id: str, bot: str, opponents: list[str], games: int, seed: int,
     label = f"{map_id}, {len(table)} players, {bot} vs {'+'.join(opponents)}"
     wins = 0.0
     started = time.perf_counter()
-    games_played = iter_games(load_map(map_id), map_id, games, len(table), table, seed, jobs)
+    plan = RunPlan(games, len(table), tuple(table), seed)
+    games_played = iter_games(PlayedMap(load_map(map_id), map_id), plan, Workers(jobs))
     for played, game in enumerate(games_played, start=1):
         winners = [s for s, seat in enumerate(game.seats) if seat.rank == 1]
         wins += sum(1 / len(winners) for s in winners if game.names[s] == bot)

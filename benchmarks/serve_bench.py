@@ -47,7 +47,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from ttr_core.serve.app import TOKEN_HEADER, create_app
+from ttr_core.serve.access import TOKEN_HEADER
+from ttr_core.serve.app import create_app
 from ttr_core.serve.store import Database, TableStore
 from ttr_core.serve.tables import TableRegistry
 from ttr_core.serve.thinkers import Thinkers

@@ -15,6 +15,8 @@ from __future__ import annotations
 import argparse
 import time
 
+from ttr_core.playtest.executors import Workers
+from ttr_core.playtest.plan import PlayedMap, RunPlan
 from ttr_core.playtest.simulate import simulate
 from ttr_maps import load_map
 
@@ -28,22 +30,22 @@ def main() -> None:
     parser.add_argument("--jobs", default="1,2")
     parser.add_argument("--profile", action="store_true")
     args = parser.parse_args()
-    bots = args.bots.split(",")
-    game_map = load_map(args.map)
-    simulate(game_map, args.map, 4, args.players, bots, 0)  # warm the board caches
+    bots = tuple(args.bots.split(","))
+    played = PlayedMap(load_map(args.map), args.map)
+    simulate(played, RunPlan(4, args.players, bots, 0))  # warm the board caches
     if args.profile:
         from pyinstrument import Profiler
 
         profiler = Profiler()
         profiler.start()
-        simulate(game_map, args.map, args.games, args.players, bots, 1, jobs=1)
+        simulate(played, RunPlan(args.games, args.players, bots, 1))
         profiler.stop()
         print(profiler.output_text(unicode=True, color=False))
         return
     reports = []
     for jobs in (int(j) for j in args.jobs.split(",")):
         start, cpu = time.perf_counter(), time.process_time()
-        result = simulate(game_map, args.map, args.games, args.players, bots, 1, jobs=jobs)
+        result = simulate(played, RunPlan(args.games, args.players, bots, 1), Workers(jobs))
         elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
         reports.append(result.report)
         # With one job every game runs in this process: its CPU rate ignores other load.

@@ -11,6 +11,9 @@ which pytest puts on `sys.path` for that folder's tests: `table/table_player`,
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
+
 import pytest
 
 from ttr_maps.model import Map
@@ -35,3 +38,16 @@ def europe() -> Map:
 @pytest.fixture(scope="session")
 def iran() -> Map:
     return _bundled("iran")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Tests never write the user's cache folder (baselines computed on first use,
+    `ttr_core.playtest.baseline`): each test session has one of its own."""
+    previous = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache"))
+    yield
+    if previous is None:
+        os.environ.pop("XDG_CACHE_HOME", None)
+    else:
+        os.environ["XDG_CACHE_HOME"] = previous

@@ -261,7 +261,9 @@ EUROPE_TINY = {
 }
 
 
-LONG = {15, 16, 17}
+def long_tickets(state: GameState) -> set[int]:
+    """The indices of the game's long tickets (E4)."""
+    return {i for i, t in enumerate(state.map.tickets) if t.long}
 
 
 def europe_map() -> Map:

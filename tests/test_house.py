@@ -188,9 +188,12 @@ def test_ttr_maps_never_imports_ttr_core() -> None:
         "ttr_core.bots",
         "ttr_core.playtest",
         "ttr_core.table",
+        "ttr_core.web",
         "ttr_core.serve",
+        "ttr_core.serve.routes",
         "ttr_core.lsp",
         "ttr_core.edit",
+        "ttr_core.edit.routes",
         "ttr_core.cli",
     ],
 )
@@ -204,7 +207,14 @@ def test_the_engine_needs_none_of_the_rooms_around_it() -> None:
     """The engine plays games; bots, play-tests, tables, the server and the CLI use
     it, never the other way round."""
     graph = _graph()
-    outside = ("ttr_core.bots", "ttr_core.playtest", "ttr_core.table", "ttr_core.serve")
+    outside = (
+        "ttr_core.bots",
+        "ttr_core.playtest",
+        "ttr_core.table",
+        "ttr_core.web",
+        "ttr_core.serve",
+        "ttr_core.edit",
+    )
     leaks = sorted(
         (module, target)
         for module, targets in graph.items()
@@ -213,6 +223,20 @@ def test_the_engine_needs_none_of_the_rooms_around_it() -> None:
         if target.startswith((*outside, "ttr_core.cli"))
     )
     assert leaks == []
+
+
+def test_the_shared_web_room_needs_neither_app_built_from_it() -> None:
+    """`ttr_core.web` sits below the web table and the editor (its docstring): both
+    are built from it, it imports neither."""
+    graph = _graph()
+    upward = sorted(
+        (module, target)
+        for module, targets in graph.items()
+        if module.startswith("ttr_core.web")
+        for target in targets
+        if target.startswith(("ttr_core.serve", "ttr_core.edit", "ttr_core.cli"))
+    )
+    assert upward == []
 
 
 def test_importing_the_engine_imports_no_heavy_library() -> None:

@@ -23,7 +23,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     if built.returncode != 0:
         pytest.skip(f"cannot build a wheel here: {built.stderr.strip()[-300:]}")
-    return next(out.glob("ttr-*.whl"))
+    return next(out.glob("ttr_mapkit-*.whl"))
 
 
 def test_wheel_holds_the_bundled_maps_and_schemas(wheel: Path) -> None:
@@ -55,7 +55,10 @@ def test_installed_package_finds_maps_by_id_from_any_folder(wheel: Path, tmp_pat
         text=True,
     )
     assert ran.returncode == 0, ran.stderr
-    assert ran.stdout.startswith("['europe', 'iran', 'north_america']")
+    from ttr_maps.io.bundled import bundled_map_ids
+
+    assert ran.stdout.startswith(str(bundled_map_ids()))
+    assert {"europe", "iran", "north_america", "nordic_countries"} <= set(bundled_map_ids())
 
 
 def test_a_map_id_finds_the_bundled_map_even_beside_a_folder_of_that_name(
@@ -74,3 +77,19 @@ def test_wheel_holds_the_web_tables_page(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     for name in ("index.html", "app.js", "style.css"):
         assert f"ttr_core/serve/static/{name}" in names
+
+
+def test_the_wheel_is_our_distribution_with_its_licence_and_bounds(wheel: Path) -> None:
+    """Installed by a name of its own (the bare `ttr` on the index is another
+    project), with the licence and the metadata a package page shows."""
+    from ttr_maps.about import DISTRIBUTION
+
+    archive = zipfile.ZipFile(wheel)
+    metadata = next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
+    text = archive.read(metadata).decode()
+    assert f"Name: {DISTRIBUTION}\n" in text and DISTRIBUTION != "ttr"
+    assert "License-Expression: MIT" in text or "License: MIT" in text
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in archive.namelist())
+    assert "Classifier: Topic :: Games/Entertainment :: Board Games" in text
+    typer = next(line for line in text.splitlines() if line.startswith("Requires-Dist: typer"))
+    assert "<" in typer  # an upper bound keeps --help as written

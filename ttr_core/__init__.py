@@ -10,8 +10,8 @@ functions and for type hints included):
     bots                        players that choose from a PlayerView
     playtest                    many games: playouts, executors, reports, findings
     table                       a person at a table: commands, screen, journal
-    serve, lsp                  the web table; the language server
-    edit                        the map editor in the browser
+    web                         what the web apps are built from: routes, guard, SVG
+    serve, edit, lsp            the web table; the map editor; the language server
     cli, accel                  the `ttr` command; the optional compiled build
     __main__                    `python -m ttr_core`
 
@@ -22,14 +22,17 @@ jsonschema or networkx.
 >>> from ttr_core import GameState, RandomBot, load_map, run
 >>> state = run(GameState(load_map("north_america"), 2, seed=1), [RandomBot(1), RandomBot(2)])
 >>> state.is_over, state.result().winners()
-(True, [1])
+(True, [0])
 """
 
 from __future__ import annotations
 
 from importlib import import_module
 from os import path as _path
-from typing import TYPE_CHECKING, Any
+
+#: `typing.TYPE_CHECKING` without importing `typing` (about 10 ms the console script
+#: spends before any guard of ours, where Ctrl-C would print a traceback).
+TYPE_CHECKING = False
 
 if _path.exists(_path.join(_path.dirname(__file__), "accel-build.json")):
     # The optional compiled build is here: a module edited since is loaded from
@@ -164,6 +167,8 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from ttr_core.bots import Bot, bot_factories, make_bot
     from ttr_core.bots.random_bot import RandomBot
     from ttr_core.engine.actions import (

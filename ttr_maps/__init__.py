@@ -5,7 +5,7 @@ Rooms, lowest first: a room imports only rooms on lines above its own, never one
 on its own line or below (`tests/test_house.py` checks it, imports inside
 functions and for type hints included):
 
-    text, spelling, garbage     escaping, "did you mean", the collector's policy
+    text, spelling, garbage, about   escaping, "did you mean", the collector, our name
     io                          YAML with positions, guarded reads, atomic writes, limits
     rules                       the rule set: every rule number
     model                       City, Route, Ticket, Map (frozen)
@@ -13,7 +13,7 @@ functions and for type hints included):
     geometry                    projection, board geometry, labels, layout solver
     checks                      the registry of checks, validation, reporters
     load                        load_map: a map the checks let through
-    analysis, render            numbers of a map; drawing it
+    analysis, render, published  numbers of a map; drawing it; the published boards
     authoring                   writing maps: starter maps, places, ticket and layout blocks
     reports                     every non-check output
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Literal
 
@@ -183,6 +183,9 @@ class Map:
     settings: Mapping[str, Any] = field(default_factory=dict, compare=False)
     #: The board layout, if the file has one (`ttr layout --write` makes one).
     layout: BoardLayout | None = field(default=None, compare=False)
+    #: Rules of the board that ttr does not model (`not_modelled:`): the map plays
+    #: under its `rules` without them, and every report that names the map says so.
+    not_modelled: tuple[str, ...] = field(default=(), compare=False)
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> Map:
@@ -256,6 +259,7 @@ class Map:
             tickets=tickets,
             settings=dict(settings),
             layout=BoardLayout.from_data(data["layout"]) if data.get("layout") else None,
+            not_modelled=tuple(str(text) for text in data.get("not_modelled", ()) or ()),
         )
 
     # Lookups are derived once per map; the map itself never changes.
@@ -286,6 +290,50 @@ class Map:
     def city(self, name: str) -> City:
         return self.cities[self.city_index[name]]
 
+    @cached_property
+    def in_play_order(self) -> Map:
+        """The same map with its cities, routes and tickets in an order the file does
+        not choose: cities by name, routes by their two cities' names, then length,
+        colour, tunnel and ferry, tickets by their two cities' names, then value,
+        bonus and long (`index` is the new position, `entry` still the line's place
+        in the file). The engine plays this order, so the same map written in
+        another order plays the same games; items that sort alike are alike in
+        every way play can see (two gray tracks of one double), and their order
+        only decides which id each one carries.
+
+        >>> m = Map.from_data({
+        ...     "format": 1, "id": "tiny", "name": "Tiny", "coordinates": "plane",
+        ...     "cities": {"B": {"x": 1, "y": 0}, "A": {"x": 0, "y": 0}},
+        ...     "routes": [{"between": ["B", "A"], "length": 2, "color": ["red", "blue"]}],
+        ... })
+        >>> [c.name for c in m.in_play_order.cities], [r.id for r in m.in_play_order.routes]
+        (['A', 'B'], ['A-B/2', 'A-B/1'])
+        """
+        cities = sorted(self.cities, key=lambda c: c.name)
+        routes = sorted(self.routes, key=_route_order)
+        tickets = sorted(self.tickets, key=_ticket_order)
+        in_order = (list(self.cities), list(self.routes), list(self.tickets))
+        if (cities, routes, tickets) == in_order:
+            return self
+        ordered = replace(
+            self,
+            cities=tuple(replace(c, index=i) for i, c in enumerate(cities)),
+            routes=tuple(replace(r, index=i) for i, r in enumerate(routes)),
+            tickets=tuple(tickets),
+        )
+        ordered.__dict__["in_play_order"] = ordered  # already in play order
+        return ordered
+
+
+def _route_order(route: Route) -> tuple[str, str, int, str, bool, int]:
+    first, second = sorted(route.cities)
+    return (first, second, route.length, route.color, route.tunnel, route.ferry)
+
+
+def _ticket_order(ticket: Ticket) -> tuple[str, str, int, int, bool]:
+    first, second = sorted(ticket.cities)
+    return (first, second, ticket.value, ticket.bonus, ticket.long)
+
 
 @dataclass(frozen=True, slots=True)
 class PlayerLoad:
@@ -308,7 +356,8 @@ def player_loads(game_map: Map, rules: RuleSet) -> tuple[PlayerLoad, ...]:
     TTR451 and `ttr stats` read it."""
     spaces = game_map.total_spaces
     # R11: in a 2- or 3-player game a double route gives one claimable track.
-    single_track = sum(group[0].length for group in game_map.parallel_routes.values())
+    # Parallel tracks may differ in length (TTR255): the longest is what one track can take.
+    single_track = sum(max(r.length for r in group) for group in game_map.parallel_routes.values())
     loads = []
     for players in rules.player_counts():
         claimable = single_track if rules.is_single_track(players) else spaces

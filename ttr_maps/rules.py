@@ -27,7 +27,7 @@ from typing import Any
 from ttr_maps.text import glimpse
 
 #: The rule sets a map may name (`rules:`); their values are `RULE_SET_VALUES`.
-RULE_SETS: tuple[str, ...] = ("base", "europe")
+RULE_SETS: tuple[str, ...] = ("base", "europe", "nordic")
 
 #: R3: the eight card colours, in the order the engine indexes them.
 CARD_COLORS: tuple[str, ...] = (
@@ -48,8 +48,14 @@ DECK_SIZE = CARDS_PER_COLOR * len(CARD_COLORS) + LOCOMOTIVES
 
 #: Bounds no variant may leave: five seat colours.
 SEATS_MAX = 5
+#: R11: the most parallel tracks two cities may have (Old West, Northern Lights and
+#: Italy have triple routes).
+MAX_PARALLEL_TRACKS = 3
 #: How many face-up slots a variant may have.
 MARKET_SIZE_MAX = 8
+#: D2: the most market resets (R8) made one after another, whatever the cards: the
+#: bound that makes the reset loop end in every state (docs/rules.md, D2).
+MARKET_RESETS_IN_A_ROW = 100
 
 
 #: Bounds on the counts a user gives on the command line, beside the ranges of the
@@ -130,6 +136,21 @@ class RuleSet:
     #: E4: long tickets form a deck of their own; this many are dealt at setup.
     long_tickets: bool = False
     setup_long_tickets: int = 1
+    #: R7: a face-up locomotive is a whole draw (taken first it ends the turn; never
+    #: the second card). P1: false on Nordic Countries and Switzerland.
+    face_up_locomotive_ends_draw: bool = True
+    #: R9: locomotives pay any route. P2: false: only tunnels and ferries.
+    plain_route_locomotives: bool = True
+    #: R4, R12: tickets not kept go under the ticket deck. P3: true: they leave the
+    #: game instead (at setup, and for tickets drawn during the game).
+    setup_returns_leave: bool = False
+    drawn_returns_leave: bool = False
+    #: P4: the Globetrotter bonus: points for the most completed tickets (0: none).
+    most_tickets_bonus: int = 0
+    #: P5: the Grand Tour bonus (India's mandala): the points for 1, 2, ... tickets
+    #: whose cities two of the seat's paths join without sharing a route (the last
+    #: number for that many or more; empty: none).
+    grand_tour_points: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         problem = self._problem()
@@ -169,6 +190,16 @@ class RuleSet:
     def route_score(self, length: int) -> int:
         """R10: points for claiming a route of `length`."""
         return self.route_points[length - 1]
+
+    @property
+    def longest_scored_route(self) -> int:
+        """R10: the longest route `route_points` scores (8 in the base game).
+
+        >>> nordic = BASE.with_overrides({"route_points": "1,2,4,7,10,15,18,21,27"})
+        >>> BASE.longest_scored_route, nordic.longest_scored_route
+        (8, 9)
+        """
+        return len(self.route_points)
 
     def player_counts(self) -> range:
         """R1: the player counts a game may have.
@@ -269,7 +300,7 @@ def route_lengths() -> FieldRange:
     each: `route_points` has one entry per length up to the maximum).
 
     >>> route_lengths().minimum, route_lengths().maximum
-    (1, 8)
+    (1, 10)
     """
     return _range_of(_map_schema()["$defs"]["route"]["properties"]["length"])
 
@@ -391,11 +422,28 @@ def parse_overrides(assignments: Iterable[str]) -> dict[str, Any]:
 
 BASE = RuleSet()
 EUROPE = RuleSet(name="europe", stations=3, tunnels=True, ferries=True, long_tickets=True)
-RULE_SET_VALUES: dict[str, RuleSet] = {"base": BASE, "europe": EUROPE}
+#: Nordic Countries (and Switzerland, which set its locomotive rules first): 2-3
+#: players, tunnels and ferries without stations or long tickets, P1-P4.
+NORDIC = RuleSet(
+    name="nordic",
+    wagons=40,
+    max_players=3,
+    double_routes_from=3,
+    setup_tickets=5,
+    longest_path_bonus=0,
+    tunnels=True,
+    ferries=True,
+    face_up_locomotive_ends_draw=False,
+    plain_route_locomotives=False,
+    setup_returns_leave=True,
+    drawn_returns_leave=True,
+    most_tickets_bonus=10,
+)
+RULE_SET_VALUES: dict[str, RuleSet] = {"base": BASE, "europe": EUROPE, "nordic": NORDIC}
 
 
 def named(name: str) -> RuleSet:
-    """The rule set called `name` ("base" or "europe")."""
+    """The rule set called `name` ("base", "europe" or "nordic")."""
     if name not in RULE_SET_VALUES:
         raise RuleSetError(f"unknown rule set {name!r}; known: {', '.join(RULE_SETS)}")
     return RULE_SET_VALUES[name]
@@ -414,6 +462,23 @@ def rules_for(game_map: Any, rules: str | RuleSet | None = None) -> RuleSet:
         return chosen.with_overrides(settings)
     except RuleSetError as error:
         raise RuleSetError(f"settings of map {game_map.id!r}: {error}") from None
+
+
+def misfit(rule_set: RuleSet, game_map: Any) -> str | None:
+    """Why `rule_set` cannot play `game_map`, or None: R10 needs points for its
+    longest route (a `--set route_points=...` of 8 numbers on Nordic Countries).
+
+    >>> from ttr_maps import load_map
+    >>> print(misfit(BASE, load_map("nordic_countries")))
+    R10: route_points score routes up to 8 but this map has a route of 9: give ...
+    """
+    longest = max((route.length for route in game_map.routes), default=0)
+    if longest > rule_set.longest_scored_route:
+        return (
+            f"R10: route_points score routes up to {rule_set.longest_scored_route} "
+            f"but this map has a route of {longest}: give route_points {longest} numbers"
+        )
+    return None
 
 
 def map_rules(game_map: Any) -> RuleSet:

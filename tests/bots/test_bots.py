@@ -7,6 +7,7 @@ import random
 
 import pytest
 from engine_positions import Watched, cards, europe_game
+from testdata import nearest_table_size, table_sizes
 
 from ttr_core.bots import BOTS, bot_factories, make_bot
 from ttr_core.bots.planning import INF, PathMemo, cheapest_path, graph_for, route_costs
@@ -77,8 +78,9 @@ def test_a_bad_bot_name_is_refused_with_what_is_known(name: str) -> None:
 
 @pytest.mark.parametrize("map_id", bundled_map_ids())
 @pytest.mark.parametrize("name", PLANNERS)
-def test_bot_finishes_games_with_2_to_5_players(map_id: str, name: str) -> None:
-    for players in (2, 5):
+def test_bot_finishes_games_at_the_smallest_and_largest_table(map_id: str, name: str) -> None:
+    sizes = table_sizes(map_id)
+    for players in (sizes[0], sizes[-1]):
         names = [name, *(["greedy", "random", "long-route", "random"][: players - 1])]
         state = play_watched(map_id, names, seed=players * 11)
         assert state.is_over
@@ -87,7 +89,7 @@ def test_bot_finishes_games_with_2_to_5_players(map_id: str, name: str) -> None:
 
 def test_all_bots_at_one_table_on_every_map() -> None:
     for map_id in bundled_map_ids():
-        for players in (3, 4):
+        for players in sorted({nearest_table_size(map_id, 3), nearest_table_size(map_id, 4)}):
             names = [PLANNERS[(players + s) % len(PLANNERS)] for s in range(players)]
             assert play_watched(map_id, names, seed=players).is_over
 
@@ -214,8 +216,9 @@ def test_style_beats_random_over_many_games(name: str) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("map_id", bundled_map_ids())
 def test_hundreds_of_mixed_games_end(map_id: str) -> None:
+    sizes = table_sizes(map_id)
     for seed in range(100):
-        players = 2 + seed % 4
+        players = sizes[seed % len(sizes)]
         names = [[*PLANNERS, "random"][(seed + s) % 6] for s in range(players)]
         assert play_watched(map_id, names, seed).is_over
 

@@ -125,11 +125,13 @@ def test_candidates_are_legal_and_keep_the_heuristics_choices() -> None:
     game_map = load_map("north_america")
     state = GameState(game_map, 2, 12)
     bots = [make_bot("greedy", s) for s in range(2)]
-    bot = SearchBot(1, Budget(playouts=4))
+    # One search bot a seat, as at a table: its greedy plan is its seat's.
+    searchers = [SearchBot(1, Budget(playouts=4)) for _ in range(2)]
     for _ in range(60):
         seat = state.to_move
         assert seat is not None
         view = state.view(seat)
+        bot = searchers[seat]
         candidates = bot.candidate_actions(view)
         legal = view.legal_actions()
         assert candidates and all(c in legal for c in candidates)

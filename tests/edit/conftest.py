@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from ttr_core.edit.app import TOKEN_HEADER, create_app
+from ttr_core.edit.access import TOKEN_HEADER
+from ttr_core.edit.app import create_app
 from ttr_core.edit.session import EditSession
 from ttr_maps.authoring.gazetteer import country_frame
 from ttr_maps.authoring.starter import empty_map_text

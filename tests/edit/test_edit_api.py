@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from conftest import TOKEN, Editor, editor_for
 
-from ttr_core.edit.app import TOKEN_HEADER
+from ttr_core.edit.access import TOKEN_HEADER
 from ttr_core.edit.session import UNDO_STEPS, EditSession
 from ttr_maps.checks.validate import validate_file
 
@@ -255,11 +255,22 @@ def test_board_exports(blank: Editor) -> None:
     assert png.content.startswith(b"\x89PNG")
 
 
+def test_an_empty_board_has_no_picture_yet_and_says_so(blank: Editor) -> None:
+    png = blank.get("/api/board.png")
+    assert png.status_code == 409 and "no city" in png.json()["error"]
+    assert blank.get("/api/board.svg").status_code == 200  # the page's empty board
+
+
 def test_live_numbers_beside_the_published_boards(blank: Editor) -> None:
     four_cities(blank)
     blank.edit("add_ticket", a="Oslo", b="Stavanger")
     numbers = blank.get("/api/numbers", params={"players": 3}).json()
-    assert set(numbers["published"]) == {"north_america", "europe"}
+    ids = [board["id"] for board in numbers["boards"]]
+    assert set(numbers["published"]) == set(ids) and len(ids) == 3
+    assert all(3 in board["players"] for board in numbers["boards"])
+    # A base map: the published boards of the base rules first.
+    assert [b["rules"] for b in numbers["boards"]] == ["base", "base", "base"]
+    assert "north_america" in ids
     assert numbers["published"]["north_america"]["wagons_in_play"] == 135
     mine = numbers["map"]
     assert mine["claimable_spaces"] == 4 + 4 + 2 + 5 and mine["colors"]["red"] == 4
@@ -272,7 +283,7 @@ def test_a_playtest_runs_in_the_background_and_can_be_stopped(tmp_path: Path) ->
     for editor in editor_for(EditSession.open(path)):
         assert editor.get("/api/playtest").json() == {"state": "none"}
         started = editor.post(
-            "/api/playtest", {"bots": ["greedy", "random"], "players": 2, "games": 4}
+            "/api/playtest", {"bots": ["greedy", "long-route"], "players": 2, "games": 4}
         )
         assert started.status_code == 202
         import time
@@ -283,7 +294,9 @@ def test_a_playtest_runs_in_the_background_and_can_be_stopped(tmp_path: Path) ->
                 break
             time.sleep(0.1)
         assert status["state"] == "done" and status["played"] == 4
-        assert set(status["result"]["by_bot"]) == {"greedy", "random"}
+        assert set(status["result"]["by_bot"]) == {"greedy", "long-route"}
+        # Set against the published boards with the same bots (shipped), as `ttr simulate`.
+        assert "no published-board baseline" not in " ".join(status["result"]["summary"])
         assert len(status["result"]["heatmap"]) == 100
         editor.post("/api/playtest", {"bots": ["random"], "players": 2, "games": 2000})
         stopped = editor.post("/api/playtest/stop").json()

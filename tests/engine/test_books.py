@@ -11,7 +11,7 @@ from engine_positions import play, stall, started, tiny_map
 from ttr_core.engine.actions import DrawDeck
 from ttr_core.engine.books import Books
 from ttr_core.engine.enums import Status
-from ttr_core.engine.positions import arrange, give_hand, give_tickets
+from ttr_core.engine.positions import arrange, give_hand, give_tickets, ticket_index
 from ttr_core.engine.state import GameState
 
 
@@ -20,16 +20,17 @@ def test_r13_ticket_complete_through_any_chain_of_own_routes():
     state = started(tiny_map())
     seat = state.current
     other = 1 - seat
-    give_tickets(state, seat, [1])  # A-D
+    a_d = ticket_index(state, "A", "D")
+    give_tickets(state, seat, [a_d])
     route = state.board.route_index
     for name, owner in (("A-B/1", seat), ("B-C", seat), ("C-D", other)):
         state.take_route(owner, route[name])
-    assert not state.is_ticket_complete(seat, 1)  # C-D belongs to the other player
+    assert not state.is_ticket_complete(seat, a_d)  # C-D belongs to the other player
     assert not state.view(seat).tickets[0].completed
     state.take_route(seat, route["B-E"])
-    assert not state.is_ticket_complete(seat, 1)
+    assert not state.is_ticket_complete(seat, a_d)
     state.take_route(seat, route["D-E"])  # A-B-E-D: another chain of my own routes
-    assert state.is_ticket_complete(seat, 1)
+    assert state.is_ticket_complete(seat, a_d)
     assert state.view(seat).tickets[0].completed  # the view's cache followed the claim
 
 

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from ttr_core.bots.random_bot import RandomBot
-from ttr_core.engine.actions import Action, Resign
-from ttr_core.engine.loop import SampledWorld, StopGame, bot_seed, play_game, run
+from ttr_core.engine.actions import Action, Resign, parse_action
+from ttr_core.engine.loop import SampledWorld, StopGame, bot_seed, catch_up, play_game, run
 from ttr_core.engine.record import dump_record, record_of
 from ttr_core.engine.state import GameState
 from ttr_core.engine.view import PlayerView
@@ -120,3 +122,118 @@ def test_bot_seeds_are_reproducible_distinct_and_not_a_linear_function_of_the_se
     # neighbouring seeds gave the game's seed away. Now the steps look random.
     steps = {bot_seed(game + 1, 0) - bot_seed(game, 0) for game in range(50)}
     assert len(steps) == 50
+
+
+# ------------------------------------------------------------------ resuming a game
+
+
+def _resumed_records(game_map, names, seed, cuts, rules=None):
+    """The record of a bots' game played through, and of the same game cut after
+    each number of actions in `cuts` and resumed as `ttr play --resume` does:
+    fresh bots from the same seeds, brought up to date by `catch_up`."""
+    from ttr_core.bots import make_bot
+
+    def bots():
+        return [make_bot(name, bot_seed(seed, seat)) for seat, name in enumerate(names)]
+
+    full = play_game(game_map, bots(), seed, rules)
+    records = []
+    for cut in cuts:
+        state = GameState(game_map, len(names), seed, rules)
+        players = bots()
+        inexact = catch_up(state, players, full.history[:cut])
+        run(state, players)
+        records.append((cut, inexact, dump_record(record_of(state, names))))
+    return dump_record(record_of(full, names)), records
+
+
+RESUMED_LINEUPS = [
+    ["random", "greedy", "one-step"],
+    ["route-focus", "destination-hungry", "long-route", "greedy"],
+    ["one-step", "one-step"],
+    ["long-route", "random", "route-focus", "destination-hungry", "one-step"],
+]
+
+
+def _check_resumes(game_map, lineups, cuts_per_game):
+    for number, names in enumerate(lineups):
+        seed = 40 + number
+        length = len(play_game(game_map, _bots(names, seed), seed).history)
+        cuts = [
+            1,
+            length - 2,
+            *(length * (k + 1) // (cuts_per_game - 1) for k in range(cuts_per_game - 2)),
+        ]
+        full, records = _resumed_records(game_map, names, seed, sorted(cuts)[:cuts_per_game])
+        for cut, inexact, record in records:
+            assert inexact == {}, (names, cut)
+            assert record == full, (names, cut)
+
+
+@pytest.mark.parametrize("map_name", ["north_america", "europe", "iran"])
+def test_a_resumed_game_goes_on_exactly_as_the_game_that_was_cut(map_name, request):
+    # Every bot whose moves follow from its seed: random and the five styles.
+    _check_resumes(request.getfixturevalue(map_name), RESUMED_LINEUPS[:2], 2)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("map_name", ["north_america", "europe", "iran"])
+def test_resumed_games_go_on_exactly_at_every_cut_and_lineup(map_name, request):
+    _check_resumes(request.getfixturevalue(map_name), RESUMED_LINEUPS, 5)
+
+
+def _bots(names, seed):
+    from ttr_core.bots import make_bot
+
+    return [make_bot(name, bot_seed(seed, seat)) for seat, name in enumerate(names)]
+
+
+def test_a_resumed_search_bot_goes_on_exactly_without_searching_again(north_america):
+    names = ["search:2", "greedy"]
+    short = BASE.with_overrides({"wagons": "12"})
+    full, records = _resumed_records(north_america, names, 8, [20], short)
+    assert records[0][1] == {} and records[0][2] == full
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("map_name", ["north_america", "europe", "iran"])
+def test_a_resumed_search_game_goes_on_exactly_on_every_map(map_name, request):
+    game_map = request.getfixturevalue(map_name)
+    names = ["search:8", "one-step", "search:8"]
+    length = len(play_game(game_map, _bots(names, 9), 9).history)
+    full, records = _resumed_records(game_map, names, 9, [2, length // 4, length // 2, length - 3])
+    for cut, inexact, record in records:
+        assert inexact == {} and record == full, cut
+
+
+def test_catch_up_names_a_bot_that_cannot_go_on_exactly(north_america):
+    class Stubborn:
+        """Answers `pass` to everything: not the player the record was made by."""
+
+        name = "stubborn"
+
+        def act(self, view):
+            return view.legal_actions()[-1]
+
+    names = ["greedy", "random"]
+    full = play_game(north_america, _bots(names, 3), 3)
+    state = GameState(north_america, 2, 3)
+    inexact = catch_up(state, [_bots(names, 3)[0], Stubborn()], full.history[:40])
+    assert list(inexact) == [1] and 1 <= inexact[1] <= 40
+    assert state.history == full.history[:40]  # the recorded actions, whatever it said
+
+
+def test_catch_up_never_asks_a_person_or_the_host(north_america):
+    asked = []
+
+    class Watcher:
+        def act(self, view):
+            asked.append(view.seat)
+            return view.legal_actions()[0]
+
+    played = play_game(north_america, _bots(["random"] * 3, 4), 4).history
+    history = [*played[:20], (None, parse_action("remove 2"))]
+    state = GameState(north_america, 3, 4)
+    inexact = catch_up(state, [None, Watcher(), None], history)
+    assert asked and set(asked) == {1}  # seat 0 is a person; `remove 2` is the host's
+    assert len(state.history) == 21 and set(inexact) <= {1}

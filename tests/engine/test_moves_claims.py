@@ -121,6 +121,92 @@ def test_r11_double_route_closes_in_two_and_three_player_games(players):
     assert_illegal(state, "claim A-B/2 with blue:2", "R11")
 
 
+@pytest.mark.parametrize(("length", "points"), [(9, 27), (10, 40)])
+def test_r10_a_route_past_eight_scores_from_the_maps_route_points(length, points):
+    """Nordic Countries (9 for 27) and the United Kingdom (10 for 40) give the
+    points of their long routes in `settings.route_points`."""
+    game_map = tiny_map(
+        settings={"route_points": [1, 2, 4, 7, 10, 15, 18, 21, 27, 40]},
+        routes=[
+            {"between": ["A", "B"], "length": length, "color": "gray"},
+            {"between": ["B", "C"], "length": 1, "color": "red"},
+            {"between": ["C", "D"], "length": 1, "color": "red"},
+            {"between": ["D", "E"], "length": 1, "color": "red"},
+        ],
+    )
+    state = started(game_map)
+    seat = state.current
+    give_hand(state, seat, red=8, loco=length - 8)
+    play(state, f"claim A-B with red:8 loco:{length - 8}")
+    assert state.route_points[seat] == points
+    assert state.wagons[seat] == 45 - length
+
+
+def triple_map():
+    """A-B is a triple route (Old West, Northern Lights and Italy have them)."""
+    return tiny_map(
+        routes=[
+            {"between": ["A", "B"], "length": 2, "color": ["red", "blue", "green"]},
+            {"between": ["B", "C"], "length": 3, "color": "gray"},
+            {"between": ["C", "D"], "length": 1, "color": "pink"},
+            {"between": ["D", "E"], "length": 2, "color": "white"},
+        ]
+    )
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_r11_a_triple_route_closes_after_one_claim_with_two_or_three_players(players):
+    state = started(triple_map(), players)
+    give_hand(state, state.current, red=2)
+    play(state, "claim A-B/1 with red:2")
+    second = state.current
+    give_hand(state, second, blue=2, green=2)
+    assert not any(str(a).startswith("claim A-B/") for a in state.legal_actions())
+    assert_illegal(state, "claim A-B/2 with blue:2", "R11")
+    assert_illegal(state, "claim A-B/3 with green:2", "R11")
+
+
+def test_r11_a_triple_route_gives_one_track_to_each_of_three_players():
+    state = started(triple_map(), 4)
+    owners = []
+    for track, colour in ((1, "red"), (2, "blue"), (3, "green")):
+        seat = state.current
+        give_hand(state, seat, **{colour: 2})
+        assert parse_action(f"claim A-B/{track} with {colour}:2") in state.legal_actions()
+        play(state, f"claim A-B/{track} with {colour}:2")
+        owners.append(seat)
+    assert len(set(owners)) == 3
+    assert [state.owner[state.board.route_index[f"A-B/{t}"]] for t in (1, 2, 3)] == owners
+
+
+def test_r11_one_player_never_owns_two_tracks_of_a_triple_route():
+    state = started(triple_map(), 4)
+    seat = state.current
+    give_hand(state, seat, red=2, blue=2, green=2)
+    play(state, "claim A-B/2 with blue:2")
+    arrange(state, current=seat)
+    assert_illegal(state, "claim A-B/1 with red:2", "R11")
+    assert_illegal(state, "claim A-B/3 with green:2", "R11")
+
+
+def test_r11_parallel_tracks_of_different_length_are_still_one_group():
+    """Kristiansand-Stavanger on Nordic Countries: a tunnel of 2 beside a ferry of 3."""
+    game_map = tiny_map(
+        routes=[
+            {"between": ["A", "B"], "length": 2, "color": "red"},
+            {"between": ["A", "B"], "length": 3, "color": "blue"},
+            {"between": ["B", "C"], "length": 3, "color": "gray"},
+            {"between": ["C", "D"], "length": 1, "color": "pink"},
+            {"between": ["D", "E"], "length": 2, "color": "white"},
+        ]
+    )
+    state = started(game_map, 2)
+    give_hand(state, state.current, red=2)
+    play(state, "claim A-B/1 with red:2")
+    give_hand(state, state.current, blue=3)
+    assert_illegal(state, "claim A-B/2 with blue:3", "R11")
+
+
 @pytest.mark.parametrize("players", [4, 5])
 def test_r11_double_route_stays_open_to_others_with_four_or_five_players(players):
     state = started(tiny_map(), players)
@@ -218,3 +304,60 @@ def test_e3_ferries_are_ordinary_routes_under_the_base_rules():
         state.apply(KeepTickets((0, 1, 2)), seat)
     give_hand(state, state.current, red=2)
     play(state, "claim D-E with red:2")
+
+
+# ------------------------------------------------------- P2 (the nordic rule set)
+NORDIC_ROUTES = [
+    {"between": ["A", "B"], "length": 2, "color": "red"},
+    {"between": ["B", "C"], "length": 2, "color": "gray", "tunnel": True},
+    {"between": ["C", "D"], "length": 2, "color": "gray", "ferry": 1},
+    {"between": ["D", "E"], "length": 2, "color": "blue"},
+    {"between": ["A", "E"], "length": 3, "color": "gray"},
+]
+
+
+def nordic_tiny(**settings):
+    """A-B a plain red route, B-C a gray tunnel, C-D a gray ferry (1 locomotive)."""
+    return tiny_map(rules="nordic", routes=NORDIC_ROUTES, settings=settings)
+
+
+def claims_of(state: GameState, route: str) -> set[str]:
+    return {str(a) for a in state.legal_actions() if str(a).startswith(f"claim {route} ")}
+
+
+def test_p2_locomotives_pay_tunnels_and_ferries_but_no_other_route():
+    state = started(nordic_tiny())
+    give_hand(state, state.current, red=1, pink=1, loco=2)
+    assert claims_of(state, "A-B") == set()  # one red card and no locomotive may help
+    assert claims_of(state, "A-E") == set()
+    assert claims_of(state, "B-C") == {
+        "claim B-C with red:1 loco:1",
+        "claim B-C with pink:1 loco:1",
+        "claim B-C with loco:2",
+    }
+    assert claims_of(state, "C-D") == {
+        "claim C-D with red:1 loco:1",
+        "claim C-D with pink:1 loco:1",
+        "claim C-D with loco:2",
+    }
+
+
+def test_p2_a_plain_route_is_paid_with_its_colour_alone():
+    state = started(nordic_tiny())
+    seat = state.current
+    give_hand(state, seat, red=2, loco=2)
+    assert claims_of(state, "A-B") == {"claim A-B with red:2"}
+    assert_illegal(state, "claim A-B with red:1 loco:1", "P2")
+    assert_illegal(state, "claim A-B with loco:2", "P2")
+    play(state, "claim A-B with red:2")
+    assert state.owner[state.board.route_index["A-B"]] == seat
+    assert_cards_conserved(state)
+
+
+def test_p2_is_a_switch_of_the_rule_set():
+    relaxed = started(nordic_tiny(plain_route_locomotives=True))
+    give_hand(relaxed, relaxed.current, red=1, loco=2)
+    assert claims_of(relaxed, "A-B") == {
+        "claim A-B with red:1 loco:1",
+        "claim A-B with loco:2",
+    }

@@ -135,3 +135,61 @@ def test_r7_d3_second_card_choices_leave_out_face_up_locomotives():
         "draw market 2",
         "draw market 4",
     ]
+
+
+def test_r7_d3_a_slot_past_the_market_or_an_empty_one_is_named():
+    import pytest
+
+    from ttr_core.engine.errors import IllegalAction, InvalidAction
+
+    state = started(tiny_map())
+    size = len(state.cards.market)
+    with pytest.raises(InvalidAction, match=rf"^market slots are 0 to {size - 1}$"):
+        state.apply(DrawMarket(size), state.current)
+    state.cards.market[2] = None
+    with pytest.raises(IllegalAction, match=r"^D3: market slot 2 is empty$"):
+        state.apply(DrawMarket(2), state.current)
+
+
+# ------------------------------------------------------- P1 (the nordic rule set)
+def test_p1_a_face_up_locomotive_taken_first_does_not_end_the_turn():
+    state = started(tiny_map(rules="nordic"))
+    seat = state.current
+    set_market(state, ["loco", "red", "red", "blue", "green"])
+    play(state, "draw market 0")
+    assert state.current == seat  # a second card follows
+    assert DrawMarket(1) in state.legal_actions()
+
+
+def test_p1_a_face_up_locomotive_may_be_the_second_card():
+    state = started(tiny_map(rules="nordic"))
+    seat = state.current
+    set_market(state, ["red", "loco", "blue", "green", "white"])
+    play(state, "draw market 0")
+    set_market(state, ["red", "loco", "blue", "green", "white"])
+    assert set(state.legal_actions()) == {DrawDeck(), *(DrawMarket(s) for s in range(5))}
+    locos = state.hands[seat][LOCO]
+    play(state, "draw market 1")
+    assert state.hands[seat][LOCO] == locos + 1
+    assert state.current != seat
+    assert_cards_conserved(state)
+
+
+def test_p1_d3_a_market_of_locomotives_still_offers_a_second_card():
+    """D3 ends a draw after one card only when no card at all can follow."""
+    state = started(tiny_map(rules="nordic"))
+    seat = state.current
+    hand_everything_to(state, 1 - seat, loco=2, red=1)  # the market: loco, loco, red
+    assert state.cards.market[:3] == [LOCO, LOCO, CARD_INDEX["red"]]
+    play(state, "draw market 2")
+    assert state.current == seat
+    assert set(state.legal_actions()) == {DrawMarket(0), DrawMarket(1)}
+
+
+def test_r7_base_rules_keep_the_face_up_locomotive_a_whole_draw():
+    state = started(tiny_map())
+    assert state.rule_set.face_up_locomotive_ends_draw
+    set_market(state, ["red", "loco", "blue", "green", "white"])
+    play(state, "draw market 0")
+    set_market(state, ["red", "loco", "blue", "green", "white"])
+    assert_illegal(state, "draw market 1", "R7")

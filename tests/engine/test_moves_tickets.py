@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 from engine_positions import (
-    LONG,
     assert_cards_conserved,
     assert_illegal,
     check_invariants,
     europe_map,
+    long_tickets,
     play,
     snapshot,
     started,
@@ -129,10 +129,10 @@ def test_e4_setup_deals_one_long_and_three_regular_tickets():
     for seat in range(2):
         offered = state.decision_for(seat).offered
         assert len(offered) == 4
-        assert [t in LONG for t in offered] == [False, False, False, True]
+        assert [t in long_tickets(state) for t in offered] == [False, False, False, True]
     # The long ticket not dealt leaves the game at once.
     assert len(state.out_of_game_tickets) == 1
-    assert not LONG & set(state.ticket_deck)
+    assert not long_tickets(state) & set(state.ticket_deck)
 
 
 def test_e4_keep_at_least_two_of_four_and_returned_long_tickets_leave_the_game():
@@ -144,7 +144,7 @@ def test_e4_keep_at_least_two_of_four_and_returned_long_tickets_leave_the_game()
     play(state, "keep 2,3", seat=1)  # keeps its long ticket
     assert long0 in state.out_of_game_tickets
     assert list(state.ticket_deck)[-2:] == list(regular1[:2])
-    assert not LONG & set(state.ticket_deck)  # long tickets are never drawn later
+    assert not long_tickets(state) & set(state.ticket_deck)  # long tickets are never drawn later
     check_invariants(state)
 
 
@@ -152,3 +152,46 @@ def test_e4_base_rules_on_a_map_with_long_tickets_use_one_deck():
     state = GameState(europe_map(), 2, seed=3, rules="base")
     assert [len(state.decision_for(s).offered) for s in range(2)] == [3, 3]
     assert state.out_of_game_tickets == []
+
+
+def test_r4_an_index_past_the_offer_names_the_offered_range():
+    state = GameState(tiny_map(), 2, seed=5)
+    offered = len(state.decision_for(0).offered)
+    with pytest.raises(IllegalAction, match=rf"^R4: you were offered tickets 0 to {offered - 1}$"):
+        state.apply(KeepTickets((0, offered)), 0)
+
+
+# ------------------------------------------------------------------------- P3
+def test_p3_tickets_not_kept_at_setup_leave_the_game():
+    state = GameState(tiny_map(rules="nordic"), 2, seed=4)
+    assert state.rule_set.setup_tickets == 5
+    deck = len(state.ticket_deck)
+    offered = [state.decision_for(s).offered for s in (0, 1)]
+    play(state, "keep 0,1", 0)
+    play(state, "keep 0,1,2", 1)
+    assert len(state.ticket_deck) == deck  # nothing went back under the deck
+    assert sorted(state.out_of_game_tickets) == sorted([*offered[0][2:], *offered[1][3:]])
+    check_invariants(state)
+
+
+def test_p3_tickets_not_kept_after_a_draw_leave_the_game():
+    state = started(tiny_map(rules="nordic"))
+    top = list(state.ticket_deck)[:3]
+    before = list(state.ticket_deck)[3:]
+    play(state, "tickets")
+    play(state, "keep 1")
+    assert list(state.ticket_deck) == before
+    assert [top[0], top[2]] == state.out_of_game_tickets[-2:]
+    check_invariants(state)
+
+
+def test_p3_legendary_asia_sends_away_only_the_setup_returns():
+    game_map = tiny_map(settings={"setup_returns_leave": True})
+    state = GameState(game_map, 2, seed=4)
+    play(state, "keep 0,1", 0)
+    play(state, "keep 0,1", 1)
+    assert len(state.out_of_game_tickets) == 2
+    top = list(state.ticket_deck)[:3]
+    play(state, "tickets")
+    play(state, "keep 0")
+    assert list(state.ticket_deck)[-2:] == top[1:]  # R12: under the deck

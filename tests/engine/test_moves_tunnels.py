@@ -3,11 +3,13 @@ and D5 games that end while a tunnel is being paid."""
 
 from __future__ import annotations
 
+import pytest
 from engine_positions import assert_cards_conserved, assert_illegal, europe_game, play
 
 from ttr_core.engine.actions import GiveUpTunnel, Payment, PayTunnel, Remove
 from ttr_core.engine.cards import CARD_INDEX, LOCO
 from ttr_core.engine.decisions import TunnelPayment
+from ttr_core.engine.errors import IllegalAction
 from ttr_core.engine.positions import give_hand, stack_deck
 
 
@@ -124,3 +126,24 @@ def test_e2_d5_game_ending_during_a_tunnel_payment_discards_the_turned_cards():
     state.apply(Remove(others[1]))  # one player left: the game ends (D5)
     assert state.is_over and not state.pending
     assert_cards_conserved(state)  # the 3 turned-up cards are in the discards
+
+
+def test_e2_the_extra_cards_are_never_fewer_than_none_of_the_colour():
+    """With no card of the colour left, the only payments are all locomotives:
+    never a negative count of coloured cards (the listing's range stops at 0)."""
+    from ttr_core.engine.moves.tunnels import tunnel_payments
+
+    hand = [0] * 9
+    hand[CARD_INDEX["red"]], hand[LOCO] = 2, 3
+    listed = tunnel_payments(hand, Payment("red", 2, 0), 1)
+    assert listed == [PayTunnel(Payment("red", 0, 1)), GiveUpTunnel()]
+
+
+def test_e2_a_wrong_payment_after_locomotives_only_says_locomotives():
+    state = europe_game()
+    seat = state.current
+    give_hand(state, seat, loco=5)
+    stack_deck(state, ["red", "loco", "yellow"])
+    play(state, "claim B-C with loco:3")
+    with pytest.raises(IllegalAction, match=r"^E2: pay exactly 1 more locomotives from your hand$"):
+        state.apply(PayTunnel(Payment(None, 0, 2)), seat)

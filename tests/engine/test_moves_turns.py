@@ -4,10 +4,10 @@
 from __future__ import annotations
 
 from engine_positions import (
-    LONG,
     assert_illegal,
     europe_game,
     europe_map,
+    long_tickets,
     play,
     stall,
     started,
@@ -122,7 +122,7 @@ def test_r4_e4_game_ending_during_setup_returns_every_offered_and_held_ticket():
     held = sum(len(t) for t in state.tickets)
     assert held + len(state.ticket_deck) + len(state.out_of_game_tickets) == len(state.map.tickets)
     # E4: long tickets returned or never dealt leave the game, never the regular deck.
-    assert not LONG & set(state.ticket_deck)
+    assert not long_tickets(state) & set(state.ticket_deck)
 
 
 def test_d5_a_seat_that_left_cannot_be_removed_again():

@@ -30,6 +30,19 @@ def test_europe_random_playouts_keep_invariants(europe, players):
     assert state.end_reason in ENDINGS
 
 
+@pytest.mark.parametrize(
+    ("map_id", "players"), [("nordic_countries", 2), ("nordic_countries", 3), ("switzerland", 3)]
+)
+def test_p1_p4_random_playouts_keep_invariants_on_the_nordic_rule_set(map_id, players):
+    """P1-P3 change what is listed and applied (face-up locomotives, locomotives only
+    on tunnels and ferries, tickets leaving the game): listing and applying agree."""
+    from ttr_maps import load_map
+
+    state = playout(load_map(map_id), players, 0, check_every_action=True)
+    assert state.end_reason in ENDINGS
+    assert state.rule_set.name == "nordic"
+
+
 def test_random_playouts_on_a_tiny_map_reach_both_endings():
     """Few routes, few wagons: games end by the final round (R14) or, when the
     board is full and nobody can act, by everyone passing (R6)."""

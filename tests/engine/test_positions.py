@@ -14,6 +14,7 @@ from ttr_core.engine.positions import (
     give_tickets,
     set_market,
     stack_deck,
+    ticket_index,
 )
 from ttr_core.engine.state import GameState
 
@@ -76,10 +77,11 @@ def test_r9_r10_r13_owners_bring_their_wagons_points_and_networks():
     owners = [-1] * state.board.num_routes
     for name in ("A-B/1", "B-C"):
         owners[state.board.route_index[name]] = 0
-    give_tickets(state, 0, [0])  # A-C
+    a_c = ticket_index(state, "A", "C")
+    give_tickets(state, 0, [a_c])
     arrange(state, owners=owners)
     assert state.wagons == [40, 45] and state.route_points == [6, 0]
-    assert state.is_ticket_complete(0, 0) and state.view(0).tickets[0].completed
+    assert state.is_ticket_complete(0, a_c) and state.view(0).tickets[0].completed
     arrange(state, owners=owners, wagons={0: 2})  # given wagons win, points follow
     assert state.wagons == [2, 45] and state.route_points == [6, 0]
 

@@ -137,7 +137,7 @@ def _delete(path: tuple[Any, ...]) -> Callable[[Record], None]:
 
 BROKEN: dict[str, tuple[Callable[[Record], None], str]] = {
     "format name": (_set(("format",), "ttr-record"), "$.format"),
-    "version 2": (_set(("version",), 2), "$.version"),
+    "version 3": (_set(("version",), 3), "$.version"),
     "six players": (_set(("players",), 6), "$.players"),
     "no result": (_delete(("result",)), "$"),
     "seat total missing": (_delete(("result", "seats", 1, "total")), "$.result"),

@@ -8,18 +8,28 @@ from engine_positions import EUROPE_TINY, TINY, europe_game, play, started, tiny
 from ttr_core.engine.actions import KeepTickets
 from ttr_core.engine.books import Books
 from ttr_core.engine.enums import EndReason, Status
-from ttr_core.engine.positions import arrange, give_hand, give_tickets
+from ttr_core.engine.positions import arrange, give_hand, give_tickets, ticket_index
 from ttr_core.engine.result import rank_seats
 from ttr_core.engine.state import GameState
 from ttr_maps.model import Map
 
 
-def finish_with(state: Books, owners: dict[str, int], tickets: dict[int, list[int]]) -> None:
-    """The named routes claimed, these tickets held, the game over."""
+def tickets_named(state: Books, names: list[str]) -> list[int]:
+    """Tickets by their cities ("A-C"); a pair named again is the next such ticket."""
+    seen: dict[str, int] = {}
+    found = []
+    for name in names:
+        found.append(ticket_index(state, *name.split("-"), nth=seen.get(name, 0)))
+        seen[name] = seen.get(name, 0) + 1
+    return found
+
+
+def finish_with(state: Books, owners: dict[str, int], tickets: dict[int, list[str]]) -> None:
+    """The named routes claimed, these tickets held (by their cities), the game over."""
     for route, seat in owners.items():
         state.take_route(seat, state.board.route_index[route])
     for seat, held in tickets.items():
-        give_tickets(state, seat, held)
+        give_tickets(state, seat, tickets_named(state, held))
     state.finish(EndReason.FINAL_ROUND)
 
 
@@ -27,7 +37,7 @@ def finish_with(state: Books, owners: dict[str, int], tickets: dict[int, list[in
 def test_r15_score_routes_plus_completed_minus_incomplete_tickets():
     state = started(tiny_map(), 2)
     # Seat 0: A-B (2 pts) + B-C (4 pts); tickets A-C (4, complete), D-E (2, not).
-    finish_with(state, {"A-B/1": 0, "B-C": 0, "C-D": 1}, {0: [0, 9], 1: []})
+    finish_with(state, {"A-B/1": 0, "B-C": 0, "C-D": 1}, {0: ["A-C", "D-E"], 1: []})
     seat0 = state.result().seats[0]
     assert seat0.score["routes"] == 6
     assert seat0.score["tickets"] == 4 - 2
@@ -64,13 +74,13 @@ def test_r17_ties_in_a_real_result_completed_tickets_then_longest_path():
     # Seat 0's route points are set to tie.
     game_map = tiny_map(tickets=[*TINY["tickets"], {"between": ["A", "B"], "value": 2}])
     state = started(game_map, 2)
-    finish_with(state, {"A-B/1": 0, "B-C": 1}, {0: [6, 15], 1: [7]})
+    finish_with(state, {"A-B/1": 0, "B-C": 1}, {0: ["A-B", "A-B"], 1: ["B-C"]})
     arrange(state, route_points={0: 13})  # 13 + two complete A-B tickets (2 + 2) = 17
     result = state.result()
     assert [s.total for s in result.seats] == [17, 17]
     assert [s.completed_tickets for s in result.seats] == [2, 1]
     assert [s.rank for s in result.seats] == [1, 2]  # more completed tickets wins
-    give_tickets(state, 0, [6])
+    give_tickets(state, 0, tickets_named(state, ["A-B"]))
     arrange(state, route_points={0: 15})  # 15 + 2 = 17, one ticket each: the longer path wins
     result = state.result()
     assert [s.total for s in result.seats] == [17, 17]
@@ -113,7 +123,7 @@ def test_e1_station_borrows_the_route_that_completes_the_most_ticket_value():
     arrange(state, station_owners=stations, stations_left={me: 2})
     # I own A-B; the other player owns B-C and B-E (both touch B).
     # Tickets: A-C (4) needs B-C; A-E (7) needs B-E: B-E is worth more.
-    finish_with(state, {"A-B/1": me, "B-C": 1, "B-E": 1}, {me: [0, 3]})
+    finish_with(state, {"A-B/1": me, "B-C": 1, "B-E": 1}, {me: ["A-C", "A-E"]})
     seat = state.result().seats[me]
     assert seat.station_routes == ("B-E",)
     assert [t.completed for t in seat.tickets] == [False, True]
@@ -128,7 +138,7 @@ def test_e1_two_stations_borrow_one_route_each():
         stations[state.map.city_index[city]] = 0
     arrange(state, station_owners=stations)
     # A-D: A-B (borrowed at B) + B-C (borrowed at C) + C-D (mine).
-    finish_with(state, {"A-B/1": 1, "B-C": 1, "C-D": 0}, {0: [1]})
+    finish_with(state, {"A-B/1": 1, "B-C": 1, "C-D": 0}, {0: ["A-D"]})
     seat = state.result().seats[0]
     assert sorted(seat.station_routes) == ["A-B/1", "B-C"]
     assert seat.tickets[0].completed
@@ -165,7 +175,7 @@ def test_e1_among_equal_ticket_points_the_choice_completing_more_tickets_wins():
     stations = [-1] * len(state.map.cities)
     stations[state.map.city_index["B"]] = 0
     arrange(state, station_owners=stations)
-    finish_with(state, {"A-B/1": 0, "B-C": 1, "B-E": 1}, {0: [0, 1, 2]})
+    finish_with(state, {"A-B/1": 0, "B-C": 1, "B-E": 1}, {0: ["A-C", "B-E", "A-E"]})
     seat = state.result().seats[0]
     # Borrowing B-C completes A-C (9); borrowing B-E completes B-E and A-E (4 + 5):
     # both give 0 ticket points, and R17 ranks on completed tickets next.
@@ -180,7 +190,72 @@ def test_e1_among_equally_good_choices_the_one_borrowing_fewer_routes_wins():
         stations[state.map.city_index[city]] = 0
     arrange(state, station_owners=stations)
     # A-C: borrowed A-C alone, or A-B/1 and B-C together.
-    finish_with(state, {"A-B/1": 1, "B-C": 1, "A-C": 1}, {0: [0]})
+    finish_with(state, {"A-B/1": 1, "B-C": 1, "A-C": 1}, {0: ["A-C"]})
     seat = state.result().seats[0]
     assert seat.station_routes == ("A-C",)
     assert seat.tickets[0].completed
+
+
+# ------------------------------------------------------------------------- P4
+def test_p4_the_globetrotter_bonus_goes_to_the_most_completed_tickets():
+    state = started(tiny_map(settings={"most_tickets_bonus": 15}), 3)
+    # Seat 0 completes A-C and A-B; seat 1 completes C-D; seat 2 nothing.
+    finish_with(
+        state, {"A-B/1": 0, "B-C": 0, "C-D": 1}, {0: ["A-C", "A-B"], 1: ["C-D"], 2: ["D-E"]}
+    )
+    result = state.result()
+    assert [s.completed_tickets for s in result.seats] == [2, 1, 0]
+    assert [s.score["most_tickets_bonus"] for s in result.seats] == [15, 0, 0]
+    assert result.seats[0].total == sum(result.seats[0].score.values())
+
+
+def test_p4_tied_players_share_it_and_those_who_left_get_none():
+    state = started(tiny_map(settings={"most_tickets_bonus": 10}), 3)
+    arrange(state, status={2: Status.RESIGNED})
+    finish_with(state, {"A-B/1": 0, "C-D": 1, "D-E": 2}, {0: ["A-B"], 1: ["C-D"], 2: ["D-E"]})
+    assert [s.score["most_tickets_bonus"] for s in state.result().seats] == [10, 10, 0]
+
+
+def test_p4_nobody_gets_it_without_a_completed_ticket_and_base_rules_have_none():
+    state = started(tiny_map(settings={"most_tickets_bonus": 10}), 2)
+    finish_with(state, {}, {0: ["A-C"], 1: ["D-E"]})
+    assert [s.score["most_tickets_bonus"] for s in state.result().seats] == [0, 0]
+    plain = started(tiny_map(), 2)
+    finish_with(plain, {"A-B/1": 0}, {0: ["A-B"], 1: []})
+    assert "most_tickets_bonus" not in plain.result().seats[0].score
+
+
+# ------------------------------------------------------------------------- P5
+INDIA_POINTS = {"grand_tour_points": [5, 10, 20, 30, 40]}
+
+
+def test_p5_a_ticket_joined_by_two_paths_sharing_no_route_is_a_grand_tour():
+    state = started(tiny_map(settings=INDIA_POINTS), 2)
+    # Seat 0: the loop A-B-C-A and the tail C-D. A-C (0) is joined twice (A-C, and
+    # A-B-C); C-D (8) only through the bridge C-D.
+    finish_with(state, {"A-B/1": 0, "B-C": 0, "A-C": 0, "C-D": 0}, {0: ["A-C", "C-D"], 1: []})
+    seat0, seat1 = state.result().seats
+    assert [t.completed for t in seat0.tickets] == [True, True]
+    assert seat0.score["grand_tour_bonus"] == 5  # one Grand Tour
+    assert seat1.score["grand_tour_bonus"] == 0
+
+
+def test_p5_the_two_paths_may_cross_at_a_city_and_the_points_grow_with_the_count():
+    state = started(tiny_map(settings=INDIA_POINTS), 2)
+    # A-B-E and A-C-D-E share no route (they meet only at A and E): A-E (3) is a
+    # Grand Tour, and so are A-B (6) and D-E (9), all on the one loop.
+    finish_with(
+        state,
+        {"A-B/1": 0, "B-E": 0, "A-C": 0, "C-D": 0, "D-E": 0},
+        {0: ["A-E", "A-B", "D-E"], 1: []},
+    )
+    assert state.result().seats[0].score["grand_tour_bonus"] == 20  # three tickets
+
+
+def test_p5_no_grand_tour_without_the_rule_or_without_a_second_path():
+    state = started(tiny_map(settings=INDIA_POINTS), 2)
+    finish_with(state, {"A-B/1": 0, "B-C": 0}, {0: ["A-C"], 1: []})  # A-B-C: one path
+    assert state.result().seats[0].score["grand_tour_bonus"] == 0
+    plain = started(tiny_map(), 2)
+    finish_with(plain, {"A-B/1": 0, "B-C": 0, "A-C": 0}, {0: ["A-C"], 1: []})
+    assert "grand_tour_bonus" not in plain.result().seats[0].score

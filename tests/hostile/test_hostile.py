@@ -50,6 +50,7 @@ MAP_EXPECTATIONS: dict[str, tuple[int, set[str]]] = {
     "tab_in_flow.yaml": (1, {"TTR304"}),
     "tag_on_mapping.yaml": (1, {"TTR007"}),
     "tagged_value.yaml": (1, {"TTR304"}),
+    "tex_names.yaml": (0, {"TTR151"}),
 }
 RECORDS = sorted(HOSTILE.glob("record_*.json"))
 
@@ -409,13 +410,16 @@ def test_standard_output_on_a_full_disk_is_one_line_and_exit_2(command: list[str
     )
 
 
-def test_a_broken_pipe_is_one_line_and_exit_2() -> None:
-    command = f"{TTR} stats europe | head -c 10 > /dev/null; exit ${{PIPESTATUS[0]}}"
-    result = subprocess.run(
-        ["bash", "-c", command], capture_output=True, text=True, timeout=TIMEOUT, cwd=ROOT
-    )
-    assert result.returncode == 2, result.stderr
-    assert "Traceback" not in result.stderr and "pipe" in result.stderr
+def test_a_reader_that_goes_away_is_not_an_error() -> None:
+    # Standard output's reader left on purpose (`| head`): ttr stops printing and
+    # exits as its work says (cli/app.py, docs/ci.md), without a word.
+    for command, code in (("stats europe", 0), ("validate maps tests/data/hostile", 2)):
+        line = f"{TTR} {command} | head -c 10 > /dev/null; exit ${{PIPESTATUS[0]}}"
+        result = subprocess.run(
+            ["bash", "-c", line], capture_output=True, text=True, timeout=TIMEOUT, cwd=ROOT
+        )
+        assert result.returncode == code, result.stderr
+        assert "Traceback" not in result.stderr and "pipe" not in result.stderr
 
 
 def test_output_paths_that_are_not_regular_files_are_never_replaced(tmp_path: Path) -> None:

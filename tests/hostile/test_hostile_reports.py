@@ -13,6 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from ttr_core.cli import app
+from ttr_core.playtest.plan import PlayedMap, RunPlan
 from ttr_maps.analysis.probe import ProbeError, parse_budget_range
 from ttr_maps.rules import (
     MAX_DECK_SAMPLES,
@@ -31,7 +32,9 @@ def report_data() -> dict:
     from ttr_core.playtest.simulate import simulate
     from ttr_maps import load_map
 
-    report = simulate(load_map("iran"), "iran", 2, 2, ["greedy", "random"], 1).report
+    report = simulate(
+        PlayedMap(load_map("iran"), "iran"), RunPlan(2, 2, ("greedy", "random"), 1)
+    ).report
     return json.loads(json.dumps(report.to_dict()))
 
 

@@ -79,7 +79,9 @@ def seat_rate(wins: float, games: int) -> SeatRate:
 
 def ticket_completion(name: str, value: int, held: int, done: int) -> TicketCompletion:
     rate_done = done / held if held else None
-    return TicketCompletion(name, value, False, held, done, rate_done, interval(done, held), 1.0)
+    return TicketCompletion(
+        name, value, False, 0, held, held, done, rate_done, interval(done, held), 1.0
+    )
 
 
 def connection(name: str, claimed: int, games: int) -> ConnectionClaims:
@@ -183,7 +185,8 @@ def synthetic_report(
         ticket_completion(name, value, held, done) for name, value, held, done in tickets
     )
     claims = tuple(
-        RouteClaims(name, 2, "gray", claimed, claimed / games) for name, claimed in routes.items()
+        RouteClaims(name, 2, "gray", False, 0, claimed, claimed / games)
+        for name, claimed in routes.items()
     )
     connections = _connections(routes, games)
     return BalanceReport(

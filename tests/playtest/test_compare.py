@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from ttr_core.cli import app
 from ttr_core.playtest.compare import compare_maps, compare_reports, to_html, to_text
+from ttr_core.playtest.plan import PlayedMap, RunPlan
 from ttr_core.playtest.report import BalanceReport
 from ttr_maps import load_map
 
@@ -89,7 +90,10 @@ def test_routes_are_matched_by_connection_so_a_new_double_is_compared() -> None:
     [double] = [r for r in both.rows if r.what == "A–B"]
     assert double.tracks == ((0.5, 0.4), (0.5, 0.4))
     [change] = [c for c in comparison.diff if c.what == "route"]
-    assert str(change) == "route A–B: 2 gray → 2 gray + 2 gray"
+    assert str(change) == (
+        "route A–B: 2 gray → 2 gray + 2 gray; A: claimed in 500 of 1000 games (50 %); "
+        "B: claimed in 700 of 1000 games (70 %)"
+    )
 
 
 def test_tracks_per_game_intervals_stay_within_the_tracks_of_the_connection() -> None:
@@ -116,18 +120,59 @@ def test_the_map_diff_names_cities_routes_tickets_and_rules() -> None:
         settings=replace(b.settings, rules={**b.settings.rules, "wagons": 40}),
     )
     a = replace(a, cities={"A": 0.5, "C": 0.5})
-    diff = [str(c) for c in compare_reports(a, b).diff]
+    diff = [f"{c.kind} {c.what} {c.name}: {c.a} → {c.b}" for c in compare_reports(a, b).diff]
     assert diff == [
-        "city removed: C",
-        "city added: D",
-        "route removed: B–C (2 gray)",
-        "route added: C–D (2 gray)",
-        "ticket added: A–D (6)",
-        "ticket B–C: 5 → 6",
-        "ticket removed: C–D (6)",
-        "rule wagons: 45 → 40",
+        "removed city C: None → None",
+        "added city D: None → None",
+        "removed route B–C: 2 gray → None",
+        "added route C–D: None → 2 gray",
+        "added ticket A–D: None → 6",
+        "changed ticket B–C: 5 → 6",
+        "removed ticket C–D: 6 → None",
+        "changed rule wagons: 45 → 40",
     ]
     assert "map diff (B against A), 8 changes:" in to_text(compare_reports(a, b))
+
+
+def test_the_map_diff_shows_every_change_that_alters_play_and_what_hardly_reaches_it() -> None:
+    """D7 bonuses, E4 long tickets, E2 tunnels and E3 ferries' locomotives are changes;
+    a double's colours written in another order are not. A changed ticket kept a
+    few times of the many it was offered is said to hardly reach play."""
+    a = synthetic_report(routes={"A-B/1": 500, "A-B/2": 400, "B-C": 500, "C-D": 50})
+    b = synthetic_report(routes={"A-B/1": 400, "A-B/2": 500, "B-C": 500, "C-D": 50})
+
+    def routes(report, **changed):
+        return tuple(replace(r, **changed.get(r.route, {})) for r in report.routes)
+
+    def tickets(report, **changed):
+        return replace(
+            report.tickets,
+            by_ticket=tuple(
+                replace(t, **changed.get(t.ticket, {})) for t in report.tickets.by_ticket
+            ),
+        )
+
+    a = replace(a, routes=routes(a, **{"A-B/1": {"color": "red"}, "A-B/2": {"color": "blue"}}))
+    b = replace(b, routes=routes(b, **{"A-B/1": {"color": "blue"}, "A-B/2": {"color": "red"}}))
+    assert compare_reports(a, b).diff == ()  # the colours' order is no change
+    b = replace(
+        b,
+        routes=routes(b, **{"B-C": {"tunnel": True}, "C-D": {"ferry": 1}}),
+        tickets=tickets(b, T4={"bonus": 2}, T5={"long": True}, T6={"value": 7}),
+    )
+    a = replace(a, tickets=tickets(a, T6={"offered": 400, "held": 12, "completed": 10}))
+    diff = {c.name.strip("–"): str(c) for c in compare_reports(a, b).diff}
+    assert diff["B–C"].startswith("route B–C: 2 gray → 2 gray tunnel;")
+    assert diff["C–D"] == (
+        "route C–D: 2 gray → 2 gray ferry 1; claimed in 50 of 1000 games (5 %): a change to "
+        "it hardly reaches play"
+    )
+    assert diff["T4"].startswith("ticket –T4: 4 → 4+2; kept 400 of the 400 times offered")
+    assert diff["T5"].startswith("ticket –T5: 5 → 5 long;")
+    assert diff["T6"].startswith(
+        "ticket –T6: 6 → 7; A: kept 12 of the 400 times offered (3 %): a change to it hardly "
+        "reaches play; B: kept 400"
+    )
 
 
 def test_text_and_html_show_both_values_titles_and_settings_that_differ() -> None:
@@ -152,7 +197,8 @@ def test_map_names_are_text_in_every_format() -> None:
 
 def test_maps_played_alike_are_compared_paired_game_by_game() -> None:
     game_map = load_map("iran")
-    same = compare_maps(game_map, "iran", game_map, "iran", 6, 3, ["greedy"], 1)
+    played = PlayedMap(game_map, "iran")
+    same = compare_maps(played, played, RunPlan(6, 3, ("greedy",), 1))
     assert same.paired and "paired game by game" in same.method
     # Common seeds on the same map: the same games, every difference exactly 0.
     assert all(r.difference in (0, None) and r.p_value == 1 for r in same.rows)
@@ -199,7 +245,7 @@ def test_cli_compares_a_report_with_a_map_unpaired(tmp_path: Path) -> None:
         ("{not json", "cannot read the report"),
         ('{"format": "other"}', "not a report.json"),
         (
-            '{"format": "ttr-simulation-report", "version": 2}',
+            '{"format": "ttr-simulation-report", "version": 3}',
             "$: 'findings' is a required property",
         ),
         ('{"format": "ttr-simulation-report", "version": 1}', "written by an older ttr"),

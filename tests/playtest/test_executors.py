@@ -11,6 +11,8 @@ import signal
 import subprocess
 import sys
 import time
+from collections import deque
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -24,12 +26,14 @@ from ttr_core.playtest.executors import (
     MapPayload,
     SimulationError,
     Work,
+    Workers,
     iter_batches,
 )
+from ttr_core.playtest.plan import PlayedMap, RunPlan
 from ttr_core.playtest.report import BalanceReport
 from ttr_core.playtest.simulate import simulate
 from ttr_maps.model import Map
-from ttr_maps.rules import MAX_GAMES
+from ttr_maps.rules import MAX_GAMES, RuleSet
 
 MAP = "north_america"
 BOTS = ("greedy", "random")
@@ -37,9 +41,16 @@ GAMES = 40
 
 
 def _report(
-    game_map: Map, executor: object, games: int = GAMES, jobs: int = 1, **options: object
+    game_map: Map,
+    executor: object,
+    games: int = GAMES,
+    jobs: int = 1,
+    rules: RuleSet | None = None,
+    on_game: Callable[[playout.GameSummary], None] | None = None,
 ) -> BalanceReport:
-    return simulate(game_map, MAP, games, 2, BOTS, 5, jobs, executor=executor, **options).report
+    where = Workers(jobs, executor)  # type: ignore[arg-type]
+    plan = RunPlan(games, 2, BOTS, 5)
+    return simulate(PlayedMap(game_map, MAP, rules), plan, where, on_game=on_game).report
 
 
 @pytest.fixture(scope="module")
@@ -147,27 +158,29 @@ def test_batches_cover_every_game_once() -> None:
     assert list(itertools.chain.from_iterable(batches)) == list(range(23))
 
 
-def test_a_worker_stopped_while_sending_a_result_does_not_hang_the_exit() -> None:
-    """A worker terminated half-way through sending a batch leaves the pool's
-    reader thread waiting for the rest, and Python's exit waits for that thread:
-    stopping the pool ends the wait. (Here the half-sent result is written by hand.)"""
+def test_a_worker_ending_half_way_through_its_answer_is_a_lost_worker() -> None:
+    """A worker terminated while sending a batch's summaries leaves half a message
+    in its pipe: the driver reads that as a lost worker (its batches are played
+    again), never waits for the rest. (Here the half message is written by hand.)"""
+    import multiprocessing
     import struct
-    from concurrent.futures import ProcessPoolExecutor
 
-    from ttr_core.playtest.executors import _stop_pool
+    from ttr_core.playtest.executors import _Worker
 
-    pool = ProcessPoolExecutor(1)
-    pool.submit(int).result()  # the pool runs; its reader thread waits for results
-    reader, results = pool._executor_manager_thread, pool._result_queue
-    assert reader is not None and results is not None
-    os.write(results._writer.fileno(), struct.pack("!i", 1_000_000) + b"half")
-    try:
-        _stop_pool(pool)
-        reader.join(timeout=10)
-        assert not reader.is_alive()
-    finally:
-        if not results._writer.closed:  # do not leave the test run hanging at exit
-            results._writer.close()
+    context = multiprocessing.get_context()
+    ours, theirs = context.Pipe()
+    worker = object.__new__(_Worker)
+    worker.process = context.Process(target=time.sleep, args=(0.2,), daemon=True)
+    worker.process.start()
+    worker.connection = ours
+    worker.pending = deque()
+    os.write(theirs.fileno(), struct.pack("!i", 1_000_000) + b"half")
+    theirs.close()
+    started = time.monotonic()
+    assert worker.receive() is None
+    assert time.monotonic() - started < 10
+    worker.stop()
+    assert not worker.process.is_alive()
 
 
 def _default_sigint() -> None:
@@ -237,7 +250,7 @@ def test_ray_missing_says_how_to_install(monkeypatch: pytest.MonkeyPatch, tmp_pa
         app, ["simulate", MAP, "--games", "2", "--executor", "ray", "--out", str(tmp_path / "r")]
     )
     assert result.exit_code == 2
-    assert "pip install 'ttr[cluster]'" in result.output
+    assert "pip install 'ttr-mapkit[cluster]'" in result.output
     assert not (tmp_path / "r").exists()
 
 

@@ -10,13 +10,16 @@ import pytest
 
 import ttr_maps.render.draw
 from ttr_core.playtest import html
+from ttr_core.playtest.plan import PlayedMap, RunPlan
 from ttr_core.playtest.simulate import Simulation, simulate
 from ttr_maps.model import Map
 
 
 @pytest.fixture(scope="module")
 def simulation(north_america: Map) -> Simulation:
-    return simulate(north_america, "north_america", 3, 2, ["greedy", "random"], 4)
+    return simulate(
+        PlayedMap(north_america, "north_america"), RunPlan(3, 2, ("greedy", "random"), 4)
+    )
 
 
 def test_heatmap_is_on_an_absolute_scale(

@@ -19,6 +19,7 @@ from ttr_core.playtest.ladder import (
     ladder_tables,
     run_ladder,
 )
+from ttr_core.playtest.plan import PlayedMap
 from ttr_core.playtest.playout import GameSummary, SeatSummary
 from ttr_maps.model import Map
 
@@ -73,7 +74,7 @@ def test_a_clean_sweep_keeps_finite_ratings() -> None:
 
 def test_greedy_is_rated_above_random_and_the_ladder_has_its_format(north_america: Map) -> None:
     bots = ["random", "greedy", "route-focus"]
-    ladder = run_ladder(north_america, "north_america", bots, 10, 2, seed=3)
+    ladder = run_ladder(PlayedMap(north_america, "north_america"), bots, 10, 2, seed=3)
     data = json.loads(json.dumps(ladder.to_dict()))  # JSON-ready
     assert data["format"] == "ttr-ladder" and data["version"] == 2
     keys = ["format", "version", "settings", "decisions", "ratings", "head_to_head", "tables"]
@@ -135,8 +136,9 @@ def test_bots_that_never_met_have_an_empty_head_to_head_cell() -> None:
 
 
 def test_same_seed_same_ladder(iran: Map) -> None:
-    first = run_ladder(iran, "iran", ["greedy", "one-step"], 2, 2, seed=8)
-    assert run_ladder(iran, "iran", ["greedy", "one-step"], 2, 2, seed=8) == first
+    played = PlayedMap(iran, "iran")
+    first = run_ladder(played, ["greedy", "one-step"], 2, 2, seed=8)
+    assert run_ladder(played, ["greedy", "one-step"], 2, 2, seed=8) == first
 
 
 def test_ladder_command_writes_json_and_png(tmp_path: Path) -> None:

@@ -12,7 +12,15 @@ import pytest
 from typer.testing import CliRunner
 
 from ttr_core.cli import app
-from ttr_core.playtest.executors import GameFailed, InProcess, RayCluster, Work, iter_batches
+from ttr_core.playtest.executors import (
+    GameFailed,
+    InProcess,
+    RayCluster,
+    Work,
+    Workers,
+    iter_batches,
+)
+from ttr_core.playtest.plan import PlayedMap, RunPlan
 from ttr_core.playtest.playout import GameSummary
 from ttr_core.playtest.simulate import simulate
 from ttr_maps.model import Map
@@ -64,10 +72,11 @@ def test_a_killed_ray_worker_is_replaced_and_the_report_unchanged(
             killed.append(_kill_one_game_worker())
 
     bots = ("greedy", "random")
-    run = simulate(north_america, MAP, 30, 2, bots, 3, 2, on_game=kill_once, executor=executor)
+    played, plan = PlayedMap(north_america, MAP), RunPlan(30, 2, tuple(bots), 3)
+    run = simulate(played, plan, Workers(2, executor), on_game=kill_once)
     assert killed and killed[0] is not None
     assert executor.retries >= 1
-    alone = simulate(north_america, MAP, 30, 2, bots, 3, 1, executor=InProcess())
+    alone = simulate(played, plan, Workers(1, InProcess()))
     assert run.report == alone.report
 
 

@@ -12,6 +12,7 @@ import pytest
 from balance_reports import checked, schema_errors, synthetic_report, validator
 from testdata import BAD, ROOT
 
+from ttr_core.playtest.plan import PlayedMap, RunPlan
 from ttr_core.playtest.report import FORMAT, BalanceReport, ReportError
 from ttr_core.playtest.simulate import simulate
 from ttr_maps import load_map
@@ -32,7 +33,8 @@ def report() -> BalanceReport:
     game_map = load_map(STALLING_MAP)
     rules = rules_for(game_map).with_overrides({"longest_path_bonus": 12})
     bots = ["greedy", "long-route"]
-    return simulate(game_map, str(STALLING_MAP), 4, 4, bots, 3, rules=rules).report
+    played = PlayedMap(game_map, str(STALLING_MAP), rules)
+    return simulate(played, RunPlan(4, 4, tuple(bots), 3)).report
 
 
 def test_a_report_reads_back_through_json_to_the_same_value(report: BalanceReport) -> None:
@@ -60,7 +62,7 @@ def test_the_schema_refuses_a_renamed_or_missing_field(report: BalanceReport) ->
     ("change", "message"),
     [
         (lambda d: d.pop("win_rate"), "no field 'win_rate'"),
-        (lambda d: d.update(version=3), "version 3"),
+        (lambda d: d.update(version=4), "version 4"),
         (lambda d: d.update(version=1), "written by an older ttr"),
         (lambda d: d.update(format="ttr-game-record"), f"not a {FORMAT}"),
         (lambda d: d["findings"].append({"code": "new", "evidence": {}}), "unknown finding"),

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from ttr_core.cli import app
 from ttr_core.engine.record import read_record, verify_record
+from ttr_core.playtest.plan import PlayedMap, RunPlan
 from ttr_core.playtest.playout import game_seed, seat_names
 from ttr_core.playtest.report import BalanceReport
 from ttr_core.playtest.simulate import simulate
@@ -122,7 +123,8 @@ def test_out_must_be_a_folder(tmp_path: Path) -> None:
 @pytest.fixture(scope="module")
 def europe_run(europe: Map) -> tuple[BalanceReport, list[dict]]:
     bots = ["random", "long-route", "greedy"]
-    simulation = simulate(europe, "europe", 6, 3, bots, 3, records=True)
+    plan = RunPlan(6, 3, tuple(bots), 4)  # a run where stations lend routes
+    simulation = simulate(PlayedMap(europe, "europe"), plan, records=True)
     checked(simulation.report)
     return simulation.report, [json.loads(text) for _, text in simulation.records]
 
@@ -184,7 +186,7 @@ def test_e1_e2_europe_section_counts_stations_borrowed_routes_and_tunnels(
         )
         assert got.tunnels_claimed_at_once == e["tc"] - e["p"] - e["g"]
     assert sum(e["tc"] for e in expected.values()) > 0
-    base = simulate(north_america, "north_america", 1, 2, ["greedy"], 1).report
+    base = simulate(PlayedMap(north_america, "north_america"), RunPlan(1, 2, ("greedy",), 1)).report
     assert base.europe is None and "europe" not in checked(base)
 
 

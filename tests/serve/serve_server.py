@@ -19,7 +19,7 @@ import uvicorn
 from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
-from ttr_core.serve.app import TOKEN_HEADER
+from ttr_core.serve.access import TOKEN_HEADER
 from ttr_core.serve.tables import Table, TableRegistry
 
 

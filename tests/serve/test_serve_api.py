@@ -36,8 +36,10 @@ from ttr_core.engine.actions import Resign
 from ttr_core.engine.positions import arrange
 from ttr_core.engine.record import read_record, verify_record
 from ttr_core.engine.view import LOG_LENGTH
-from ttr_core.serve.app import MAX_RECORD_BYTES, TOKEN_HEADER, create_app
+from ttr_core.serve.access import TOKEN_HEADER
+from ttr_core.serve.app import create_app
 from ttr_core.serve.payloads import view_payload
+from ttr_core.serve.routes.records import MAX_RECORD_BYTES
 from ttr_core.serve.store import TableStore
 from ttr_core.serve.tables import PACES, Table, TableRegistry
 from ttr_core.serve.thinkers import Thinkers
@@ -122,7 +124,14 @@ def test_no_file_outside_the_static_folder_can_be_read() -> None:
 
 def test_setup_lists_maps_players_and_paces(client: TestClient) -> None:
     data = client.get("/api/setup").json()
-    assert {m["key"] for m in data["maps"]} == {"europe", "iran", "north_america"}
+    from ttr_maps.io.bundled import bundled_map_ids
+
+    assert {m["key"] for m in data["maps"]} == set(bundled_map_ids())
+    assert {"europe", "iran", "north_america", "switzerland"} <= set(bundled_map_ids())
+    by_key = {m["key"]: m for m in data["maps"]}
+    assert by_key["nordic_countries"]["players"] == [2, 3]
+    assert by_key["north_america"]["not_modelled"] == []
+    assert any("bullet" in text for text in by_key["japan"]["not_modelled"])
     assert data["players"] == ["human", *bot_factories()]
     assert data["paces"] == list(PACES)
 
@@ -135,7 +144,14 @@ def test_map_files_given_to_the_server_are_offered_first(tmp_path: Path) -> None
     copy.write_text(re.sub(r"(?m)^id: .*$", "id: my_iran", text), encoding="utf-8")
     with serving(create_app([load_map(copy)])) as client:
         maps = client.get("/api/setup").json()["maps"]
-        assert maps[0] == {"key": "my_iran", "name": maps[0]["name"], "rules": "base", "file": True}
+        assert maps[0] == {
+            "key": "my_iran",
+            "name": maps[0]["name"],
+            "rules": "base",
+            "file": True,
+            "players": [2, 5],
+            "not_modelled": [],
+        }
         assert client.get("/api/maps/my_iran/board.svg").status_code == 200
 
 
@@ -159,7 +175,7 @@ def test_board_svg_centres_each_name_in_a_label_box_that_covers_no_label_or_city
 ) -> None:
     from dataclasses import replace
 
-    from ttr_core.serve.svg import CITY_RADIUS, SPACE_UNITS, board_labels
+    from ttr_core.web.svg import CITY_RADIUS, SPACE_UNITS, board_labels
     from ttr_maps.geometry.board import board_geometry, overlaps
 
     game_map = load_map(map_id)

@@ -8,7 +8,7 @@ import pytest
 from serve_server import BASE_URL, auth, start
 from starlette.testclient import TestClient
 
-from ttr_core.serve.guard import AllowedHosts, host_name
+from ttr_core.web.guard import AllowedHosts, host_name
 
 GAME = {"map": "iran", "players": ["human", "greedy"]}
 

@@ -99,7 +99,7 @@ def test_r4_the_ticket_choice_lists_the_offer_with_wagons_needed() -> None:
 def test_a_crowded_table_still_fits_80x24_with_hand_market_and_tickets() -> None:
     """Five seats, many tickets, a long journal: the hand, the market and the
     tickets stay; the seats and the journal give way."""
-    state, journal = played("north_america", 5, 9, 250)
+    state, journal = played("north_america", 5, 14, 250)  # seat to move holds 3 tickets
     seat = state.to_move
     assert seat is not None
     view = state.view(seat)

@@ -55,6 +55,8 @@ MODULES = (
 ROOT = Path(__file__).resolve().parents[2]
 #: Checksums of the sources the last build compiled (not part of the source tree).
 BUILD_RECORD = ROOT / "ttr_core" / "accel-build.json"
+#: The largest build record read (one checksum per module is about 2 KB).
+BUILD_RECORD_BYTES = 1_000_000
 #: Where the C files and objects of the build are kept (git-ignored).
 BUILD_DIR = ROOT / "build" / "accel"
 #: Cython's settings: annotations are documentation only (typing them would make
@@ -88,9 +90,20 @@ def checksum(module: str) -> int:
 def stale_modules() -> list[str]:
     """Compiled modules whose source changed since they were built (or that the
     build did not record)."""
+    import os
+    import stat
+
+    # Only a regular file of modest size (a FIFO put there would block every import),
+    # read without importing ttr_maps: `import ttr_core` stays this light.
     try:
-        recorded = json.loads(BUILD_RECORD.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        with open(BUILD_RECORD, "rb", opener=lambda p, f: os.open(p, f | os.O_NONBLOCK)) as f:
+            info = os.fstat(f.fileno())
+            if not stat.S_ISREG(info.st_mode) or info.st_size > BUILD_RECORD_BYTES:
+                raise ValueError("not a build record")
+            recorded = json.loads(f.read(BUILD_RECORD_BYTES + 1).decode("utf-8"))
+    except (OSError, ValueError, RecursionError):
+        recorded = {}
+    if not isinstance(recorded, dict):  # whatever else is there, no module is recorded
         recorded = {}
     suffix = EXTENSION_SUFFIXES[0]
     stale = []
@@ -194,8 +207,11 @@ def build(jobs: int = 2) -> None:
     except (Exception, SystemExit) as failed:
         clean()
         raise BuildError(f"the compiled build failed: {failed}") from None
-    BUILD_RECORD.write_text(
-        json.dumps({m: checksum(m) for m in MODULES}, indent=1) + "\n", encoding="utf-8"
+    from ttr_maps.io.files import write_text_atomically
+
+    # Atomic: a build stopped while recording leaves no half record to misread.
+    write_text_atomically(
+        BUILD_RECORD, json.dumps({m: checksum(m) for m in MODULES}, indent=1) + "\n"
     )
 
 

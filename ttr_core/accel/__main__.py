@@ -22,6 +22,26 @@ def _jobs(text: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run the command; what standard output's failures and Ctrl-C end in follows
+    the rule of every `ttr` command (docs/ci.md): a reader that goes away is not an
+    error, any other output error is one line and exit 2, Ctrl-C exit 130."""
+    from ttr_maps.io.files import describe_os_error, guard_standard_output
+
+    guard_standard_output()
+    try:
+        status = _run(argv)
+        sys.stdout.flush()
+    except KeyboardInterrupt:
+        print("python -m ttr_core.accel: interrupted", file=sys.stderr)
+        return 130
+    except OSError as error:
+        where = f"{error.filename}: " if error.filename else "cannot write to standard output: "
+        print(f"python -m ttr_core.accel: {where}{describe_os_error(error)}", file=sys.stderr)
+        return 2
+    return status
+
+
+def _run(argv: list[str] | None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m ttr_core.accel",
         description=" ".join(accel.__doc__.split("\n\n")[0].split()),

@@ -179,13 +179,20 @@ def _deal_tickets(
             if offer:
                 pending.append(ChooseTickets(other, offer, rule_set.setup_keep, setup=True))
     else:
-        # Regular tickets never leave the game: those not in the deck are held;
-        # the other tickets held are long ones, at most those dealt at setup (E4).
-        held_regular = len(regular) - view.ticket_deck_size
+        # Regular tickets never leave the game unless P3 sends the ones not kept
+        # away: then the unknown regular tickets are the deck, the others' hands and
+        # some gone for good. The other tickets held are long ones, at most those
+        # dealt at setup (E4): without P3 exactly as many as the regular ones do not
+        # cover; with it, that many at least.
+        gone = rule_set.setup_returns_leave or rule_set.drawn_returns_leave
         held = sum(view.ticket_counts[s] for s in others)
         most = rule_set.setup_long_tickets if rule_set.long_tickets else 0
         slots = [s for s in others for _ in range(min(most, view.ticket_counts[s]))]
-        for other in rng.sample(slots, held - held_regular):
+        fewest = max(0, held - (len(regular) - view.ticket_deck_size))
+        count = fewest
+        if gone and min(len(slots), len(long_ones)) > fewest:
+            count = rng.randint(fewest, min(len(slots), len(long_ones)))
+        for other in rng.sample(slots, count):
             tickets[other].append(long_ones.pop())
         for other in others:
             count = view.ticket_counts[other] - len(tickets[other])
@@ -193,6 +200,9 @@ def _deal_tickets(
                 tickets[other] += _weighted_draw(regular, count, weights[other], rng)
             else:
                 tickets[other] += [regular.pop() for _ in range(count)]
+        if gone:
+            deck = view.ticket_deck_size
+            return tickets, regular[:deck], regular[deck:] + long_ones, pending
     return tickets, regular, long_ones, pending
 
 

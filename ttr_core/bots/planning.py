@@ -4,7 +4,10 @@ Everything works on the integer-indexed `Board`: cities, routes and card colours
 are small integers, so a turn's planning is a few list look-ups and, when the
 board changed where it matters, a Dijkstra over a few dozen cities. The static
 graph of a board (neighbours, all-pairs shortest distances) is built once per
-board and shared by every bot in every game on it.
+board and shared by every bot in every game on it; it holds nothing but the
+board. The memo of a bot's searches (`PathMemo`) is the bot's own
+(`BoardGraph.with_memo`): its keys name the tickets the bot planned for, which no
+other seat may learn (R5, D6).
 
 >>> from ttr_maps import load_map
 >>> from ttr_core.engine.compiled import board_for
@@ -16,8 +19,8 @@ board and shared by every bot in every game on it.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
 from math import comb
 from typing import cast
 from weakref import WeakKeyDictionary
@@ -25,7 +28,7 @@ from weakref import WeakKeyDictionary
 from ttr_core.engine.actions import DRAW_DECK, DRAW_MARKET, Action, Claim, Payment
 from ttr_core.engine.cards import CARD_INDEX, LOCO
 from ttr_core.engine.compiled import GRAY_INDEX, Board
-from ttr_core.engine.moves.claims import payment_shapes
+from ttr_core.engine.moves.claims import payment_shapes, usable_hand
 from ttr_core.engine.open_routes import can_claim_route
 from ttr_maps.rules import CARDS_PER_COLOR, DECK_SIZE, EUROPE, LOCOMOTIVES, RuleSet
 
@@ -35,9 +38,10 @@ INF = 10_000
 
 class PathMemo:
     """Cheapest paths by (source, target, costs) on one board graph: plans are re-made,
-    and ticket choices try plans, under the same costs again and again, by every
-    player of every game on the board (the same answers as `cheapest_path`, a
-    function of these alone). Bounded: it starts afresh at `LIMIT` paths."""
+    and ticket choices try plans, under the same costs again and again (the same
+    answers as `cheapest_path`, a function of these alone). Bounded: it starts
+    afresh at `LIMIT` paths. One bot's own: the sources and targets are its
+    tickets (held or offered), hidden from the other seats (R5, D6)."""
 
     __slots__ = ("_paths",)
 
@@ -73,11 +77,20 @@ class BoardGraph:
     distance: tuple[tuple[int, ...], ...]
     #: Every route, longest first (most points first, R10).
     by_length: tuple[int, ...]
-    #: The planners' searches on this board, remembered (`plan_network`).
-    paths: PathMemo = field(default_factory=PathMemo)
+    #: One bot's searches on this board, remembered (`plan_network`); None in the
+    #: graph `graph_for` shares, which holds nothing a seat may not know.
+    paths: PathMemo | None = None
 
     def city(self, name: str) -> int:
         return self.board.map.city_index[name]
+
+    def with_memo(self) -> BoardGraph:
+        """This graph with a memo of searches of its own, for one bot."""
+        return replace(self, paths=PathMemo())
+
+    def search(self) -> Callable[[BoardGraph, Sequence[int], int, int], tuple[int, list[int]]]:
+        """`cheapest_path`, through the memo if this graph has one."""
+        return cheapest_path if self.paths is None else self.paths.cheapest_path
 
 
 _GRAPHS: WeakKeyDictionary[Board, BoardGraph] = WeakKeyDictionary()
@@ -216,9 +229,10 @@ def plan_network(
     """Connect tickets one by one, most valuable first, each by its cheapest path
     given the routes owned and those already planned (a Steiner-tree heuristic).
     A ticket that cannot be connected, or not with the wagons left, is lost.
-    Searches made before under the same costs are not made again (`graph.paths`)."""
+    Searches made before under the same costs are not made again (`graph.paths`,
+    if the graph has a memo)."""
     board = graph.board
-    search = graph.paths.cheapest_path
+    search = graph.search()
     working = list(costs)
     planned: list[int] = []
     kept: list[int] = []
@@ -336,11 +350,14 @@ def best_payment(
     hand: Sequence[int],
     needs: Sequence[int] | None = None,
     min_locos: int = 0,
+    plain_route_locomotives: bool = True,
 ) -> Claim | None:
     """The cheapest affordable payment of `route` (R9), or None: as few locomotives
-    as possible (at least `min_locos`, E3 ferries); on a gray route, the colour least
-    needed elsewhere, then the one held most. The result is one of the board's
-    ready-made claims."""
+    as possible (at least `min_locos`, E3 ferries; none on a plain route under P2,
+    without `plain_route_locomotives`); on a gray route, the colour least needed
+    elsewhere, then the one held most. The result is one of the board's ready-made
+    claims."""
+    hand = usable_hand(board, route, hand, plain_route_locomotives)
     length, color = board.route_length[route], board.route_color[route]
     if (hand[color] if color != GRAY_INDEX else max(hand[:LOCO])) + hand[LOCO] < length:
         return None  # R9: too few cards whatever the payment (most routes, most turns)

@@ -28,6 +28,7 @@ from copy import copy
 from ttr_core.bots.planning import (
     TUNNEL_ODDS,
     TUNNEL_RESERVE,
+    BoardGraph,
     Plan,
     best_payment,
     color_needs,
@@ -53,10 +54,11 @@ from ttr_core.engine.state import GameState
 class RolloutPlayer:
     """Plays `seat` of `state` (a sampled world) like the greedy bot, reading the state."""
 
-    def __init__(self, state: GameState, seat: int) -> None:
+    def __init__(self, state: GameState, seat: int, graph: BoardGraph | None = None) -> None:
         self.state = state
         self.seat = seat
-        self.graph = graph_for(state.board)
+        #: The board's graph; the search bot's own, with its memo (R5, D6).
+        self.graph = graph or graph_for(state.board)
         self._plan: Plan | None = None
         self._plan_tickets: tuple[int, ...] = ()
         #: What the plan was last checked against: my tickets, everyone's wagons
@@ -172,7 +174,9 @@ class RolloutPlayer:
         ):
             return None
         ferry = board.route_ferry[route] if rules.ferries else 0
-        claim = best_payment(board, route, state.hands[seat], needs, ferry)
+        claim = best_payment(
+            board, route, state.hands[seat], needs, ferry, rules.plain_route_locomotives
+        )
         if (
             claim is not None
             and rules.tunnels
@@ -252,6 +256,7 @@ class RolloutPlayer:
         )
 
 
-def rollout_players(state: GameState) -> list[RolloutPlayer]:
-    """One playout player per seat of `state`."""
-    return [RolloutPlayer(state, seat) for seat in range(state.num_players)]
+def rollout_players(state: GameState, graph: BoardGraph | None = None) -> list[RolloutPlayer]:
+    """One playout player per seat of `state`, searching on `graph` (the board's
+    graph with the searching bot's own memo; the shared one, without a memo, if None)."""
+    return [RolloutPlayer(state, seat, graph) for seat in range(state.num_players)]

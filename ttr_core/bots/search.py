@@ -53,7 +53,14 @@ from dataclasses import dataclass, field
 
 from ttr_core.bots.determinize import determinize
 from ttr_core.bots.one_step import OneStepBot
-from ttr_core.bots.planning import INF, best_payment, distances_from, graph_for, route_costs
+from ttr_core.bots.planning import (
+    INF,
+    BoardGraph,
+    best_payment,
+    distances_from,
+    graph_for,
+    route_costs,
+)
 from ttr_core.bots.rollout import RolloutPlayer, rollout_players
 from ttr_core.bots.styles import GREEDY, PlanningBot, doubles_from, ferry_locos, rescue_station
 from ttr_core.engine.actions import (
@@ -179,6 +186,8 @@ class SearchBot:
         # The heuristics that propose candidates (and answer when only one is left).
         self._greedy = PlanningBot(seed, GREEDY)
         self._one_step = OneStepBot(seed)
+        #: The board's graph with the playouts' own memo of searches (R5, D6).
+        self._graph: BoardGraph | None = None
 
     def act(self, view: PlayerView) -> Action:
         started = time.process_time()
@@ -194,6 +203,16 @@ class SearchBot:
         self.stats.cpu_seconds += spent
         self.stats.per_move.append(spent)
         return choice
+
+    def catch_up(self, view: PlayerView, action: Action) -> bool:
+        """Become the bot that chose `action` in `view` (a resumed game,
+        `ttr_core.engine.loop.catch_up`) without searching again: the heuristics
+        see the view and the search's seed is drawn, as `act` does; the playouts
+        change nothing that lasts. Exact (True) with a budget of playouts; with
+        seconds, the choices hang on the machine's speed and cannot be repeated."""
+        self.candidate_actions(view)
+        self.rng.getrandbits(64)
+        return self.budget.seconds is None
 
     # ------------------------------------------------------------ candidates
     def candidate_actions(self, view: PlayerView) -> list[Action]:
@@ -241,7 +260,14 @@ class SearchBot:
         for routes, limit in ((planned, PLANNED_CLAIMS), (by_length, LONGEST_CLAIMS)):
             found = 0
             for route in routes:
-                claim = best_payment(board, route, view.hand, None, ferry_locos(view, route))
+                claim = best_payment(
+                    board,
+                    route,
+                    view.hand,
+                    None,
+                    ferry_locos(view, route),
+                    view.rule_set.plain_route_locomotives,
+                )
                 if claim is not None and claim in listed and claim not in claims:
                     claims.append(claim)
                     found += 1
@@ -304,7 +330,10 @@ class SearchBot:
         worlds = 0
         while (len(alive) > 1 or not drop) and (not worlds or allowance.allows(len(alive))):
             world = determinize(view, rng, weights)
-            players = rollout_players(world)
+            graph = self._graph
+            if graph is None or graph.board is not world.board:
+                graph = self._graph = graph_for(world.board).with_memo()
+            players = rollout_players(world, graph)
             for player in players:
                 player.plan()  # made once per world, copied into every playout
             for arm in alive:

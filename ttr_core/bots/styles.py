@@ -52,6 +52,7 @@ from ttr_core.engine.actions import (
     PayTunnel,
     Resign,
 )
+from ttr_core.engine.compiled import Board
 from ttr_core.engine.decisions import ChooseTickets, SecondCard, TunnelPayment
 from ttr_core.engine.enums import Phase
 from ttr_core.engine.open_routes import can_claim_route
@@ -114,6 +115,15 @@ class PlanningBot:
         #: hand of the turn after the first give-up (None until that turn).
         self._give_ups: dict[int, int] = {}
         self._given_up_hand: tuple[int, ...] | None = None
+        #: The board's graph with my own memo of searches (R5, D6: never shared).
+        self._graph: BoardGraph | None = None
+
+    def graph(self, board: Board) -> BoardGraph:
+        """The static graph of `board` with a memo of my searches of my own."""
+        graph = self._graph
+        if graph is None or graph.board is not board:
+            graph = self._graph = graph_for(board).with_memo()
+        return graph
 
     # ------------------------------------------------------------------ entry
     def act(self, view: PlayerView) -> Action:
@@ -185,7 +195,9 @@ class PlanningBot:
         )
         for route in targets:
             if can_claim_route(board, route, seat, owners, players, wagons, doubles):
-                claim = best_payment(board, route, hand, needs, ferry_locos(view, route))
+                claim = best_payment(
+                    board, route, hand, needs, ferry_locos(view, route), locos_on_plain(view)
+                )
                 if claim is not None and is_worth_digging(view, route, claim, given_up):
                     return claim
         if self.wants_tickets(view, plan):
@@ -294,7 +306,7 @@ class PlanningBot:
             if refreshed is not None:
                 self._plan = refreshed
                 return refreshed
-        graph = graph_for(view.board)
+        graph = self.graph(view.board)
         costs = my_costs(view)
         plan = plan_network(graph, costs, tickets, view.wagons[view.seat])
         self._plan, self._plan_key = plan, key
@@ -305,7 +317,7 @@ class PlanningBot:
         decision = view.decision
         assert isinstance(decision, ChooseTickets)
         return tickets_to_keep(
-            graph_for(view.board),
+            self.graph(view.board),
             my_costs(view),
             [t.index for t in view.tickets if not t.completed],
             decision.offered,
@@ -329,7 +341,7 @@ def tickets_to_keep(
     `wagons`. `costs` are what each route costs the player (see `route_costs`)."""
     board = graph.board
     budget = wagons * style.ticket_budget
-    search = graph.paths.cheapest_path  # searches made before are not made again
+    search = graph.search()  # with a memo, searches made before are not made again
     base = plan_network(graph, costs, held, wagons)
     working = list(costs)
     for route in base.routes:
@@ -405,6 +417,11 @@ def ferry_locos(view: PlayerView, route: int) -> int:
     return view.board.route_ferry[route] if view.rule_set.ferries else 0
 
 
+def locos_on_plain(view: PlayerView) -> bool:
+    """R9: locomotives pay any route; P2: only tunnels and ferries."""
+    return view.rule_set.plain_route_locomotives
+
+
 #: E2: how often a bot gives up one tunnel with one hand before it stops digging it
 #: until its hand changes; one retry is worth it (three new cards are turned up).
 TUNNEL_TRIES = 2
@@ -476,7 +493,9 @@ def best_claim(view: PlayerView, given_up: Collection[int] = ()) -> Claim | None
         if owners[route] == -1 and can_claim_route(
             board, route, seat, owners, players, wagons, doubles
         ):
-            claim = best_payment(board, route, hand, None, ferry_locos(view, route))
+            claim = best_payment(
+                board, route, hand, None, ferry_locos(view, route), locos_on_plain(view)
+            )
             if claim is not None and is_worth_digging(view, route, claim, given_up):
                 return claim
     return None

@@ -1,30 +1,40 @@
 """The `ttr` command. Commands are wiring: they parse options, call a library
-function and hand its result to a reporter. Each lives in its own module."""
+function and hand its result to a reporter. Each lives in its own module.
+
+Ctrl-C while the commands load (typer, rich and click come with them) ends the
+process like Ctrl-C anywhere in a command: exit 130, no traceback.
+"""
 
 from __future__ import annotations
 
-from ttr_core.cli.app import app
+#: Exit status after Ctrl-C (128 + SIGINT), as shells report it and typer exits.
+EXIT_INTERRUPTED = 130
+
+try:
+    from ttr_core.cli.app import app
+
+    # Importing a command module registers its command on `app`.
+    from ttr_core.cli import validate  # noqa: F401  isort: skip
+    from ttr_core.cli import fix  # noqa: F401  isort: skip
+    from ttr_core.cli import preview  # noqa: F401  isort: skip
+    from ttr_core.cli import stats  # noqa: F401  isort: skip
+    from ttr_core.cli import new  # noqa: F401  isort: skip
+    from ttr_core.cli import play  # noqa: F401  isort: skip
+    from ttr_core.cli import replay  # noqa: F401  isort: skip
+    from ttr_core.cli import simulate  # noqa: F401  isort: skip
+    from ttr_core.cli import serve  # noqa: F401  isort: skip
+    from ttr_core.cli import layout  # noqa: F401  isort: skip
+    from ttr_core.cli import print  # noqa: F401  isort: skip
+    from ttr_core.cli import tickets  # noqa: F401  isort: skip
+    from ttr_core.cli import probe  # noqa: F401  isort: skip
+    from ttr_core.cli import ladder  # noqa: F401  isort: skip
+    from ttr_core.cli import compare  # noqa: F401  isort: skip
+    from ttr_core.cli import lsp  # noqa: F401  isort: skip
+    from ttr_core.cli import edit  # noqa: F401  isort: skip
+except KeyboardInterrupt:  # the console script imports this first
+    raise SystemExit(EXIT_INTERRUPTED) from None
 
 __all__ = ["app", "main"]
-
-# Importing a command module registers its command on `app`.
-from ttr_core.cli import validate  # noqa: F401  isort: skip
-from ttr_core.cli import fix  # noqa: F401  isort: skip
-from ttr_core.cli import preview  # noqa: F401  isort: skip
-from ttr_core.cli import stats  # noqa: F401  isort: skip
-from ttr_core.cli import new  # noqa: F401  isort: skip
-from ttr_core.cli import play  # noqa: F401  isort: skip
-from ttr_core.cli import replay  # noqa: F401  isort: skip
-from ttr_core.cli import simulate  # noqa: F401  isort: skip
-from ttr_core.cli import serve  # noqa: F401  isort: skip
-from ttr_core.cli import layout  # noqa: F401  isort: skip
-from ttr_core.cli import print  # noqa: F401  isort: skip
-from ttr_core.cli import tickets  # noqa: F401  isort: skip
-from ttr_core.cli import probe  # noqa: F401  isort: skip
-from ttr_core.cli import ladder  # noqa: F401  isort: skip
-from ttr_core.cli import compare  # noqa: F401  isort: skip
-from ttr_core.cli import lsp  # noqa: F401  isort: skip
-from ttr_core.cli import edit  # noqa: F401  isort: skip
 
 
 def main() -> None:
@@ -32,10 +42,14 @@ def main() -> None:
 
     The process ends with the command: what it built is left out of the garbage
     collector's passes at exit (`ttr_maps.garbage.freeze_for_exit`)."""
+    import sys
+
     from ttr_core.cli.app import run
     from ttr_maps.garbage import freeze_for_exit
 
     try:
         run()
+    except KeyboardInterrupt:  # Ctrl-C outside the command (typer handles it inside)
+        sys.exit(EXIT_INTERRUPTED)
     finally:
         freeze_for_exit()

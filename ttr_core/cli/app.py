@@ -1,12 +1,22 @@
 """The typer application that every `ttr` subcommand registers on, and the one
-place where output that cannot be written is reported (`report_write_error`)."""
+place where output that cannot be written is reported (`report_write_error`).
+
+**Standard output and its reader.** Standard output is for people and pipes: when
+its reader goes away (a broken pipe: `ttr play … | head`), that is the reader's
+choice, not a failure. ttr then stops printing, goes on with its work (every file
+it was asked to write is written in full) and exits with the status the work
+gives, as if the output had been read, saying nothing
+(`ttr_maps.io.files.guard_standard_output`). Standard
+output that cannot be written for any other reason (closed with `>&-`, a full
+disk, an I/O error), and an output file given by an option that cannot be written
+in full (`-o /dev/stdout` on a closed pipe included), are errors: one line on
+standard error, exit 2. docs/ci.md has the table for every command."""
 
 from __future__ import annotations
 
 import contextlib
 import errno
 import functools
-import io
 import os
 import sys
 from collections.abc import Callable
@@ -55,18 +65,19 @@ class CommandApp(typer.Typer):
 def report_write_error(error: OSError) -> NoReturn:
     """Say in one line what could not be written and why, then exit 2. Standard
     output is closed for good first, so Python does not fail again at exit."""
-    from ttr_maps.io.files import OutputPathError, describe_os_error
+    from ttr_maps.io.files import OutputPathError, describe_os_error, silence_standard_output
+    from ttr_maps.text import glimpse
 
     reason = describe_os_error(error)
     if error.errno == errno.EPIPE:
         reason = "the pipe was closed by the program reading it"
     if isinstance(error, OutputPathError):  # its message names the file
         line = f"ttr: {reason}"
-    elif error.filename is not None:
-        line = f"ttr: {error.filename}: {reason}"
+    elif error.filename is not None:  # a name of thousands of characters is shown cut
+        line = f"ttr: {glimpse(str(error.filename))}: {reason}"
     else:
         line = f"ttr: cannot write to standard output: {reason}"
-    _silence_standard_output()
+    silence_standard_output()
     try:
         sys.stderr.write(line + "\n")
         sys.stderr.flush()
@@ -75,24 +86,16 @@ def report_write_error(error: OSError) -> NoReturn:
     raise typer.Exit(EXIT_USAGE)
 
 
-def _silence_standard_output() -> None:
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    except (OSError, ValueError, AttributeError):  # no real stdout (a test runner)
-        pass
-
-
 app = CommandApp(
     name="ttr",
     help=(
         "Design, check and play-test Ticket to Ride maps.\n\n"
         "Maps are YAML files (see docs/map-format.md). MAP arguments take a bundled map id "
-        "(north_america, europe, iran) or a path to a YAML file."
+        "(north_america, europe, nordic_countries, ...: the README lists them) or a path "
+        "to a YAML file."
     ),
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     rich_markup_mode="rich",
     pretty_exceptions_enable=False,
 )
@@ -100,9 +103,9 @@ app = CommandApp(
 
 def _show_version(value: bool) -> None:
     if value:
-        from importlib.metadata import version
+        from ttr_maps.about import DISTRIBUTION, installed_version
 
-        typer.echo(f"ttr {version('ttr')}")
+        typer.echo(f"ttr {installed_version()} ({DISTRIBUTION})")
         raise typer.Exit()
 
 
@@ -145,28 +148,15 @@ def stop_on_signals() -> None:
         signal.signal(signum, stop)
 
 
-class _ClosedOutput(io.TextIOBase):
-    """Standard output when the shell closed it: writing fails like a write to a
-    closed descriptor, so it is reported (exit 2), not silently lost."""
-
-    def writable(self) -> bool:
-        return True
-
-    def write(self, text: str) -> int:
-        raise OSError(errno.EBADF, "it is closed")
-
-    def fileno(self) -> int:
-        raise OSError(errno.EBADF, "it is closed")
-
-
 def run(argv: list[str] | None = None) -> None:
     """Run the `ttr` command: SIGTERM and SIGHUP unwind like Ctrl-C does (so no
     temporary file is left behind), and output that fails outside any command
     (`ttr --help > /dev/full`) is reported like inside one."""
+    from ttr_maps.io.files import guard_standard_output
+
     stop_on_signals()
     _rich_reports_broken_pipes_here()
-    if sys.stdout is None:  # started with standard output closed (`>&-`)
-        sys.stdout = _ClosedOutput()
+    guard_standard_output()
     try:
         try:
             app(args=argv)

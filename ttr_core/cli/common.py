@@ -13,11 +13,13 @@ import typer
 
 from ttr_core.cli.app import EXIT_USAGE
 from ttr_core.playtest.executors import EXECUTORS
+from ttr_maps.rules import MAX_SEED
 from ttr_maps.text import glimpse
 
 if TYPE_CHECKING:
     from ttr_core.engine.result import GameResult
-    from ttr_core.playtest.executors import Executor
+    from ttr_core.playtest.executors import Workers
+    from ttr_core.playtest.plan import PlayedMap
     from ttr_maps.model import Map
     from ttr_maps.rules import RuleSet
 
@@ -92,12 +94,16 @@ def bot_names(spec: str, option: str = "--bots") -> list[str]:
 def rules_with_changes(game_map: Map, changes: list[str] | None) -> RuleSet:
     """The map's rule set (with its settings) and the --set changes, or exit 2
     naming the bad field and the allowed ones."""
-    from ttr_maps.rules import RuleSetError, parse_overrides, rules_for
+    from ttr_maps.rules import RuleSetError, misfit, parse_overrides, rules_for
 
     try:
-        return rules_for(game_map).with_overrides(parse_overrides(changes or []))
+        rule_set = rules_for(game_map).with_overrides(parse_overrides(changes or []))
     except RuleSetError as error:
         raise fail(f"--set: {error}") from None
+    problem = misfit(rule_set, game_map)
+    if problem:
+        raise fail(f"--set: {problem}")
+    return rule_set
 
 
 #: `--executor` choices, derived from the executor registry.
@@ -118,7 +124,7 @@ ExecutorOption = Annotated[
     ExecutorName,
     typer.Option(
         help="Where the games are played: local (this machine's processes, --jobs) or "
-        "ray (Ray workers; pip install 'ttr[cluster]'; see docs/cluster.md).",
+        "ray (Ray workers; pip install 'ttr-mapkit[cluster]'; see docs/cluster.md).",
     ),
 ]
 AddressOption = Annotated[
@@ -130,13 +136,24 @@ AddressOption = Annotated[
 ]
 DEFAULT_EXECUTOR = ExecutorName("local")
 
+#: The options of a run of games (`ttr simulate`, `ttr compare`, `ttr ladder`).
+SeedOption = Annotated[
+    int,
+    typer.Option(
+        min=-MAX_SEED,
+        max=MAX_SEED,
+        help="Seed of the run: game i is played with a seed derived from it, so the same "
+        "seed gives the same games.",
+    ),
+]
 
-def executor_from_options(
+
+def workers_from_options(
     executor: ExecutorName, jobs: int | None, address: str | None, games: int
-) -> tuple[int, Executor]:
-    """The executor the options ask for, and the worker count to size batches by;
-    exit 2 when they do not fit together or Ray is missing."""
-    from ttr_core.playtest.executors import SimulationError, import_ray
+) -> Workers:
+    """Where the options ask the games to be played (the worker count sizes the
+    batches); exit 2 when they do not fit together or Ray is missing."""
+    from ttr_core.playtest.executors import SimulationError, Workers, import_ray
 
     if address is not None and executor != "ray":
         raise fail("--address is for --executor ray")
@@ -150,7 +167,30 @@ def executor_from_options(
             raise fail(str(error)) from None
         if address is None and workers is None:
             workers = os.cpu_count() or 1
-    return workers or 1, EXECUTORS[executor.value](workers, address)
+    return Workers(workers or 1, EXECUTORS[executor.value](workers, address))
+
+
+def checked_bots(spec: str, option: str = "--bots") -> tuple[str, ...]:
+    """`bot_names`, each one a bot (`check_bot_name`), or exit 2 saying which is not."""
+    from ttr_core.bots import check_bot_name
+
+    names = bot_names(spec, option)
+    try:
+        for name in names:
+            check_bot_name(name)
+    except ValueError as error:
+        raise fail(f"{option}: {error}") from None
+    return tuple(names)
+
+
+def played_map(map_argument: str, changes: list[str] | None = None) -> PlayedMap:
+    """The map a MAP argument names, with the --set changes (exit 2 for a map that
+    cannot be played or a bad change)."""
+    from ttr_core.playtest.plan import PlayedMap
+
+    game_map = load_map_argument(map_argument)
+    rules = rules_with_changes(game_map, changes) if changes else None
+    return PlayedMap(game_map, map_argument, rules)
 
 
 @contextmanager
@@ -195,16 +235,24 @@ def load_map_argument(argument: str) -> Map:
     every error found in it."""
     from ttr_maps.io.bundled import bundled_map_ids
     from ttr_maps.load import InvalidMapError, load_map
+    from ttr_maps.text import shorten_message
 
     try:
         return load_map(argument)
     except InvalidMapError as error:
         report = error.report
-        for problem in report.errors:
-            typer.echo(str(problem), err=True)
-        named_a_file = report.document is not None or Path(argument).exists()
+        for problem in report.errors:  # a path of thousands of characters is shown cut
+            typer.echo(shorten_message(str(problem)), err=True)
+        named_a_file = report.document is not None or _exists(argument)
         hint = "" if named_a_file else f" (bundled maps: {', '.join(bundled_map_ids())})"
         raise fail(f"{argument}: not a playable map{hint}") from None
+
+
+def _exists(path: str) -> bool:
+    try:
+        return Path(path).exists()
+    except (OSError, ValueError):  # a name too long for the system, a NUL byte
+        return False
 
 
 def standings_table(result: GameResult, players: list[str]) -> object:

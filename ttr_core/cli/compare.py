@@ -9,11 +9,18 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, app
-from ttr_core.cli.common import checked_output, fail, load_map_argument, output_file
+from ttr_core.cli.app import EXIT_OK, app
+from ttr_core.cli.common import (
+    SeedOption,
+    checked_bots,
+    checked_output,
+    fail,
+    output_file,
+    played_map,
+)
 from ttr_core.cli.play import BOTS_HELP
 from ttr_core.playtest.compare import REPORTERS
-from ttr_maps.rules import MAX_GAMES, MAX_SEED
+from ttr_maps.rules import MAX_GAMES
 
 if TYPE_CHECKING:
     from ttr_core.playtest.report import BalanceReport
@@ -103,9 +110,7 @@ def compare(
         str,
         typer.Option(help=f"Bots when A, B are maps, rotated over the seats. Bots: {BOTS_HELP}."),
     ] = "greedy",
-    seed: Annotated[
-        int, typer.Option(min=-MAX_SEED, max=MAX_SEED, help="Seed when A, B are maps.")
-    ] = 0,
+    seed: SeedOption = 0,
     jobs: Annotated[
         int | None,
         typer.Option(
@@ -113,14 +118,12 @@ def compare(
         ),
     ] = None,
 ) -> None:
-    from ttr_core.bots import bot_factories
     from ttr_core.playtest.compare import compare_reports
+    from ttr_core.playtest.executors import Workers
+    from ttr_core.playtest.plan import RunPlan
 
-    names = [n.strip() for n in bots.split(",") if n.strip()]
-    unknown = [n for n in names if n not in bot_factories()]
-    if not names or unknown:
-        raise fail(f"unknown bot {', '.join(unknown) or repr(bots)}")
-    workers = jobs if jobs is not None else (os.cpu_count() or 1)
+    plan = RunPlan(games, players, checked_bots(bots), seed)
+    where = Workers(min(jobs or os.cpu_count() or 1, 2 * games))
     titles = _titles(a, b)
     paths = _report_path(a), _report_path(b)
     checked_output(output, "--output", [p or arg for p, arg in zip(paths, (a, b), strict=True)])
@@ -129,10 +132,8 @@ def compare(
     elif paths[0] is None and paths[1] is None:
         from ttr_core.playtest.compare import compare_maps
 
-        map_a, map_b = load_map_argument(a), load_map_argument(b)  # exit 2 on errors
-        comparison = compare_maps(
-            map_a, a, map_b, b, games, players, names, seed, min(workers, 2 * games), titles
-        )
+        played = played_map(a), played_map(b)  # exit 2 on errors
+        comparison = compare_maps(*played, plan, where, titles)
     else:  # a report and a map: the map is played with the options, unpaired
         from ttr_core.playtest.simulate import simulate
 
@@ -141,9 +142,7 @@ def compare(
             if path is not None:
                 reports.append(_read_report(argument, path))
             else:
-                game_map = load_map_argument(argument)
-                run = simulate(game_map, argument, games, players, names, seed, workers)
-                reports.append(run.report)
+                reports.append(simulate(played_map(argument), plan, where).report)
         comparison = compare_reports(reports[0], reports[1], titles)
     text = REPORTERS[output_format.value](comparison)
     if output is None:
@@ -154,6 +153,6 @@ def compare(
     try:
         write_text_atomically(output, text)
     except OSError as error:
-        raise fail(f"cannot write {output}: {error.strerror or error}", EXIT_FAILED) from None
+        raise fail(f"cannot write {output}: {error.strerror or error}") from None
     typer.echo(f"comparison written to {output}")
     raise typer.Exit(EXIT_OK)

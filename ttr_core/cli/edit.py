@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ttr_core.cli.app import EXIT_OK, app
 from ttr_core.cli.common import fail
 from ttr_core.cli.serve import check_host
+
+if TYPE_CHECKING:
+    from ttr_core.edit.session import EditSession
 
 HELP = (
     "Edit a map in the browser: draw cities (by clicking, or by name from a gazetteer), "
@@ -32,6 +35,59 @@ def _region(region: str | None) -> str:
     return region.strip()
 
 
+def _country_of(region: str) -> str | None:
+    """The ISO code of the country `--region` names (None for 'plane')."""
+    from ttr_maps.authoring.gazetteer import country_code
+
+    if region.lower() == "plane":
+        return None
+    country = country_code(region)
+    if country is None:
+        raise fail(f"--region {region!r}: no such country (give its name or ISO code)")
+    return country
+
+
+def _new_map_text(path: Path, plane: bool) -> str:
+    """The text of an empty map for a file that does not exist yet (its id from the
+    file name)."""
+    from ttr_maps.authoring.starter import StarterError, default_schema_reference, empty_map_text
+
+    try:
+        text = empty_map_text(
+            path.stem,
+            coordinates="plane" if plane else "geographic",
+            schema_ref=default_schema_reference(path),
+        )
+    except StarterError as problem:
+        raise fail(f"{path}: {problem}; name the file after the map's id") from None
+    if not path.parent.is_dir():
+        raise fail(f"{path}: folder {path.parent} does not exist")
+    return text
+
+
+def open_session(path: Path, region: str | None) -> EditSession:
+    """The editing session of `path`: the file as it is, or an empty map in the
+    region asked for (`--region`, else asked at the terminal). Raises the usage
+    error."""
+    from ttr_core.edit.session import EditSession, OpenError
+    from ttr_maps.authoring.gazetteer import country_frame
+
+    if path.suffix.lower() not in (".yaml", ".yml"):
+        raise fail(f"{path}: a map file ends in .yaml or .yml")
+    if path.exists() or path.is_symlink():
+        country = _country_of(region) if region else None
+        new_text = None
+    else:
+        chosen = _region(region)
+        country = _country_of(chosen)
+        new_text = _new_map_text(path, plane=chosen.lower() == "plane")
+    frame = country_frame(country) if country else None
+    try:
+        return EditSession.open(path, new_text, region=frame, country=country)
+    except OpenError as problem:
+        raise fail(str(problem)) from None
+
+
 @app.command(help=HELP)
 def edit(
     path: Annotated[Path, typer.Argument(metavar="MAP", help="The map file to edit or create.")],
@@ -49,80 +105,30 @@ def edit(
         bool, typer.Option("--open/--no-open", help="Open the page in the web browser.")
     ] = True,
 ) -> None:
-    import socket
-
-    import uvicorn
-
-    from ttr_core.edit.app import create_app, new_token
-    from ttr_core.edit.session import EditSession, OpenError
-    from ttr_core.serve.guard import AllowedHosts
-    from ttr_maps.authoring.gazetteer import country_code, country_frame, warm_index
-    from ttr_maps.authoring.starter import StarterError, default_schema_reference, empty_map_text
+    from ttr_core.edit.access import new_token
+    from ttr_core.edit.app import create_app
+    from ttr_core.web.guard import AllowedHosts
+    from ttr_core.web.listen import ListenError, open_listener, page_address, serve_until_stopped
 
     host = check_host(host)
-    new_text = None
-    country = None
-    if path.suffix.lower() not in (".yaml", ".yml"):
-        raise fail(f"{path}: a map file ends in .yaml or .yml")
-    exists = path.exists() or path.is_symlink()
-    if exists or region:
-        chosen = _region(region) if not exists else region
-        if chosen and chosen.lower() != "plane":
-            country = country_code(chosen)
-            if country is None:
-                raise fail(f"--region {chosen!r}: no such country (give its name or ISO code)")
-    if not exists:
-        chosen = _region(region)
-        plane = chosen.lower() == "plane"
-        if not plane and country is None:
-            country = country_code(chosen)
-            if country is None:
-                raise fail(f"--region {chosen!r}: no such country (give its name or ISO code)")
-        try:
-            new_text = empty_map_text(
-                path.stem,
-                coordinates="plane" if plane else "geographic",
-                schema_ref=default_schema_reference(path),
-            )
-        except StarterError as problem:
-            raise fail(f"{path}: {problem}; name the file after the map's id") from None
-        if not path.parent.is_dir():
-            raise fail(f"{path}: folder {path.parent} does not exist")
-    frame = country_frame(country) if country else None
-    try:
-        session = EditSession.open(path, new_text, region=frame, country=country)
-    except OpenError as problem:
-        raise fail(str(problem)) from None
+    session = open_session(path, region)
     if session.checked.drawable.is_geographic:
+        from ttr_maps.authoring.gazetteer import warm_index
+
         warm_index()  # while the page loads: the first search by name is answered at once
     token = new_token()
     application = create_app(session, token, hosts=AllowedHosts.for_address(host))
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    listener = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
-        listener.bind((host, port))
-        listener.listen(64)
-    except (OSError, OverflowError, UnicodeError) as error:
-        listener.close()
-        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
-        raise fail(f"cannot listen on {host}:{port}: {reason}") from None
-    shown = f"[{host}]" if family == socket.AF_INET6 else host
-    if host in ("0.0.0.0", "::"):
-        shown = "127.0.0.1"
-    url = f"http://{shown}:{listener.getsockname()[1]}/#token={token}"
+        listener = open_listener(host, port)
+    except ListenError as error:
+        raise fail(str(error)) from None
+    url = f"{page_address(host, listener)}/#token={token}"
     typer.echo(f"ttr edit: {path} at {url}  (Ctrl-C stops it)")
     if open_browser:
         import webbrowser
 
         webbrowser.open(url)
-    server = uvicorn.Server(uvicorn.Config(application, log_level="warning", lifespan="off"))
-    try:
-        server.run(sockets=[listener])
-    except KeyboardInterrupt:
-        pass
-    finally:
-        listener.close()
+    serve_until_stopped(application, listener, lifespan=False)
     if session.dirty:
         typer.echo(f"stopped; unsaved edits to {path.name} were left unsaved", err=True)
     else:

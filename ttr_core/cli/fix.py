@@ -8,6 +8,7 @@ import typer
 
 from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, EXIT_USAGE, app
 from ttr_core.cli.common import MapPaths
+from ttr_maps.text import shorten_message
 
 
 @app.command(bounded=True)
@@ -45,7 +46,7 @@ def fix(
         plan = plan_fix(target)
         if plan.is_skipped:
             for problem in plan.blockers:
-                typer.echo(str(problem), err=True)
+                typer.echo(shorten_message(str(problem)), err=True)
             if plan.unreadable:
                 status = EXIT_USAGE
             else:

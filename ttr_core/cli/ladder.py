@@ -14,17 +14,18 @@ from ttr_core.cli.common import (
     ExecutorOption,
     JobsOption,
     MapArgument,
-    bot_names,
+    SeedOption,
+    checked_bots,
     checked_output,
-    executor_from_options,
     fail,
     games_progress,
-    load_map_argument,
     output_file,
+    played_map,
     stop_on_sigterm,
+    workers_from_options,
 )
 from ttr_core.cli.play import BOTS_HELP, PLAYERS_OPTION
-from ttr_maps.rules import MAX_GAMES, MAX_SEED
+from ttr_maps.rules import MAX_GAMES
 
 if TYPE_CHECKING:
     from ttr_core.playtest.ladder import Ladder
@@ -61,10 +62,7 @@ def ladder(
         ),
     ] = 20,
     players: PLAYERS_OPTION = 2,
-    seed: Annotated[
-        int,
-        typer.Option(min=-MAX_SEED, max=MAX_SEED, help="Seed of the run: same seed, same ladder."),
-    ] = 0,
+    seed: SeedOption = 0,
     jobs: JobsOption = None,
     executor: ExecutorOption = DEFAULT_EXECUTOR,
     address: AddressOption = None,
@@ -88,36 +86,22 @@ def ladder(
     from ttr_core.playtest.ladder import LadderError, ladder_picture, ladder_tables, run_ladder
     from ttr_maps.io.files import describe_os_error, write_bytes_atomically, write_text_atomically
 
-    names = bot_names(bots)
     checked_output(json_path, "--json", [map_argument])
     checked_output(png_path, "--png", [map_argument])
     if png_path is not None and png_path.suffix.lower() != ".png":
         raise fail(f"--png: {png_path} should end in .png")
+    names = checked_bots(bots)
     try:
         tables = ladder_tables(names, players)
-        from ttr_core.bots import check_bot_name
-
-        for name in names:
-            check_bot_name(name)
     except ValueError as error:
         raise fail(str(error)) from None
     stop_on_sigterm()
-    workers, where = executor_from_options(executor, jobs, address, games)
-    game_map = load_map_argument(map_argument)
-    with games_progress(f"{game_map.id}: ladder", games * len(tables)) as advance:
+    where = workers_from_options(executor, jobs, address, games)
+    played = played_map(map_argument)
+    with games_progress(f"{played.map.id}: ladder", games * len(tables)) as advance:
         try:
-            with where:  # one Ray session for every table
-                result = run_ladder(
-                    game_map,
-                    map_argument,
-                    names,
-                    games,
-                    players,
-                    seed,
-                    workers,
-                    on_game=advance,
-                    executor=where,
-                )
+            with where.resolved():  # one Ray session for every table
+                result = run_ladder(played, names, games, players, seed, where, on_game=advance)
         except LadderError as error:
             raise fail(str(error)) from None
         except SimulationError as error:

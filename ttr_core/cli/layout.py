@@ -8,6 +8,7 @@ import typer
 
 from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, app
 from ttr_core.cli.common import MapArgument, checked_output
+from ttr_maps.text import shorten_message
 
 
 @app.command(bounded=True)
@@ -60,20 +61,25 @@ def layout(
     from ttr_maps.geometry.layout import LayoutError, compute_layout
     from ttr_maps.io.bundled import resolve_map_argument
     from ttr_maps.io.files import (
+        FileSnapshot,
         TextForm,
         describe_os_error,
-        read_regular_file,
-        write_text_atomically,
+        read_snapshot,
+        replace_if_unchanged,
     )
     from ttr_maps.io.limits import MAX_MAP_BYTES
     from ttr_maps.load import map_ignoring_layout
     from ttr_maps.spelling import did_you_mean
 
     path = resolve_map_argument(map_argument)
+    try:  # the file as read first: --write replaces it only if it is still this file
+        snapshot: FileSnapshot | OSError = read_snapshot(path, MAX_MAP_BYTES)
+    except OSError as error:  # the map reader says why, in its words, just below
+        snapshot = error
     game_map, previous, problems = map_ignoring_layout(path)
     if game_map is None:
         for problem in problems:
-            typer.echo(str(problem), err=True)
+            typer.echo(shorten_message(str(problem)), err=True)
         raise fail(f"{map_argument}: not a playable map")
     names = [c.name for c in game_map.cities]
     for name in pin or []:
@@ -83,7 +89,10 @@ def layout(
     if write:  # the map is written in place: the one rule, without the input check
         checked_output(path, "--write")
     try:
-        raw = read_regular_file(path, MAX_MAP_BYTES).decode("utf-8")
+        if isinstance(snapshot, OSError):
+            raise snapshot
+        read = snapshot
+        raw = read.text()
         form = TextForm.of(raw)
         text = form.strip(raw)  # edited with bare LF, written back in the file's form
         result = compute_layout(game_map, previous, pinned)
@@ -141,7 +150,7 @@ def layout(
         typer.echo("  readable: every rule of docs/print.md met (TTR551-TTR557)")
     if write:
         try:  # in the file's form: its BOM and line ends (the new section's too)
-            write_text_atomically(path, form.apply(laid.text))
+            replace_if_unchanged(path, form.apply(laid.text).encode("utf-8"), read)
         except OSError as error:
             raise fail(f"{path}: cannot write: {describe_os_error(error)}") from None
         typer.echo(f"written to {path}")

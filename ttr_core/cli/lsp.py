@@ -41,6 +41,7 @@ def lsp(
             "by the editor: see docs/editors.md); Ctrl-D or Ctrl-C stops it.",
             err=True,
         )
-    from ttr_core.lsp.server import serve_stdio
+    from ttr_core.lsp.server import log_on_one_line, serve_stdio
 
+    log_on_one_line()
     serve_stdio()

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from ttr_core.cli.app import EXIT_USAGE, app
-from ttr_core.cli.common import output_file
+from ttr_core.cli.common import fail, output_file
 
 
 @app.command(bounded=True)
@@ -91,9 +91,8 @@ def new(
             force=force,
             cities=placed,
         )
-    except StarterError as error:
-        typer.echo(f"error: {error}", err=True)
-        raise typer.Exit(EXIT_USAGE) from None
+    except StarterError as error:  # a name of 100,000 characters is shown cut
+        raise fail(str(error), EXIT_USAGE) from None
     typer.echo(f"wrote {written}; next: ttr validate {written} && ttr preview {written} -o map.png")
 
 

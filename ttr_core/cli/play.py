@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from ttr_core.bots import Bot
-    from ttr_core.engine.record import Note
+    from ttr_core.engine.record import Note, Resumption
     from ttr_core.engine.state import GameState
     from ttr_core.table.terminal import Continued
     from ttr_maps.model import Map
@@ -249,6 +249,7 @@ class _Played:
     interrupted: bool
     people: list[str | None]
     notes: list[Note]
+    resumed: list[Resumption]
 
 
 def _check_picture_format(picture: Path | None) -> None:
@@ -300,8 +301,11 @@ def _play(setup: _Setup, picture: Path | None, resume: Path | None) -> _Played:
     except ValueError as error:
         raise fail(f"{error} (or 'human')") from None
     continued = setup.continued
+    if continued is not None:
+        continued = _caught_up(continued, seat_players, setup.names)
     people: list[str | None] = list(continued.names) if continued else []
     notes = list(continued.notes) if continued else []
+    resumed = list(continued.resumed) if continued else []
     if all(p is not None for p in seat_players):
         state, interrupted = play_bots(
             setup.game_map,
@@ -310,7 +314,7 @@ def _play(setup: _Setup, picture: Path | None, resume: Path | None) -> _Played:
             setup.rules,
             continued.state if continued else None,
         )
-        return _Played(state, False, interrupted, people, notes)
+        return _Played(state, False, interrupted, people, notes, resumed)
     welcome = welcome_lines(setup.names)
     if continued is not None:
         welcome.insert(0, f"Going on with {resume} after {len(continued.state.history)} actions.")
@@ -326,8 +330,34 @@ def _play(setup: _Setup, picture: Path | None, resume: Path | None) -> _Played:
         continued,
     )
     return _Played(
-        session.state, session.stopped, session.interrupted, session.names, session.notes
+        session.state, session.stopped, session.interrupted, session.names, session.notes, resumed
     )
+
+
+def _caught_up(continued: Continued, players: list[Bot | None], names: list[str]) -> Continued:
+    """The resumed game replayed with its bots taking part again
+    (`ttr_core.engine.loop.catch_up`), so that each goes on exactly as it would have
+    in the game that was cut. Bots that cannot are named on standard error and in
+    the record (`resumed`)."""
+    from dataclasses import replace
+
+    from ttr_core.engine.loop import catch_up
+    from ttr_core.engine.record import Resumption
+    from ttr_core.engine.state import GameState
+
+    cut = continued.state
+    state = GameState(cut.map, cut.num_players, cut.seed, cut.rule_set)
+    inexact = catch_up(state, players, cut.history)
+    if not inexact:
+        return replace(continued, state=state)
+    for seat, number in sorted(inexact.items()):
+        typer.echo(
+            f"note: the {names[seat]} bot at seat {seat} cannot go on exactly as in the game "
+            f"that was cut (from action {number} on); the record says so",
+            err=True,
+        )
+    resumption = Resumption(len(cut.history), tuple(sorted(inexact)))
+    return replace(continued, state=state, resumed=[*continued.resumed, resumption])
 
 
 def _write_outputs(
@@ -343,24 +373,29 @@ def _write_outputs(
 
     names, state = setup.names, played.state
     shown = [person or name for person, name in zip(played.people or names, names, strict=True)]
-    if state.is_over:
-        Console(highlight=False).print(standings_table(state.result(), shown))
-    typer.echo(f"seed {setup.seed}: `--seed {setup.seed}` deals this game again")
-    problems = []
+    # The files first: standard output that fails (a full disk) must not lose them.
+    problems, written = [], []
     if record is not None:
         try:
-            write_record(record_of(state, names, played.people, played.notes), record)
-            typer.echo(f"record written to {record}")
+            write_record(
+                record_of(state, names, played.people, played.notes, played.resumed), record
+            )
+            written.append(f"record written to {record}")
         except OSError as error:
             reason = describe_os_error(error)
             problems.append(f"the record could not be written to {record}: {reason}")
     if picture is not None:
         try:
             write_picture(state, shown, picture)
-            typer.echo(f"picture written to {picture}")
+            written.append(f"picture written to {picture}")
         except PreviewError as error:
             saved = f" (the record was written to {record})" if record and not problems else ""
             problems.append(f"the picture could not be written: {error}{saved}")
+    if state.is_over:
+        Console(highlight=False).print(standings_table(state.result(), shown))
+    typer.echo(f"seed {setup.seed}: `--seed {setup.seed}` deals this game again")
+    for line in written:
+        typer.echo(line)
     return problems
 
 

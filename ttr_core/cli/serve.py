@@ -113,15 +113,18 @@ def serve(
         ),
     ] = 15.0,
 ) -> None:
-    import socket
-
-    import uvicorn
-
     from ttr_core.serve.app import create_app
-    from ttr_core.serve.guard import AllowedHosts
     from ttr_core.serve.store import StoreError, default_data_folder, open_data_folder
     from ttr_core.serve.tables import TableRegistry
     from ttr_core.serve.thinkers import Thinkers
+    from ttr_core.web.guard import AllowedHosts
+    from ttr_core.web.listen import (
+        EVERY_ADDRESS,
+        ListenError,
+        open_listener,
+        page_address,
+        serve_until_stopped,
+    )
 
     host = check_host(host)
     extra = [load_map_argument(argument) for argument in maps or []]
@@ -145,37 +148,17 @@ def serve(
         hosts=AllowedHosts.for_address(host, allow_host or ()),
         warn=lambda message: typer.echo(f"warning: {message}", err=True),
     )
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
     try:
-        # IPPROTO_TCP named, so that asyncio turns Nagle off (TCP_NODELAY) on every
-        # connection: with proto 0 each keep-alive answer waited ~40 ms for the
-        # client's delayed ACK.
-        listener = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    except OSError as error:
+        listener = open_listener(host, port)
+    except ListenError as error:
         store.close()
-        raise fail(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        listener.bind((host, port))
-        listener.listen(128)  # connections made before uvicorn starts wait, not fail
-    except (OSError, OverflowError, UnicodeError) as error:
-        listener.close()
-        store.close()
-        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
-        raise fail(f"cannot listen on {host}:{port}: {reason}") from None
-    bound_port = listener.getsockname()[1]
-    everywhere = host in ("0.0.0.0", "::")
-    shown = "127.0.0.1" if everywhere else (f"[{host}]" if family == socket.AF_INET6 else host)
-    also = " (and at this machine's addresses)" if everywhere else ""
-    typer.echo(f"ttr web table at http://{shown}:{bound_port}/{also}  (Ctrl-C stops it)")
+        raise fail(str(error)) from None
+    also = " (and at this machine's addresses)" if host in EVERY_ADDRESS else ""
+    typer.echo(f"ttr web table at {page_address(host, listener)}/{also}  (Ctrl-C stops it)")
     typer.echo(f"games are stored in {folder}")
-    server = uvicorn.Server(uvicorn.Config(application, log_level="warning", lifespan="on"))
     try:
-        server.run(sockets=[listener])
-    except KeyboardInterrupt:  # uvicorn shuts down, then passes Ctrl-C on
-        pass
+        serve_until_stopped(application, listener, lifespan=True)
     finally:
-        listener.close()
         store.close()
         del lock
     typer.echo("stopped")

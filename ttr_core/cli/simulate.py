@@ -17,20 +17,26 @@ from ttr_core.cli.common import (
     JobsOption,
     MapArgument,
     RuleChanges,
-    bot_names,
-    executor_from_options,
+    SeedOption,
+    checked_bots,
     fail,
     games_progress,
-    load_map_argument,
-    rules_with_changes,
+    played_map,
     stop_on_sigterm,
+    workers_from_options,
 )
 from ttr_core.cli.play import BOTS_HELP, PLAYERS_OPTION
-from ttr_maps.rules import MAX_GAMES, MAX_SEED
+from ttr_core.playtest.baseline import DEFAULT_GAMES
+from ttr_maps.rules import MAX_GAMES
 
 if TYPE_CHECKING:
-    from ttr_core.playtest.executors import Executor
+    from ttr_core.playtest.executors import Workers
+    from ttr_core.playtest.plan import RunPlan
     from ttr_core.playtest.report import Baseline
+    from ttr_maps.model import Map
+
+#: Games a run plays unless --games says otherwise.
+DEFAULT_RUN_GAMES = 200
 
 HELP = (
     "Play many bot games and write report.json, pictures and report.html to --out.\n\n"
@@ -39,7 +45,7 @@ HELP = (
     "are written into a temporary folder and moved into --out at the end, "
     "so a failure leaves --out as it was. See docs/play-testing.md for how to read it.\n\n"
     "--executor ray plays the games on Ray workers (a local instance, or a cluster with "
-    "--address; pip install 'ttr[cluster]'); see docs/cluster.md. The report is the same "
+    "--address; pip install 'ttr-mapkit[cluster]'); see docs/cluster.md. The report is the same "
     "whichever executor and however many workers play it."
 )
 
@@ -61,7 +67,7 @@ def simulate(
         typer.Option(
             "--games", "-n", min=1, max=MAX_GAMES, help=f"Games to play (at most {MAX_GAMES:,})."
         ),
-    ] = 100,
+    ] = DEFAULT_RUN_GAMES,
     players: PLAYERS_OPTION = 4,
     bots: Annotated[
         str,
@@ -70,10 +76,7 @@ def simulate(
             f"Bots: {BOTS_HELP}."
         ),
     ] = "greedy",
-    seed: Annotated[
-        int,
-        typer.Option(min=-MAX_SEED, max=MAX_SEED, help="Seed of the run: same seed, same report."),
-    ] = 0,
+    seed: SeedOption = 0,
     jobs: JobsOption = None,
     executor: ExecutorOption = DEFAULT_EXECUTOR,
     address: AddressOption = None,
@@ -84,53 +87,36 @@ def simulate(
     baseline: Annotated[
         BaselineChoice,
         typer.Option(
-            help="The published boards played by the same bots, which findings are set "
-            "against: auto (shipped with ttr, or cached), compute (also play it now when "
-            "missing: 1,000 games on each published board, cached for next time), off.",
+            help="The published boards played by the same bots at the same table size, which "
+            "every finding is set against: auto (shipped with ttr or cached; else played now, "
+            f"{DEFAULT_GAMES:,} games on each published board with a progress bar, and cached "
+            "for next time), compute (play it again now and cache it), off (set findings "
+            "against fair shares instead, and say so).",
         ),
     ] = BaselineChoice.auto,
 ) -> None:
-    from ttr_core.bots import check_bot_name
     from ttr_core.playtest.executors import SimulationError
     from ttr_core.playtest.folder import ReportFolderError, prepare_report_folder, write_report
+    from ttr_core.playtest.plan import RunPlan
     from ttr_core.playtest.simulate import simulate as run
     from ttr_maps.io.files import describe_os_error
     from ttr_maps.render.figure import PreviewError
 
     stop_on_sigterm()
-    workers, where = executor_from_options(executor, jobs, address, games)
-    names = bot_names(bots)
-    try:
-        for name in names:
-            check_bot_name(name)
-    except ValueError as error:
-        raise fail(str(error)) from None
-    game_map = load_map_argument(map_argument)
-    rules = rules_with_changes(game_map, changes)
+    where = workers_from_options(executor, jobs, address, games)
+    plan = RunPlan(games, players, checked_bots(bots), seed)
+    played = played_map(map_argument, changes)
     try:  # a folder that cannot take the report fails now, not after the games
         staging = prepare_report_folder(out)
     except ReportFolderError as error:
         raise fail(f"--out: {error}") from None
     try:
-        published = _baseline(baseline, names, players, workers, where)
-        with games_progress(f"{game_map.id}: playing", games) as advance:
-            result = run(
-                game_map,
-                map_argument,
-                games,
-                players,
-                names,
-                seed,
-                workers,
-                records,
-                on_game=advance,
-                executor=where,
-                rules=rules,
-                baseline=published,
-            )
+        published = published_baseline(baseline, plan, where)
+        with games_progress(f"{played.map.id}: playing", games) as advance:
+            result = run(played, plan, where, records=records, on_game=advance, baseline=published)
         try:
             write_report(
-                result.report, game_map, out, result.scores, result.records, staging=staging
+                result.report, played.map, out, result.scores, result.records, staging=staging
             )
         except (OSError, PreviewError, ReportFolderError) as error:
             message = describe_os_error(error) if isinstance(error, OSError) else error
@@ -144,7 +130,9 @@ def simulate(
     from ttr_core.playtest.findings import summary_lines
 
     report = result.report
-    for line in summary_lines(report.findings, report.screening):
+    for line in _board_lines(played.map, published):
+        typer.echo(line)
+    for line in summary_lines(report):
         typer.echo(line)
     for name, rate in report.win_rate.by_bot.items():
         low, high = rate.ci95
@@ -156,31 +144,40 @@ def simulate(
     raise typer.Exit(EXIT_OK)
 
 
-def _baseline(
-    choice: BaselineChoice, bots: list[str], players: int, workers: int, where: Executor
-) -> Baseline | None:
-    """The baseline `--baseline` asks for: found (shipped or cached), or played
-    now and cached (`compute`), or none."""
-    from ttr_core.playtest.baseline import (
-        DEFAULT_GAMES,
-        PUBLISHED_BOARDS,
-        compute_baseline,
-        find_baseline,
-        store_cached,
-    )
+def published_baseline(choice: BaselineChoice, plan: RunPlan, where: Workers) -> Baseline | None:
+    """The baseline `--baseline` asks for: found (shipped or cached) or played now
+    with a progress bar and cached (`auto`), played again (`compute`), or none."""
+    from ttr_core.playtest.baseline import DEFAULT_GAMES, baseline_for, baseline_games
 
     if choice == BaselineChoice.off:
         return None
-    found = find_baseline(bots, players)
-    if found is not None or choice == BaselineChoice.auto:
-        return found
-    total = DEFAULT_GAMES * len(PUBLISHED_BOARDS)
-    with games_progress("baseline: the published boards", total) as advance:
-        computed = compute_baseline(bots, players, jobs=workers, executor=where, on_game=advance)
-    try:
-        path = store_cached(computed)
-    except OSError as error:
-        typer.echo(f"note: the baseline could not be cached: {error}", err=True)
-        return computed
-    typer.echo(f"baseline cached in {path}", err=True)
-    return find_baseline(bots, players) or computed
+    total = baseline_games(plan.players, DEFAULT_GAMES)
+    refresh = choice == BaselineChoice.compute
+    description = f"baseline: {','.join(plan.bots)} at {plan.players} on the published boards"
+    with games_progress(description, total) as advance:
+        found, path = baseline_for(
+            plan.bots, plan.players, where, advance, refresh=refresh, games=DEFAULT_GAMES
+        )
+    if path is not None:
+        typer.echo(f"baseline cached in {path}", err=True)
+    return found
+
+
+def _board_lines(game_map: Map, baseline: Baseline | None) -> list[str]:
+    """What the findings are set against (the published boards of the baseline, by
+    name), and what of the map ttr does not model."""
+    from ttr_maps.published import published_boards
+
+    lines = []
+    if game_map.not_modelled:
+        lines.append(f"note: {game_map.name} plays without: " + "; ".join(game_map.not_modelled))
+    if baseline is None:
+        lines.append("findings set against fair values: no published-board baseline")
+    else:
+        names = {b.map_id: b.name for b in published_boards()}
+        boards = ", ".join(names.get(board.map, board.map) for board in baseline.boards)
+        lines.append(
+            f"findings set against the published boards {boards} "
+            f"({', '.join(baseline.bots)} at {baseline.players} players)"
+        )
+    return lines

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
@@ -9,17 +10,22 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from ttr_core.cli.app import EXIT_USAGE, CommandApp, app
+from ttr_core.cli.app import EXIT_FAILED, EXIT_USAGE, CommandApp, app
 from ttr_core.cli.common import (
+    JobsOption,
     MapArgument,
     checked_output,
     fail,
+    games_progress,
     load_map_argument,
     output_file,
+    played_map,
 )
+from ttr_core.playtest.crowding import DEFAULT_CROWDING_GAMES
 from ttr_maps.reports.tickets import REPORTERS
 from ttr_maps.rules import (
     MAX_DECK_SAMPLES,
+    MAX_GAMES,
     MAX_SUGGEST_ITERATIONS,
     MAX_SUGGESTED_LONG_TICKETS,
     MAX_SUGGESTED_TICKETS,
@@ -39,9 +45,10 @@ tickets_app = CommandApp(
     cls=_AnalyseByDefault,
     no_args_is_help=True,
     help=(
-        "Ticket decks: `ttr tickets MAP` analyses the map's deck (value profile, "
-        "coverage, crowding at 2–5 players, fragility, a deck score, lower is better); "
-        "`ttr tickets suggest MAP --count N` proposes a deck. See docs/tickets.md."
+        "Ticket decks: `ttr tickets MAP` analyses the map's deck (the deck number: the "
+        "share of held tickets players complete, predicted at 2–5 players and counted in "
+        "greedy games; crowding in play; value profile, coverage, fragility); `ttr tickets "
+        "suggest MAP --count N` proposes a deck aimed at a deck number. See docs/tickets.md."
     ),
 )
 app.add_typer(tickets_app, name="tickets")
@@ -76,19 +83,36 @@ def analyse(
         ),
     ] = 300,
     seed: Annotated[int, typer.Option(help="Seed of the random decks.")] = 0,
+    games: Annotated[
+        int,
+        typer.Option(
+            "--games",
+            "-n",
+            min=0,
+            max=MAX_GAMES,
+            help="Greedy games at 4 players (as many seat-games at 2, 3 and 5: 2N games at 2 "
+            "players) that count ticket completion and the connections taken from players in "
+            "play (0: none, the model's numbers only).",
+        ),
+    ] = DEFAULT_CROWDING_GAMES,
+    jobs: JobsOption = None,
 ) -> None:
     """Analyse a map's ticket deck (the default: `ttr tickets MAP`).
 
-    Value profile against the published decks; coverage (tickets per city
-    against degree, regions); crowding per table size (expected players wanting
-    each route against its free tracks, R11); fragility (single cheap path, pairs
-    sharing most of their path); the deck score with its parts (lower is better),
+    The deck number: the share of held tickets greedy players complete, predicted
+    at every table size from the deck and the board, and counted in --games greedy
+    games a table size with the connections those games took from players who needed
+    them (crowding in play). Then the structure: value profile against the published
+    decks; coverage (tickets per city against degree, regions); a model of
+    crowding (expected players wanting each route against its free tracks, R11);
+    fragility (single cheap path, pairs sharing most of their path); the deck number
     set among random decks of the same size.
 
     Exit status: 0 on success; 2 when the map cannot be read, has errors or no
     tickets, or when the --plot file cannot be written (checked before any work).
     """
     import sys
+    from dataclasses import replace
 
     from ttr_maps.analysis.tickets import DeckError, analyse_deck
     from ttr_maps.render.figure import PreviewError, check_figure_path
@@ -100,11 +124,13 @@ def analyse(
             check_figure_path(plot)
         except PreviewError as error:
             raise fail(str(error)) from None
-    game_map = load_map_argument(map_argument)
+    played = played_map(map_argument)
     try:
-        analysis = analyse_deck(game_map, samples=samples, seed=seed)
+        analysis = analyse_deck(played.map, samples=samples, seed=seed)
     except DeckError as error:
         raise fail(f"{map_argument}: {error}") from None
+    if games:
+        analysis = replace(analysis, played=_played(analysis, played, games, jobs))
     REPORTERS[report_format.value](analysis, sys.stdout)
     if plot is not None:
         try:
@@ -112,6 +138,33 @@ def analyse(
         except PreviewError as error:
             raise fail(str(error)) from None
         typer.echo(f"wrote {written}", err=report_format != "text")
+
+
+def _played(analysis: Any, played: Any, games: int, jobs: int | None) -> tuple[Any, ...]:
+    """The deck in play at every table size, with a progress bar."""
+    import os
+
+    from ttr_core.playtest.crowding import games_at, played_deck
+    from ttr_core.playtest.executors import SimulationError, Workers
+
+    sizes = analysis.board.rules.player_counts()
+    where = Workers(min(jobs or os.cpu_count() or 1, games))
+    found = []
+    total = sum(games_at(players, games) for players in sizes)
+    with games_progress(f"{played.map.id}: greedy games", total) as advance:
+        try:
+            for players in sizes:
+                count = games_at(players, games)
+                found.append(
+                    played_deck(
+                        played, analysis.board, players, count, where=where, on_game=advance
+                    )
+                )
+        except SimulationError as error:
+            raise fail(str(error), EXIT_FAILED) from None
+        except KeyboardInterrupt:
+            raise fail("interrupted: the games were stopped", 130) from None
+    return tuple(found)
 
 
 @tickets_app.command(bounded=True)
@@ -148,14 +201,22 @@ def suggest(
             f"{MAX_SUGGEST_ITERATIONS:,}).",
         ),
     ] = 3000,
-    profile: Annotated[
-        str | None,
+    completion: Annotated[
+        float | None,
         typer.Option(
-            help="Published deck whose values to resemble: north_america, europe or none "
-            "(default: the one dealt like the map's rules: europe with a long deck, else "
-            "north_america)."
+            min=0.01,
+            max=0.99,
+            help="The deck number to aim at: the share of held tickets players complete "
+            "at 4 players (e.g. 0.9). Default: the published decks' (about 0.95).",
         ),
     ] = None,
+    profile: Annotated[
+        str,
+        typer.Option(
+            help="Also resemble a published deck's values: north_america, europe, or none "
+            "(the default: the deck number and the structure alone)."
+        ),
+    ] = "none",
     write: Annotated[
         bool,
         typer.Option(
@@ -167,14 +228,17 @@ def suggest(
 ) -> None:
     """Suggest a ticket deck for a map (deterministic for a seed).
 
-    Values by R2, every city on a ticket, no duplicate or near-duplicate, no
-    ticket `ttr validate` would warn about (TTR353 fragile, TTR354 one route or
-    worth less than 4), a deck size TTR352 accepts, values spread over the map's
-    distances like the published decks', and a low deck score. Prints the
-    tickets: block as YAML (the scores go to stderr) unless --write.
+    Aimed at a deck number (--completion: the share of held tickets players
+    complete at 4 players, default the published decks'), with values by R2, every
+    city some ticket may reach on a ticket (a dead end whose every ticket would be
+    fragile is left off, and named), no duplicate or near-duplicate, no ticket `ttr
+    validate` would warn about (TTR353 fragile, TTR354 one route or worth less than
+    4), a deck size TTR352 accepts and, among decks as near the target, a sound
+    structure. Prints the tickets: block as YAML (the numbers go to stderr) unless
+    --write.
 
     Exit status: 0 on success; 2 when the map cannot be read or has errors, when
-    no such deck exists (e.g. too few tickets to cover every city) or the file
+    no such deck exists (e.g. too few tickets to cover the cities) or the file
     cannot be written.
     """
     from ttr_maps.analysis.tickets import (
@@ -182,46 +246,65 @@ def suggest(
         TicketBoard,
         deck_size_problem,
         default_long_tickets,
-        default_profile,
-        score_deck,
+        measure_deck,
         suggest_deck,
     )
     from ttr_maps.authoring.ticket_block import deck_to_yaml, write_deck
     from ttr_maps.io.bundled import resolve_map_argument
+    from ttr_maps.io.files import FileSnapshot, describe_os_error, read_snapshot
+    from ttr_maps.io.limits import MAX_MAP_BYTES
 
+    snapshot: FileSnapshot | None = None
+    if write:  # the file as read before the map: replaced only if it is still this one
+        # If it cannot be read, the map's loading says why, in its words, just below.
+        with contextlib.suppress(OSError, ValueError):
+            snapshot = read_snapshot(resolve_map_argument(map_argument), MAX_MAP_BYTES)
     game_map = load_map_argument(map_argument)
     try:
         board = TicketBoard(game_map)
     except DeckError as error:
         raise fail(f"{map_argument}: {error}") from None
     long = default_long_tickets(board.rules) if long is None else long
-    profile = profile or default_profile(board.rules)
     problem = deck_size_problem(board.rules, count, long)
     if problem:  # the deck would not pass `ttr validate --strict` (TTR352)
         raise fail(f"{map_argument}: {problem}")
     try:
-        deck = suggest_deck(board, count, long, seed=seed, iterations=iterations, profile=profile)
+        suggestion = suggest_deck(
+            board, count, long, seed=seed, iterations=iterations, profile=profile,
+            completion=completion,
+        )  # fmt: skip
     except DeckError as error:
         raise fail(f"{map_argument}: {error}") from None
-    options = f"--count {count} --long {long} --seed {seed} --profile {profile}"
+    deck = list(suggestion.tickets)
+    aim = f" --completion {completion:g}" if completion is not None else ""
+    options = f"--count {count} --long {long} --seed {seed}{aim} --profile {profile}"
     comment = f"Suggested by `ttr tickets suggest {options}` (values by R2)."
-    new = score_deck(board, deck, None if profile == "none" else profile)
+    new = measure_deck(board, deck)
     summary = (
-        f"suggested deck scores {new.total:.1f} (lower is better), resemblance to "
-        f"{new.profile} {new.resemblance:.2f}"
+        f"suggested deck: deck number {100 * new.deck_number:.0f} % at "
+        f"{new.reference_players} players (aimed at {100 * suggestion.target:.0f} %), "
+        f"structure {new.score.total:.1f}"
     )
     if game_map.tickets:
-        own = score_deck(board, game_map.tickets, None if profile == "none" else profile)
-        summary += f"; the map's own deck scores {own.total:.1f}, resemblance {own.resemblance:.2f}"
+        own = measure_deck(board, game_map.tickets)
+        summary += (
+            f"; the map's own deck: deck number {100 * own.deck_number:.0f} %, structure "
+            f"{own.score.total:.1f}"
+        )
+    if suggestion.uncovered:
+        summary += (
+            f"; left off (every ticket to them would be fragile, TTR353: a dead end on one "
+            f"single-track route): {', '.join(suggestion.uncovered)}"
+        )
     if not write:
         typer.echo(deck_to_yaml(deck, comment), nl=False)
         typer.echo(summary, err=True)
         return
     path = resolve_map_argument(map_argument)
     try:
-        write_deck(path, deck, comment)
+        write_deck(path, deck, comment, snapshot)
     except DeckError as error:
         raise fail(str(error)) from None
     except OSError as error:
-        raise fail(f"{path}: cannot write: {error.strerror or error}", EXIT_USAGE) from None
+        raise fail(f"{path}: cannot write: {describe_os_error(error)}", EXIT_USAGE) from None
     typer.echo(f"wrote {len(deck)} tickets to {path}; {summary}")

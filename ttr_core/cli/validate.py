@@ -5,13 +5,17 @@ from __future__ import annotations
 import os
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from ttr_core.cli.app import EXIT_FAILED, EXIT_OK, EXIT_USAGE, app
 from ttr_core.cli.common import MapPaths, checked_output, fail, output_file
 from ttr_maps.checks.reporters import REPORTERS
+
+if TYPE_CHECKING:
+    from ttr_maps.checks.config import Selection
+    from ttr_maps.checks.validate import FileReport
 
 #: `--format` choices, derived from the validation reporters.
 OutputFormat = StrEnum("OutputFormat", {name: name for name in REPORTERS})  # type: ignore[misc]
@@ -46,32 +50,87 @@ def validate(
         bool,
         typer.Option("--list-checks", help="List every check (code, level, summary) and exit."),
     ] = False,
+    select: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--select",
+            help="Report only the warnings of these codes or prefixes (TTR3, TTR252; "
+            "repeat or separate with commas). Replaces [tool.ttr] select. Errors are "
+            "always reported.",
+            show_default=False,
+        ),
+    ] = None,
+    ignore: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--ignore",
+            help="Never report the warnings of these codes or prefixes (added to "
+            "[tool.ttr] ignore).",
+            show_default=False,
+        ),
+    ] = None,
+    statistics: Annotated[
+        bool,
+        typer.Option(
+            "--statistics", help="Print how many problems each code has, not each problem."
+        ),
+    ] = False,
+    config: Annotated[
+        Path | None,
+        typer.Option(
+            "--config",
+            help="The pyproject.toml whose [tool.ttr] table to read. Default: the nearest "
+            "one with such a table, from the working folder up.",
+            show_default=False,
+        ),
+    ] = None,
+    stdin_filename: Annotated[
+        str,
+        typer.Option(
+            "--stdin-filename",
+            help="With the path '-' (the map read from standard input): the name to "
+            "report it under.",
+        ),
+    ] = "-",
 ) -> None:
     """Validate map files: YAML, the schema, then every check (R2 ticket values and more).
 
-    PATHS are files, folders or bundled map ids (north_america, europe, iran).
+    PATHS are files, folders or bundled map ids (north_america, europe, ...); none: every
+    bundled map; `-` reads one map from standard input.
 
     Exit status: 0 when no file fails; 1 when a file has errors (or warnings, with
     --strict); 2 on a usage error or when a path cannot be read (the other files
     are still checked and reported). A file can silence warnings with a comment
-    line such as `# ttr: disable=TTR252`. See docs/map-format.md for every check.
+    line such as `# ttr: disable=TTR252` (or one line: `# ttr: disable-line=…`), and a
+    project with a [tool.ttr] table in pyproject.toml (select, ignore, severity,
+    per-file-ignores; docs/ci.md). See docs/map-format.md for every check.
     """
-    from ttr_maps.checks.reporters import check_table, to_markdown
+    from ttr_maps.checks.reporters import check_table, statistics_table, to_markdown
     from ttr_maps.checks.validate import iter_map_files, validate_files
     from ttr_maps.io.files import append_text, describe_os_error, write_text_atomically
 
     if list_checks:
         typer.echo(check_table(), nl=False)
         raise typer.Exit(EXIT_OK)
-    targets = list(
-        iter_map_files([_resolve(p) for p in paths] if paths else [bundled_maps_folder()])
+    selection = _selection(config, select or [], ignore or [])
+    from_stdin = paths is not None and [str(p) for p in paths] == ["-"]
+    if paths is not None and "-" in [str(p) for p in paths] and not from_stdin:
+        raise fail("'-' (standard input) is the only path when it is given")
+    targets = (
+        []
+        if from_stdin
+        else list(
+            iter_map_files([_resolve(p) for p in paths] if paths else [bundled_maps_folder()])
+        )
     )
     summary_file = os.environ.get("GITHUB_STEP_SUMMARY") if output_format == "github" else None
     # Before the work, so a mistyped folder fails at once; never over a map checked.
     checked_output(output, "--output", targets)
     checked_output(Path(summary_file) if summary_file else None, "GITHUB_STEP_SUMMARY", targets)
-    reports = list(validate_files(targets))
-    rendered = REPORTERS[output_format.value](reports)
+    found = [_standard_input_report(stdin_filename)] if from_stdin else validate_files(targets)
+    reports = [selection.apply(report) for report in found]
+    report = statistics_table if statistics else REPORTERS[output_format.value]
+    rendered = report(reports)
     if output is None:
         typer.echo(rendered, nl=False)
     else:
@@ -109,3 +168,31 @@ def bundled_maps_folder() -> Path:
         return folder.relative_to(Path.cwd())
     except ValueError:
         return folder
+
+
+def _selection(config: Path | None, select: list[str], ignore: list[str]) -> Selection:
+    """[tool.ttr] of `config` (or the nearest pyproject.toml), with the options."""
+    from ttr_maps.checks.config import ConfigError, find_config, load_selection
+
+    try:
+        return load_selection(config or find_config(Path.cwd())).with_options(select, ignore)
+    except ConfigError as error:
+        raise fail(str(error)) from None
+
+
+def _standard_input_report(name: str) -> FileReport:
+    """The report of the map text on standard input, under `name`, read under the
+    reader's size limit (a larger input is refused, exit 2)."""
+    import sys
+
+    from ttr_maps.checks.validate import validate_text
+    from ttr_maps.io.limits import MAX_MAP_BYTES
+
+    data = sys.stdin.buffer.read(MAX_MAP_BYTES + 1)
+    if len(data) > MAX_MAP_BYTES:
+        raise fail(f"standard input: larger than {MAX_MAP_BYTES:,} bytes, the most a map may be")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise fail(f"standard input: not UTF-8 text (byte {error.start})") from None
+    return validate_text(text, name)

@@ -5,9 +5,9 @@
 - `edits`: what a designer does (add, drag, rename or delete a city; add, change
   or delete a route or a ticket; bend points; the R2 fix), each one a typed edit
   turning one version of the file's text into the next.
-- `board`: the board the page draws (the web table's SVG of the map as far as it
-  is drawable), the frame between the page's clicks and the map's coordinates,
-  and the suggested length and colour of a new route.
+- `drawing`: the board the page draws (the board's SVG, `ttr_core.web.svg`, of
+  the map as far as it is drawable), the frame between the page's clicks and the
+  map's coordinates, and the suggested length and colour of a new route.
 - `session`: the opened file: its text, the undo and redo history, the dirty
   marker, saving through the atomic writer with a check that the file did not
   change on disk meanwhile.
@@ -17,8 +17,15 @@
 - `playtest`: play-tests run in the background through the simulation machinery,
   with progress, a stop, findings, win rates and a claim heatmap.
 - `tables`: CSV import and export of cities, routes and tickets.
-- `app`: the Starlette application (the web table's guard, limits and clean errors).
+- `server`: what every handler works with (`EditServer`: the session, the token,
+  the play-test).
+- `access`: the token every `/api/` route's access rule checks.
+- `routes/`: the handlers, grouped by what they do (changes, files, lookups,
+  exchange, play-tests), each group a list of endpoints with their access rule.
+- `app`: the Starlette application, built from the route groups by
+  `ttr_core.web.routes.web_app` (the guard, limits and JSON errors of `ttr_core.web`).
 - `static/`: the page (plain HTML, CSS and JavaScript; no build step).
 
-Starlette and uvicorn are imported only here, so `ttr --help` stays fast.
+Starlette and uvicorn are imported only here and in `ttr_core.web` and
+`ttr_core.serve`, so `ttr --help` stays fast.
 """

@@ -28,6 +28,7 @@ from typing import Any
 import yaml
 
 from ttr_core.edit.splice import (
+    BOM,
     SpliceError,
     append_entry,
     flow,
@@ -36,11 +37,17 @@ from ttr_core.edit.splice import (
     replace_node,
     replace_scalars,
 )
+from ttr_maps.io.limits import MAX_CITY_NAME_CHARS
 from ttr_maps.model import ROUTE_COLORS
-from ttr_maps.rules import field_ranges, route_lengths
+from ttr_maps.rules import (
+    BASE,
+    MAX_PARALLEL_TRACKS,
+    RuleSetError,
+    field_ranges,
+    named,
+    route_lengths,
+)
 
-#: Longest city name the editor writes (a printed board has room for far less).
-MAX_NAME_CHARS = 60
 #: Digits kept of a coordinate: 4 decimals of a degree are about 10 m.
 COORDINATE_DIGITS = 4
 #: Digits kept of a board position in centimetres.
@@ -210,8 +217,8 @@ def describe(edit: Edit) -> str:
 def _data(text: str) -> tuple[dict[str, Any], yaml.Node | None]:
     from ttr_maps.io.document import DocumentError, parse_text
 
-    try:
-        document = parse_text(text)
+    try:  # the nodes' marks count from after a byte-order mark, as `splice` slices
+        document = parse_text(text.removeprefix(BOM))
     except DocumentError as problem:
         raise EditError(f"the file is not YAML the editor can change: {problem}") from None
     if not isinstance(document.data, dict):
@@ -240,8 +247,8 @@ def check_name(name: str) -> str:
         raise EditError("a city needs a name")
     if name != name.strip():
         raise EditError(f"{name!r}: a city name may not start or end with a space")
-    if len(name) > MAX_NAME_CHARS or any(not c.isprintable() for c in name):
-        raise EditError(f"a city name is 1 to {MAX_NAME_CHARS} printable characters")
+    if len(name) > MAX_CITY_NAME_CHARS or any(not c.isprintable() for c in name):
+        raise EditError(f"a city name is 1 to {MAX_CITY_NAME_CHARS} printable characters")
     return name
 
 
@@ -277,19 +284,42 @@ def _board(point: Point, old: Any = None) -> dict[str, Any]:
     return spec
 
 
-def check_route(length: int, colors: tuple[str, ...], ferry: int) -> None:
+def check_route(length: int, colors: tuple[str, ...], ferry: int, scored: int = 8) -> None:
+    """A route's fields; `scored` is the longest route the map's rule set scores (R10)."""
     if isinstance(length, bool) or not isinstance(length, int):
         raise EditError("a route's length is a whole number")
     lengths = route_lengths()
     if not lengths.minimum <= length <= lengths.maximum:
         raise EditError(f"a route is {lengths.describe()} spaces long (R9)")
-    if len(colors) not in (1, 2):
-        raise EditError("a route has one colour, or two for a double route")
+    if length > scored:
+        raise EditError(
+            f"'length' {length}: this map's route_points score routes up to {scored} "
+            f"(R10); give settings.route_points {length} numbers first"
+        )
+    if not 1 <= len(colors) <= MAX_PARALLEL_TRACKS:
+        raise EditError(
+            f"a route has one colour, or one per track: at most {MAX_PARALLEL_TRACKS} (R11)"
+        )
     for color in colors:
         if color not in ROUTE_COLORS:
             raise EditError(f"{color!r} is not a route colour ({', '.join(ROUTE_COLORS)})")
     if isinstance(ferry, bool) or not isinstance(ferry, int) or not 0 <= ferry <= length:
         raise EditError("a ferry needs 0 to its length locomotives (E3)")
+
+
+def _longest_scored(data: Any) -> int:
+    """R10: the longest route the document's rule set scores (its `rules` and
+    `settings.route_points`; the base table's 8 when they cannot be read)."""
+    rules = data.get("rules", "base") if isinstance(data, dict) else "base"
+    settings = data.get("settings") if isinstance(data, dict) else None
+    points = settings.get("route_points") if isinstance(settings, dict) else None
+    try:
+        rule_set = named(rules if isinstance(rules, str) else "base")
+        if isinstance(points, list):
+            rule_set = rule_set.with_overrides({"route_points": points})
+    except RuleSetError:
+        return BASE.longest_scored_route
+    return rule_set.longest_scored_route
 
 
 def _route_fields(length: int, colors: tuple[str, ...], tunnel: bool, ferry: int) -> dict:
@@ -361,12 +391,12 @@ def _apply(text: str, edit: Edit) -> str:
                 _check_city(cities, name)
             if a == b:
                 raise EditError("a route joins two different cities")
-            check_route(length, colors, ferry)
+            check_route(length, colors, ferry, _longest_scored(data))
             entry = {"between": [a, b], **_route_fields(length, colors, tunnel, ferry)}
             return append_entry(text, ("routes",), flow(entry))
         case ChangeRoute(entry=index, length=length, colors=colors, tunnel=tunnel, ferry=ferry):
             old_entry = _entry(data, "routes", index)
-            check_route(length, colors, ferry)
+            check_route(length, colors, ferry, _longest_scored(data))
             kept = {k: v for k, v in old_entry.items() if k not in ("tunnel", "ferry")}
             new_entry = {**kept, **_route_fields(length, colors, tunnel, ferry)}
             return replace_node(text, ("routes", index), flow(new_entry))
@@ -488,8 +518,8 @@ def _change_settings(text: str, data: dict[str, Any], edit: ChangeSettings) -> s
     from ttr_maps.rules import RULE_SET_VALUES
 
     name = edit.name.strip()
-    if not name or len(name) > MAX_NAME_CHARS or any(not c.isprintable() for c in name):
-        raise EditError(f"a map's name is 1 to {MAX_NAME_CHARS} printable characters")
+    if not name or len(name) > MAX_CITY_NAME_CHARS or any(not c.isprintable() for c in name):
+        raise EditError(f"a map's name is 1 to {MAX_CITY_NAME_CHARS} printable characters")
     try:
         check_map_id(edit.map_id)
     except StarterError as problem:

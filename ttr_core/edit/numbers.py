@@ -1,5 +1,7 @@
-"""The live numbers beside the board, each beside the published boards' own
-(North America and Europe, computed the same way from the bundled maps):
+"""The live numbers beside the board, each beside the published boards' own (the
+nearest that seat as many players: the same rule family, the same table sizes,
+then size, `ttr_maps.published.nearest_first`; computed the same way from the
+bundled maps):
 
 - spaces against wagons at a table size (`ttr stats`: wagons in play per claimable
   space; near 1 the board fills up);
@@ -7,7 +9,7 @@
   smallest; the published boards are near 1);
 - crowding at that table size (`ttr tickets`: the share of demanded wagons no free
   track can serve);
-- the deck score (`ttr tickets`; lower is better).
+- the deck number (`ttr tickets`: the share of held tickets players complete, predicted).
 
 A number that cannot be worked out yet (no tickets, no routes) is None.
 """
@@ -21,7 +23,8 @@ from ttr_core.edit.state import Checked
 from ttr_maps.model import Map
 from ttr_maps.rules import CARD_COLORS
 
-PUBLISHED = ("north_america", "europe")
+#: Published boards the panel sets the map beside (the nearest ones).
+BESIDE = 3
 
 
 def map_numbers(game_map: Map, players: int) -> dict[str, Any]:
@@ -35,7 +38,7 @@ def map_numbers(game_map: Map, players: int) -> dict[str, Any]:
         "colors": {},
         "color_spread": None,
         "crowding": None,
-        "deck_score": None,
+        "deck_number": None,
     }
     if not game_map.routes:
         return numbers
@@ -61,20 +64,50 @@ def map_numbers(game_map: Map, players: int) -> dict[str, Any]:
         crowding = next((c for c in measures.crowding if c.players == players), None)
         if crowding is not None:
             numbers["crowding"] = round(crowding.excess_share, 3)
-        numbers["deck_score"] = round(measures.score.total, 1)
+        # The deck number at this table size: the share of held tickets players
+        # complete, predicted (docs/tickets.md).
+        completion = measures.completion.get(players)
+        numbers["deck_number"] = None if completion is None else f"{100 * completion:.0f} %"
     return numbers
 
 
 @cache
-def published_numbers(players: int) -> dict[str, dict[str, Any]]:
+def board_numbers(key: str, players: int) -> dict[str, Any]:
+    """One published board's numbers at a table size, computed once."""
     from ttr_maps.load import load_map
 
-    return {key: map_numbers(load_map(key), players) for key in PUBLISHED}
+    return map_numbers(load_map(key), players)
+
+
+def nearest_boards(game_map: Map | None, players: int) -> list[Any]:
+    """The `BESIDE` published boards nearest the map that seat `players` (without a
+    readable map: the first ones that do)."""
+    from ttr_maps.published import nearest_first, published_boards
+    from ttr_maps.rules import map_rules
+
+    boards: Any = published_boards()
+    if game_map is not None:
+        boards = nearest_first(
+            game_map.rules,
+            map_rules(game_map).player_counts(),
+            cities=len(game_map.cities),
+            routes=len(game_map.routes),
+        )
+    seated = [b for b in boards if players in b.players]
+    return seated[:BESIDE]
 
 
 def live_numbers(checked: Checked, players: int) -> dict[str, Any]:
     """The numbers of the map now (None where the map has errors that keep
-    them from meaning anything) and the published boards'."""
+    them from meaning anything) and the nearest published boards' (`boards`
+    names them in order, with their rules, table sizes and what of each is not
+    modelled; `published` holds their numbers by id)."""
     game_map = checked.report.map if not checked.report.errors else None
     mine = map_numbers(game_map, players) if game_map is not None else None
-    return {"players": players, "map": mine, "published": published_numbers(players)}
+    boards = nearest_boards(game_map, players)
+    return {
+        "players": players,
+        "map": mine,
+        "boards": [b.to_dict() for b in boards],
+        "published": {b.map_id: board_numbers(b.map_id, players) for b in boards},
+    }

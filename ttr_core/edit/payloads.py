@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ttr_core.bots import BOTS
-from ttr_core.edit.board import drawn_route_entries
+from ttr_core.edit.drawing import drawn_route_entries
 from ttr_core.edit.session import EditSession
 from ttr_core.edit.state import TICKET_VALUE, Checked
 

@@ -3,7 +3,7 @@ pipeline: playouts, the tally, findings) run in a background thread on the map a
 it is in the editor, with progress after every game and a stop.
 
 >>> from ttr_maps import load_map
->>> run = Playtest(load_map("north_america"), ("greedy", "random"), 2, 3, seed=1)
+>>> run = Playtest(load_map("north_america"), ("greedy", "long-route"), 2, 3, seed=1)
 >>> run.start(); run.wait(); run.status().state, run.status().played
 ('done', 3)
 """
@@ -27,11 +27,14 @@ class PlaytestStopped(Exception):
 @dataclass(frozen=True)
 class PlaytestStatus:
     state: str  # "running", "done", "stopped" or "failed"
+    #: Games played so far of `games`: the published boards' first when their
+    #: baseline must be played (`phase` says which).
     played: int
     games: int
     #: The JSON the page shows when done: findings, win rates, the heatmap.
     result: dict[str, Any] | None = None
     error: str | None = None
+    phase: str = ""
 
     def payload(self) -> dict[str, Any]:
         return {
@@ -40,6 +43,7 @@ class PlaytestStatus:
             "games": self.games,
             "result": self.result,
             "error": self.error,
+            "phase": self.phase,
         }
 
 
@@ -57,6 +61,8 @@ class Playtest:
             seed,
         )
         self._played = 0
+        self._total = games
+        self._phase = "the map"
         self._stop = threading.Event()
         self._state = "running"
         self._result: dict[str, Any] | None = None
@@ -73,7 +79,9 @@ class Playtest:
         self._thread.join(timeout)
 
     def status(self) -> PlaytestStatus:
-        return PlaytestStatus(self._state, self._played, self.games, self._result, self._error)
+        return PlaytestStatus(
+            self._state, self._played, self._total, self._result, self._error, self._phase
+        )
 
     def _on_game(self, game: object) -> None:
         self._played += 1
@@ -81,21 +89,28 @@ class Playtest:
             raise PlaytestStopped
 
     def _run(self) -> None:
-        from ttr_core.playtest.executors import InProcess, SimulationError
+        """The run `ttr simulate --baseline auto` makes: the published boards played
+        by the same bots first when no baseline is shipped or cached (then cached),
+        then the map, findings set against that baseline."""
+        from ttr_core.playtest.baseline import baseline_for, baseline_games, find_baseline
+        from ttr_core.playtest.executors import InProcess, SimulationError, Workers
+        from ttr_core.playtest.plan import PlayedMap, RunPlan
         from ttr_core.playtest.simulate import simulate
 
-        seats = [self.bots[i % len(self.bots)] for i in range(self.players)]
+        # The bots rotate over the seats game by game, as in `ttr simulate`, so the
+        # baseline for the same bots is the same one.
+        plan = RunPlan(self.games, self.players, self.bots, self.seed)
+        here = Workers(1, InProcess())
         try:
+            if find_baseline(plan.bots, plan.players) is None:
+                self._total = baseline_games(plan.players) + self.games
+                self._phase = "the published boards (baseline, cached for next time)"
+            baseline, _ = baseline_for(plan.bots, plan.players, here, self._on_game)
+            self._phase = "the map"
             simulation = simulate(
-                self.map,
-                self.map.id,
-                self.games,
-                self.players,
-                seats,
-                self.seed,
-                on_game=self._on_game,
-                executor=InProcess(),
-            )
+                PlayedMap(self.map, self.map.id), plan, here, on_game=self._on_game,
+                baseline=baseline,
+            )  # fmt: skip
         except PlaytestStopped:
             self._state = "stopped"
             return
@@ -109,8 +124,11 @@ class Playtest:
 def result_payload(report: Any) -> dict[str, Any]:
     """What the page shows of a balance report: its findings, win rates by bot and
     by seat with their 95 % intervals, each route's claim rate (the heatmap)."""
+    from ttr_core.playtest.findings import summary_lines
+
     return {
         "games": report.games,
+        "summary": summary_lines(report),
         "findings": [
             {"code": f.code, "severity": f.severity, "title": f.title, "suggestion": f.suggestion}
             for f in report.findings

@@ -5,7 +5,10 @@ Every edit replaces, inserts or removes whole entries (a city's line, a route's
 line), found in the node tree the file was read into; every other byte, comments
 and blank lines included, stays as written. A collection written in flow style
 (`tickets: []`, `cities: {A: …, B: …}`) is rewritten in block style when an entry
-joins or leaves it, one entry a line.
+joins or leaves it, one entry a line. A line written ends as the file's lines
+end (CRLF or LF), and a byte-order mark stays in front: the nodes' marks count the
+characters after it (`root_of` parses the text without it, whichever YAML parser
+is installed: libyaml's marks never count it, PyYAML's own do).
 
 >>> text = "cities:\\n  A: {x: 0, y: 0}  # home\\nroutes: []\\n"
 >>> text = append_entry(text, ("routes",), "{between: [A, B], length: 2, color: red}")
@@ -18,15 +21,21 @@ routes:
 
 from __future__ import annotations
 
+import functools
 import json
+import math
 import re
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Concatenate, ParamSpec
 
 import yaml
 
 from ttr_maps.io.document import DataPath, parse_text
+from ttr_maps.io.files import TextForm
 from ttr_maps.io.yaml_text import name_scalar
+
+BOM = "\ufeff"
+P = ParamSpec("P")
 
 
 class SpliceError(ValueError):
@@ -34,11 +43,12 @@ class SpliceError(ValueError):
 
 
 def root_of(text: str) -> yaml.Node | None:
-    """The node tree of a map's text (`SpliceError` if it is not YAML)."""
+    """The node tree of a map's text (`SpliceError` if it is not YAML); its marks
+    count the characters after the byte-order mark, if any."""
     from ttr_maps.io.document import DocumentError
 
     try:
-        return parse_text(text).root
+        return parse_text(text.removeprefix(BOM)).root
     except DocumentError as problem:
         raise SpliceError(f"the file is not YAML the editor can change: {problem}") from None
 
@@ -73,8 +83,10 @@ def flow(value: Any) -> str:
     """
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, int | float):
+    if isinstance(value, int):
         return json.dumps(value)
+    if isinstance(value, float):
+        return _float(value)
     if isinstance(value, str):
         return name_scalar(value)
     if isinstance(value, dict):
@@ -86,10 +98,44 @@ def flow(value: Any) -> str:
     raise SpliceError(f"cannot write {value!r} in a map")
 
 
+def _float(value: float) -> str:
+    """A float as YAML 1.1 reads it back (PyYAML's resolver wants a dot before
+    an exponent: `1e-09` is a text there, `1.0e-09` a number).
+
+    >>> _float(1e-09), _float(2.5), _float(1e16)
+    ('1.0e-09', '2.5', '1.0e+16')
+    """
+    if not math.isfinite(value):
+        raise SpliceError(f"cannot write {value!r} in a map")
+    text = repr(value)
+    mantissa, e, exponent = text.partition("e")
+    return f"{mantissa}.0e{exponent}" if e and "." not in mantissa else text
+
+
 def _key(key: Any) -> str:
     """A mapping key: the format's own keys (`x`, `y`, `between`) as they are
     always written, others as `flow` writes them."""
     return key if isinstance(key, str) and re.fullmatch(r"[a-z_]+", key) else flow(key)
+
+
+def _keeps_bom(
+    splice: Callable[Concatenate[str, P], str],
+) -> Callable[Concatenate[str, P], str]:
+    """`splice` working on the text after its byte-order mark (where the marks of
+    `root_of`'s nodes point), the mark put back in front."""
+
+    @functools.wraps(splice)
+    def kept(text: str, *args: P.args, **kwargs: P.kwargs) -> str:
+        if text.startswith(BOM):
+            return BOM + splice(text[1:], *args, **kwargs)
+        return splice(text, *args, **kwargs)
+
+    return kept
+
+
+def _newline(text: str) -> str:
+    """The line end of the text's lines (CRLF when most of them end so)."""
+    return TextForm.of(text).newline
 
 
 def _line_start(text: str, index: int) -> int:
@@ -102,6 +148,7 @@ def _line_end(text: str, index: int) -> int:
     return len(text) if end < 0 else end + 1
 
 
+@_keeps_bom
 def replace_node(text: str, path: DataPath, new: str) -> str:
     """`text` with the value at `path` replaced by the flow text `new`."""
     found = node_at(root_of(text), path)
@@ -111,6 +158,7 @@ def replace_node(text: str, path: DataPath, new: str) -> str:
     return text[: node.start_mark.index] + new + text[end_of(node) :]
 
 
+@_keeps_bom
 def replace_scalars(text: str, nodes: Sequence[yaml.Node], new: str) -> str:
     """`text` with each scalar node's span replaced by `new` (from the end, so the
     spans stay right)."""
@@ -157,13 +205,28 @@ def _rewrite_as_block(
         body = " []" if sequence else " {}"
     else:
         dash = "- " if sequence else ""
-        body = "".join(f"\n{indent}{dash}{entry}" for entry in entries)
+        newline = _newline(text)
+        body = "".join(f"{newline}{indent}{dash}{entry}" for entry in entries)
     start = key.end_mark.index
     colon = text.index(":", start)
     end = max(end_of(node), colon + 1)
     return text[: colon + 1] + body + text[end:]
 
 
+def _entry_prefix(text: str, first: yaml.Node, sequence: bool) -> str:
+    """What the line of a new entry starts with: the first entry's indentation and,
+    in a list, its dash (`- - x`: the inner list's own dash, not the outer one's;
+    `- a: 1`: a mapping's key column, not the list's dash)."""
+    written = text[_line_start(text, first.start_mark.index) : first.start_mark.index]
+    if not sequence:
+        return " " * len(written)
+    dash = written.rfind("-")
+    if dash < 0:  # the item on the line after its dash
+        return " " * max(len(written) - 2, 0) + "- "
+    return " " * dash + written[dash:]
+
+
+@_keeps_bom
 def append_entry(text: str, section: DataPath, entry: str, key: str | None = None) -> str:
     """`text` with `entry` (flow text) added at the end of the collection at
     `section`: a list item, or with `key` a mapping entry `key: entry`. A missing
@@ -175,9 +238,10 @@ def append_entry(text: str, section: DataPath, entry: str, key: str | None = Non
     if found is None:
         if len(section) != 1:
             raise SpliceError(f"the file has no {'.'.join(map(str, section))} to add to")
-        separator = "" if not text or text.endswith("\n") else "\n"
+        newline = _newline(text)
+        separator = "" if not text or text.endswith("\n") else newline
         dash = "- " if key is None else ""
-        return f"{text}{separator}{section[0]}:\n  {dash}{line}\n"
+        return f"{text}{separator}{section[0]}:{newline}  {dash}{line}{newline}"
     key_node, node = found
     sequence = key is None
     if sequence and not isinstance(node, yaml.SequenceNode | yaml.ScalarNode):
@@ -191,14 +255,14 @@ def append_entry(text: str, section: DataPath, entry: str, key: str | None = Non
     items = node.value
     first = items[0] if sequence else items[0][0]
     last = items[-1] if sequence else items[-1][1]
-    prefix = text[_line_start(text, first.start_mark.index) : first.start_mark.index]
-    if prefix.strip() not in ("", "-"):  # `- - x` or an entry after others on its line
-        prefix = " " * first.start_mark.column + ("- " if sequence else "")
+    prefix = _entry_prefix(text, first, sequence)
     at = _line_end(text, max(end_of(last) - 1, last.start_mark.index))
-    newline = "" if text[:at].endswith("\n") else "\n"
-    return text[:at] + newline + prefix + line + "\n" + text[at:]
+    newline = _newline(text)
+    separator = "" if text[:at].endswith("\n") else newline
+    return text[:at] + separator + prefix + line + newline + text[at:]
 
 
+@_keeps_bom
 def remove_entry(text: str, section: DataPath, key: str | int) -> str:
     """`text` without the entry `key` (a name, or a list index) of the collection
     at `section`: its lines, in block style; the collection rewritten in flow."""
@@ -220,6 +284,6 @@ def remove_entry(text: str, section: DataPath, key: str | int) -> str:
     first, last = entry
     start = _line_start(text, first.start_mark.index)
     end = _line_end(text, max(end_of(last) - 1, last.start_mark.index))
-    if text[start : first.start_mark.index].strip() not in ("", "-"):
+    if text[start : first.start_mark.index].strip() != ("-" if sequence else ""):
         raise SpliceError(f"entry {key!r} shares its line with another; edit it by hand")
     return text[:start] + text[end:]

@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from ttr_core.edit.board import Drawing, draw, drawable_map
+from ttr_core.edit.drawing import Drawing, draw, drawable_map
 from ttr_core.edit.splice import end_of, node_at
 from ttr_maps.checks.validate import FileReport, validate_text
 from ttr_maps.model import Map

@@ -240,7 +240,7 @@ def _route_edit(line: int, row: dict[str, str]) -> ed.AddRoute:
 
 
 def _import_tickets(text: str, rows: list[tuple[int, dict[str, str]]]) -> str:
-    from ttr_core.edit.board import drawable_map
+    from ttr_core.edit.drawing import drawable_map
     from ttr_maps.graph import shortest_wagon_distance
     from ttr_maps.io.document import parse_text
 

@@ -342,20 +342,22 @@ class Books:
         self.tickets[seat].extend(tickets)
         self._ticket_views[seat] = None
 
-    def return_tickets(self, tickets: Sequence[int]) -> None:
+    def return_tickets(self, tickets: Sequence[int], leave: bool = False) -> None:
         """R4/R12: returned tickets go under the ticket deck in order; E4: returned
-        long tickets leave the game."""
+        long tickets leave the game; P3 (`leave`): they all do."""
         is_long = self.board.ticket_long if self.rule_set.long_tickets else None
         for ticket in tickets:
-            if is_long and is_long[ticket]:
+            if leave or (is_long and is_long[ticket]):
                 self.out_of_game_tickets.append(ticket)
             else:
                 self.ticket_deck.append(ticket)
 
     def release_setup_returns(self) -> None:
-        """R4: the tickets held back at setup go under the deck, in seat order."""
+        """R4: the tickets held back at setup go under the deck, in seat order (P3:
+        with `setup_returns_leave`, they leave the game)."""
+        leave = self.rule_set.setup_returns_leave
         for seat in sorted(self.setup_returns):
-            self.return_tickets(self.setup_returns[seat])
+            self.return_tickets(self.setup_returns[seat], leave)
         self.setup_returns.clear()
 
     # --------------------------------------------------- turn order (R6, R14, D1)

@@ -10,7 +10,7 @@ import random
 from collections.abc import Iterable, Sequence
 
 from ttr_maps.model import CARD_COLORS
-from ttr_maps.rules import CARDS_PER_COLOR, LOCOMOTIVES
+from ttr_maps.rules import CARDS_PER_COLOR, LOCOMOTIVES, MARKET_RESETS_IN_A_ROW
 
 LOCO = 8
 CARD_KINDS = 9
@@ -91,26 +91,73 @@ class CardPiles:
         self.reset_market_while_needed()
         return card  # type: ignore[return-value]
 
-    def reset_market_while_needed(self) -> None:
-        """R8/D2: while the limit of locomotives (3) lies face up, discard the whole
-        market and turn up new cards, unless no reset can help (deck and discards
-        hold fewer non-locomotive cards than the limit), so it never loops forever."""
+    def reset_market_while_needed(self) -> int:
+        """R8/D2: while `limit` or more locomotives lie face up, discard the whole
+        market and turn up new cards, but only while a reset can help
+        (`reset_can_help`) and at most `MARKET_RESETS_IN_A_ROW` times in a row, so
+        it always ends (the proof is in docs/rules.md, D2). Returns the resets made."""
         market = self.market
-        while market.count(LOCO) >= self.limit and self._reset_can_help():
+        resets = 0
+        while (
+            market.count(LOCO) >= self.limit
+            and resets < MARKET_RESETS_IN_A_ROW
+            and self.reset_can_help()
+        ):
             self.discard.extend(card for card in market if card is not None)
             for slot in range(len(market)):
                 market[slot] = self.draw()
+            resets += 1
+        return resets
 
-    def _reset_can_help(self) -> bool:
-        non_locos = len(self.deck) - self.deck.count(LOCO)
-        non_locos += len(self.discard) - self.discard.count(LOCO)
-        return non_locos >= self.limit
+    def reset_can_help(self) -> bool:
+        """D2: whether resetting the market now can lead to a market with fewer
+        than `limit` locomotives (docs/rules.md, D2, has the proof that this is
+        exact). The engine knows the order of the deck, and what a shuffle of the
+        discards may turn up:
 
-    def second_card_exists(self) -> bool:
-        """D3: the deck (or discards) or a face-up card other than a locomotive."""
+        1. the markets a run of resets turns up from the deck, one market's worth
+           at a time from the top, are known: if one of them holds fewer than
+           `limit` locomotives, the resets before it lead there;
+        2. otherwise a later reset needs the discards, shuffled. If the cards
+           outside the hands number other than twice a market, the shuffles mix
+           them, and any market they can make may come up: a reset helps if they
+           hold enough other cards for a market with fewer than `limit`
+           locomotives;
+        3. with exactly twice a market, the first shuffle splits them into two
+           groups that then only swap places (the market becomes the deck, which
+           becomes the market): a reset helps only if one of the two groups that
+           shuffle can make holds fewer than `limit` locomotives.
+        """
+        size, limit, deck = len(self.market), self.limit, self.deck
+        top = len(deck)
+        while top >= size:  # 1: the next markets from the deck, top first
+            if deck[top - size : top].count(LOCO) < limit:
+                return True
+            top -= size
+        market = [card for card in self.market if card is not None]
+        total = len(deck) + len(self.discard) + len(market)
+        locos = deck.count(LOCO) + self.discard.count(LOCO) + market.count(LOCO)
+        if total <= size:  # the market holds all of them, whatever the order
+            return locos < limit
+        if total != 2 * size or len(market) != size:  # 2: the shuffles mix the cards
+            return total - locos > size - limit
+        # 3: two groups of `size` cards that swap for ever once the discards are shuffled.
+        if len(deck) >= size:  # the deck is one group (no better: see 1), the market the other
+            return False
+        known, known_locos = len(deck), deck.count(LOCO)  # the deck's cards, then the shuffle's
+        shuffled, shuffled_locos, taken = total - known, locos - known_locos, size - known
+        fewest = known_locos + max(0, taken - (shuffled - shuffled_locos))
+        left_behind = shuffled_locos - min(shuffled_locos, taken)  # the other group's
+        return fewest < limit or left_behind < limit
+
+    def second_card_exists(self, locomotive_ends_draw: bool = True) -> bool:
+        """D3: the deck (or discards) or a face-up card other than a locomotive (P1,
+        without `locomotive_ends_draw`: any face-up card)."""
         if self.deck or self.discard:
             return True
-        return any(card is not None and card != LOCO for card in self.market)
+        return any(
+            card is not None and (card != LOCO or not locomotive_ends_draw) for card in self.market
+        )
 
     def count_all(self, hands: Iterable[Sequence[int]], elsewhere: Iterable[int] = ()) -> int:
         """Every card in the piles, the hands and `elsewhere` (cards a tunnel turned

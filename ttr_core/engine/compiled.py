@@ -3,6 +3,16 @@
 A `Board` is built once per map and shared by every game on it; nothing in it
 changes during a game. Claim actions are built here once, so that listing legal
 actions only picks ready-made values.
+
+**Play order.** A board numbers the map's cities, routes and tickets in the map's
+play order (`Map.in_play_order`: by names, never by the file's order), and each
+route's and ticket's two cities as the lower city index first. Everything that
+follows an index (the decks dealt from the tickets, the legal actions listed, every
+bot's tie) then follows names: the same map written in another order plays the same
+games, its records equal up to the ids of a double's tracks. `board.map` is the map
+in that order. Games recorded before (record version 1) were dealt from the file's
+order: `board_for(game_map, file_order=True)` numbers things as the file does, so
+that they replay exactly.
 """
 
 from __future__ import annotations
@@ -32,7 +42,11 @@ OpenGroups = Sequence[OpenGroup]
 
 @dataclass(frozen=True, eq=False)
 class Board:
+    #: The map in the board's order (play order: `Map.in_play_order`), which every
+    #: index of the board and of a game on it refers to.
     map: Map
+    #: The map the board was asked for (in the file's order).
+    source: Map
     #: Per route: the two city indices, length, colour index (GRAY_INDEX for gray).
     route_a: tuple[int, ...]
     route_b: tuple[int, ...]
@@ -54,6 +68,9 @@ class Board:
     #: indexed by the number of locomotives; claim_options[route][LOCO] holds the
     #: one locomotives-only payment.
     claim_options: tuple[tuple[tuple[Action, ...], ...], ...] = field(repr=False)
+    #: Numbered in the file's order (games recorded before play order), not in
+    #: play order.
+    file_order: bool = False
 
     @cached_property
     def routes_by_shape(
@@ -167,23 +184,35 @@ class Board:
         return self.map.routes[index].id
 
 
-#: Boards by map: equal maps share one board.
+#: Boards by map (in play order, and in file order for old records): equal maps
+#: share one board.
 _BOARDS: WeakKeyDictionary[Map, Board] = WeakKeyDictionary()
-#: The same boards by the id of their own map (`board.map`, which the board keeps
-#: alive, so the id stays its own): finding the board for every game then needs no
-#: hash of the whole map.
+_FILE_ORDER_BOARDS: WeakKeyDictionary[Map, Board] = WeakKeyDictionary()
+#: The play-order boards by the id of the map they were asked for (`board.source`)
+#: and of their own map in play order (`board.map`, which a game's view hands on):
+#: the board keeps both alive, so an id stays theirs. Finding the board for every
+#: game then needs no hash of the whole map.
 _BY_ID: dict[int, Board] = {}
 
 
-def board_for(game_map: Map) -> Board:
-    """The board of a map, built on first use and then shared."""
+def board_for(game_map: Map, file_order: bool = False) -> Board:
+    """The board of a map in play order (see the module's docstring), built on
+    first use and then shared; with `file_order`, numbered as the file lists
+    things (how games recorded before play order were dealt)."""
+    if file_order:
+        board = _FILE_ORDER_BOARDS.get(game_map)
+        if board is None:
+            board = _FILE_ORDER_BOARDS[game_map] = _build(game_map, game_map, file_order=True)
+        return board
     board = _BY_ID.get(id(game_map))
-    if board is not None and board.map is game_map:
+    if board is not None and (board.source is game_map or board.map is game_map):
         return board
     board = _BOARDS.get(game_map)
     if board is None:
-        board = _BOARDS[game_map] = _build(game_map)
-    if board.map is game_map:
+        board = _BOARDS[game_map] = _build(game_map.in_play_order, game_map)
+        _BOARDS.setdefault(board.map, board)  # the map in play order plays on it too
+        _BY_ID[id(board.map)] = board
+    if board.source is game_map:
         _BY_ID[id(game_map)] = board
     return board
 
@@ -204,9 +233,19 @@ def _payment_table(
     return tuple(table)
 
 
-def _build(game_map: Map) -> Board:
+def _build(game_map: Map, source: Map, file_order: bool = False) -> Board:
+    """The board of `game_map` in its own order (`source` is the map it was asked
+    for); each route's and ticket's ends as (lower index, higher), unless in
+    `file_order` (as written, as games recorded before play order were played)."""
     city = game_map.city_index
     routes = game_map.routes
+
+    def ends(a: str, b: str) -> tuple[int, int]:
+        pair = (city[a], city[b])
+        return pair if file_order else (min(pair), max(pair))
+
+    route_ends = [ends(r.a, r.b) for r in routes]
+    ticket_ends = [ends(t.a, t.b) for t in game_map.tickets]
     siblings = tuple(
         tuple(o.index for o in game_map.parallel_routes[frozenset(r.cities)] if o.index != r.index)
         for r in routes
@@ -218,19 +257,21 @@ def _build(game_map: Map) -> Board:
 
     return Board(
         map=game_map,
-        route_a=tuple(city[r.a] for r in routes),
-        route_b=tuple(city[r.b] for r in routes),
+        source=source,
+        route_a=tuple(a for a, _ in route_ends),
+        route_b=tuple(b for _, b in route_ends),
         route_length=tuple(r.length for r in routes),
         route_color=colors,
         route_tunnel=tuple(r.tunnel for r in routes),
         route_ferry=tuple(r.ferry for r in routes),
         route_siblings=siblings,
         route_index={r.id: r.index for r in routes},
-        ticket_a=tuple(city[t.a] for t in game_map.tickets),
-        ticket_b=tuple(city[t.b] for t in game_map.tickets),
+        ticket_a=tuple(a for a, _ in ticket_ends),
+        ticket_b=tuple(b for _, b in ticket_ends),
         ticket_value=tuple(t.points for t in game_map.tickets),  # D7: with any bonus
         ticket_long=tuple(t.long for t in game_map.tickets),
         claim_options=tuple(
             claim_table(r.id, r.length, c) for r, c in zip(routes, colors, strict=True)
         ),
+        file_order=file_order,
     )

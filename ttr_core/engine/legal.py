@@ -81,8 +81,15 @@ def is_legal(facts: LegalFacts, action: Action) -> bool:
     if isinstance(action, DrawDeck | DrawMarket):
         return action in card_draw_actions(facts.market, facts.can_draw_deck)
     if isinstance(action, Claim):
+        rules = facts.rule_set
         return action in claim_actions(
-            facts.board, facts.hand, facts.open_groups, facts.wagons, facts.rule_set.ferries
+            facts.board,
+            facts.hand,
+            facts.open_groups,
+            facts.wagons,
+            rules.ferries,
+            None,
+            rules.plain_route_locomotives,
         )
     if isinstance(action, BuildStation):
         return facts.stations_left > 0 and action in station_actions(
@@ -111,7 +118,8 @@ def turn_actions(
     one by one: the state's common case (its turn, nothing pending) calls this
     straight away, without a bundle (it runs for every turn of every game)."""
     actions = card_draw_actions(market, can_draw_deck)
-    claim_actions(board, hand, open_groups, wagons, rule_set.ferries, actions)
+    plain_locos = rule_set.plain_route_locomotives  # P2
+    claim_actions(board, hand, open_groups, wagons, rule_set.ferries, actions, plain_locos)
     if stations_left > 0:
         actions += station_actions(board, hand, stations_left, station_owners, rule_set)
     if ticket_deck_size > 0:  # R12, D4 (see `ttr_core.engine.moves.tickets`)

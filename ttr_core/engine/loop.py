@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from ttr_core.engine.actions import Action
@@ -88,6 +88,47 @@ def run(
     except StopGame:
         pass
     return state
+
+
+def catch_up(
+    state: GameState,
+    players: Sequence[Any],
+    actions: Iterable[tuple[int | None, Action]],
+    playout: bool = True,
+) -> dict[int, int]:
+    """Apply `actions` (a recorded game's history) to `state` (that game as dealt)
+    with its players taking part again, so that a resumed game goes on exactly as
+    the game that was cut: a bot's random source and memos are where they were.
+
+    Every action `run` would have asked a player for (one by the seat to move) is
+    asked for again, the same way (`pick` on the playout path, else `act`); the
+    recorded action is applied whatever the answer. A player may instead offer
+    `catch_up(view, action) -> bool`: bring itself to where choosing `action` in
+    `view` left it, without thinking again (the search bot: its candidates and its
+    random draw, not its playouts), and say whether it can go on exactly. `None`
+    in `players` is a person: never asked. Actions by other seats (a resignation
+    out of turn) and by the host (`remove`, `timeout`) are applied as they are.
+
+    Returns the seats that cannot go on exactly, each with the number (from 1) of
+    the first action where that player chose otherwise or said it cannot (a bot
+    whose moves do not follow from its seed and the history alone, such as a
+    search bot with a time budget, or a record that another player made)."""
+    pickers = [getattr(p, "pick", None) if playout else None for p in players]
+    inexact: dict[int, int] = {}
+    for number, (seat, action) in enumerate(actions, start=1):
+        player = players[seat] if seat is not None and seat == state.to_move else None
+        if player is not None and state.phase != _OVER:
+            follows = getattr(player, "catch_up", None)
+            if follows is not None:
+                exact = follows(state.view(seat), action)
+            else:
+                pick = pickers[seat]
+                choice = pick(state.legal_actions(seat)) if pick else player.act(state.view(seat))
+                exact = choice == action
+            if not exact:
+                inexact.setdefault(seat, number)  # type: ignore[arg-type]
+        state.apply(action, seat)
+    return inexact
 
 
 #: What a bot's seed is derived for (the message of the keyed derivation).

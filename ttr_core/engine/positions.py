@@ -192,6 +192,17 @@ def stack_deck(books: Books, top_first: Iterable[str]) -> None:
     arrange(books, deck=deck, discard=discard)
 
 
+def ticket_index(books: Books, a: str, b: str, nth: int = 0) -> int:
+    """The index of the ticket between cities `a` and `b` (either way round; the
+    `nth` of several such) in the game's numbering (the map's play order), for
+    `give_tickets` and `arrange`."""
+    pair = {a, b}
+    found = [i for i, t in enumerate(books.map.tickets) if set(t.cities) == pair]
+    if len(found) <= nth:
+        raise ValueError(f"no ticket {a}–{b} (number {nth + 1}) on {books.map.name}")
+    return found[nth]
+
+
 def give_tickets(books: Books, seat: int, tickets: Sequence[int]) -> None:
     """The seat holds exactly these tickets (indices into the map's, in this
     order): those it held go under the ticket deck, the new ones are taken from the

@@ -6,13 +6,23 @@
      "seats": [{"seat": 0, "player": "human", "name": "Ana"}, {"seat": 1, "player": "random"}, …],
      "actions": [{"seat": 2, "action": "keep 0,1"}, …, {"seat": null, "action": "remove 3"}],
      "notes": [{"after": 12, "seat": 0, "name": "Ana", "text": "Denver is crowded"}],
+     "resumed": [{"after": 40, "inexact_seats": [2]}],
      "result": {"end_reason": "final round", "seats": [ … ]}}
 
-A seat's `name` (what a person called themselves at the table) and the `notes`
-(the table's chat: play-testers' remarks, kept with the game) appear only when
-there are some; neither changes the game, and `--verify` reads neither.
+A seat's `name` (what a person called themselves at the table), the `notes`
+(the table's chat: play-testers' remarks, kept with the game) and `resumed` (the
+times the game was resumed with bots that could not go on exactly as before,
+`ttr_core.engine.loop.catch_up`) appear only when there are some; none of them
+changes the game, and `--verify` reads none.
 The same seed and the same actions give a byte-identical record.
 `schemas/game-record.schema.json` describes the format.
+
+**Versions.** Version 2 records are played in the map's play order
+(`ttr_core.engine.compiled`: the same map written in another order plays the same
+game), and their `map_fingerprint` does not depend on the order the file lists
+things in. Version 1 records were dealt in the file's order, with a fingerprint of
+that order: they replay in file order (`GameState(..., file_order=True)`), exactly
+as they were played, and a game continued from one stays version 1.
 """
 
 from __future__ import annotations
@@ -21,6 +31,7 @@ import hashlib
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +44,11 @@ from ttr_maps.model import Map
 from ttr_maps.rules import RuleSet, RuleSetError
 
 RECORD_FORMAT = "ttr-game-record"
-RECORD_VERSION = 1
+#: The version written for games in play order; 1: games dealt in the file's order.
+RECORD_VERSION = 2
+FILE_ORDER_VERSION = 1
+#: Every version `read_record` and the replays accept.
+RECORD_VERSIONS = (FILE_ORDER_VERSION, RECORD_VERSION)
 #: Longest schema message shown (a message may quote a whole value).
 MESSAGE_LIMIT = 200
 
@@ -42,17 +57,43 @@ class RecordError(ValueError):
     """A record that cannot be read or replayed; the message says where."""
 
 
-def map_fingerprint(game_map: Map) -> str:
-    """A digest of what the rules read from a map, to notice a changed map on replay."""
+def map_fingerprint(game_map: Map, file_order: bool = False) -> str:
+    """A digest of what the rules read from a map, to notice a changed map on
+    replay: of the map in play order (the order the file lists things in does not
+    count, the ids of a double's tracks do: actions name them), or with
+    `file_order` of the file's order (version 1 records)."""
+    if file_order:
+        ordered = game_map
+        tickets: list[Any] = [(t.a, t.b, t.value, t.long) for t in ordered.tickets]
+    else:
+        ordered = game_map.in_play_order
+        tickets = [(*sorted(t.cities), t.value, t.bonus, t.long) for t in ordered.tickets]
     facts = {
-        "rules": game_map.rules,
-        "wagons": game_map.wagons,
-        "cities": [c.name for c in game_map.cities],
-        "routes": [(r.id, r.length, r.color, r.tunnel, r.ferry) for r in game_map.routes],
-        "tickets": [(t.a, t.b, t.value, t.long) for t in game_map.tickets],
+        "rules": ordered.rules,
+        "wagons": ordered.wagons,
+        "cities": [c.name for c in ordered.cities],
+        "routes": [(r.id, r.length, r.color, r.tunnel, r.ferry) for r in ordered.routes],
+        "tickets": tickets,
     }
     encoded = json.dumps(facts, ensure_ascii=False, separators=(",", ":")).encode()
     return hashlib.sha256(encoded).hexdigest()[:16]
+
+
+def state_fingerprint(state: GameState) -> str:
+    """The fingerprint a record (or a stored game) of `state` carries: of its map in
+    the order the game is numbered in."""
+    return map_fingerprint(state.map, state.board.file_order)
+
+
+def order_for_fingerprint(game_map: Map, fingerprint: str) -> bool | None:
+    """How a game whose record (or stored game) carries `fingerprint` is dealt on
+    `game_map`: False in play order, True in file order (a game from before play
+    order), None when the map is not the one the game was played on."""
+    if fingerprint == map_fingerprint(game_map):
+        return False
+    if fingerprint == map_fingerprint(game_map, file_order=True):
+        return True
+    return None
 
 
 @dataclass(frozen=True)
@@ -75,15 +116,36 @@ class Note:
         return cls(data["after"], data["seat"], data["name"], data["text"])
 
 
+@dataclass(frozen=True)
+class Resumption:
+    """A resume (`ttr play --resume`) after which the bots of some seats could not
+    go on exactly as in the game that was cut (`ttr_core.engine.loop.catch_up`):
+    from there on, the game is not the one an uncut run would have played."""
+
+    #: Actions played when the game was resumed.
+    after: int
+    #: The seats whose bots could not go on exactly.
+    inexact_seats: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"after": self.after, "inexact_seats": list(self.inexact_seats)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Resumption:
+        return cls(data["after"], tuple(data["inexact_seats"]))
+
+
 def record_of(
     state: GameState,
     players: Sequence[str],
     names: Sequence[str | None] = (),
     notes: Sequence[Note] = (),
+    resumed: Sequence[Resumption] = (),
 ) -> dict[str, Any]:
     """The record of a game (finished or not; `result` is null until it ends).
     `players[seat]` is the bot or `human`; `names[seat]`, if given, what the person
-    there was called; `notes` the table's remarks, oldest first."""
+    there was called; `notes` the table's remarks, oldest first; `resumed` the
+    resumes that could not go on exactly, oldest first."""
     seats = []
     for seat, player in enumerate(players):
         entry: dict[str, Any] = {"seat": seat, "player": player}
@@ -93,9 +155,9 @@ def record_of(
         seats.append(entry)
     record: dict[str, Any] = {
         "format": RECORD_FORMAT,
-        "version": RECORD_VERSION,
+        "version": FILE_ORDER_VERSION if state.board.file_order else RECORD_VERSION,
         "map": state.map.id,
-        "map_fingerprint": map_fingerprint(state.map),
+        "map_fingerprint": state_fingerprint(state),
         "rules": state.rule_set.name,
         "rule_set": state.rule_set.to_dict(),
         "seed": state.seed,
@@ -107,6 +169,8 @@ def record_of(
     }
     if notes:
         record["notes"] = [note.to_dict() for note in notes]
+    if resumed:
+        record["resumed"] = [resumption.to_dict() for resumption in resumed]
     record["result"] = state.result().to_dict() if state.is_over else None
     return record
 
@@ -126,6 +190,11 @@ def notes_of(record: Mapping[str, Any]) -> list[Note]:
     return [Note.from_dict(note) for note in record.get("notes", ())]
 
 
+def resumptions_of(record: Mapping[str, Any]) -> list[Resumption]:
+    """The inexact resumes a (schema-checked) record names, oldest first."""
+    return [Resumption.from_dict(entry) for entry in record.get("resumed", ())]
+
+
 def _action_entry(state: GameState, index: int, seat: int | None, action: object) -> dict:
     entry: dict[str, Any] = {"seat": seat, "action": str(action)}
     revealed = state.tunnel_reveals.get(index)
@@ -140,7 +209,7 @@ def dump_record(record: Mapping[str, Any]) -> str:
     for key, value in record.items():
         if key == "rule_set":
             text = _compact(value)
-        elif isinstance(value, list) and key in ("seats", "actions", "notes"):
+        elif isinstance(value, list) and key in ("seats", "actions", "notes", "resumed"):
             items = ",\n".join(f"  {_compact(item)}" for item in value)
             text = f"[\n{items}\n ]" if value else "[]"
         else:
@@ -165,7 +234,7 @@ def read_record(path: str | Path) -> dict[str, Any]:
     record = parse_json(_read_text(path), str(path))
     if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
         raise RecordError(f"{path}: not a ttr game record (format is not {RECORD_FORMAT!r})")
-    if record.get("version") != RECORD_VERSION:
+    if record.get("version") not in RECORD_VERSIONS:
         raise RecordError(f"{path}: record version {record.get('version')!r} is not supported")
     problem = first_schema_problem(record)
     if problem:
@@ -248,10 +317,9 @@ def first_schema_problem(record: Any) -> str | None:
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import best_match
 
-    from ttr_maps.io.bundled import schema_path
-
-    schema = json.loads(schema_path("game-record").read_text(encoding="utf-8"))
-    error = best_match(Draft202012Validator(schema).iter_errors(record))
+    if _passes_fast_check(record):  # a valid record needs no explaining (and may be long)
+        return None
+    error = best_match(Draft202012Validator(_record_schema()).iter_errors(record))
     if error is None:
         return None
     while error.context:  # "not valid under any of the given schemas": say which part
@@ -261,6 +329,35 @@ def first_schema_problem(record: Any) -> str | None:
     if len(message) > MESSAGE_LIMIT:
         message = message[:MESSAGE_LIMIT] + "…"
     return f"{where}: {message}"
+
+
+@cache
+def _record_schema() -> dict[str, Any]:
+    from ttr_maps.io.bundled import schema_path
+
+    return json.loads(schema_path("game-record").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+@cache
+def _fast_check() -> Any:
+    """A yes/no check of the record schema by jsonschema-rs (compiled: a record of
+    200,000 actions in well under a second, where jsonschema takes seconds), or
+    None where that package is not installed."""
+    try:
+        import jsonschema_rs
+    except ImportError:  # pragma: no cover - depends on the platform's wheels
+        return None
+    return jsonschema_rs.validator_for(_record_schema()).is_valid
+
+
+def _passes_fast_check(record: Any) -> bool:
+    fast_check = _fast_check()
+    if fast_check is None:
+        return False
+    try:
+        return bool(fast_check(record))
+    except (ValueError, TypeError, OverflowError):  # what JSON cannot hold: explain it slowly
+        return False
 
 
 def iter_replay(
@@ -282,14 +379,16 @@ def replay(record: Mapping[str, Any], game_map: Map) -> GameState:
 
 
 def _start(record: Mapping[str, Any], game_map: Map) -> GameState:
-    """The game as dealt for a record, on the map it was played on."""
+    """The game as dealt for a record, on the map it was played on (version 1 in
+    the file's order)."""
+    file_order = record.get("version") == FILE_ORDER_VERSION
     fingerprint = record.get("map_fingerprint")
-    if fingerprint is not None and fingerprint != map_fingerprint(game_map):
+    if fingerprint is not None and fingerprint != map_fingerprint(game_map, file_order):
         raise RecordError(f"the map {game_map.id!r} differs from the one the game was played on")
     try:
         stored = record.get("rule_set")
         rules = RuleSet.from_dict(stored) if stored is not None else record.get("rules")
-        return GameState(game_map, record["players"], record["seed"], rules)
+        return GameState(game_map, record["players"], record["seed"], rules, file_order=file_order)
     except RuleSetError as error:
         raise RecordError(f"rule_set: {error}") from None
     except (ValueError, KeyError, TypeError) as error:

@@ -214,8 +214,11 @@ def _seat_tickets(state: Books, seat: int, owned: Sequence[int]) -> _SeatTickets
     return _SeatTickets(stations, borrowed, outcomes)
 
 
-def _score_parts(state: Books, seat: int, tickets: _SeatTickets, has_bonus: bool) -> dict[str, int]:
-    """R15 (routes, tickets), R16 (the longest-path bonus) and E1 (stations kept)."""
+def _score_parts(
+    state: Books, seat: int, tickets: _SeatTickets, has_bonus: bool, most_tickets: bool
+) -> dict[str, int]:
+    """R15 (routes, tickets), R16 (the longest-path bonus), E1 (stations kept) and
+    P4 (the Globetrotter bonus, for rule sets that give one)."""
     rules = state.rule_set
     score = {
         "routes": state.route_points[seat],
@@ -224,7 +227,33 @@ def _score_parts(state: Books, seat: int, tickets: _SeatTickets, has_bonus: bool
     }
     if rules.stations:
         score["stations"] = rules.station_points * state.stations_left[seat]  # E1
+    if rules.most_tickets_bonus:
+        score["most_tickets_bonus"] = rules.most_tickets_bonus if most_tickets else 0  # P4
+    if rules.grand_tour_points:
+        tours = grand_tours(state.board, state.claimed_routes(seat), state.tickets[seat])
+        points = rules.grand_tour_points
+        score["grand_tour_bonus"] = points[min(tours, len(points)) - 1] if tours else 0  # P5
     return score
+
+
+def grand_tours(board: Board, routes: Sequence[int], tickets: Sequence[int]) -> int:
+    """P5: how many of `tickets` have their two cities joined by two paths of
+    `routes` that share no route (they may cross at a city): the cities are joined,
+    and no single route, taken away, parts them (two such paths exist exactly then,
+    Menger). A seat never owns two tracks of one pair (R11)."""
+    ends = [(board.route_a[r], board.route_b[r]) for r in routes]
+    whole = Connectivity.of_routes(board.num_cities, ends)
+    count = 0
+    for t in tickets:
+        a, b = board.ticket_a[t], board.ticket_b[t]
+        if not whole.connected(a, b):
+            continue
+        if all(
+            Connectivity.of_routes(board.num_cities, ends[:i] + ends[i + 1 :]).connected(a, b)
+            for i in range(len(ends))
+        ):
+            count += 1
+    return count
 
 
 def _claimed_route(game_map: Map, route: int) -> ClaimedRoute:
@@ -242,8 +271,17 @@ def score_game(state: Books) -> GameResult:
     # R16, D5: only active players can hold the bonus; a path needs a route.
     best = max((longest[s] for s in seats if active[s]), default=0)
     tickets = [_seat_tickets(state, seat, owned[seat]) for seat in seats]
+    # P4, like R16: every active seat with the most completed tickets, if any.
+    completed = [sum(t.completed for t in tickets[s].outcomes) for s in seats]
+    most = max((completed[s] for s in seats if active[s]), default=0)
     scores = [
-        _score_parts(state, s, tickets[s], active[s] and best > 0 and longest[s] == best)
+        _score_parts(
+            state,
+            s,
+            tickets[s],
+            active[s] and best > 0 and longest[s] == best,
+            active[s] and most > 0 and completed[s] == most,
+        )
         for s in seats
     ]
     totals = [sum(score.values()) for score in scores]
@@ -255,7 +293,7 @@ def score_game(state: Books) -> GameResult:
                 active[s],
                 (
                     totals[s],
-                    sum(t.completed for t in tickets[s].outcomes),
+                    completed[s],
                     -len(tickets[s].stations),
                     longest[s],
                 ),

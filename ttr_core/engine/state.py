@@ -47,7 +47,7 @@ from ttr_core.engine.moves.turns import pass_turn, remove, resign, time_out
 from ttr_core.engine.result import GameResult, score_game
 from ttr_core.engine.view import PlayerView, view_of
 from ttr_maps.model import Map
-from ttr_maps.rules import RuleSet, rules_for
+from ttr_maps.rules import RuleSet, RuleSetError, misfit, rules_for
 
 # Enum members as module names: `Phase.OVER` is a Python-level lookup on the enum
 # class (about 50 ns in CPython 3.11), and these run on every action.
@@ -59,21 +59,37 @@ class GameState(Books):
 
     `rules` is a rule-set name ("base", "europe": the named set with the map's
     `settings`), a `RuleSet` (used as given), or None for the map's own rules.
+    The game is numbered in the map's play order (`state.map` is the map in that
+    order, `ttr_core.engine.compiled`); `file_order` numbers and deals it as the
+    file lists things, as games recorded before play order were (record version 1).
     """
 
     def __init__(
-        self, game_map: Map, players: int, seed: int, rules: str | RuleSet | None = None
+        self,
+        game_map: Map,
+        players: int,
+        seed: int,
+        rules: str | RuleSet | None = None,
+        *,
+        file_order: bool = False,
     ) -> None:
-        board = board_for(game_map)
+        board = board_for(game_map, file_order)
         # The board's own map has its rule sets made once; an equal map (the board is
         # shared) may have other `settings`.
-        rule_set = board.rule_set(rules) if board.map is game_map else rules_for(game_map, rules)
+        own = board.source is game_map or board.map is game_map
+        rule_set = board.rule_set(rules) if own else rules_for(game_map, rules)
         if not rule_set.min_players <= players <= rule_set.max_players:
             raise ValueError(
                 f"R1: a game has {rule_set.min_players} to {rule_set.max_players} players, "
                 f"not {players}"
             )
-        super().__init__(game_map, board, rule_set, players, seed)
+        problem = misfit(rule_set, game_map)
+        if problem:
+            raise RuleSetError(problem)
+        # The map in the board's order (every index refers to it), with this map's
+        # own settings and layout when the board was built for an equal one.
+        in_order = board.map if own else game_map if file_order else game_map.in_play_order
+        super().__init__(in_order, board, rule_set, players, seed)
         self._deal()
 
     def _deal(self) -> None:
@@ -105,7 +121,9 @@ class GameState(Books):
             if len(pending) == 1 and type(decision) is SecondCard and decision.seat == seat:
                 # R7: the other common case, a second card, straight from the piles.
                 cards = self.cards
-                return second_card_draws(cards.market, cards.can_draw())
+                return second_card_draws(
+                    cards.market, cards.can_draw(), self.rule_set.face_up_locomotive_ends_draw
+                )
         else:
             # The common case, straight to its list (R6): the facts `legal_facts`
             # would bundle, passed as they are.

@@ -30,9 +30,10 @@ from urllib.parse import unquote, urlparse
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
-from ttr_core.lsp import actions, completion, diagnostics, hover, navigation
+from ttr_core.lsp import actions, completion, diagnostics, hover, navigation, wire
 from ttr_core.lsp.lines import LineIndex
 from ttr_core.lsp.snapshot import Snapshot, take_snapshot
+from ttr_maps.about import installed_version
 from ttr_maps.checks.validate import MAP_SUFFIXES
 from ttr_maps.io.document import is_map_text
 
@@ -62,15 +63,6 @@ class _Document:
     cities: tuple[str, ...] = ()
 
 
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("ttr")
-    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
-        return "0"
-
-
 def _path_of(uri: str) -> str:
     """The file path of a document (or its URI's path, for other schemes)."""
     return unquote(urlparse(uri).path) or uri
@@ -80,7 +72,9 @@ class MapLanguageServer(LanguageServer):
     """`ttr lsp`: the checks of `ttr validate`, and more, in the editor."""
 
     def __init__(self) -> None:
-        super().__init__("ttr", _version(), text_document_sync_kind=types.TextDocumentSyncKind.Full)
+        super().__init__(
+            "ttr", installed_version(), text_document_sync_kind=types.TextDocumentSyncKind.Full
+        )
         self.documents: dict[str, _Document] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._collector: asyncio.TimerHandle | None = None
@@ -228,6 +222,13 @@ class MapLanguageServer(LanguageServer):
         items = await asyncio.get_running_loop().run_in_executor(None, answer)
         return types.CompletionList(is_incomplete=False, items=items)
 
+    def report_server_error(self, error: Exception, source: object) -> None:
+        """pygls' errors outside a request (a notification that failed): one line
+        in the server's log, never a traceback nor a message popping up in the
+        editor (`ttr_core.lsp.wire` answers what must be answered)."""
+        reason = str(error).splitlines()[0][:200] if str(error) else type(error).__name__
+        logger.warning("%s: %s", getattr(source, "__name__", "error"), reason)
+
     def client_has(self, *path: str) -> bool:
         """Whether the client's capabilities have `path` set and true."""
         found: object = self.client_capabilities
@@ -325,6 +326,25 @@ def create_server() -> MapLanguageServer:
     return server
 
 
+class OneLineLog(logging.Filter):
+    """Every log line of the server on one line, without a traceback: pygls logs
+    the messages it could not handle with theirs, which an editor shows its user
+    (`ttr_core.lsp.wire` has said what went wrong by then, in one line)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        first = message.splitlines()[0] if message else ""
+        record.msg, record.args = first[:300], None
+        record.exc_info, record.exc_text, record.stack_info = None, None, None
+        return True
+
+
+def log_on_one_line() -> None:
+    """Put `OneLineLog` on every handler of the root logger."""
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(OneLineLog())
+
+
 def serve_stdio() -> None:
     """Speak LSP on standard input and output until the editor says exit (or
     closes standard input).
@@ -347,10 +367,10 @@ def serve_stdio() -> None:
     collect_only_when_idle()
     for signum in (signal.SIGTERM, signal.SIGHUP):  # the editor stops it: at once
         signal.signal(signum, lambda number, _: os._exit(128 + number))
-    protocol_in = os.fdopen(os.dup(0), "rb")
+    protocol_in = os.dup(0)
     protocol_out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     nothing = os.open(os.devnull, os.O_RDONLY)
     os.dup2(nothing, 0)
     os.close(nothing)
-    create_server().start_io(protocol_in, protocol_out)
+    wire.serve(create_server(), protocol_in, protocol_out)  # framing and envelope hardened

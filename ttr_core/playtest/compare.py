@@ -23,9 +23,10 @@ its interval:
 
 `REPORTERS` turn the comparison into text, JSON or a page.
 
+>>> from ttr_core.playtest.plan import PlayedMap, RunPlan
 >>> from ttr_core.playtest.simulate import simulate
 >>> from ttr_maps import load_map
->>> a = simulate(load_map("iran"), "iran", 4, 2, ["greedy", "random"], 1).report
+>>> a = simulate(PlayedMap(load_map("iran"), "iran"), RunPlan(4, 2, ("greedy", "random"), 1)).report
 >>> comparison = compare_reports(a, a)
 >>> comparison.significant, comparison.diff
 ((), ())
@@ -39,7 +40,15 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ttr_core.playtest.report import BalanceReport, ConnectionClaims, Settings
+from ttr_core.playtest.executors import IN_THIS_PROCESS, Workers
+from ttr_core.playtest.reach import connection_reach, ticket_reach
+from ttr_core.playtest.report import (
+    BalanceReport,
+    ConnectionClaims,
+    RouteClaims,
+    Settings,
+    TicketCompletion,
+)
 from ttr_core.playtest.stats import (
     ALPHA,
     Z95,
@@ -54,7 +63,7 @@ from ttr_maps.reports.page import html_page
 from ttr_maps.text import for_html, for_terminal
 
 if TYPE_CHECKING:
-    from ttr_core.playtest.executors import Executor
+    from ttr_core.playtest.plan import PlayedMap, RunPlan
     from ttr_core.playtest.playout import GameSummary
     from ttr_maps.model import Map
 
@@ -137,22 +146,33 @@ def _list(pair: tuple[float, float] | None) -> list[float] | None:
 @dataclass(frozen=True)
 class Change:
     """One line of the map diff: `kind` is "added", "removed" or "changed", `what`
-    "city", "route", "ticket" or "rule"; `a` and `b` describe it on each side."""
+    "city", "route", "ticket" or "rule"; `a` and `b` describe it on each side;
+    `reach` how much of the run it reached (`ttr_core.playtest.reach`: a ticket
+    kept 4 % of the times offered hardly shows in any number)."""
 
     kind: str
     what: str
     name: str
     a: str | None
     b: str | None
+    reach: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "what": self.what, "name": self.name, "a": self.a, "b": self.b}
+        return {
+            "kind": self.kind,
+            "what": self.what,
+            "name": self.name,
+            "a": self.a,
+            "b": self.b,
+            "reach": self.reach,
+        }
 
     def __str__(self) -> str:
+        reach = f"; {self.reach}" if self.reach else ""
         if self.kind == "changed":
-            return f"{self.what} {self.name}: {self.a} → {self.b}"
+            return f"{self.what} {self.name}: {self.a} → {self.b}{reach}"
         side = self.b if self.kind == "added" else self.a
-        return f"{self.what} {self.kind}: {self.name}" + (f" ({side})" if side else "")
+        return f"{self.what} {self.kind}: {self.name}" + (f" ({side})" if side else "") + reach
 
 
 @dataclass(frozen=True)
@@ -180,7 +200,7 @@ class Comparison:
     def to_dict(self) -> dict[str, Any]:
         return {
             "format": "ttr-comparison",
-            "version": 2,
+            "version": 3,
             "titles": list(self.titles),
             "a": self.a.to_dict(),
             "b": self.b.to_dict(),
@@ -206,14 +226,48 @@ def _ticket_cities(name: str) -> tuple[str, str]:
 
 
 def _tracks_text(report: BalanceReport, connection: ConnectionClaims) -> str:
+    """A connection's tracks as `2 blue + 2 red`, in an order of their own (the
+    order the file lists a double's colours in is no change)."""
     by_id = {r.route: r for r in report.routes}
-    parts = [f"{by_id[r].length} {by_id[r].color}" if r in by_id else r for r in connection.routes]
-    return " + ".join(parts)
+    return " + ".join(sorted(_track_text(by_id[r]) if r in by_id else r for r in connection.routes))
+
+
+def _track_text(route: RouteClaims) -> str:
+    text = f"{route.length} {route.color}"
+    if route.tunnel:
+        text += " tunnel"
+    if route.ferry:
+        text += f" ferry {route.ferry}"
+    return text
+
+
+def _matched_tracks(report: BalanceReport, connection: ConnectionClaims) -> tuple[str, ...]:
+    """A connection's track ids, ordered by what each track is (length, colour,
+    tunnel, ferry), so two maps' tracks pair up whatever their ids' numbers."""
+    by_id = {r.route: r for r in report.routes}
+    return tuple(
+        sorted(connection.routes, key=lambda r: _track_text(by_id[r]) if r in by_id else r)
+    )
+
+
+def _ticket_text(ticket: TicketCompletion) -> str:
+    """`12`, `12+3` (a bonus, D7), `20 long` (E4)."""
+    price = f"{ticket.value}+{ticket.bonus}" if ticket.bonus else f"{ticket.value}"
+    return price + (" long" if ticket.long else "")
+
+
+def _reach(a: str | None, b: str | None) -> str:
+    """The reach of a change on each side it exists on."""
+    if a and b and a != b:
+        return f"A: {a}; B: {b}"
+    return a or b or ""
 
 
 def map_diff(a: BalanceReport, b: BalanceReport) -> tuple[Change, ...]:
     """What B's map and rules change against A's: cities, routes (by connection:
-    tracks, lengths, colours), tickets (by city pair: value, long) and rule fields."""
+    tracks, lengths, colours, tunnels, ferries' locomotives), tickets (by city pair:
+    value, bonus, long) and rule fields (the map's settings among them), each with
+    how much of the runs it reached."""
     changes: list[Change] = []
     cities_a, cities_b = set(a.cities), set(b.cities)
     changes += [Change("removed", "city", c, None, None) for c in sorted(cities_a - cities_b)]
@@ -225,28 +279,35 @@ def map_diff(a: BalanceReport, b: BalanceReport) -> tuple[Change, ...]:
         one, other = routes_a.get(key), routes_b.get(key)
         text_a = _tracks_text(a, one) if one else None
         text_b = _tracks_text(b, other) if other else None
+        reach = _reach(
+            connection_reach(one.claimed, a.games) if one else None,
+            connection_reach(other.claimed, b.games) if other else None,
+        )
         if one is None:
-            changes.append(Change("added", "route", key, None, text_b))
+            changes.append(Change("added", "route", key, None, text_b, reach))
         elif other is None:
-            changes.append(Change("removed", "route", key, text_a, None))
+            changes.append(Change("removed", "route", key, text_a, None, reach))
         elif text_a != text_b:
-            changes.append(Change("changed", "route", key, text_a, text_b))
+            changes.append(Change("changed", "route", key, text_a, text_b, reach))
 
-    def ticket_texts(report: BalanceReport) -> dict[str, str]:
-        return {
-            _pair_key(_ticket_cities(t.ticket)): f"{t.value}{' long' if t.long else ''}"
-            for t in report.tickets.by_ticket
-        }
+    def tickets_of(report: BalanceReport) -> dict[str, TicketCompletion]:
+        return {_pair_key(_ticket_cities(t.ticket)): t for t in report.tickets.by_ticket}
 
-    tickets_a, tickets_b = ticket_texts(a), ticket_texts(b)
+    tickets_a, tickets_b = tickets_of(a), tickets_of(b)
     for key in sorted(tickets_a.keys() | tickets_b.keys()):
         one, other = tickets_a.get(key), tickets_b.get(key)
+        text_a = _ticket_text(one) if one else None
+        text_b = _ticket_text(other) if other else None
+        reach = _reach(
+            ticket_reach(one, a.games) if one else None,
+            ticket_reach(other, b.games) if other else None,
+        )
         if one is None:
-            changes.append(Change("added", "ticket", key, None, other))
+            changes.append(Change("added", "ticket", key, None, text_b, reach))
         elif other is None:
-            changes.append(Change("removed", "ticket", key, one, None))
-        elif one != other:
-            changes.append(Change("changed", "ticket", key, one, other))
+            changes.append(Change("removed", "ticket", key, text_a, None, reach))
+        elif text_a != text_b:
+            changes.append(Change("changed", "ticket", key, text_a, text_b, reach))
 
     rules_a, rules_b = a.settings.rules, b.settings.rules
     for name in rules_a:
@@ -433,8 +494,8 @@ def _numbers(a: BalanceReport, b: BalanceReport) -> list[_Number]:
         tracks = None
         if len(one.routes) > 1 and len(other.routes) > 1:
             tracks = (
-                tuple(claims_a.get(r, 0.0) for r in one.routes),
-                tuple(claims_b.get(r, 0.0) for r in other.routes),
+                tuple(claims_a.get(r, 0.0) for r in _matched_tracks(a, one)),
+                tuple(claims_b.get(r, 0.0) for r in _matched_tracks(b, other)),
             )
         numbers.append(
             _Number(
@@ -539,6 +600,7 @@ class _GameKeys:
     cities, so two maps with other ids match."""
 
     def __init__(self, game_map: Map):
+        game_map = game_map.in_play_order  # how the games number things
         self.tickets = [_pair_key(t.cities) for t in game_map.tickets]
         self.connection = [_pair_key(r.cities) for r in game_map.routes]
         self.connections = sorted(set(self.connection))
@@ -576,39 +638,21 @@ def game_values(game: GameSummary, keys: _GameKeys) -> dict[tuple[str, str], tup
 
 
 def play_alike(
-    map_a: Map,
-    argument_a: str,
-    map_b: Map,
-    argument_b: str,
-    games: int,
-    players: int,
-    bots: Sequence[str],
-    seed: int,
-    jobs: int = 1,
+    a: PlayedMap,
+    b: PlayedMap,
+    plan: RunPlan,
+    where: Workers = IN_THIS_PROCESS,
     on_game: Callable[[GameSummary], None] | None = None,
-    executor: Executor | None = None,
 ) -> tuple[BalanceReport, BalanceReport, dict[tuple[str, str], PairedSums]]:
-    """Play both maps alike (the same games, players, bots and seed: game i of
-    each run has the same seed and seats): the two reports and, per row, the
-    per-game sums that pair them."""
+    """Play both maps alike (the games of `plan` on each: game i of each run has the
+    same seed and seats): the two reports and, per row, the per-game sums that pair
+    them. Local processes are shared out between the two runs."""
     from ttr_core.playtest.simulate import Run
 
-    runs = [
-        Run(map_a, argument_a, games, players, bots, seed),
-        Run(map_b, argument_b, games, players, bots, seed),
-    ]
-    keys = [_GameKeys(map_a), _GameKeys(map_b)]
+    runs = [Run(a, plan), Run(b, plan)]
+    keys = [_GameKeys(a.map), _GameKeys(b.map)]
     sums: dict[tuple[str, str], PairedSums] = {}
-    if executor is None and jobs > 1:  # the two runs side by side, half the workers each
-        from ttr_core.playtest.executors import LocalProcesses
-
-        executors: list[Executor | None] = [LocalProcesses(max(1, jobs // 2)) for _ in runs]
-    else:
-        executors = [executor, executor]
-    streams = [
-        run.games(max(1, jobs // 2), executor=where)
-        for run, where in zip(runs, executors, strict=True)
-    ]
+    streams = [run.games(half) for run, half in zip(runs, where.halves(), strict=True)]
     for game_a, game_b in zip(*streams, strict=True):
         values_a, values_b = game_values(game_a, keys[0]), game_values(game_b, keys[1])
         for key in values_a.keys() | values_b.keys():
@@ -620,29 +664,21 @@ def play_alike(
             if on_game is not None:
                 on_game(game)
     for paired in sums.values():  # games where a number counted nothing count too
-        paired.pad_to(games)
+        paired.pad_to(plan.games)
     one, other = (run.finish().report for run in runs)
     return one, other, sums
 
 
 def compare_maps(
-    map_a: Map,
-    argument_a: str,
-    map_b: Map,
-    argument_b: str,
-    games: int,
-    players: int,
-    bots: Sequence[str],
-    seed: int,
-    jobs: int = 1,
+    a: PlayedMap,
+    b: PlayedMap,
+    plan: RunPlan,
+    where: Workers = IN_THIS_PROCESS,
     titles: tuple[str, str] | None = None,
     on_game: Callable[[GameSummary], None] | None = None,
-    executor: Executor | None = None,
 ) -> Comparison:
     """Play both maps alike (`play_alike`) and compare them with paired tests."""
-    one, other, sums = play_alike(
-        map_a, argument_a, map_b, argument_b, games, players, bots, seed, jobs, on_game, executor
-    )
+    one, other, sums = play_alike(a, b, plan, where, on_game)
     return compare_reports(one, other, titles, sums)
 
 

@@ -27,16 +27,17 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import pickle
 import signal
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:  # the engine is imported where games are played, not by the CLI
-    from concurrent.futures import Future
+from ttr_core.playtest.plan import PlayedMap, RunPlan
 
+if TYPE_CHECKING:  # the engine is imported where games are played, not by the CLI
     from ttr_core.playtest.playout import GameSummary
     from ttr_maps.model import Map
     from ttr_maps.rules import RuleSet
@@ -177,31 +178,41 @@ def iter_batches(games: int, size: int) -> Iterator[range]:
         yield range(start, min(start + size, games))
 
 
+@dataclass(frozen=True)
+class Workers:
+    """Where a run's games are played: `executor`, by default `jobs` local processes
+    (this process alone for 1). `jobs` also sizes the batches."""
+
+    jobs: int = 1
+    executor: Executor | None = field(default=None, compare=False)
+
+    def resolved(self) -> Executor:
+        """The executor: the one given, else this process or `jobs` local processes."""
+        return self.executor or EXECUTORS["local"](self.jobs, None)
+
+    def halves(self) -> tuple[Workers, Workers]:
+        """Two runs played side by side (`ttr compare` of two maps): half the local
+        processes each, or the one executor given for both."""
+        if self.executor is not None or self.jobs <= 1:
+            return self, self
+        return Workers(max(1, self.jobs // 2)), Workers(max(1, self.jobs // 2))
+
+
+#: This process, one game after another.
+IN_THIS_PROCESS = Workers(1)
+
+
 def iter_games(
-    game_map: Map,
-    map_argument: str,
-    games: int,
-    players: int,
-    bots: Sequence[str],
-    seed: int,
-    jobs: int = 1,
-    records: bool = False,
-    rules: RuleSet | None = None,
-    executor: Executor | None = None,
+    played: PlayedMap, plan: RunPlan, where: Workers = IN_THIS_PROCESS, records: bool = False
 ) -> Iterator[GameSummary]:
-    """Play the games of a run on `game_map` (named `map_argument` on the command
-    line) and yield their summaries in game order.
-
-    `executor` says where; by default this process when `jobs` is 1, else `jobs`
-    local worker processes."""
-    from ttr_core.playtest.playout import rule_changes
-
-    if executor is None:
-        executor = EXECUTORS["local"](jobs, None)
-    changes = tuple(rule_changes(game_map, rules))
-    work = Work(map_argument, tuple(bots), players, seed, records, rules, changes)
-    batches = iter_batches(games, batch_size(games, max(1, jobs)))
-    for summaries in executor.run(work, game_map, batches):
+    """Play the games of `plan` on `played` where `where` says and yield their
+    summaries in game order (with each game's record when `records`)."""
+    executor = where.resolved()
+    work = Work(
+        played.argument, plan.bots, plan.players, plan.seed, records, played.rules, played.changes
+    )
+    batches = iter_batches(plan.games, batch_size(plan.games, max(1, where.jobs)))
+    for summaries in executor.run(work, played.map, batches):
         yield from summaries
 
 
@@ -257,10 +268,25 @@ def _start_worker(payload: MapPayload) -> None:
     _worker_map = payload.load()
 
 
-def _play_in_worker(work: Work, games: range) -> list[GameSummary]:
-    """A batch played in a pool worker, on the map it was started with."""
-    assert _worker_map is not None, "a pool worker is started by _start_worker"
-    return play_batch(_worker_map, work, games)
+def _worker_main(connection: Any, payload: MapPayload) -> None:
+    """A worker process: batches arrive on its own pipe, `(work, start, stop)`, and
+    their summaries go back in the order they came (`("ok", summaries)`, or
+    `("error", error)` for a game that raised); `None` or the pipe's end stops it."""
+    _start_worker(payload)
+    assert _worker_map is not None
+    while True:
+        try:
+            message = connection.recv()
+        except (EOFError, OSError):
+            return
+        if message is None:
+            return
+        work, start, stop = message
+        try:
+            answer: tuple[str, Any] = ("ok", play_batch(_worker_map, work, range(start, stop)))
+        except SimulationError as error:  # a game raised: GameFailed crosses intact
+            answer = ("error", error)
+        connection.send(answer)
 
 
 #: Seconds between a worker's looks at whether its driver is still there.
@@ -280,9 +306,60 @@ def _leave_with(driver: int) -> None:
     threading.Thread(target=watch, name="driver-watch", daemon=True).start()
 
 
+class _Worker:
+    """One local worker process and its own pipe, with the batches sent to it and
+    not yet answered, in order (each with how often it was tried before)."""
+
+    def __init__(self, context: Any, payload: MapPayload) -> None:
+        ours, theirs = context.Pipe()
+        self.process = context.Process(
+            target=_worker_main, args=(theirs, payload), name="ttr-worker", daemon=True
+        )
+        self.process.start()
+        theirs.close()
+        self.connection = ours
+        self.pending: deque[tuple[range, int]] = deque()
+
+    def send(self, work: Work, batch: range, tries: int) -> None:
+        """Send a batch; to a worker that died meanwhile it waits among the pending
+        ones, to be sent again to its replacement."""
+        self.pending.append((batch, tries))
+        with contextlib.suppress(OSError):  # a dead worker: found when read
+            self.connection.send((work, batch.start, batch.stop))
+
+    def receive(self) -> tuple[str, Any] | None:
+        """The answer to the oldest pending batch, waiting in short steps (a signal,
+        Ctrl-C or SIGTERM, reaches the main thread between two waits); None when the
+        worker died before answering."""
+        from multiprocessing.connection import wait
+
+        while True:
+            ready = wait([self.connection, self.process.sentinel], timeout=WAKE_SECONDS)
+            if self.connection in ready:
+                try:
+                    return self.connection.recv()  # type: ignore[no-any-return]
+                except (EOFError, OSError, pickle.UnpicklingError):
+                    return None  # ended while sending its answer
+            if ready:  # the process ended, with nothing left to read
+                return None
+
+    def stop(self) -> None:
+        """End the worker now (running batches are dropped) and close its pipe."""
+        if self.process.is_alive():
+            self.process.terminate()
+        self.process.join(timeout=5)
+        if self.process.is_alive():  # stuck: no way out but SIGKILL
+            self.process.kill()
+            self.process.join()
+        self.connection.close()
+
+
 @dataclass
 class LocalProcesses(Executor):
-    """Worker processes on this machine (`--jobs`)."""
+    """Worker processes on this machine (`--jobs`), each with a pipe of its own:
+    the driver knows which batches each holds, so a lost worker's batches (and only
+    they) are played again by its replacement, and stopping a run ends every worker
+    at once through `multiprocessing`'s public calls."""
 
     workers: int
     #: Batches played again after a lost worker (read by tests and the CLI).
@@ -291,102 +368,54 @@ class LocalProcesses(Executor):
     def run(
         self, work: Work, game_map: Map, batches: Iterator[range]
     ) -> Iterator[list[GameSummary]]:
-        from concurrent.futures import Future, ProcessPoolExecutor
-        from concurrent.futures.process import BrokenProcessPool
+        import multiprocessing
 
+        context = multiprocessing.get_context()
         payload = MapPayload.from_map(work.map_argument, game_map)
-
-        def new_pool() -> ProcessPoolExecutor:
-            return ProcessPoolExecutor(self.workers, initializer=_start_worker, initargs=(payload,))
-
-        def submit(batch: range) -> Future[list[GameSummary]]:
-            # A pool that has seen a worker die refuses new work at once; the batch
-            # then fails like the ones in flight, and is retried with them.
-            try:
-                return pool.submit(_play_in_worker, work, batch)
-            except BrokenProcessPool as error:
-                refused: Future[list[GameSummary]] = Future()
-                refused.set_exception(error)
-                return refused
-
-        pool = new_pool()
-        pending: deque[tuple[range, Future[list[GameSummary]], int]] = deque()
+        workers = [_Worker(context, payload) for _ in range(self.workers)]
+        #: (worker, batch) for every batch in flight, in batch order.
+        order: deque[tuple[int, range]] = deque()
         limit = self.workers * IN_FLIGHT_PER_WORKER
+        turn = 0
         try:
             while True:
-                while len(pending) < limit:
+                while len(order) < limit:
                     batch = next(batches, None)
                     if batch is None:
                         break
-                    pending.append((batch, submit(batch), 0))
-                if not pending:
+                    slot = turn % self.workers
+                    turn += 1
+                    workers[slot].send(work, batch, 0)
+                    order.append((slot, batch))
+                if not order:
                     return
-                batch, future, _ = pending[0]
-                try:
-                    result = _wait_for(future)
-                except BrokenProcessPool:
-                    # A worker died (killed, out of memory): every batch in flight
-                    # is lost with the pool. Start a new pool and submit them again.
-                    _stop_pool(pool)
-                    pool = new_pool()
-                    retried = deque()
-                    for lost, _, lost_tries in pending:
-                        if lost_tries >= MAX_RETRIES:
-                            raise WorkerLost(_lost_message(work, lost)) from None
-                        retried.append((lost, submit(lost), lost_tries + 1))
+                slot, batch = order[0]
+                answer = workers[slot].receive()
+                if answer is None:
+                    # The worker died (killed, out of memory): a new one plays its
+                    # batches again, in the same order.
+                    lost = workers[slot]
+                    lost.stop()
+                    workers[slot] = _Worker(context, payload)
+                    for again, tries in lost.pending:
+                        if tries >= MAX_RETRIES:
+                            raise WorkerLost(_lost_message(work, again))
+                        workers[slot].send(work, again, tries + 1)
                         self.retries += 1
-                    pending = retried
                     continue
-                pending.popleft()
-                yield result
+                kind, value = answer
+                if kind == "error":
+                    raise value
+                workers[slot].pending.popleft()
+                order.popleft()
+                yield value
         finally:
-            _stop_pool(pool)
+            for worker in workers:
+                worker.stop()
 
 
 #: Seconds the driver waits on a batch before it looks at its signals again.
 WAKE_SECONDS = 0.25
-
-
-def _wait_for(future: Future[list[GameSummary]]) -> list[GameSummary]:
-    """The batch's summaries, waiting in short steps: a signal (Ctrl-C, SIGTERM)
-    may be delivered to another thread of the driver, and only the main thread
-    acts on it, at the latest when its wait ends (a batch can take minutes)."""
-    while True:
-        try:
-            return future.result(timeout=WAKE_SECONDS)
-        except TimeoutError:
-            continue
-
-
-def _stop_pool(pool: Any) -> None:
-    """Stop a process pool now: queued batches are dropped and running workers
-    terminated (ProcessPoolExecutor has no public way to end running work before
-    Python 3.14, so its process table and result pipe are read directly)."""
-    # Read the workers first: shutdown forgets them (Python 3.11 sets the table to
-    # None), and the running ones would then finish their batches before exiting.
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    results = getattr(pool, "_result_queue", None)
-    manager = getattr(pool, "_executor_manager_thread", None)
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        if process.is_alive():
-            process.terminate()
-    for process in processes:
-        process.join(timeout=5)
-        if process.is_alive():  # stuck: no way out but SIGKILL
-            process.kill()
-            process.join()
-    # A worker ended while it was sending a result leaves the pool's reader thread
-    # waiting for the rest of it, and Python's exit waits for that thread: with the
-    # workers' ends of the result pipe gone, closing this process's end lets the
-    # wait end (at end of file) instead of hanging the exit.
-    if results is not None:
-        results._writer.close()
-    # Let the pool's manager thread finish closing its wake-up pipe now: else
-    # Python's exit may wake it through that pipe while it is being closed (a
-    # "Bad file descriptor" traceback after Ctrl-C).
-    if manager is not None:
-        manager.join(timeout=5)
 
 
 def _lost_message(work: Work, batch: range) -> str:
@@ -397,7 +426,8 @@ def _lost_message(work: Work, batch: range) -> str:
 
 
 RAY_MISSING = (
-    "--executor ray needs Ray, which is not installed; install it with: pip install 'ttr[cluster]'"
+    "--executor ray needs Ray, which is not installed; install it with: "
+    "pip install 'ttr-mapkit[cluster]'"
 )
 
 

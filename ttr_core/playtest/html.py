@@ -18,7 +18,6 @@ from ttr_core.playtest.report import (
     ArcPoint,
     BalanceReport,
     Europe,
-    Finding,
     Rate,
     ScoreDistribution,
     SeatRate,
@@ -29,7 +28,7 @@ from ttr_core.playtest.report import (
 from ttr_core.playtest.tally import FinalScores
 from ttr_maps.model import Map
 from ttr_maps.reports.page import html_page
-from ttr_maps.text import for_html
+from ttr_maps.text import for_html, for_matplotlib
 
 PICTURES = {
     "heatmap": "heatmap.png",
@@ -114,7 +113,6 @@ def _ticket_fit(report: BalanceReport, path: Path) -> Path:
     """Completion rate against value, one dot per ticket (size: times held), the
     fitted line, and the outliers of the `ticket-outliers` finding named."""
     from ttr_maps.render.draw import new_figure, save_figure
-    from ttr_maps.text import for_matplotlib
 
     tickets = [t for t in report.tickets.by_ticket if t.held]
     figure = new_figure((8.0, 4.5))
@@ -192,7 +190,8 @@ def _tickets(tickets: Sequence[TicketCompletion], path: Path) -> Path:
     height = max(3.0, 0.22 * len(held) + 1.0)
     figure = new_figure((8.0, height))
     ax = figure.add_subplot()
-    ax.barh([f"{t.ticket} ({t.value})" for t in held], [t.rate for t in held], color="#4c72b0")
+    labels = [for_matplotlib(f"{t.ticket} ({t.value})") for t in held]
+    ax.barh(labels, [t.rate for t in held], color="#4c72b0")
     ax.set_xlim(0, 1)
     ax.set_xlabel("completed when held")
     ax.set_title("Ticket completion")
@@ -287,19 +286,48 @@ def _europe(europe: Europe | None) -> list[str]:
     return ["<h2>Stations (E1) and tunnels (E2)</h2>", _table(head, rows)]
 
 
-def _findings(found: Sequence[Finding]) -> list[str]:
-    """The findings, first on the page: severity, what, the evidence, what to try."""
+def _findings(report: BalanceReport) -> list[str]:
+    """The findings, first on the page: severity, what, the evidence, what to try;
+    then the undecided numbers with the games that would decide them, what the run
+    could have seen, what hardly reaches play, and how it was tested."""
+    from ttr_core.playtest.findings import needed_text
+    from ttr_core.playtest.reach import note_text
+
+    found, screening = report.findings, report.screening
+    parts = ["<h2>Findings</h2>"]
     if not found:
-        return ["<h2>Findings</h2>", "<p>No significant finding.</p>"]
-    items = "".join(
-        f'<li class="{for_html(f.severity)}"><b>[{for_html(f.severity)}]</b> '
-        f"{for_html(f.title)}<br><i>Try:</i> {for_html(f.suggestion)}"
-        f"<details><summary>evidence</summary><pre>"
-        f"{for_html(json.dumps(f.evidence.to_dict(), indent=1, ensure_ascii=False)[:4000])}"
-        f"</pre></details></li>"
-        for f in found
+        parts.append("<p>No finding confirmed (each must pass the correction and show in "
+                     "both halves of the games).</p>")  # fmt: skip
+    else:
+        items = "".join(
+            f'<li class="{for_html(f.severity)}"><b>[{for_html(f.severity)}]</b> '
+            f"{for_html(f.title)}<br><i>Try:</i> {for_html(f.suggestion)}"
+            f"<details><summary>evidence</summary><pre>"
+            f"{for_html(json.dumps(f.evidence.to_dict(), indent=1, ensure_ascii=False)[:4000])}"
+            f"</pre></details></li>"
+            for f in found
+        )
+        parts.append(f'<ul class="findings">{items}</ul>')
+    if report.undecided:
+        items = "".join(
+            f"<li>{for_html(u.title)}: {for_html(needed_text(u))}</li>" for u in report.undecided
+        )
+        parts += ["<h3>Undecided: more games would tell</h3>", f"<ul>{items}</ul>"]
+    if screening.detectable:
+        items = "".join(f"<li>{for_html(d.text)}</li>" for d in screening.detectable)
+        parts += [
+            f"<h3>What {report.games} games would find (80 % of the time)</h3>",
+            f"<ul>{items}</ul>",
+        ]
+    if report.reach:
+        items = "".join(f"<li>{for_html(note_text(n))}</li>" for n in report.reach)
+        parts += ["<h3>Hardly in play</h3>", f"<ul>{items}</ul>"]
+    parts.append(
+        f"<p><small>{screening.tests} numbers tested, Holm-corrected at "
+        f"{100 * screening.alpha:.0f} % together; {for_html(screening.replication)}; "
+        f"baseline: {for_html(screening.baseline)}.</small></p>"
     )
-    return ["<h2>Findings</h2>", f'<ul class="findings">{items}</ul>']
+    return parts
 
 
 STYLE = (
@@ -307,7 +335,7 @@ STYLE = (
     "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;"
     "padding:2px 8px;text-align:right}td:first-child{text-align:left}"
     "img{max-width:49%}img.wide{max-width:100%}"
-    "li.high{color:#a00}li.medium{color:#a60}ul.findings li{margin:.4em 0}"
+    "li.high{color:#a00}li.medium,li.medium.or.high{color:#a60}ul.findings li{margin:.4em 0}"
 )
 
 
@@ -326,7 +354,7 @@ def to_html(report: BalanceReport) -> str:
         f"{for_html(', '.join(s.bots))}, seed {s.seed}. "
         f"Fair share of wins: {_pct(win.fair_share)}. "
         f"Shared first places count 1/k of a win each.</p>",
-        *_findings(report.findings),
+        *_findings(report),
         "<h2>Win rate by bot</h2>",
         _table(rate_head, _rate_rows(win.by_bot.items())),
         "<h2>Win rate by seat</h2>",

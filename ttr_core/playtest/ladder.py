@@ -18,7 +18,8 @@ a bot wins every game. The 95 % intervals come from the observed Fisher
 information of the fit (each rating against the mean of all).
 
 >>> from ttr_maps import load_map
->>> ladder = run_ladder(load_map("iran"), "iran", ["greedy", "random"], games=2, seed=1)
+>>> played = PlayedMap(load_map("iran"), "iran")
+>>> ladder = run_ladder(played, ["greedy", "random"], games=2, seed=1)
 >>> [row.bot for row in ladder.ratings]
 ['greedy', 'random']
 """
@@ -29,16 +30,14 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ttr_core.playtest.executors import iter_games
+from ttr_core.playtest.executors import IN_THIS_PROCESS, Workers, iter_games
+from ttr_core.playtest.plan import PlayedMap, RunPlan
 from ttr_core.playtest.playout import GameSummary, game_seed
 from ttr_core.playtest.report import JsonRecord
 from ttr_core.playtest.stats import ALPHA, Z95, holm, normal_p, wilson_interval
-
-if TYPE_CHECKING:
-    from ttr_core.playtest.executors import Executor
-    from ttr_maps.model import Map
+from ttr_maps.text import for_matplotlib
 
 #: Elo points per natural-log unit of strength.
 ELO = 400 / math.log(10)
@@ -290,19 +289,18 @@ def _invert(matrix: list[list[float]]) -> list[list[float]]:
 
 
 def run_ladder(
-    game_map: Map,
-    map_argument: str,
+    played: PlayedMap,
     bots: Sequence[str],
     games: int,
     players: int = 2,
     seed: int = 0,
-    jobs: int = 1,
+    where: Workers = IN_THIS_PROCESS,
     on_game: Callable[[GameSummary], None] | None = None,
-    executor: Executor | None = None,
 ) -> Ladder:
-    """Play the round robin on `game_map` (named `map_argument`) and return its
-    ladder. Games are played by `executor` (`ttr_core.playtest.executors`; default:
-    `jobs` local processes), so the ladder is the same wherever they run."""
+    """Play the round robin on `played` and return its ladder: every table of
+    `players` of the `bots` plays `games` games. Games are played where `where`
+    says (`ttr_core.playtest.executors`), so the ladder is the same wherever they
+    run."""
     from ttr_core.bots import check_bot_name
 
     for name in bots:
@@ -315,20 +313,18 @@ def run_ladder(
     tables = ladder_tables(bots, players)
     results = PairResults(bots)
     won = dict.fromkeys(bots, 0.0)
-    played = dict.fromkeys(bots, 0)
+    seat_games = dict.fromkeys(bots, 0)
     scores: dict[str, list[int]] = {bot: [] for bot in bots}
     table_results = []
     for number, table in enumerate(tables):
         table_won = dict.fromkeys(table, 0.0)
         table_seed = game_seed(seed, number)
-        table_games = iter_games(
-            game_map, map_argument, games, players, table, table_seed, jobs, executor=executor
-        )
+        table_games = iter_games(played, RunPlan(games, players, table, table_seed), where)
         for game in table_games:
             results.add(game)
             winners = [s for s in game.seats if s.rank == 1]
             for name, seat in zip(game.names, game.seats, strict=True):
-                played[name] += 1
+                seat_games[name] += 1
                 scores[name].append(seat.total)
                 if seat.rank == 1:
                     won[name] += 1 / len(winners)
@@ -347,7 +343,7 @@ def run_ladder(
     ratings = []
     for bot in sorted(bots, key=lambda b: (-fit[b][0], bots.index(b))):
         theta, error = fit[bot]
-        low, high = wilson_interval(won[bot], played[bot])
+        low, high = wilson_interval(won[bot], seat_games[bot])
         ratings.append(
             Rating(
                 bot=bot,
@@ -356,18 +352,18 @@ def run_ladder(
                     round(ELO_MEAN + ELO * (theta - Z95 * error), 1),
                     round(ELO_MEAN + ELO * (theta + Z95 * error), 1),
                 ),
-                games=played[bot],
+                games=seat_games[bot],
                 wins=round(won[bot], 6),
-                win_rate=round(won[bot] / played[bot], 6),
+                win_rate=round(won[bot] / seat_games[bot], 6),
                 win_rate_ci95=(round(low, 6), round(high, 6)),
                 mean_score=round(sum(scores[bot]) / len(scores[bot]), 3),
                 rests_on_prior=bot in swept,
             )
         )
     settings = LadderSettings(
-        map=game_map.id,
-        map_name=game_map.name,
-        rules=game_map.rules,
+        map=played.map.id,
+        map_name=played.map.name,
+        rules=played.map.rules,
         bots=tuple(bots),
         players=players,
         games_per_table=games,
@@ -436,15 +432,21 @@ def ladder_picture(ladder: Ladder) -> bytes:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from ttr_maps.render.figure import text_safe_figure_class
+
     ratings = ladder.ratings
     order = [row.bot for row in ratings]
     n = len(order)
     figure, (left, right) = plt.subplots(
-        1, 2, figsize=(7 + 0.5 * n, 1.2 + 0.45 * n + 1.5), gridspec_kw={"width_ratios": [1, 1.1]}
+        1,
+        2,
+        figsize=(7 + 0.5 * n, 1.2 + 0.45 * n + 1.5),
+        gridspec_kw={"width_ratios": [1, 1.1]},
+        FigureClass=text_safe_figure_class(),  # names never stop the drawing
     )
     settings = ladder.settings
     figure.suptitle(
-        f"{settings.map}: {settings.players} players, "
+        f"{for_matplotlib(settings.map)}: {settings.players} players, "
         f"{settings.games_per_table} games a table, {settings.games} games",
         fontsize=11,
     )

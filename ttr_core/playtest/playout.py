@@ -23,7 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ttr_core.bots import make_bot
-from ttr_core.engine.actions import GiveUpTunnel, PayTunnel
+from ttr_core.engine.actions import DrawTickets, GiveUpTunnel, PayTunnel
+from ttr_core.engine.decisions import ChooseTickets
 from ttr_core.engine.enums import EndReason
 from ttr_core.engine.loop import bot_seed, run
 from ttr_core.engine.state import GameState
@@ -43,6 +44,9 @@ def seat_names(bots: Sequence[str], players: int, index: int) -> tuple[str, ...]
 
 @dataclass(frozen=True)
 class SeatSummary:
+    """One seat's game. Routes and tickets are indices into the map in play order
+    (`Map.in_play_order`), as the engine numbers them."""
+
     total: int
     score: dict[str, int]
     rank: int
@@ -61,6 +65,9 @@ class SeatSummary:
     tunnel_claims: int = 0
     tunnels_paid: int = 0
     tunnels_given_up: int = 0
+    #: Every ticket dealt to the seat to choose from (R4, E4 at setup; R12), in
+    #: the order dealt: a returned ticket may be dealt again.
+    offered: tuple[int, ...] = ()
 
     @property
     def borrowed_routes(self) -> int:
@@ -105,11 +112,18 @@ def play_summarised(
     arc: list[tuple[float, float]] = []
     players = len(bots)
 
+    state = GameState(game_map, players, seed, rules)
+    offered: list[list[int]] = [[] for _ in range(players)]
+    for seat in range(players):  # R4 (E4): the setup offers
+        _note_offer(state, seat, offered)
+
     def after_turns(state: GameState, seat: int, action: object) -> None:
+        if isinstance(action, DrawTickets):  # R12: an offer to choose from
+            _note_offer(state, seat, offered)
         if state.turns != len(arc):  # a turn ended: one point of the arc per turn
             arc.append((sum(state.route_points) / players, sum(state.wagons) / players))
 
-    state = run(GameState(game_map, players, seed, rules), bots, after_turns)
+    run(state, bots, after_turns)
     result = state.result()
     tunnels = _tunnel_counts(state)
     seats = tuple(
@@ -129,6 +143,7 @@ def play_summarised(
             tunnel_claims=tunnels[s.seat][0],
             tunnels_paid=tunnels[s.seat][1],
             tunnels_given_up=tunnels[s.seat][2],
+            offered=tuple(offered[s.seat]),
         )
         for s in result.seats
     )
@@ -150,6 +165,12 @@ def play_summarised(
         map_argument,
         stall_causes(state) if state.end_reason == EndReason.ALL_PASSED else (),
     )
+
+
+def _note_offer(state: GameState, seat: int, offered: list[list[int]]) -> None:
+    decision = state.decision_for(seat)
+    if isinstance(decision, ChooseTickets):
+        offered[seat].extend(decision.offered)
 
 
 #: What can run out and make every player pass (R6): no route anyone may still

@@ -12,9 +12,11 @@ indexed by seat and by place − 1; the groups by bot are mappings in the report
 order (bots sorted by name). Every rate carries its 95 % Wilson interval (`ci95`,
 `ttr_core.playtest.stats`).
 
+>>> from ttr_core.playtest.plan import PlayedMap, RunPlan
 >>> from ttr_core.playtest.simulate import simulate
 >>> from ttr_maps import load_map
->>> report = simulate(load_map("iran"), "iran", 2, 2, ["greedy", "random"], 1).report
+>>> played = PlayedMap(load_map("iran"), "iran")
+>>> report = simulate(played, RunPlan(2, 2, ("greedy", "random"), 1)).report
 >>> report.games, sorted(report.win_rate.by_bot), len(report.win_rate.by_seat)
 (2, ['greedy', 'random'], 2)
 >>> BalanceReport.from_dict(report.to_dict()) == report
@@ -32,7 +34,7 @@ from typing import Any, Self, TypeVar
 FORMAT = "ttr-simulation-report"
 #: 2: design effects and intervals for every rate, connections, the rules played,
 #: the screening of the findings and the published-board baseline.
-VERSION = 2
+VERSION = 3
 
 #: How the report decides what it counts (written into every report).
 DECISIONS = {
@@ -284,12 +286,18 @@ class TicketRate(JsonRecord):
 
 @dataclass(frozen=True)
 class TicketCompletion(JsonRecord):
-    """One ticket of the map: `ticket` is "A–B"; `long` for a long ticket (E4).
-    The interval is clustered by game, like `TicketRate`'s."""
+    """One ticket of the map: `ticket` is "A–B", its cities in alphabetical order
+    (whichever way the file writes them); `long` for a long ticket (E4);
+    `bonus` a designer's price on top of the value (D7). `offered`: the times it
+    was dealt to a seat to choose from (R4, R12; a returned ticket may come again),
+    `held` the times a seat held it at the end. The completion interval is
+    clustered by game, like `TicketRate`'s."""
 
     ticket: str
     value: int
     long: bool
+    bonus: int
+    offered: int
     held: int
     completed: int
     rate: float | None
@@ -300,7 +308,7 @@ class TicketCompletion(JsonRecord):
 @dataclass(frozen=True)
 class Tickets(JsonRecord):
     by_bot: Mapping[str, TicketRate]
-    #: In the map's ticket order.
+    #: In the map's play order (by the cities' names: `Map.in_play_order`).
     by_ticket: tuple[TicketCompletion, ...]
     never_held: tuple[str, ...]
 
@@ -322,12 +330,14 @@ class Tickets(JsonRecord):
 
 @dataclass(frozen=True)
 class RouteClaims(JsonRecord):
-    """One route segment of the map (a track of a double is one): the games in
-    which it was claimed."""
+    """One route segment of the map (a track of a double is one): what it is
+    (a tunnel, E2; a ferry's locomotives, E3) and the games in which it was claimed."""
 
     route: str
     length: int
     color: str
+    tunnel: bool
+    ferry: int
     claimed: int
     rate: float
 
@@ -550,16 +560,65 @@ class BaselineFile(JsonRecord):
 
 
 @dataclass(frozen=True)
+class Detectable(JsonRecord):
+    """What a run of this size would find: a departure of `departure` (in `unit`)
+    beyond the published boards' range (or the fair value) on the number `what`
+    looks at, confirmed 80 % of the time (`ttr_core.playtest.findings`); `text` says
+    it in words."""
+
+    code: str
+    what: str
+    #: None: nothing this rule looks at could be confirmed at this size (`text` says
+    #: from how many games).
+    departure: float | None
+    unit: str
+    text: str
+
+
+@dataclass(frozen=True)
 class Screening(JsonRecord):
     """How the findings were tested: `tests` hypotheses (every seat place, bot,
-    route, ticket, … a rule looks at), controlled together (`correction`, at
-    `alpha`: the chance of any false finding in the report), and the baseline."""
+    route, ticket, … a rule looks at, each direction apart), controlled together
+    (`correction`, at `alpha`: the chance of any false finding in the report), the
+    baseline, how a finding was replicated, and what the run could have seen."""
 
     tests: int
     correction: str
     alpha: float
     #: What the published-board numbers are, or why there are none.
     baseline: str
+    #: How a finding is confirmed beyond the correction (the two halves of the games).
+    replication: str = ""
+    #: Per rule, the smallest departure this run would find (`Detectable`).
+    detectable: tuple[Detectable, ...] = ()
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Screening:
+        return cls(
+            data["tests"],
+            data["correction"],
+            data["alpha"],
+            data["baseline"],
+            data["replication"],
+            tuple(Detectable.from_dict(d) for d in data["detectable"]),
+        )
+
+
+@dataclass(frozen=True)
+class Undecided(JsonRecord):
+    """A number that looks like a finding but is not decided: beyond its minimum
+    effect without the multiple-comparison control (`p_value`, one-sided,
+    unadjusted), or significant but not in both halves of the games (`halves_p`).
+    `games_needed`: about how many games in all would confirm it (80 % power) if the
+    departure is what this run saw; None when more games would not (the departure
+    seen is within the minimum effect)."""
+
+    code: str
+    subject: str
+    title: str
+    p_value: float
+    halves_p: tuple[float, float] | None
+    games_needed: int | None
 
 
 # ---------------------------------------------------------------- findings
@@ -719,14 +778,21 @@ EVIDENCE: dict[str, type[Evidence]] = {
     "game-length": GameLengthEvidence,
 }
 
-SEVERITIES = ("high", "medium", "low")
+#: Most severe first. A severity between two levels ("medium or high") is one the
+#: run cannot decide: its 99 % interval reaches both sides of the threshold. So
+#: two runs never give one finding two decided severities unless their 99 %
+#: intervals are apart.
+SEVERITIES = ("high", "medium or high", "medium", "low or medium", "low")
 
 
 @dataclass(frozen=True)
 class Finding(JsonRecord):
     """What a designer should look at: a stable `code`, a `severity` (SEVERITIES,
     decided on the interval), a one-line `title`, the numbers behind it, what to
-    try, and the adjusted p-value of its strongest test (`Screening`)."""
+    try, the adjusted p-value of its strongest test (`Screening`), and the one-sided
+    p-values of the same test in each half of the games (`halves_p`: a finding is
+    reported only when both are below the replication level; None when the run was
+    not split)."""
 
     code: str
     severity: str
@@ -734,6 +800,7 @@ class Finding(JsonRecord):
     evidence: Evidence
     suggestion: str
     p_value: float
+    halves_p: tuple[float, float] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -743,6 +810,7 @@ class Finding(JsonRecord):
             "evidence": self.evidence.to_dict(),
             "suggestion": self.suggestion,
             "p_value": self.p_value,
+            "halves_p": None if self.halves_p is None else list(self.halves_p),
         }
 
     @classmethod
@@ -751,9 +819,46 @@ class Finding(JsonRecord):
         if code not in EVIDENCE:
             raise ReportError(f"unknown finding code {code!r}")
         evidence = EVIDENCE[code].from_dict(data["evidence"])
+        halves = data["halves_p"]
         return cls(
-            code, data["severity"], data["title"], evidence, data["suggestion"], data["p_value"]
+            code,
+            data["severity"],
+            data["title"],
+            evidence,
+            data["suggestion"],
+            data["p_value"],
+            None if halves is None else (halves[0], halves[1]),
         )
+
+
+def _undecided(data: Mapping[str, Any]) -> Undecided:
+    halves = data["halves_p"]
+    return Undecided(
+        data["code"],
+        data["subject"],
+        data["title"],
+        data["p_value"],
+        None if halves is None else (halves[0], halves[1]),
+        data["games_needed"],
+    )
+
+
+# ------------------------------------------------------------------ reach
+
+
+@dataclass(frozen=True)
+class ReachNote(JsonRecord):
+    """A part of the map that hardly reaches play (`ttr_core.playtest.reach`): e.g.
+    the long tickets, `verb` "kept" at `rate` (95 % `ci95`) `per` "of the times
+    offered", over `trials` offers; `names` the tickets or routes it is about."""
+
+    part: str
+    verb: str
+    per: str
+    rate: float
+    ci95: tuple[float, float]
+    trials: int
+    names: tuple[str, ...]
 
 
 # ------------------------------------------------------------------ report
@@ -790,7 +895,7 @@ class BalanceReport(JsonRecord):
     scores: Scores
     longest_path_bonus: LongestPathBonus
     tickets: Tickets
-    #: In the map's route order.
+    #: In the map's play order (by the cities' names: `Map.in_play_order`).
     routes: tuple[RouteClaims, ...]
     #: Every pair of neighbouring cities, its tracks counted together, sorted by name.
     connections: tuple[ConnectionClaims, ...]
@@ -809,12 +914,18 @@ class BalanceReport(JsonRecord):
     baseline: Baseline | None = None
     #: With stations or tunnels in the rules (E1, E2) only.
     europe: Europe | None = None
+    #: Parts of the map that hardly reach play (`ttr_core.playtest.reach`).
+    reach: tuple[ReachNote, ...] = ()
+    #: Numbers that look like findings but are not decided (with the games needed).
+    undecided: tuple[Undecided, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         data = {
             "format": FORMAT,
             "version": VERSION,
             "findings": _plain(self.findings),
+            "undecided": _plain(self.undecided),
+            "reach": _plain(self.reach),
             "settings": self.settings.to_dict(),
             "games": self.games,
             "decisions": dict(self.decisions),
@@ -872,6 +983,8 @@ class BalanceReport(JsonRecord):
                 Screening.from_dict(data["screening"]),
                 None if data["baseline"] is None else Baseline.from_dict(data["baseline"]),
                 Europe.from_dict(data["europe"]) if "europe" in data else None,
+                tuple(ReachNote.from_dict(n) for n in data["reach"]),
+                tuple(_undecided(u) for u in data["undecided"]),
             )
         except ReportError:
             raise

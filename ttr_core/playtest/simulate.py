@@ -8,28 +8,25 @@ Games are spread over workers in batches and summed in game order, so the same
 seed gives the same report whatever the executor and the number of workers.
 
 >>> from ttr_maps import load_map
->>> simulation = simulate(load_map("north_america"), "north_america", 2, 2, ["greedy", "random"], 1)
+>>> played = PlayedMap(load_map("north_america"), "north_america")
+>>> simulation = simulate(played, RunPlan(2, 2, ("greedy", "random"), 1))
 >>> simulation.report.games, simulation.report.settings.bots
 (2, ('greedy', 'random'))
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 from ttr_core.bots import make_bot
-from ttr_core.playtest.executors import iter_games
+from ttr_core.playtest.executors import IN_THIS_PROCESS, Workers, iter_games
 from ttr_core.playtest.findings import screen
-from ttr_core.playtest.playout import GameSummary, rule_changes
+from ttr_core.playtest.plan import PlayedMap, RunPlan
+from ttr_core.playtest.playout import GameSummary
+from ttr_core.playtest.reach import reach_notes
 from ttr_core.playtest.report import BalanceReport, Baseline, Settings
 from ttr_core.playtest.tally import FinalScores, Tally
-from ttr_maps.model import Map
-from ttr_maps.rules import RuleSet, rules_for
-
-if TYPE_CHECKING:
-    from ttr_core.playtest.executors import Executor
 
 
 @dataclass(frozen=True)
@@ -47,88 +44,75 @@ class Run:
     """One run being summed up: feed it the run's games in order (`games()` plays
     them), then `finish`. `simulate` is one run; `ttr compare` drives two in step."""
 
-    def __init__(
-        self,
-        game_map: Map,
-        map_argument: str,
-        games: int,
-        players: int,
-        bots: Sequence[str],
-        seed: int,
-        rules: RuleSet | None = None,
-    ) -> None:
-        for name in bots:
+    def __init__(self, played: PlayedMap, plan: RunPlan) -> None:
+        for name in plan.bots:
             make_bot(name, 0)  # unknown names fail here, before any process starts
-        self.game_map, self.map_argument = game_map, map_argument
-        self.count, self.players, self.bots, self.seed = games, players, tuple(bots), seed
-        self.changes = tuple(rule_changes(game_map, rules))
-        self.given_rules = rules
-        self.rules = rules or rules_for(game_map)
-        self.tally = Tally(game_map, players, self.rules, self.changes)
+        self.played, self.plan = played, plan
+        self.tally = Tally(played.map, plan.players, played.rule_set, played.changes)
+        #: The even and the odd games apart: a finding must show in both halves.
+        self.halves = tuple(
+            Tally(played.map, plan.players, played.rule_set, played.changes) for _ in range(2)
+        )
         self.kept: list[tuple[int, str]] = []
 
     def games(
-        self, jobs: int = 1, records: bool = False, executor: Executor | None = None
+        self, where: Workers = IN_THIS_PROCESS, records: bool = False
     ) -> Iterator[GameSummary]:
-        """The run's games, played (where `executor` says) and yielded in order."""
-        return iter_games(
-            self.game_map,
-            self.map_argument,
-            self.count,
-            self.players,
-            self.bots,
-            self.seed,
-            jobs,
-            records,
-            self.given_rules,
-            executor,
-        )
+        """The run's games, played where `where` says and yielded in order."""
+        return iter_games(self.played, self.plan, where, records)
 
     def add(self, game: GameSummary) -> None:
         self.tally.add(game)
+        self.halves[game.index % 2].add(game)
         if game.record is not None:
             self.kept.append((game.seed, game.record))
 
     def finish(self, baseline: Baseline | None = None) -> Simulation:
         """The report of the games added, with its findings (set against `baseline`)."""
+        game_map, plan = self.played.map, self.plan
         settings = Settings(
-            map=self.game_map.id,
-            map_name=self.game_map.name,
-            games=self.count,
-            players=self.players,
-            bots=self.bots,
-            seed=self.seed,
-            rule_changes=self.changes,
-            rules=self.rules.to_dict(),
+            map=game_map.id,
+            map_name=game_map.name,
+            games=plan.games,
+            players=plan.players,
+            bots=plan.bots,
+            seed=plan.seed,
+            rule_changes=self.played.changes,
+            rules=self.played.rule_set.to_dict(),
         )
         report = replace(self.tally.to_report(settings), baseline=baseline)
+        report = replace(report, reach=reach_notes(report))
+        halves = tuple(
+            replace(half.to_report(replace(settings, games=half.games)), baseline=baseline)
+            for half in self.halves
+        )
         # The findings come first in the file, and are read from the rest.
-        found, screening = screen(report, self.rules)
-        report = replace(report, findings=found, screening=screening)
+        screened = screen(report, self.played.rule_set, (halves[0], halves[1]))
+        report = replace(
+            report,
+            findings=screened.findings,
+            undecided=screened.undecided,
+            screening=screened.screening,
+        )
         return Simulation(report, tuple(self.kept), self.tally.final_scores())
 
 
 def simulate(
-    game_map: Map,
-    map_argument: str,
-    games: int,
-    players: int,
-    bots: Sequence[str],
-    seed: int,
-    jobs: int = 1,
+    played: PlayedMap,
+    plan: RunPlan,
+    where: Workers = IN_THIS_PROCESS,
+    *,
     records: bool = False,
     on_game: Callable[[GameSummary], None] | None = None,
-    rules: RuleSet | None = None,
-    executor: Executor | None = None,
     baseline: Baseline | None = None,
 ) -> Simulation:
-    """Play `games` games on `game_map` (with `rules`, default the map's) and sum
-    them up into a report. `map_argument` is how the map was named (a bundled id or
-    a path): workers read the map from it, and the replay commands name it. The
-    findings are judged against `baseline` (the published boards played alike,
+    """Play the games of `plan` on `played` (where `where` says) and sum them up into
+    a report, with every game's record when `records`. Workers read the map from
+    `played.argument`, and the replay commands name it. The findings are judged
+    against `baseline` (the published boards played alike,
     `ttr_core.playtest.baseline`) when given."""
-    run = Run(game_map, map_argument, games, players, bots, seed, rules)
-    for game in run.games(jobs, records, executor):
+    run = Run(played, plan)
+    for game in run.games(where, records):
         run.add(game)
         if on_game is not None:
             on_game(game)

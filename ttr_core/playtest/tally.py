@@ -209,6 +209,7 @@ class Tally:
     parts_seat: list[dict[str, Counts]] = field(default_factory=list)
     bonus_bot: dict[str, int] = field(default_factory=dict)
     bonus_seat: list[int] = field(default_factory=list)
+    ticket_offered: list[int] = field(default_factory=list)
     ticket_held: list[int] = field(default_factory=list)
     ticket_done: list[int] = field(default_factory=list)
     tickets_bot: dict[str, list[int]] = field(default_factory=dict)  # [held, done]
@@ -239,13 +240,16 @@ class Tally:
     europe_bot: dict[str, list[int]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        m = self.game_map
+        # The games number cities, routes and tickets in play order (the engine's,
+        # `ttr_maps.model.Map.in_play_order`), and so do the report's lists.
+        m = self.game_map = self.game_map.in_play_order
         self.wins_seat = [0.0] * self.players
         self.outright_seat = [0] * self.players
         self.wins_order = [0.0] * self.players
         self.totals_seat = [Counts() for _ in range(self.players)]
         self.parts_seat = [{} for _ in range(self.players)]
         self.bonus_seat = [0] * self.players
+        self.ticket_offered = [0] * len(m.tickets)
         self.ticket_held = [0] * len(m.tickets)
         self.ticket_done = [0] * len(m.tickets)
         self.ticket_sums = [ClusterSums() for _ in m.tickets]
@@ -302,6 +306,8 @@ class Tally:
             if s.score.get("longest_path_bonus", 0) > 0:
                 self.bonus_bot[name] += 1
                 self.bonus_seat[seat] += 1
+            for ticket in s.offered:
+                self.ticket_offered[ticket] += 1
             counts = self.tickets_bot.setdefault(name, [0, 0])
             for ticket, completed in s.tickets:
                 self.ticket_held[ticket] += 1
@@ -424,9 +430,11 @@ class Tally:
         seat_games = games  # every seat plays every game
         tickets = tuple(
             TicketCompletion(
-                f"{t.a}–{t.b}",
+                "–".join(sorted(t.cities)),  # by name: the file's order does not count
                 t.value,
                 t.long,
+                t.bonus,
+                self.ticket_offered[i],
                 self.ticket_held[i],
                 self.ticket_done[i],
                 *_ticket_numbers(self.ticket_sums[i]),
@@ -438,6 +446,8 @@ class Tally:
                 route=r.id,
                 length=r.length,
                 color=r.color,
+                tunnel=r.tunnel,
+                ferry=r.ferry,
                 claimed=self.route_claims[i],
                 rate=round(self.route_claims[i] / games, 6) if games else 0.0,
             )

@@ -8,13 +8,19 @@
   change and read back when the server starts.
 - `thinkers`: where bots think, off the event loop (threads; worker processes for
   the search bot), with a time budget per move.
-- `guard`: the Host, Origin and content-type checks in front of every route.
 - `payloads`: what the page receives, as JSON: a seat's `PlayerView` and the actions it
   may take (or the public part of a view, for someone watching), the result and the
   seed at the end, the frames of a replay.
-- `svg`: the board as SVG, drawn from the map's board geometry.
-- `app`: the Starlette application: routes, limits and clean errors.
+- `catalogue`: the maps a server offers, each board drawn once as SVG.
+- `server`: what every handler works with (`TableServer`: the maps, the tables).
+- `access`: the routes' access rules: a seat's token, or a seat's or the
+  spectators' token (the table of the URL first, then the token).
+- `routes/`: the handlers, grouped by what they do (lobby, seats, notes, records),
+  each group a list of endpoints with their access rules.
+- `app`: the Starlette application, built from the route groups by
+  `ttr_core.web.routes.web_app` (the guard, limits and JSON errors of `ttr_core.web`).
 - `static/`: the page itself (plain HTML, CSS and JavaScript; no build step, no CDN).
 
-Starlette and uvicorn are imported only here, so `ttr --help` stays fast.
+Starlette and uvicorn are imported only here and in `ttr_core.web` and
+`ttr_core.edit`, so `ttr --help` stays fast.
 """

@@ -348,12 +348,12 @@ class TableStore:
 def open_data_folder(folder: Path) -> TableStore:
     """The store of a data folder, made if missing. Raises `StoreError` for a
     folder that cannot be made or used."""
+    if folder.exists() and not folder.is_dir():
+        raise StoreError(f"{folder}: not a folder")
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise StoreError(f"{folder}: cannot make the data folder: {error.strerror}") from None
-    if not folder.is_dir():
-        raise StoreError(f"{folder}: not a folder")
     return TableStore(folder / DATABASE_NAME)
 
 

@@ -38,12 +38,12 @@ from ttr_core.bots import Bot, bot_factories, is_heavy, make_bot
 from ttr_core.engine.actions import HOST_ACTIONS, Action, TimeOut
 from ttr_core.engine.errors import IllegalAction, InvalidAction
 from ttr_core.engine.loop import StopGame, bot_seed, run
-from ttr_core.engine.record import Note, map_fingerprint
+from ttr_core.engine.record import Note, order_for_fingerprint, state_fingerprint
 from ttr_core.engine.state import GameState
 from ttr_core.serve.thinkers import Move, Thinkers
 from ttr_core.table import HUMAN
 from ttr_core.table.journal import Event, Journal, Observed, retell
-from ttr_maps.io.limits import MAX_NAME_CHARS, MAX_NOTE_CHARS, MAX_NOTES
+from ttr_maps.io.limits import MAX_NOTE_CHARS, MAX_NOTES, MAX_PLAYER_NAME_CHARS
 from ttr_maps.model import Map
 from ttr_maps.rules import BASE, RuleSet
 
@@ -93,13 +93,13 @@ def random_seed() -> int:
 
 
 def clean_name(text: object) -> str:
-    """A person's name as the table keeps it: 1 to `MAX_NAME_CHARS` characters
+    """A person's name as the table keeps it: 1 to `MAX_PLAYER_NAME_CHARS` characters
     once trimmed, no control characters. Raises `TableError`."""
     if not isinstance(text, str):
         raise TableError("a name is a text")
     name = " ".join(text.split())
-    if not 1 <= len(name) <= MAX_NAME_CHARS:
-        raise TableError(f"a name has 1 to {MAX_NAME_CHARS} characters")
+    if not 1 <= len(name) <= MAX_PLAYER_NAME_CHARS:
+        raise TableError(f"a name has 1 to {MAX_PLAYER_NAME_CHARS} characters")
     if not name.isprintable():
         raise TableError("a name may not hold control characters")
     return name
@@ -508,11 +508,17 @@ def resumed_table(
 
 def restored_table(stored: StoredGame, game_map: Map) -> Table:
     """A stored table as it was (raises `TableError` when it cannot be)."""
-    if map_fingerprint(game_map) != stored.fingerprint:
+    # A game stored before play order was dealt in the file's order (its fingerprint says).
+    file_order = order_for_fingerprint(game_map, stored.fingerprint)
+    if file_order is None:
         raise TableError(f"the map {stored.map_key!r} changed since this game began")
     try:
         state = GameState(
-            game_map, len(stored.seats), stored.seed, RuleSet.from_dict(stored.rule_set)
+            game_map,
+            len(stored.seats),
+            stored.seed,
+            RuleSet.from_dict(stored.rule_set),
+            file_order=file_order,
         )
     except ValueError as error:
         raise TableError(f"cannot deal the game again: {error}") from None
@@ -554,7 +560,7 @@ def stored_form(table: Table) -> StoredGame:
     return StoredGame(
         table.id,
         table.map_key,
-        map_fingerprint(state.map),
+        state_fingerprint(state),
         state.rule_set.to_dict(),
         state.seed,
         table.fixed_deal,

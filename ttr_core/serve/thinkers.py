@@ -89,7 +89,8 @@ class _Unpickler(pickle.Unpickler):
 def _board_key(board: Board) -> str:
     from ttr_core.engine.record import map_fingerprint
 
-    return f"{board.map.id}:{map_fingerprint(board.map)}"
+    order = "file" if board.file_order else "play"  # old records replay in file order
+    return f"{board.map.id}:{map_fingerprint(board.map)}:{order}"
 
 
 def _read_frame(stream: Any) -> bytes | None:
@@ -121,7 +122,7 @@ def work(source: Any = None, sink: Any = None) -> None:
             if key not in boards:
                 from ttr_core.engine.compiled import board_for
 
-                boards[key] = board_for(game_map)
+                boards[key] = board_for(game_map, file_order=key.endswith(":file"))
             bot, view = _Unpickler(io.BytesIO(payload), boards[key]).load()
             action = bot.act(view)
             answer = pickle.dumps(("ok", action, bot), protocol=pickle.HIGHEST_PROTOCOL)

@@ -48,6 +48,7 @@ from ttr_core.engine.cards import CARD_INDEX, CARD_NAMES, LOCO
 from ttr_core.engine.compiled import GRAY_INDEX
 from ttr_core.engine.decisions import ChooseTickets, TunnelPayment
 from ttr_core.engine.errors import IllegalAction, InvalidAction
+from ttr_core.engine.moves.claims import usable_hand
 from ttr_core.engine.open_routes import is_open_to
 from ttr_core.engine.view import PlayerView
 from ttr_core.table.names import CityFinder, fold, quoted_choices
@@ -393,7 +394,10 @@ def _tracks_named(
 ) -> list[Route]:
     """The tracks between `pair` that a track number and a colour name: a colour
     picks the track of that colour, else a gray one it pays for."""
-    tracks = sorted(view.map.parallel_routes[frozenset(pair)], key=lambda r: r.index)
+    # Track n is the route whose id ends in /n (the game's numbering may differ).
+    tracks = sorted(
+        view.map.parallel_routes[frozenset(pair)], key=lambda r: (r.track or 0, r.index)
+    )
     if track is not None:
         if not 1 <= track <= len(tracks):
             many = f"tracks 1 to {len(tracks)}" if len(tracks) > 1 else "one track"
@@ -435,8 +439,12 @@ def _payment_choices(
         ferry = route.ferry if ferries else 0  # E3
         # A colour names the cards, unless it named this track by its colour.
         only = None if card is not None and route.color == CARD_NAMES[card] else card
+        # P2: a route that is neither a tunnel nor a ferry is paid without locomotives.
+        hand = usable_hand(
+            view.board, route.index, view.hand, view.rule_set.plain_route_locomotives
+        )
         for option in sensible_payments(
-            route.length, view.board.route_color[route.index], view.hand, ferry, only
+            route.length, view.board.route_color[route.index], hand, ferry, only
         ):
             if option not in [p for _, p in choices]:
                 choices.append((route, option))

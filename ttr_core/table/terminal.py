@@ -34,7 +34,7 @@ from ttr_core.engine.cards import CARD_NAMES
 from ttr_core.engine.decisions import ChooseTickets, SecondCard, TunnelPayment
 from ttr_core.engine.errors import IllegalAction, InvalidAction
 from ttr_core.engine.loop import StopGame, run
-from ttr_core.engine.record import Note
+from ttr_core.engine.record import Note, Resumption
 from ttr_core.engine.state import GameState
 from ttr_core.engine.view import PlayerView
 from ttr_core.table.commands import (
@@ -54,7 +54,7 @@ from ttr_core.table.journal import Event, Journal, Observed, retell
 from ttr_core.table.progress import action_kinds, claimable_routes
 from ttr_core.table.screen import Screen, render_screen, seat_name
 from ttr_core.table.texts import COMMANDS_HELP, printable
-from ttr_maps.io.limits import MAX_NAME_CHARS
+from ttr_maps.io.limits import MAX_PLAYER_NAME_CHARS
 from ttr_maps.model import Map
 from ttr_maps.rules import RuleSet
 
@@ -83,12 +83,14 @@ class Session:
 @dataclass
 class Continued:
     """A game to go on with (`ttr play --resume`): the game as its record left it,
-    the journal retold from it, the people's names and the notes."""
+    the journal retold from it, the people's names, the notes and the resumes
+    that could not go on exactly."""
 
     state: GameState
     journal: Journal
     names: list[str | None]
     notes: list[Note]
+    resumed: list[Resumption] = field(default_factory=list)
 
 
 @dataclass
@@ -214,7 +216,7 @@ def continued_game(record: dict, game_map: Map) -> Continued:
     """The game a (schema-checked) record left, to go on with: replayed, its
     journal retold. Raises `RecordError` for a record that does not replay, or
     one whose game is over."""
-    from ttr_core.engine.record import RecordError, names_of, notes_of, replay
+    from ttr_core.engine.record import RecordError, names_of, notes_of, replay, resumptions_of
 
     state = replay({**record, "actions": []}, game_map)
     journal = Journal()
@@ -224,7 +226,7 @@ def continued_game(record: dict, game_map: Map) -> Continued:
         raise RecordError(f"the record does not replay: {error}") from None
     if state.is_over:
         raise RecordError("this game is over: `ttr replay` shows it")
-    return Continued(state, journal, names_of(record), notes_of(record))
+    return Continued(state, journal, names_of(record), notes_of(record), resumptions_of(record))
 
 
 def _wrapped(line: str, width: int) -> list[str]:
@@ -371,7 +373,7 @@ class Person:
             self._stop("input ended")
         if not asked:
             table.asked_names.add(self.seat)
-            given = " ".join(answer.split())[:MAX_NAME_CHARS]
+            given = " ".join(answer.split())[:MAX_PLAYER_NAME_CHARS]
             if given and given.isprintable():
                 table.person_names[self.seat] = given
                 table.names = [*table.names[: self.seat], given, *table.names[self.seat + 1 :]]

@@ -67,8 +67,11 @@ def route_title(route: Route, game_map: Map) -> str:
 
 
 def track_number(route: Route, game_map: Map) -> int:
-    """1, 2, … among the tracks joining the same two cities (in map order)."""
-    tracks = sorted(game_map.parallel_routes[frozenset(route.cities)], key=lambda r: r.index)
+    """1, 2, … among the tracks joining the same two cities (by the track number of
+    their ids, `A-B/2`: the file's order, whatever order the game numbers them in)."""
+    tracks = sorted(
+        game_map.parallel_routes[frozenset(route.cities)], key=lambda r: (r.track or 0, r.index)
+    )
     return 1 + [r.index for r in tracks].index(route.index)
 
 

@@ -28,7 +28,12 @@ from ttr_maps.checks.problem import Level, Problem
 from ttr_maps.checks.validate import FileReport, validate_document, validate_file, validate_text
 from ttr_maps.io import limits
 from ttr_maps.io.document import DocumentError, MapDocument, parse_document, parse_text
-from ttr_maps.io.files import FileIdentity, file_identity, read_regular_file, write_text_atomically
+from ttr_maps.io.files import (
+    FileSnapshot,
+    read_snapshot,
+    replace_if_unchanged,
+    write_bytes_atomically,
+)
 
 TICKET_VALUE = "TTR304"
 
@@ -59,8 +64,9 @@ class FixPlan:
     changes: list[ValueChange] = field(default_factory=list)
     blockers: list[Problem] = field(default_factory=list)
     unreadable: bool = False
-    #: The file as it was read: it is replaced only if it is still the same.
-    identity: FileIdentity | None = None
+    #: The file as it was read (identity and bytes): it is replaced only if it is
+    #: still the same (`ttr_maps.io.files.replace_if_unchanged`).
+    snapshot: FileSnapshot | None = None
 
     @property
     def is_skipped(self) -> bool:
@@ -80,15 +86,15 @@ def plan_fix(file: str | Path) -> FixPlan:
     """Work out the value changes for one file, without writing anything."""
     path = Path(file)
     try:
-        identity = file_identity(path)
+        snapshot = read_snapshot(path, limits.MAX_MAP_BYTES)
         # Decoded as is: \r\n stays \r\n, so untouched bytes stay untouched.
-        text = read_regular_file(path, limits.MAX_MAP_BYTES).decode("utf-8")
+        text = snapshot.text()
         document = parse_document(text, str(file))
     except (OSError, ValueError, DocumentError):
         report: FileReport = validate_file(path, errors_only=True)  # the reader's own words
         return FixPlan(str(file), blockers=report.errors, unreadable=report.is_unreadable)
     plan = _plan_document(document)
-    plan.identity = identity
+    plan.snapshot = snapshot
     return plan
 
 
@@ -182,4 +188,8 @@ def _bom_shift(root: yaml.MappingNode, text: str) -> int:
 def apply_fix(plan: FixPlan) -> None:
     """Write the plan's changes to its file (nothing happens without changes)."""
     if plan.changes and not plan.is_skipped:
-        write_text_atomically(Path(plan.path), plan.fixed_text(), unchanged=plan.identity)
+        data = plan.fixed_text().encode("utf-8")
+        if plan.snapshot is None:
+            write_bytes_atomically(Path(plan.path), data)
+        else:  # a compare-and-swap: an edit made while fix worked is never lost
+            replace_if_unchanged(plan.path, data, plan.snapshot)

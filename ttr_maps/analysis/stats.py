@@ -101,6 +101,13 @@ class MapStats:
     players: tuple[PlayerLoad, ...]
     #: D7: tickets priced above their value, as ("A:B", bonus).
     ticket_bonuses: tuple[tuple[str, int], ...] = ()
+    #: The map's rules ttr does not model (`not_modelled:`).
+    not_modelled: tuple[str, ...] = ()
+
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        """R1: the table sizes the map's rules allow."""
+        return tuple(p.players for p in self.players)
 
     def comparables(self) -> tuple[Comparable, ...]:
         """The numbers to set beside another map's: two sizes for context, then
@@ -166,6 +173,7 @@ def map_stats(game_map: Map) -> MapStats:
     return MapStats(
         map_id=game_map.id,
         map_name=game_map.name,
+        not_modelled=game_map.not_modelled,
         rules=game_map.rules,
         wagons=rules.wagons,
         cities=len(game_map.cities),

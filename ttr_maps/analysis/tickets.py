@@ -1,5 +1,6 @@
-"""Ticket decks: value profile, coverage, crowding per table size, fragility, one
-deck score (lower is better), random decks to calibrate it, and suggested decks.
+"""Ticket decks: the deck number (the share of held tickets players complete,
+predicted per table size), value profile, coverage, crowding per table size,
+fragility, structural parts, random decks to set a deck among, and suggested decks.
 
 Every measure works on a `TicketBoard`: the map's connections (a pair of
 neighbouring cities, whatever its number of tracks), all-pairs wagon distances
@@ -56,6 +57,40 @@ VALUE_SCALE = 0.15
 #: 5-20 on a diameter of 29, North America 5.5-20 on 23), and a deck spanning
 #: less than that scores `value_spread` 1 - span / VALUE_SPAN.
 VALUE_SPAN_QUANTILES = (0.05, 0.95)
+
+
+@dataclass(frozen=True)
+class CompletionModel:
+    """The deck number's model: the share of held tickets greedy players complete
+    at a table size is 1 / (1 + e^-z), with z = `intercept` + `value` × (the deck's
+    mean ticket value / the wagon supply, R2 and R4) + `crowding` × (crowding's
+    excess share at that table size: wanted wagons no free track serves) + `load` ×
+    (wagons in play / claimable spaces at that table size, R11: how full the board
+    gets). Fitted by least squares on the logit of completion, deck by deck
+    (benchmarks/calibration_bench.py, section `deck`; docs/tickets.md)."""
+
+    intercept: float
+    value: float
+    crowding: float
+    load: float
+
+    def completion(self, mean_value_share: float, excess_share: float, load: float) -> float:
+        z = (
+            self.intercept
+            + self.value * mean_value_share
+            + self.crowding * excess_share
+            + self.load * load
+        )
+        return 1.0 / (1.0 + math.exp(-z))
+
+
+#: Fitted to ten decks each on North America, Europe, Iran and the `new_nordic`
+#: test map (a map made by `ttr new` of Nordic cities), 300 greedy games a deck at
+#: 2 and 4 players and 200 at 3 and 5; checked on maps it was not fitted to
+#: (docs/tickets.md, The deck number).
+COMPLETION_MODEL = CompletionModel(7.48, -8.625, -4.302, -3.002)
+#: The table size the deck number is quoted at (or the map's largest, if smaller).
+REFERENCE_PLAYERS = 4
 
 #: Weights of the score's structural parts (each part lies in 0..1); they sum to
 #: 1 and the score is 100 × the weighted sum, plus `DUPLICATE_PENALTY` per repeated
@@ -415,6 +450,31 @@ class Crowding:
 
 
 @dataclass(frozen=True)
+class PlayedDeck:
+    """The deck and its board at one table size, counted in play
+    (`ttr_core.playtest.crowding`, `ttr tickets --games N`): over `games` games of
+    `bots`, the share of held tickets completed (with its 95 % interval, clustered
+    by game), and the connections a game took from players who needed them, per
+    game (95 % interval) and per connection (indices of `TicketBoard.connections`).
+    What `ttr tickets` reports for crowding instead of the model's
+    `Crowding.blocked_per_game`, which misses on maps it was not fitted to."""
+
+    players: int
+    games: int
+    bots: tuple[str, ...]
+    completion: float
+    completion_ci95: tuple[float, float]
+    blocked_per_game: float
+    blocked_ci95: tuple[float, float]
+    blocked: tuple[float, ...]
+
+    def routes(self, board: TicketBoard) -> list[tuple[Connection, float]]:
+        """The connections taken in play, most often first."""
+        rows = [(c, b) for c, b in zip(board.connections, self.blocked, strict=True) if b > 0]
+        return sorted(rows, key=lambda row: (-row[1], str(row[0])))
+
+
+@dataclass(frozen=True)
 class OverlappingPair:
     first: Ticket
     second: Ticket
@@ -447,7 +507,8 @@ class DeckScore:
 
 @dataclass(frozen=True)
 class DeckMeasures:
-    """Everything the score is made of, for one deck on one board."""
+    """Everything measured of one deck on one board: the deck number
+    (`completion`, per table size) and the structure it comes with."""
 
     tickets: tuple[Ticket, ...]
     city_tickets: Mapping[str, int]
@@ -456,6 +517,21 @@ class DeckMeasures:
     single_path: tuple[Ticket, ...]
     overlapping: tuple[OverlappingPair, ...]
     score: DeckScore
+    #: The deck number per table size: the share of held tickets greedy players
+    #: complete, as `COMPLETION_MODEL` predicts it.
+    completion: Mapping[int, float]
+
+    @property
+    def deck_number(self) -> float:
+        """The deck number at `REFERENCE_PLAYERS` (or the largest table size)."""
+        sizes = sorted(self.completion)
+        size = REFERENCE_PLAYERS if REFERENCE_PLAYERS in self.completion else sizes[-1]
+        return self.completion[size]
+
+    @property
+    def reference_players(self) -> int:
+        sizes = sorted(self.completion)
+        return REFERENCE_PLAYERS if REFERENCE_PLAYERS in self.completion else sizes[-1]
 
 
 def wasserstein(values: Sequence[float], reference: Sequence[float]) -> float:
@@ -588,7 +664,24 @@ def measure_deck(
         single,
         overlapping,
         DeckScore(parts, duplicates, resemblance, named),
+        deck_completion(board, tickets, crowding),
     )
+
+
+def deck_completion(
+    board: TicketBoard, tickets: Sequence[Ticket], crowding: Sequence[Crowding]
+) -> dict[int, float]:
+    """The deck number at every table size (`COMPLETION_MODEL`)."""
+    from ttr_maps.model import player_loads
+
+    loads = {load.players: load.wagon_ratio for load in player_loads(board.map, board.rules)}
+    share = sum(t.value for t in tickets) / len(tickets) / max(board.rules.wagons, 1)
+    return {
+        crowd.players: round(
+            COMPLETION_MODEL.completion(share, crowd.excess_share, loads[crowd.players]), 4
+        )
+        for crowd in crowding
+    }
 
 
 def expected_excess(players: int, want: np.ndarray, capacity: np.ndarray) -> np.ndarray:
@@ -724,19 +817,20 @@ def random_deck(board: TicketBoard, regular: int, long: int, rng: random.Random)
 
 @dataclass(frozen=True)
 class Calibration:
-    """The deck's score among random decks of the same size on the same map."""
+    """The deck among random decks of the same size on the same map: their deck
+    numbers (`numbers`), and the deck's (`deck_number`)."""
 
-    scores: tuple[float, ...]
-    deck_score: float
+    numbers: tuple[float, ...]
+    deck_number: float
 
     @property
-    def beaten_share(self) -> float:
-        """Share of random decks that score worse (higher) than the deck."""
-        return sum(1 for s in self.scores if s > self.deck_score) / len(self.scores)
+    def easier_share(self) -> float:
+        """Share of random decks predicted to complete fewer tickets (harder ones)."""
+        return sum(1 for n in self.numbers if n < self.deck_number) / len(self.numbers)
 
     @property
     def mean(self) -> float:
-        return sum(self.scores) / len(self.scores)
+        return sum(self.numbers) / len(self.numbers)
 
 
 def calibration_samples(samples: int, deck_size: int) -> int:
@@ -751,15 +845,15 @@ def calibration_samples(samples: int, deck_size: int) -> int:
 def calibrate(
     board: TicketBoard, tickets: Sequence[Ticket], samples: int = 300, seed: int = 0
 ) -> Calibration:
-    """Score random decks of the deck's size, `calibration_samples` of the
-    `samples` asked for (deterministic for a seed)."""
+    """The deck numbers of random decks of the deck's size, `calibration_samples`
+    of the `samples` asked for (deterministic for a seed)."""
     rng = random.Random(seed)
     long = sum(1 for t in tickets if t.long)
-    scores = tuple(
-        score_deck(board, random_deck(board, len(tickets) - long, long, rng)).total
+    numbers = tuple(
+        measure_deck(board, random_deck(board, len(tickets) - long, long, rng)).deck_number
         for _ in range(calibration_samples(samples, len(tickets)))
     )
-    return Calibration(scores, score_deck(board, tickets).total)
+    return Calibration(numbers, measure_deck(board, tickets).deck_number)
 
 
 # ---------------------------------------------------------------- suggestions
@@ -791,52 +885,97 @@ def deck_size_problem(rules: RuleSet, regular: int, long: int) -> str | None:
     return None
 
 
+#: Pairs a suggestion draws for a swap while its deck number is far from the target.
+PROPOSALS = 4
+#: How much a suggestion weighs one point of the deck number's distance to its
+#: target against one point of the structural parts (0..100): a deck 1 % off its
+#: target costs as much as 10 points of structure.
+TARGET_WEIGHT = 1000.0
+
+
+def published_completion() -> float:
+    """The deck number of the published boards' own decks, on average: what a
+    suggestion aims at unless told otherwise."""
+    numbers = [m.deck_number for _, m in published_measures()]
+    return round(sum(numbers) / len(numbers), 4)
+
+
+def suggestion_cost(
+    board: TicketBoard, deck: Sequence[Ticket], target: float, profile: str = "none"
+) -> float:
+    """What a suggestion minimises: `TARGET_WEIGHT` × the deck number's distance to
+    `target`, plus the structural score (and the resemblance to `profile`'s values,
+    unless "none")."""
+    measures = measure_deck(board, deck, None if profile == "none" else profile)
+    score = measures.score
+    structure = score.total if profile == "none" else score.with_resemblance
+    return TARGET_WEIGHT * abs(measures.deck_number - target) + structure
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """A suggested deck, the deck number it was aimed at, and the cities it could
+    not cover (no ticket to them passes the ticket checks: a dead end on one
+    single-track route makes every ticket to it fragile, TTR353)."""
+
+    tickets: tuple[Ticket, ...]
+    target: float
+    uncovered: tuple[str, ...]
+
+
 def suggest_deck(
     board: TicketBoard,
     count: int,
     long: int | None = None,
     seed: int = 0,
     iterations: int = 3000,
-    profile: str | None = None,
-) -> list[Ticket]:
+    profile: str | None = "none",
+    completion: float | None = None,
+) -> Suggestion:
     """A deck of `count` regular and `long` long tickets (E4; default: as many as
-    the rule set deals, `default_long_tickets`), values by R2, that covers every
-    city, has no duplicate or near-duplicate (`OVERLAP_SHARE`), no ticket `ttr
-    validate` would warn about (TTR353, TTR354: `ticket_design_codes`), and a low
-    score plus resemblance to a published profile: a covering start, then seeded
-    local search that swaps one ticket at a time and keeps a swap when that does
-    not get worse. Whether the deck is big enough for the rules (TTR352) is the
-    caller's question: `deck_size_problem` (`ttr tickets suggest` refuses a size
-    TTR352 would warn about).
+    the rule set deals, `default_long_tickets`), values by R2, whose deck number
+    (the share of held tickets players complete, at `REFERENCE_PLAYERS`) is as near
+    `completion` as it can be (default: the published decks', `published_completion`),
+    with a sound structure: it covers every city some ticket may reach, has no
+    duplicate or near-duplicate (`OVERLAP_SHARE`) and no ticket `ttr validate` would
+    warn about (TTR353, TTR354: `ticket_design_codes`), and among decks as near the
+    target a low structural score. A covering start, then seeded local search that
+    swaps one ticket at a time and keeps a swap when that does not get worse. Whether
+    the deck is big enough for the rules (TTR352) is the caller's question:
+    `deck_size_problem`.
 
-    `profile` (a key of `PUBLISHED_DECKS`, or "none") is the published deck whose
-    values to resemble; by default the one dealt like the map's rules
-    (`default_profile`). Every suggestion also spreads its values (`value_spread`).
+    Cities no allowed ticket reaches (a dead end whose every ticket would be fragile)
+    are left off and named (`Suggestion.uncovered`). `profile` (a key of
+    `PUBLISHED_DECKS`) also weighs the resemblance of the values to that published
+    deck; "none" (the default) does not.
     """
     keys = {d.key for d in PUBLISHED_DECKS}
     if profile is not None and profile not in keys | {"none"}:
         raise DeckError(
             f"no published profile {profile!r}; profiles: {', '.join(sorted(keys))}, none"
         )
+    if completion is not None and not 0.0 < completion < 1.0:
+        raise DeckError("--completion is a share between 0 and 1 (e.g. 0.9)")
     rules = board.rules
     long = default_long_tickets(rules) if long is None else long
     if count < 1 or long < 0:
         raise DeckError("--count must be at least 1 and --long at least 0")
     chosen = default_profile(rules) if profile is None else profile
-    cities = [c.name for c in board.map.cities]
-    if 2 * (count + long) < len(cities):
-        raise DeckError(
-            f"{count + long} tickets cannot cover {len(cities)} cities "
-            f"(each ticket covers two); ask for at least {math.ceil(len(cities) / 2)}"
-        )
-    if any(len(board.distance.get(c, {})) < 2 for c in cities):
-        raise DeckError("every city needs a route to another city before a deck can cover it")
+    target = published_completion() if completion is None else completion
     rng = random.Random(seed)
     long_choices = [p for p in board.long_pairs if not board.design_codes(*p)]
     # With a long deck (E4) the far pairs are its own; without one, a regular
     # ticket may join any two cities, as North America's deck does (up to 20 of 23).
     reserved = set(long_choices) if long else set()
     regular_choices = [p for p in board.pairs if p not in reserved and not board.design_codes(*p)]
+    reachable = {c for pair in (*regular_choices, *(long_choices if long else ())) for c in pair}
+    cities = [c.name for c in board.map.cities if c.name in reachable]
+    uncovered = tuple(sorted(c.name for c in board.map.cities if c.name not in reachable))
+    if 2 * (count + long) < len(cities):
+        raise DeckError(
+            f"{count + long} tickets cannot cover {len(cities)} cities "
+            f"(each ticket covers two); ask for at least {math.ceil(len(cities) / 2)}"
+        )
     if long > len(long_choices) or count > len(regular_choices):
         raise DeckError(
             "the map has too few city pairs that pass the ticket checks (TTR353, TTR354) "
@@ -844,15 +983,22 @@ def suggest_deck(
         )
 
     def objective(deck: Sequence[Ticket]) -> float:
-        score = score_deck(board, deck, None if chosen == "none" else chosen)
-        return score.total if chosen == "none" else score.with_resemblance
+        return suggestion_cost(board, deck, target, chosen)
 
-    deck = _covering_deck(board, count, long, regular_choices, long_choices, rng)
+    deck = _covering_deck(board, count, long, regular_choices, long_choices, cities, rng)
     best = objective(deck)
+    number = measure_deck(board, deck).deck_number
     for _ in range(iterations):
         slot = rng.randrange(len(deck))
         is_long = deck[slot].long
-        a, b = rng.choice(long_choices if is_long else regular_choices)
+        pool = long_choices if is_long else regular_choices
+        # Far from the target, every other swap takes, of a few pairs, the one whose
+        # value moves the deck number most its way (a longer ticket lowers it); the
+        # others, and every swap near the target, any pair.
+        directed = abs(number - target) > 0.005 and rng.random() < 0.5
+        pairs = [rng.choice(pool) for _ in range(PROPOSALS if directed else 1)]
+        sign = 1 if number > target else -1
+        a, b = max(pairs, key=lambda pair: (sign * board.distance[pair[0]][pair[1]], pair))
         candidate = ticket_for(board, a, b, long=is_long)
         others = deck[:slot] + deck[slot + 1 :]
         if not _fits(board, candidate, others):
@@ -863,7 +1009,8 @@ def suggest_deck(
         total = objective(trial)
         if total <= best:
             deck, best = trial, total
-    return deck
+            number = measure_deck(board, deck).deck_number
+    return Suggestion(tuple(deck), target, uncovered)
 
 
 def _fits(board: TicketBoard, candidate: Ticket, others: Sequence[Ticket]) -> bool:
@@ -897,21 +1044,15 @@ def _covering_deck(
     long: int,
     regular_choices: Sequence[tuple[str, str]],
     long_choices: Sequence[tuple[str, str]],
+    cities: Sequence[str],
     rng: random.Random,
 ) -> list[Ticket]:
-    """A start that covers every city: each slot takes a pair with as many
-    uncovered cities as possible, the cities with the fewest allowed tickets first;
-    later slots are random."""
+    """A start that covers `cities` (those some allowed ticket reaches): each slot
+    takes a pair with as many uncovered cities as possible, the cities with the
+    fewest allowed tickets first; later slots are random."""
     deck: list[Ticket] = []
-    uncovered = {c.name for c in board.map.cities}
+    uncovered = set(cities)
     options = Counter(c for pair in (*regular_choices, *long_choices) for c in pair)
-    stuck = sorted(c for c in uncovered if not options[c])
-    if stuck:
-        raise DeckError(
-            f"cannot cover every city: no ticket to {', '.join(stuck)} passes the ticket "
-            "checks (TTR353: a dead end on one single-track route makes every ticket to it "
-            "fragile, see TTR152; TTR354)"
-        )
 
     def rank(pair: tuple[str, str]) -> tuple[int, int]:
         new = [c for c in pair if c in uncovered]
@@ -948,6 +1089,8 @@ class DeckAnalysis:
     board: TicketBoard
     measures: DeckMeasures
     calibration: Calibration | None = None
+    #: The deck in play per table size (`ttr tickets --games N`), if asked.
+    played: tuple[PlayedDeck, ...] = ()
 
     @property
     def map(self) -> Map:

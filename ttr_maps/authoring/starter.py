@@ -404,7 +404,9 @@ def starter_routes(
     links = [(a, b) for a, b, _ in pairs]
     for a, b, distance in pairs:
         lengths = route_lengths()
-        length = max(lengths.minimum, min(lengths.maximum, round(distance / per_space)))
+        # R10: the base points table scores routes up to 8; longer ones need settings.
+        longest = min(lengths.maximum, BASE.longest_scored_route)
+        length = max(lengths.minimum, min(longest, round(distance / per_space)))
         tracks = 2 if _is_bridge((a, b), links, names) else 1
         colors = least_used_colors(spaces, tracks)
         for color in colors:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ttr_maps.analysis.tickets import DeckError
+from ttr_maps.io.files import FileSnapshot
 from ttr_maps.io.yaml_text import name_scalar
 from ttr_maps.model import Ticket
 
@@ -66,17 +67,31 @@ def replace_tickets_block(text: str, block: str) -> str:
     return "".join(lines[:start]) + block + "".join(lines[last + 1 :])
 
 
-def write_deck(path: Path, tickets: Sequence[Ticket], comment: str | None = None) -> None:
-    """Replace the `tickets:` block of the map file at `path` with `tickets`.
+def write_deck(
+    path: Path,
+    tickets: Sequence[Ticket],
+    comment: str | None = None,
+    snapshot: FileSnapshot | None = None,
+) -> None:
+    """Replace the `tickets:` block of the map file at `path` with `tickets`, in
+    the file as `snapshot` read it (`ttr_maps.io.files.read_snapshot`; read now if
+    None), and only if the file is still that one (a compare-and-swap: an edit made
+    since is never overwritten, `FileChangedError`).
 
     Raises `DeckError` (nothing written) if the new file would not validate, and
     `OSError` if it cannot be read or written.
     """
     from ttr_maps.checks.validate import validate_document
     from ttr_maps.io.document import DocumentError, parse_document
-    from ttr_maps.io.files import write_text_atomically
+    from ttr_maps.io.files import read_snapshot, replace_if_unchanged
+    from ttr_maps.io.limits import MAX_MAP_BYTES
 
-    old = path.read_text(encoding="utf-8")
+    if snapshot is None:
+        snapshot = read_snapshot(path, MAX_MAP_BYTES)
+    try:
+        old = snapshot.text()
+    except UnicodeDecodeError as error:
+        raise DeckError(f"{path}: not UTF-8 text ({error.reason} at byte {error.start})") from None
     new = replace_tickets_block(old, deck_to_yaml(tickets, comment))
     try:
         report = validate_document(parse_document(new, str(path)), errors_only=True)
@@ -85,4 +100,4 @@ def write_deck(path: Path, tickets: Sequence[Ticket], comment: str | None = None
     if report.errors:
         details = "; ".join(str(p) for p in report.errors[:5])
         raise DeckError(f"{path}: not written, the result would not validate: {details}")
-    write_text_atomically(path, new)
+    replace_if_unchanged(path, new.encode("utf-8"), snapshot)

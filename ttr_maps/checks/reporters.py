@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ttr_maps.about import installed_version
 from ttr_maps.checks.problem import Level, Problem
 
 if TYPE_CHECKING:
@@ -157,15 +158,6 @@ def _artifact_uri(path: str) -> str:
     return quote(candidate.as_posix())
 
 
-def _tool_version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("ttr")
-    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
-        return "0+unknown"
-
-
 def _sarif_level(level: Level) -> str:
     return "error" if level is Level.ERROR else "warning"
 
@@ -226,7 +218,7 @@ def to_sarif(reports: Sequence[FileReport]) -> str:
                 "tool": {
                     "driver": {
                         "name": "ttr",
-                        "version": _tool_version(),
+                        "version": installed_version(),
                         "rules": rules,
                     }
                 },
@@ -251,3 +243,31 @@ def check_table() -> str:
     from ttr_maps.checks.catalog import all_checks
 
     return "".join(f"{c.code}  {c.level.value:<7}  {c.summary}\n" for c in all_checks())
+
+
+def statistics_table(reports: Sequence[FileReport]) -> str:
+    """How many problems each code has over `reports` (`ttr validate --statistics`),
+    most first, with the check's level and summary, then the total.
+
+    >>> from ttr_maps.checks.validate import FileReport
+    >>> from ttr_maps.io.document import Position
+    >>> p = Problem("a.yaml", Position(1, 1), Level.WARNING, "TTR152", "x")
+    >>> print(statistics_table([FileReport("a.yaml", [p, p])]), end="")
+        2  TTR152  warning  a dead-end city hangs on one single-track route
+    2 problems in 1 file.
+    """
+    from collections import Counter
+
+    from ttr_maps.checks.catalog import all_checks
+
+    summaries = {c.code: c.summary for c in all_checks()}
+    counts = Counter((p.code, p.level.value) for r in reports for p in r.problems)
+    width = len(str(max(counts.values(), default=0)))
+    lines = [
+        f"{n:>{max(width, 5)}}  {code}  {level:<7}  {summaries.get(code, '')}".rstrip() + "\n"
+        for (code, level), n in sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    ]
+    files = sum(1 for r in reports if r.problems)
+    total = sum(counts.values())
+    lines.append(f"{total} problem{'s' * (total != 1)} in {files} file{'s' * (files != 1)}.\n")
+    return "".join(lines)

@@ -12,19 +12,20 @@ from ttr_maps.checks.problem import Level
 from ttr_maps.checks.registry import CheckContext, Finding, check, rule
 from ttr_maps.io.document import DataPath
 from ttr_maps.model import GRAY, Route
-from ttr_maps.rules import CARD_COLORS
+from ttr_maps.rules import CARD_COLORS, MAX_PARALLEL_TRACKS, map_rules
 from ttr_maps.spelling import did_you_mean
 
 rule(
     "TTR203",
     Level.ERROR,
-    "a route's length is outside 1-8",
-    """R9: a route has a length of 1 to 8 (checked by the schema).
+    "a route's length is outside 1-10",
+    """R9: a route has a length of 1 to 10 (checked by the schema); one longer than
+    8 also needs its points in `settings.route_points` (TTR210).
 
     Failing:
 
         routes:
-          - {between: [Denver, Omaha], length: 9, color: pink}
+          - {between: [Denver, Omaha], length: 11, color: pink}
 
     Passing:
 
@@ -125,32 +126,37 @@ def route_to_itself(ctx: CheckContext) -> Iterator[Finding]:
             yield Finding(f"route from {route.a!r} to itself", ("routes", route.entry, "between"))
 
 
-@check("TTR205", Level.ERROR, "more than two parallel tracks")
+@check("TTR205", Level.ERROR, "more than three parallel tracks")
 def too_many_tracks(ctx: CheckContext) -> Iterator[Finding]:
-    """R11: two cities are joined by one route or a double route, never more.
+    """R11: two cities are joined by one route, a double or a triple route, never
+    more (published boards such as Old West and Northern Lights have triples).
 
     Failing:
 
         routes:
-          - {between: [Denver, Omaha], length: 4, color: [pink, red, blue]}
+          - {between: [Denver, Omaha], length: 4, color: [pink, red, blue, white]}
 
     Passing:
 
         routes:
-          - {between: [Denver, Omaha], length: 4, color: [pink, red]}
+          - {between: [Denver, Omaha], length: 4, color: [pink, red, blue]}
     """
     for tracks in ctx.map.parallel_routes.values():
-        if len(tracks) > 2:
-            third = tracks[2]
+        if len(tracks) > MAX_PARALLEL_TRACKS:
+            extra = tracks[MAX_PARALLEL_TRACKS]
             yield Finding(
-                f"{len(tracks)} parallel tracks between {third.a} and {third.b}; at most 2",
-                route_path(ctx, third, "color"),
+                f"{len(tracks)} parallel tracks between {extra.a} and {extra.b}; "
+                f"at most {MAX_PARALLEL_TRACKS}",
+                route_path(ctx, extra, "color"),
             )
 
 
-@check("TTR206", Level.ERROR, "parallel tracks of different length")
+@check("TTR255", Level.WARNING, "parallel tracks of different length")
 def parallel_lengths_differ(ctx: CheckContext) -> Iterator[Finding]:
-    """The tracks of a double route have the same length.
+    """The tracks between two cities usually have one length; a different one is
+    most often a typo. Some published boards do it on purpose (a tunnel beside a
+    longer ferry on Nordic Countries, Aomori-Hakodate on Japan) and silence this
+    warning. The tracks still count as parallel for R11.
 
     Failing:
 
@@ -169,9 +175,38 @@ def parallel_lengths_differ(ctx: CheckContext) -> Iterator[Finding]:
             if other.length != first.length:
                 yield Finding(
                     f"track {other.id} has length {other.length} but {first.id} has "
-                    f"{first.length}; parallel tracks have one length",
+                    f"{first.length}: give parallel tracks one length, unless the board "
+                    "means them to differ",
                     route_path(ctx, other, "length"),
                 )
+
+
+@check("TTR210", Level.ERROR, "a route is longer than the route points table")
+def route_without_points(ctx: CheckContext) -> Iterator[Finding]:
+    """R10: every route length scores points; the rule set's `route_points` give
+    them for lengths 1 to 8, so a longer route needs its points in the map's
+    settings (Nordic Countries scores its route of 9 for 27).
+
+    Failing:
+
+        routes:
+          - {between: [Denver, Omaha], length: 9, color: gray}
+
+    Passing:
+
+        settings:
+          route_points: [1, 2, 4, 7, 10, 15, 18, 21, 27]
+        routes:
+          - {between: [Denver, Omaha], length: 9, color: gray}
+    """
+    scored = map_rules(ctx.map).longest_scored_route
+    for route in ctx.map.routes:
+        if route.length > scored:
+            yield Finding(
+                f"route {route.id} is {route.length} long but route_points score routes "
+                f"up to {scored}: give settings.route_points {route.length} numbers",
+                route_path(ctx, route, "length"),
+            )
 
 
 @check("TTR207", Level.ERROR, "parallel tracks of the same color")

@@ -3,7 +3,7 @@ structural truth: the loader never re-checks what the schema says.
 
 Each schema error becomes a `Problem` at the position of the offending node. A
 schema node may carry an `x-ttr-code` annotation, which gives its errors a stable
-code of their own (TTR203 for a length outside 1-8, TTR204 for an unknown colour);
+code of their own (TTR203 for a length outside 1-10, TTR204 for an unknown colour);
 all other schema errors are TTR002.
 """
 

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ttr_maps.checks.problem import Level, Problem
-from ttr_maps.checks.suppress import disabled_codes
+from ttr_maps.checks.suppress import disabled_codes, line_disabled_codes
 from ttr_maps.io.document import (
     DataPath,
     DocumentError,
@@ -112,9 +112,15 @@ def validate_document(document: MapDocument, *, errors_only: bool = False) -> Fi
             for check in checks_at(stage, errors_only=errors_only):
                 if not (check.level is Level.WARNING and check.code in silenced):
                     report.problems.extend(check.run(context))
-    if silenced:
+    on_lines = line_disabled_codes(document.text)
+    if silenced or on_lines:
         report.problems = [
-            p for p in report.problems if not (p.level is Level.WARNING and p.code in silenced)
+            p
+            for p in report.problems
+            if not (
+                p.level is Level.WARNING
+                and (p.code in silenced or p.code in on_lines.get(p.position.line, ()))
+            )
         ]
     report.problems.sort(key=lambda p: p.sort_key)
     return report

@@ -18,8 +18,23 @@ def _data_dir(name: str) -> Path:
 
 
 #: The bundled published boards, which other maps' numbers are set beside
-#: (`ttr stats`, `ttr tickets`, the findings' baseline).
-PUBLISHED_MAPS = ("north_america", "europe")
+#: (`ttr stats`, `ttr tickets`, the editor's Numbers panel, `ttr simulate`, the
+#: findings' baseline); what each one is comes from its file
+#: (`ttr_maps.published.published_boards`). Every bundled map but Iran.
+PUBLISHED_MAPS = (
+    "north_america",
+    "europe",
+    "nordic_countries",
+    "switzerland",
+    "india",
+    "italy",
+    "japan",
+    "pennsylvania",
+    "legendary_asia",
+    "united_kingdom",
+    "northern_lights",
+    "old_west",
+)
 
 
 def maps_dir() -> Path:

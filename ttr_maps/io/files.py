@@ -15,15 +15,18 @@ command's inputs (the same file by device and inode, whatever its name).
 from __future__ import annotations
 
 import errno
+import io
 import os
 import select
 import stat
+import sys
 import tempfile
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 
 class OutputPathError(OSError, ValueError):
@@ -256,7 +259,67 @@ FileIdentity = tuple[int, int, int, int]
 def file_identity(path: str | Path) -> FileIdentity:
     """What changes when a file is replaced or written: device, inode, size and
     modification time. Compare two to notice an edit made meanwhile."""
-    info = os.stat(path)
+    return _identity(os.stat(path))
+
+
+@dataclass(frozen=True, slots=True)
+class FileSnapshot:
+    """A file as it was read: its identity (`file_identity`) and its bytes, taken from
+    the same open descriptor. A write that must not overwrite an edit made since
+    (`replace_if_unchanged`) compares both: a same-size edit within the file
+    system's timestamp resolution changes the bytes, a rewrite of the same bytes
+    changes the modification time."""
+
+    identity: FileIdentity
+    data: bytes
+
+    def text(self) -> str:
+        """The bytes as UTF-8 text (`UnicodeDecodeError` if they are not)."""
+        return self.data.decode("utf-8")
+
+
+#: Attempts at reading a file that changes while it is read (`read_snapshot`).
+SNAPSHOT_ATTEMPTS = 5
+
+
+def read_snapshot(path: str | Path, max_bytes: int) -> FileSnapshot:
+    """Read a regular file as `read_regular_file` does, with the identity of what
+    was read: fstat on the open descriptor before and after the read must agree
+    (a file written meanwhile is read again, `SNAPSHOT_ATTEMPTS` times at most,
+    then refused with `InputFileError`)."""
+    for _ in range(SNAPSHOT_ATTEMPTS):
+        try:
+            descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+        except ValueError:
+            raise InputFileError("the name contains a NUL byte") from None
+        except FileNotFoundError:
+            reason = "dangling symlink" if os.path.islink(path) else "no such file"
+            raise InputFileError(reason) from None
+        except OSError as error:
+            raise InputFileError(_reason(error)) from None
+        try:
+            before = os.fstat(descriptor)
+            if not stat.S_ISREG(before.st_mode):
+                raise InputFileError(f"is {describe_kind(before.st_mode)}, not a regular file")
+            os.set_blocking(descriptor, True)
+            with os.fdopen(descriptor, "rb", closefd=False) as handle:
+                data = handle.read(max_bytes + 1)
+            after = os.fstat(descriptor)
+        except InputFileError:
+            raise
+        except OSError as error:
+            raise InputFileError(_reason(error)) from None
+        finally:
+            os.close(descriptor)
+        if len(data) > max_bytes:
+            raise InputFileError(f"larger than the limit of {max_bytes:,} bytes", too_large=True)
+        identity = _identity(after)
+        if identity == _identity(before) and identity[2] == len(data):
+            return FileSnapshot(identity, data)
+    raise InputFileError("kept changing while it was read; try again when it is saved")
+
+
+def _identity(info: os.stat_result) -> FileIdentity:
     return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
 
 
@@ -269,15 +332,19 @@ _TEMPORARY_SUFFIX = ".tmp"
 
 
 @contextmanager
-def atomic_target(path: Path, *, unchanged: FileIdentity | None = None) -> Iterator[Path]:
+def atomic_target(
+    path: Path, *, unchanged: FileIdentity | FileSnapshot | None = None
+) -> Iterator[Path]:
     """A temporary path in the same folder as `path`; when the block succeeds it is
     renamed over `path` (keeping an existing file's permissions), otherwise removed.
 
     A symlink is written through to its target (the link stays a link). For a
     FIFO or character device (`/dev/stdout`) the temporary file is private and,
     once complete, copied into the stream (`copy_to_stream`), since renaming
-    over it would replace it. With `unchanged` (a `file_identity` taken when the file was
-    read), `FileChangedError` is raised instead of replacing a file edited since.
+    over it would replace it. With `unchanged`, the write is a compare-and-swap
+    (`swap_if_unchanged`): `FileChangedError` instead of replacing a file changed
+    since it was read (a `FileSnapshot`: identity and bytes; a bare `file_identity`:
+    identity only).
 
         with atomic_target(Path("out.png")) as temporary:
             figure.savefig(temporary, format="png")
@@ -302,19 +369,173 @@ def atomic_target(path: Path, *, unchanged: FileIdentity | None = None) -> Itera
     try:
         yield temporary
         if target.exists():
-            if unchanged is not None and file_identity(target) != unchanged:
-                raise FileChangedError(
-                    errno.EAGAIN, "the file changed on disk while ttr worked on it; not replaced"
-                )
             mode = target.stat().st_mode & 0o7777
+        elif unchanged is not None:
+            raise FileChangedError(errno.ENOENT, _CHANGED.format("was removed"))
         else:  # mkstemp makes the file private; a new file gets the usual mode
             umask = os.umask(0)
             os.umask(umask)
             mode = 0o666 & ~umask
         os.chmod(temporary, mode)
-        os.replace(temporary, target)
+        if unchanged is None:
+            os.replace(temporary, target)
+        else:
+            swap_if_unchanged(temporary, target, unchanged)
     finally:
         temporary.unlink(missing_ok=True)
+
+
+#: What a refused compare-and-swap says (the file "changed"/"was removed").
+_CHANGED = "the file {} on disk since ttr read it; not replaced (run the command again)"
+
+
+def swap_if_unchanged(new: Path, target: Path, unchanged: FileIdentity | FileSnapshot) -> None:
+    """Compare-and-swap: put the file `new` in place of `target` only if `target` is
+    still the file that was read (`unchanged`: its identity, and with a snapshot
+    its bytes too); else raise `FileChangedError` and leave `target` alone.
+
+    Where the system can (Linux's `renameat2` with `RENAME_EXCHANGE`), the two files
+    are exchanged in one step and the file swapped out is checked afterwards; if it
+    is not the one read, they are exchanged back. A writer that replaces the file
+    (an editor's save: write elsewhere, rename over it) can then never be lost,
+    whatever the timing. Elsewhere the file is checked just before the rename, which
+    leaves a window of microseconds. A writer that keeps the old file open and
+    writes into it after the swap writes into the file replaced (as with any
+    atomic save)."""
+    expected = unchanged if isinstance(unchanged, FileSnapshot) else None
+    identity = unchanged.identity if isinstance(unchanged, FileSnapshot) else unchanged
+    if not _is_unchanged(target, identity, expected):  # the common refusal: no swap at all
+        raise FileChangedError(errno.EAGAIN, _CHANGED.format("changed"))
+    mine = os.stat(new).st_ino
+    with _signals_held():  # Ctrl-C or SIGTERM between the exchange and its check waits
+        if not _exchange(new, target):
+            os.replace(new, target)  # checked just above
+            return
+        # `new` now names the file that was at `target`: is it the one read?
+        if _is_unchanged(new, identity, expected):
+            return  # the caller removes `new` (the old file)
+        with suppress(OSError):
+            _give_back(new, target, mine)
+    raise FileChangedError(errno.EAGAIN, _CHANGED.format("changed"))
+
+
+#: The signals that stop a command (Ctrl-C, SIGTERM, SIGHUP: `stop_on_signals`).
+_STOPPING_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
+
+
+@contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold the signals that stop a command for the few system calls of a swap, so
+    a stop never lands between the exchange and the check that may undo it (the
+    file read would then be gone with the temporary one); they arrive right after.
+    In the main thread only (elsewhere Python does not run signal handlers)."""
+    import signal
+    import threading
+
+    wanted = {getattr(signal, name) for name in _STOPPING_SIGNALS if hasattr(signal, name)}
+    if threading.current_thread() is not threading.main_thread() or not hasattr(
+        signal, "pthread_sigmask"
+    ):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, wanted)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+#: Exchanges `_give_back` makes at most (each further one needs another save landing
+#: within microseconds of the last).
+_GIVE_BACK_ATTEMPTS = 16
+
+
+def _give_back(held: Path, target: Path, placed: int) -> None:
+    """Put the file `held` names (another writer's, just displaced from `target` by
+    an exchange that put the file of inode `placed` there) back in place. If a
+    newer save took `target` meanwhile, the exchange displaces that one instead, so
+    it goes back in turn: each exchange ends when it displaces the file it put
+    there itself."""
+    for _ in range(_GIVE_BACK_ATTEMPTS):
+        going_back = os.stat(held).st_ino
+        if not _exchange(held, target):
+            return
+        if os.stat(held).st_ino == placed:
+            return  # nobody wrote meanwhile: the other writer's file is in place
+        placed = going_back
+
+
+def _is_unchanged(path: Path, identity: FileIdentity, expected: FileSnapshot | None) -> bool:
+    try:
+        if expected is None:
+            return file_identity(path) == identity
+        now = read_snapshot(path, len(expected.data))
+    except OSError:  # gone, grown past what was read, unreadable: not the file read
+        return False
+    return now.identity == identity and now.data == expected.data
+
+
+#: `renameat2` flags and the "current folder" descriptor (Linux).
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+def _exchange(first: Path, second: Path) -> bool:
+    """Exchange two paths in one step (renameat2 with RENAME_EXCHANGE); False where
+    the system or the file system cannot (the caller falls back to a rename)."""
+    renameat2 = _renameat2()
+    if renameat2 is None:
+        return False
+    import ctypes
+
+    result = renameat2(
+        _AT_FDCWD, os.fsencode(first), _AT_FDCWD, os.fsencode(second), _RENAME_EXCHANGE
+    )
+    if result == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EPERM):
+        return False  # not on this file system (or not in this sandbox)
+    raise OSError(code, os.strerror(code), str(second))
+
+
+def _renameat2() -> Any:
+    """The C library's renameat2, or None where there is none."""
+    global _RENAMEAT2
+    if _RENAMEAT2 is _UNKNOWN:
+        _RENAMEAT2 = None
+        if sys.platform.startswith("linux"):
+            import ctypes
+
+            try:
+                function = ctypes.CDLL(None, use_errno=True).renameat2
+            except (AttributeError, OSError):
+                pass
+            else:
+                function.argtypes = [
+                    ctypes.c_int,
+                    ctypes.c_char_p,
+                    ctypes.c_int,
+                    ctypes.c_char_p,
+                    ctypes.c_uint,
+                ]
+                function.restype = ctypes.c_int
+                _RENAMEAT2 = function
+    return _RENAMEAT2
+
+
+_UNKNOWN = object()
+_RENAMEAT2: Any = _UNKNOWN
+
+
+def replace_if_unchanged(path: str | Path, data: bytes, snapshot: FileSnapshot) -> None:
+    """Replace the file at `path` with `data` in one step, only if it is still the
+    file `snapshot` read (`read_snapshot`): the one compare-and-swap write of a file
+    a command read and changes in place (a map by `ttr fix`, `ttr layout --write`,
+    `ttr tickets suggest --write`, the editor's save). Raises `FileChangedError`
+    (nothing written) when it changed or was removed, `OutputPathError` or another
+    `OSError` when it cannot be written."""
+    write_bytes_atomically(Path(path), data, unchanged=snapshot)
 
 
 def _remove_abandoned_temporaries(folder: Path) -> None:
@@ -402,7 +623,7 @@ def append_text(path: Path, text: str) -> None:
 
 
 def write_bytes_atomically(
-    path: Path, data: bytes, *, unchanged: FileIdentity | None = None
+    path: Path, data: bytes, *, unchanged: FileIdentity | FileSnapshot | None = None
 ) -> None:
     """Replace `path` with `data` in one step (see `atomic_target`)."""
     with atomic_target(path, unchanged=unchanged) as temporary, open(temporary, "wb") as handle:
@@ -441,6 +662,86 @@ class TextForm:
         return "\ufeff" + text if self.bom else text
 
 
-def write_text_atomically(path: Path, text: str, *, unchanged: FileIdentity | None = None) -> None:
+def write_text_atomically(
+    path: Path, text: str, *, unchanged: FileIdentity | FileSnapshot | None = None
+) -> None:
     """Replace `path` with `text` (UTF-8, newlines as written) in one step."""
     write_bytes_atomically(path, text.encode("utf-8"), unchanged=unchanged)
+
+
+# ------------------------------------------------------------------ standard output
+
+
+class ReaderMayLeave:
+    """Standard output whose reader may go away: a write or flush that meets a
+    broken pipe points the descriptor at /dev/null (so what is still buffered, and
+    everything printed later, goes nowhere without failing) and returns as if it
+    had been written; `reader_left` says it happened. Every other error is raised
+    as it comes; everything else is the wrapped stream's."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+        self.reader_left = False
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)  # type: ignore[no-any-return]
+        except BrokenPipeError:
+            self._drop_the_rest()
+            return len(text)
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            self._drop_the_rest()
+
+    def _drop_the_rest(self) -> None:
+        self.reader_left = True
+        silence_standard_output(self._stream)
+        with suppress(OSError, ValueError):
+            self._stream.flush()  # what was buffered goes to /dev/null now
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+class _ClosedOutput(io.TextIOBase):
+    """Standard output when the shell closed it (`>&-`): writing fails like a write
+    to a closed descriptor, so it is reported (exit 2), not silently lost."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, "it is closed")
+
+    def fileno(self) -> int:
+        raise OSError(errno.EBADF, "it is closed")
+
+
+def guard_standard_output() -> None:
+    """The one rule for standard output, for every command (docs/ci.md): its
+    reader going away is not an error (`ReaderMayLeave`); a standard output that
+    was closed before the start fails every write (`OSError`, reported as exit 2)."""
+    if sys.stdout is None:  # started with standard output closed (`>&-`)
+        sys.stdout = _ClosedOutput()
+    elif not isinstance(sys.stdout, ReaderMayLeave | _ClosedOutput):
+        sys.stdout = ReaderMayLeave(sys.stdout)  # type: ignore[assignment]
+
+
+def silence_standard_output(stream: Any = None) -> None:
+    """Point the descriptor of `stream` (standard output by default) at /dev/null:
+    what is written to it from now on (Python's flush at exit included) goes
+    nowhere without failing. A stream without a descriptor is left alone."""
+    try:
+        descriptor = (sys.stdout if stream is None else stream).fileno()
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, descriptor)
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):  # a test runner's
+        pass

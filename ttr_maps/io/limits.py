@@ -32,7 +32,10 @@ MAX_RECORD_BYTES = 20_000_000
 MAX_RECORD_DEPTH = 20
 
 #: A player's name at a table (as shown in logs, results and records), in characters.
-MAX_NAME_CHARS = 40
+MAX_PLAYER_NAME_CHARS = 40
+#: A city's or a map's name as the editor writes it, in characters (a printed board
+#: has room for far less).
+MAX_CITY_NAME_CHARS = 60
 #: One note of a game (the table's chat: feedback on the map kept in the record),
 #: in characters, and most notes one game keeps.
 MAX_NOTE_CHARS = 1_000

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -120,13 +121,68 @@ def font_properties(size: float, weight: str = "normal") -> FontProperties:
 
 
 def new_figure(size: tuple[float, float], dpi: float = DEFAULT_DPI) -> Figure:
-    """A figure with its own Agg canvas: headless, and no pyplot global state."""
+    """A figure with its own Agg canvas: headless, and no pyplot global state; its
+    text never stops the drawing (`text_safe_figure_class`)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
 
-    figure = Figure(figsize=size, dpi=dpi, facecolor="white")
+    figure = text_safe_figure_class()(figsize=size, dpi=dpi, facecolor="white")
     FigureCanvasAgg(figure)
     return figure
+
+
+@cache
+def text_safe_figure_class() -> type[Figure]:
+    """A matplotlib `Figure` whose text never stops the drawing: before it is laid
+    out or drawn, a text that matplotlib would read as mathtext (an even number of
+    unescaped `$`) and cannot parse is shown as it is written. Names reach figures
+    through `ttr_maps.text.for_matplotlib`, which escapes every `$`; this is the
+    net under any text that did not (a map, city or bot name, a ticket, a path),
+    so a name such as `$x^$` can never crash a figure. Pass it as `FigureClass` to
+    pyplot."""
+    from matplotlib.figure import Figure
+
+    class TextSafeFigure(Figure):
+        def draw(self, renderer: Any) -> None:
+            show_bad_mathtext_as_text(self)
+            super().draw(renderer)
+
+        def tight_layout(self, *args: Any, **kwargs: Any) -> None:
+            show_bad_mathtext_as_text(self)
+            super().tight_layout(*args, **kwargs)
+
+        def get_tightbbox(self, *args: Any, **kwargs: Any) -> Any:
+            show_bad_mathtext_as_text(self)
+            return super().get_tightbbox(*args, **kwargs)
+
+    return TextSafeFigure
+
+
+def show_bad_mathtext_as_text(figure: Figure) -> None:
+    """Show every text of `figure` that is mathtext matplotlib cannot parse as it is
+    written (`Text.set_parse_math(False)`)."""
+    from matplotlib.cbook import is_math_text
+    from matplotlib.text import Text
+
+    for text in figure.findobj(Text):
+        content = text.get_text()
+        if (
+            "$" in content
+            and text.get_parse_math()
+            and is_math_text(content)
+            and not _parses_as_mathtext(content)
+        ):
+            text.set_parse_math(False)
+
+
+@lru_cache(maxsize=1024)
+def _parses_as_mathtext(content: str) -> bool:
+    from matplotlib.mathtext import MathTextParser
+
+    try:
+        MathTextParser("path").parse(content)
+    except (ValueError, RuntimeError):  # what matplotlib raises for bad mathtext
+        return False
+    return True
 
 
 def save_figure(figure: Figure, path: str | Path, *, dpi: float | None = None) -> Path:

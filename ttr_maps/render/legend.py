@@ -81,7 +81,7 @@ def legend_handles(game_map: Map, overlay: Overlay) -> tuple[list[Any], dict[Any
         )
     )
     if overlay.path:
-        label = f"path {overlay.path[0]} – {overlay.path[-1]}"
+        label = f"path {for_matplotlib(overlay.path[0])} – {for_matplotlib(overlay.path[-1])}"
         handles.append(Line2D([], [], color=HIGHLIGHT_COLOR, alpha=0.45, linewidth=6, label=label))
     if overlay.tickets:
         handles.append(Line2D([], [], color=TICKET_COLOR, alpha=0.5, linewidth=1, label="ticket"))

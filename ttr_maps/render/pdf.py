@@ -49,6 +49,7 @@ from ttr_maps.rules import (
     map_rules,
     named,
 )
+from ttr_maps.text import for_matplotlib
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -325,8 +326,12 @@ def _text(figure: Figure, x_mm: float, y_mm: float, text: str, size: float, **st
     page_w = figure.get_figwidth() * _MM_PER_INCH
     page_h = figure.get_figheight() * _MM_PER_INCH
     weight = style.pop("weight", "normal")
-    figure.text(
-        x_mm / page_w, y_mm / page_h, text, fontproperties=font_properties(size, weight), **style
+    figure.text(  # names are text, never mathtext
+        x_mm / page_w,
+        y_mm / page_h,
+        for_matplotlib(text),
+        fontproperties=font_properties(size, weight),
+        **style,
     )
 
 
@@ -344,8 +349,8 @@ def _label(ax: Any, x: float, y: float, text: str, size: float, **style: Any) ->
     """Text on a card or sheet, in the fonts previews use (fallbacks for any script)."""
     from ttr_maps.render.figure import font_properties
 
-    weight = style.pop("weight", "normal")
-    ax.text(x, y, text, fontproperties=font_properties(size, weight), **style)
+    weight = style.pop("weight", "normal")  # names are text, never mathtext
+    ax.text(x, y, for_matplotlib(text), fontproperties=font_properties(size, weight), **style)
 
 
 def _assembly_page(game_map, board, frame, grid, paper) -> Figure:

@@ -16,9 +16,15 @@ from ttr_maps.text import for_matplotlib, for_rich
 
 if TYPE_CHECKING:
     from ttr_maps.analysis.stats import MapStats
+    from ttr_maps.published import PublishedBoard
 
 #: JSON layout version of `stats_to_dict`; bump it when a key changes meaning.
-STATS_FORMAT = 1
+STATS_FORMAT = 2
+#: The text report sets the map's numbers beside as many of the nearest published
+#: boards as the terminal's width holds: the number's label takes this many
+#: columns, each board this many more (the JSON report holds every board).
+LABEL_WIDTH = 44
+BOARD_WIDTH = 11
 
 
 @cache
@@ -33,14 +39,33 @@ def published_stats() -> tuple[MapStats, ...]:
     return tuple(map_stats(load_map(map_id)) for map_id in PUBLISHED_MAPS)
 
 
+def boards_beside(stats: MapStats) -> list[tuple[PublishedBoard, MapStats]]:
+    """The published boards and their metrics, nearest to `stats`'s map first (same
+    rule family, same table sizes, then size: `ttr_maps.published.nearest_first`;
+    a published board comes first beside itself)."""
+    from ttr_maps.published import nearest_first
+
+    by_id = {board.map_id: board for board in published_stats()}
+    boards = nearest_first(
+        stats.rules, stats.player_counts, cities=stats.cities, routes=stats.segments
+    )
+    return [(b, by_id[b.map_id]) for b in boards]
+
+
 def stats_to_dict(stats: MapStats) -> dict[str, Any]:
     """A JSON-ready dict with stable keys (histogram keys become strings);
     `published` holds the comparable numbers of this map and of the published
     boards, side by side."""
-    boards = published_stats()
+    beside = boards_beside(stats)
     return {
         "format": STATS_FORMAT,
-        "map": {"id": stats.map_id, "name": stats.map_name, "rules": stats.rules},
+        "map": {
+            "id": stats.map_id,
+            "name": stats.map_name,
+            "rules": stats.rules,
+            "players": list(stats.player_counts),
+            "not_modelled": list(stats.not_modelled),
+        },
         "counts": {
             "cities": stats.cities,
             "segments": stats.segments,
@@ -84,13 +109,15 @@ def stats_to_dict(stats: MapStats) -> dict[str, Any]:
             for p in stats.players
         ],
         "published": {
-            "maps": [board.map_id for board in boards],
+            "order": "nearest first: the same rules, the same table sizes, then size",
+            "maps": [board.map_id for board, _ in beside],
+            "boards": [board.to_dict() for board, _ in beside],
             "numbers": [
                 {
                     "key": mine.key,
                     "label": mine.label,
                     "value": mine.value,
-                    "published": [_by_key(board, mine.key) for board in boards],
+                    "published": [_by_key(theirs, mine.key) for _, theirs in beside],
                 }
                 for mine in stats.comparables()
             ],
@@ -102,10 +129,11 @@ def _by_key(stats: MapStats, key: str) -> float | None:
     return next((c.value for c in stats.comparables() if c.key == key), None)
 
 
-def stats_renderables(stats: MapStats, *, top: int = 12) -> Iterator[Any]:
+def stats_renderables(stats: MapStats, *, top: int = 12, width: int = 80) -> Iterator[Any]:
     """rich renderables for a terminal report: one table per topic.
 
-    `top` limits the chokepoint table to the most loaded connections.
+    `top` limits the chokepoint table to the most loaded connections; `width` (the
+    terminal's columns) how many published boards the numbers are set beside.
     """
     from rich.table import Table
 
@@ -120,6 +148,8 @@ def stats_renderables(stats: MapStats, *, top: int = 12) -> Iterator[Any]:
     counts = table(
         for_rich(f"{stats.map_name} ({stats.map_id}, rules {stats.rules})"), "count", "value"
     )
+    if stats.not_modelled:
+        counts.caption = for_rich("not modelled: " + "; ".join(stats.not_modelled))
     for label, value in (
         ("cities", stats.cities),
         ("route segments", stats.segments),
@@ -192,19 +222,48 @@ def stats_renderables(stats: MapStats, *, top: int = 12) -> Iterator[Any]:
         shape.add_row("tickets with a bonus (D7)", for_rich(bonuses))
     yield shape
 
-    boards = published_stats()
-    beside = table(
-        "Beside the published boards", "number", for_rich(stats.map_name),
-        *(for_rich(b.map_name) for b in boards),
+    yield from _beside_tables(stats, table, max(1, (width - LABEL_WIDTH) // BOARD_WIDTH))
+
+
+def _beside_tables(stats: MapStats, table: Callable[..., Any], count: int) -> Iterator[Any]:
+    """The published boards, nearest first (what each plays and leaves out), and the
+    numbers of the map beside the nearest `count` of them."""
+    beside = boards_beside(stats)
+    sizes = "–".join(str(n) for n in (stats.player_counts[0], stats.player_counts[-1]))
+    boards = table(
+        f"Published boards, nearest first (this map: {stats.rules}, {sizes} players)",
+        "board",
+        "rules",
+        "players",
+        "cities",
+        "routes",
+        "not modelled",
+    )
+    for board, theirs in beside:
+        boards.add_row(
+            for_rich(board.name),
+            board.family,
+            board.table_sizes,
+            str(theirs.cities),
+            str(theirs.segments),
+            for_rich("; ".join(board.not_modelled)) or "–",
+        )
+    yield boards
+    shown = beside[:count]
+    numbers = table(
+        f"Beside the {len(shown)} nearest published boards (all {len(beside)}: a wider "
+        "terminal, or --format json)",
+        "number", for_rich(stats.map_name), *(for_rich(b.name) for b, _ in shown),
     )  # fmt: skip
+    numbers.columns[0].no_wrap = True
     for mine in stats.comparables():
-        theirs = [_by_key(board, mine.key) for board in boards]
-        beside.add_row(
+        values = [_by_key(theirs, mine.key) for _, theirs in shown]
+        numbers.add_row(
             mine.label,
             f"{mine.value:.{mine.digits}f}",
-            *("–" if v is None else f"{v:.{mine.digits}f}" for v in theirs),
+            *("–" if v is None else f"{v:.{mine.digits}f}" for v in values),
         )
-    yield beside
+    yield numbers
 
 
 def plot_stats(stats: MapStats, path: str | Path, *, dpi: float = 100) -> Path:
@@ -295,7 +354,7 @@ def write_text(stats: MapStats, out: TextIO) -> None:
     from rich.console import Console
 
     console = Console(file=out)
-    for renderable in stats_renderables(stats):
+    for renderable in stats_renderables(stats, width=console.width):
         console.print(renderable)
 
 

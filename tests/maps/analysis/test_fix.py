@@ -97,10 +97,11 @@ def test_crlf_line_endings_and_other_bytes_are_kept(tmp_path: Path) -> None:
 
 
 def test_changes_are_reported_only_after_the_write_succeeds(tmp_path: Path, monkeypatch) -> None:
-    def refuse(path: Path, text: str, **_: object) -> None:
+    def refuse(path: Path, data: bytes, *_: object, **__: object) -> None:
         raise PermissionError(13, "Permission denied", str(path))
 
-    monkeypatch.setattr("ttr_maps.analysis.fix.write_text_atomically", refuse)
+    monkeypatch.setattr("ttr_maps.analysis.fix.replace_if_unchanged", refuse)
+    monkeypatch.setattr("ttr_maps.analysis.fix.write_bytes_atomically", refuse)
     path = _map(tmp_path)
     result = runner.invoke(app, ["fix", str(path)])
     assert result.exit_code == 2
@@ -111,7 +112,7 @@ def test_changes_are_reported_only_after_the_write_succeeds(tmp_path: Path, monk
 
 
 def test_files_with_other_errors_are_reported_and_skipped(tmp_path: Path) -> None:
-    broken = WRONG.replace("length: 2, color: red", "length: 9, color: red")
+    broken = WRONG.replace("length: 2, color: red", "length: 11, color: red")
     path = _map(tmp_path, broken)
     result = runner.invoke(app, ["fix", str(path)])
     assert result.exit_code == 1

@@ -216,7 +216,7 @@ def test_north_america_printed_values_reproduce_the_paper():
         (["probe", "no_such_map"], "not a playable map"),
         (["probe", "iran", "--sweep", "50..30"], "LOW..HIGH"),
         (["probe", "iran", "--values", "missing.json"], "cannot read"),
-        (["probe", "iran", "--wagons", "-3"], "greater than or equal to 0"),
+        (["probe", "iran", "--wagons", "-3"], "x>=0"),
     ],
 )
 def test_cli_probe_bad_input_exits_2(args, message):

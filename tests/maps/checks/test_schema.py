@@ -40,7 +40,7 @@ def test_inlined_schema_says_the_same_thing() -> None:
 
 def test_r9_codes_come_from_the_schema_annotations() -> None:
     assert _codes(MAP) == []
-    assert _codes(MAP.replace("length: 1", "length: 9")) == ["TTR203"]
+    assert _codes(MAP.replace("length: 1", "length: 11")) == ["TTR203"]
     assert _codes(MAP.replace("color: red", "color: teal")) == ["TTR204"]
     assert _codes(MAP.replace("color: red", "color: [red, teal]")) == ["TTR204"]
     assert _codes(MAP.replace("coordinates: plane", "coordinates: geographic")) != []

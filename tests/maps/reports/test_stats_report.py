@@ -61,16 +61,25 @@ def test_cli_json(tmp_path):
 
 
 def test_the_published_boards_numbers_stand_beside_the_maps():
+    from ttr_maps.io.bundled import PUBLISHED_MAPS
+
     data = stats_to_dict(map_stats(hand_map()))
     published = data["published"]
-    assert published["maps"] == ["north_america", "europe"]
+    assert sorted(published["maps"]) == sorted(PUBLISHED_MAPS)
+    # Nearest first: the boards of the map's own rule set (base) come first.
+    families = [board["rules"] for board in published["boards"]]
+    assert families == sorted(families, key=lambda f: f != data["map"]["rules"])
     numbers = {n["key"]: n for n in published["numbers"]}
-    # North America: 22 of its 78 connections have two tracks; Europe 12 of 90-odd.
-    assert numbers["double_share"]["published"][0] == pytest.approx(22 / 78, abs=1e-4)
-    assert numbers["wagon_ratio_4"]["published"][0] == pytest.approx(180 / 309, abs=1e-3)
-    assert "Beside the published boards" in [
-        str(t.title) for t in stats_renderables(map_stats(hand_map()))
-    ]
+    at = published["maps"].index("north_america")
+    # North America: 22 of its 78 connections have two tracks.
+    assert numbers["double_share"]["published"][at] == pytest.approx(22 / 78, abs=1e-4)
+    assert numbers["wagon_ratio_4"]["published"][at] == pytest.approx(180 / 309, abs=1e-3)
+    # Nordic Countries seats 2-3 players: it has no number for 4.
+    nordic = published["maps"].index("nordic_countries")
+    assert numbers["wagon_ratio_4"]["published"][nordic] is None
+    titles = [str(t.title) for t in stats_renderables(map_stats(hand_map()), width=120)]
+    assert any(t.startswith("Beside the 6 nearest published boards") for t in titles)
+    assert any(t.startswith("Published boards, nearest first") for t in titles)
 
 
 def test_cli_text_and_plot(tmp_path):
@@ -95,3 +104,13 @@ def test_cli_plot_into_a_missing_folder_fails_before_any_table(tmp_path):
     assert result.exit_code == 2
     assert "does not exist" in result.output
     assert result.stdout == ""
+
+
+def test_a_board_that_plays_without_some_of_its_rules_says_so():
+    result = runner.invoke(app, ["stats", "japan", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert any("bullet" in text for text in data["map"]["not_modelled"])
+    assert data["map"]["players"] == [2, 3, 4, 5]
+    text = " ".join(runner.invoke(app, ["stats", "japan"]).stdout.split())
+    assert "not modelled: bullet-train routes" in text

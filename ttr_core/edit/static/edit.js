@@ -555,17 +555,18 @@ async function loadNumbers() {
   try { numbers = await api("numbers?players=" + players); } catch (error) { say(error.message, true); return; }
   const table = $("numbers");
   table.replaceChildren();
-  const names = ["this map", "North America", "Europe"];
+  // The nearest published boards that seat as many players, nearest first.
+  const names = ["this map", ...numbers.boards.map((b) => `${b.name} (${b.rules})`)];
   const rows = [
     ["wagons in play / claimable spaces", "wagon_ratio"],
     ["claimable spaces", "claimable_spaces"],
     ["colour spread (most / fewest spaces)", "color_spread"],
     ["crowding (demand no track serves)", "crowding"],
-    ["deck score (lower is better)", "deck_score"],
+    ["deck number (held tickets completed, predicted)", "deck_number"],
   ];
   const head = table.insertRow();
   for (const text of ["", ...names]) { const th = document.createElement("th"); th.textContent = text; head.appendChild(th); }
-  const columns = [numbers.map, numbers.published.north_america, numbers.published.europe];
+  const columns = [numbers.map, ...numbers.boards.map((b) => numbers.published[b.id])];
   for (const [label, key] of rows) {
     const row = table.insertRow();
     row.insertCell().textContent = label;
@@ -579,7 +580,7 @@ async function loadNumbers() {
   }
   if (!numbers.map) {
     const row = table.insertRow();
-    const cell = row.insertCell(); cell.colSpan = 4; cell.className = "muted";
+    const cell = row.insertCell(); cell.colSpan = names.length + 1; cell.className = "muted";
     cell.textContent = "This map's numbers appear once it has no errors.";
   }
 }
@@ -607,7 +608,7 @@ async function poll() {
   try { status = await api("playtest"); } catch (error) { $("pt-status").textContent = error.message; return; }
   $("pt-progress").max = status.games || 1;
   $("pt-progress").value = status.played || 0;
-  $("pt-status").textContent = `${status.state}: ${status.played} of ${status.games} games` + (status.error ? ` — ${status.error}` : "");
+  $("pt-status").textContent = `${status.state}: ${status.played} of ${status.games} games` + (status.phase && status.state === "running" ? ` (${status.phase})` : "") + (status.error ? ` — ${status.error}` : "");
   if (status.state === "running") { polling = setTimeout(poll, 300); return; }
   $("pt-stop").hidden = true; $("pt-start").disabled = false;
   if (status.state === "done") showResult(status.result);
@@ -624,7 +625,10 @@ function showResult(result) {
     item.append(title, document.createElement("br"), finding.suggestion);
     findings.appendChild(item);
   }
-  if (!result.findings.length) { const item = document.createElement("li"); item.textContent = "No findings."; findings.appendChild(item); }
+  for (const line of (result.summary || []).filter((l) => !l.startsWith("  [") && !l.startsWith("      try:") && !l.startsWith("findings ("))) {
+    const item = document.createElement("li"); item.textContent = line.trim(); findings.appendChild(item);
+  }
+  if (!findings.children.length) { const item = document.createElement("li"); item.textContent = "No findings."; findings.appendChild(item); }
   const table = $("winrates");
   table.replaceChildren();
   const head = table.insertRow();

@@ -13,4 +13,4 @@ cpdef list payment_shapes(Py_ssize_t length, Py_ssize_t color, object hand,
                low=Py_ssize_t, high=Py_ssize_t, color=Py_ssize_t, route=Py_ssize_t,
                c=Py_ssize_t, shapes=list)
 cpdef list claim_actions(object board, object hand, object open_groups, Py_ssize_t wagons,
-                         bint ferries, list into=*)
+                         bint ferries, list into=*, bint plain_route_locomotives=*)

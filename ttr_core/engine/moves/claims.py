@@ -1,6 +1,7 @@
 """R9, R10, R11, E3: claiming a route, listed and applied: which claims a hand can
 pay, the checks of a claim, and the claim itself (E2: a tunnel is dug instead,
-see `ttr_core.engine.moves.tunnels`).
+see `ttr_core.engine.moves.tunnels`). P2 (rule set field `plain_route_locomotives`
+false, Nordic Countries and Switzerland): locomotives pay only tunnels and ferries.
 """
 
 from __future__ import annotations
@@ -50,6 +51,22 @@ def payment_shapes(
     return shapes
 
 
+def takes_locomotives(board: Board, route: int, plain_route_locomotives: bool) -> bool:
+    """R9: locomotives may pay `route`; P2 (without `plain_route_locomotives`): only
+    a tunnel or a ferry takes them."""
+    return plain_route_locomotives or board.route_tunnel[route] or board.route_ferry[route] > 0
+
+
+def usable_hand(
+    board: Board, route: int, hand: Sequence[int], plain_route_locomotives: bool
+) -> Sequence[int]:
+    """The cards that may pay `route`: the hand, or (P2) the hand without its
+    locomotives for a route that is neither a tunnel nor a ferry."""
+    if takes_locomotives(board, route, plain_route_locomotives):
+        return hand
+    return [*hand[:LOCO], 0, *hand[LOCO + 1 :]]
+
+
 def claim_actions(
     board: Board,
     hand: Sequence[int],
@@ -57,12 +74,19 @@ def claim_actions(
     wagons: int,
     ferries: bool,
     into: list[Action] | None = None,
+    plain_route_locomotives: bool = True,
 ) -> list[Action]:
     """R9: every claim the hand and the wagons pay for, among the routes open to the
     seat (R11), grouped by colour, length and ferry, then by payment colour and
     locomotive count, locomotives-only last. E3: with `ferries`, a ferry needs its
-    locomotives. The claims are added to `into` (a new list if None)."""
+    locomotives. P2: without `plain_route_locomotives`, routes other than tunnels
+    and ferries are paid without locomotives. The claims are added to `into` (a
+    new list if None)."""
     actions: list[Action] = [] if into is None else into
+    if not plain_route_locomotives:
+        return _claims_with_locomotives_kept_for_tunnels_and_ferries(
+            board, hand, open_groups, wagons, ferries, actions
+        )
     # This runs once per turn of every game: the open routes come grouped by shape
     # (see `open_route_groups`), since whether and how a hand can pay depends only
     # on the group. A colour's groups come shortest first, so the first one too
@@ -110,6 +134,31 @@ def claim_actions(
             if locos >= length:
                 for route in routes:
                     actions.extend(claim_options[route][LOCO])
+    return actions
+
+
+def _claims_with_locomotives_kept_for_tunnels_and_ferries(
+    board: Board,
+    hand: Sequence[int],
+    open_groups: OpenGroups,
+    wagons: int,
+    ferries: bool,
+    actions: list[Action],
+) -> list[Action]:
+    """`claim_actions` under P2, in the same order: a route that is neither a tunnel
+    nor a ferry is paid as if the hand held no locomotives."""
+    claim_options = board.claim_options
+    first, end = board.gray_block
+    blocks = [(GRAY_INDEX, first, end), *board.card_blocks]
+    for color, first, end in blocks:
+        for length, ferry, routes in open_groups[first:end]:
+            if length > wagons:
+                break
+            for route in routes:
+                usable = usable_hand(board, route, hand, False)
+                options = claim_options[route]
+                for c, low, high in payment_shapes(length, color, usable, ferry if ferries else 0):
+                    actions.extend(options[c][low : high + 1])
     return actions
 
 
@@ -163,6 +212,12 @@ def _check_payment(books: Books, seat: int, route: int, payment: Payment, name: 
             route_color = books.map.routes[route].color
             raise IllegalAction("R9", f"{name} is {route_color}; pay {route_color} or locomotives")
     check_hand_holds(books.hands[seat], payment, "R9")
+    if payment.locos and not takes_locomotives(
+        board, route, books.rule_set.plain_route_locomotives
+    ):
+        raise IllegalAction(
+            "P2", f"{name} is neither a tunnel nor a ferry: pay it without locomotives"
+        )
     ferry = board.route_ferry[route]
     if books.rule_set.ferries and payment.locos < ferry:
         raise IllegalAction("E3", f"the ferry {name} needs at least {ferry} locomotives")

@@ -1,5 +1,7 @@
 """R7, R8, D3: drawing train cards, listed and applied: the first card of a draw,
-and the second (the `SecondCard` decision).
+and the second (the `SecondCard` decision). P1 (rule set field
+`face_up_locomotive_ends_draw` false, Nordic Countries and Switzerland): a face-up
+locomotive is drawn like any other card.
 """
 
 from __future__ import annotations
@@ -27,41 +29,47 @@ def card_draw_actions(market: Sequence[int | None], can_draw_deck: bool) -> list
 
 def second_card_actions(decision: SecondCard, facts: LegalFacts) -> list[Action]:
     """R7: the answers to a `SecondCard` decision (see `second_card_draws`)."""
-    return second_card_draws(facts.market, facts.can_draw_deck)
+    return second_card_draws(
+        facts.market, facts.can_draw_deck, facts.rule_set.face_up_locomotive_ends_draw
+    )
 
 
-def second_card_draws(market: Sequence[int | None], can_draw_deck: bool) -> list[Action]:
+def second_card_draws(
+    market: Sequence[int | None], can_draw_deck: bool, locomotive_ends_draw: bool = True
+) -> list[Action]:
     """R7: the second card of a draw: the deck, or a face-up card that is not a
-    locomotive. (The state lists these straight from its piles: half the draws of
-    a game are second cards.)"""
+    locomotive (P1: any face-up card, without `locomotive_ends_draw`). (The state
+    lists these straight from its piles: half the draws of a game are second cards.)"""
     actions: list[Action] = [DRAW_DECK] if can_draw_deck else []
     for slot, card in enumerate(market):
-        if card is not None and card != LOCO:
+        if card is not None and (card != LOCO or not locomotive_ends_draw):
             actions.append(DRAW_MARKET[slot])
     return actions
 
 
 def draw_first_card(books: Books, seat: int, action: DrawDeck | DrawMarket) -> None:
-    """R7: the first card. A face-up locomotive ends the turn at once; so does a
-    draw after which no second card exists (D3)."""
+    """R7: the first card. A face-up locomotive ends the turn at once (not under P1);
+    so does a draw after which no second card exists (D3)."""
+    whole_draw = books.rule_set.face_up_locomotive_ends_draw
     if isinstance(action, DrawDeck):
         _draw_from_deck(books, seat)
         ends_turn = False
     else:
         _check_market_slot(books, action)
-        ends_turn = _take_market_card(books, seat, action.slot) == LOCO
-    if ends_turn or not books.cards.second_card_exists():
+        ends_turn = _take_market_card(books, seat, action.slot) == LOCO and whole_draw
+    if ends_turn or not books.cards.second_card_exists(whole_draw):
         books.end_turn(seat)
     else:
         books.pending.append(SecondCard(seat))
 
 
 def draw_second_card(books: Books, seat: int, decision: SecondCard, action: Action) -> None:
-    """R7: the second card; a face-up locomotive may not be taken."""
+    """R7: the second card; a face-up locomotive may not be taken (P1: it may)."""
     if isinstance(action, DrawDeck):
         _draw_from_deck(books, seat)
     elif isinstance(action, DrawMarket):
-        if _check_market_slot(books, action) == LOCO:
+        card = _check_market_slot(books, action)
+        if card == LOCO and books.rule_set.face_up_locomotive_ends_draw:
             raise IllegalAction("R7", "a face-up locomotive cannot be your second card")
         _take_market_card(books, seat, action.slot)
     else:

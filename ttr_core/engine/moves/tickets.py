@@ -58,7 +58,7 @@ def draw_tickets(books: Books, seat: int, action: DrawTickets | None = None) -> 
 
 def keep_tickets(books: Books, seat: int, decision: ChooseTickets, action: Action) -> None:
     """R4 (setup, keep at least 2) and R12 (keep at least 1); the rest go under
-    the ticket deck (E4: long ones leave the game)."""
+    the ticket deck (E4: long ones leave the game; P3: all of them may)."""
     rule = "R4" if decision.setup else "R12"
     if not isinstance(action, KeepTickets):
         raise IllegalAction(rule, "choose which tickets to keep first ('keep 0,1')")
@@ -78,7 +78,7 @@ def keep_tickets(books: Books, seat: int, decision: ChooseTickets, action: Actio
         books.setup_returns[seat] = returned
         end_setup_if_done(books)
     else:
-        books.return_tickets(returned)
+        books.return_tickets(returned, books.rule_set.drawn_returns_leave)  # R12, P3
         books.end_turn(seat)
 
 

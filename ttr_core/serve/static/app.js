@@ -599,11 +599,26 @@ const lobby = {
     this.renderMine();
     if ($("map").options.length) return;
     const setup = await this.load();
+    // Each map with its rules and table sizes; a board whose twists ttr does not
+    // model says so (in the option, and in full under the list).
     $("map").replaceChildren(...setup.maps.map((m) => el("option", {
-      value: m.key, text: `${m.name} (${m.key}${m.file ? ", file" : ""}; ${m.rules} rules)`,
+      value: m.key,
+      text: `${m.name}${m.file ? " (file)" : ""}: ${m.rules}, ${m.players[0]}–${m.players[1]}` +
+        `${m.not_modelled.length ? " †" : ""}`,
     })));
+    const note = () => {
+      const chosen = setup.maps.find((m) => m.key === $("map").value);
+      $("map-note").textContent = chosen && chosen.not_modelled.length
+        ? `† Not modelled: ${chosen.not_modelled.join("; ")}.` : "";
+      const [fewest, most] = chosen ? chosen.players : [2, 5];
+      $("seats-legend").textContent = `Seats (${fewest} to ${most})`;
+      const list = $("seats");
+      while (list.children.length > most) list.lastElementChild.remove();  // R1
+    };
+    $("map").addEventListener("change", note);
     const defaultMap = setup.maps.find((m) => m.file) || setup.maps.find((m) => m.key === "north_america");
     if (defaultMap) $("map").value = defaultMap.key;
+    note();
     $("lobby-pace").replaceChildren(...setup.paces.map((p) => el("option", { value: p, text: p })));
     $("lobby-pace").value = setup.default_pace;
     this.addSeat("human");
@@ -611,7 +626,8 @@ const lobby = {
   },
   addSeat(player) {
     const list = $("seats");
-    if (list.children.length >= 5) return;
+    const chosen = (this.setup.maps || []).find((m) => m.key === $("map").value);
+    if (list.children.length >= (chosen ? chosen.players[1] : 5)) return;  // R1
     const select = el("select", { class: "seat-player", "aria-label": `seat ${list.children.length}` },
       ...this.setup.players.map((p) => el("option", { value: p, text: p === "human" ? "human (a person)" : `bot: ${p}` })));
     select.value = player;

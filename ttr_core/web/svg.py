@@ -1,7 +1,8 @@
-"""The board as SVG for the web table, drawn from `ttr_maps.geometry.board.board_geometry`,
-the same geometry the matplotlib previews draw: city positions, every car of every
-route, doubles side by side, tunnels, ferry locomotive spaces, and labels placed by
-the same label placement (`ttr_maps.geometry.labels`).
+"""The board as SVG for the web table and the editor, drawn from
+`ttr_maps.geometry.board.board_geometry`, the same geometry the matplotlib
+previews draw: city positions, every car of every route, doubles side by side,
+tunnels, ferry locomotive spaces, and labels placed by the same label placement
+(`ttr_maps.geometry.labels`).
 
 Board coordinates have y up; SVG has y down, so every y is negated. Every route is a
 group `<g class="route" data-route="ID" data-title="A–B track 2">` (the title in the
@@ -73,12 +74,7 @@ def board_svg(game_map: Map) -> str:
     view_box = " ".join(
         (scale.x(x_min - pad), scale.y(y_max + pad), scale.length(width), scale.length(height))
     )
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="{view_box}" '
-        f'role="img" aria-label="{escape(game_map.name)}" '
-        f'style="--space:{SPACE_UNITS}px">',
-        '<g class="routes">',
-    ]
+    parts = [svg_start(view_box, game_map.name), '<g class="routes">']
     routes = {route.id: route for route in game_map.routes}
     for index, shape in enumerate(board.routes.values()):
         title = route_title(routes[shape.id], game_map)
@@ -108,16 +104,36 @@ def board_svg(game_map: Map) -> str:
     for city in game_map.cities:
         x, y = board.positions[city.name]
         lx, ly = labels[city.name].centre
-        name = escape(city.name)
         parts.append(
-            f'<g class="city" data-city="{name}">'
-            f'<circle cx="{scale.x(x)}" cy="{scale.y(y)}" r="{scale.length(radius)}"/>'
-            f'<text x="{scale.x(lx)}" y="{scale.y(ly)}" text-anchor="middle" '
-            f'dominant-baseline="central" font-size="{scale.length(LABEL_SIZE * space)}">'
-            f"{name}</text></g>"
+            city_mark(
+                city.name,
+                (scale.x(x), scale.y(y), scale.length(radius)),
+                (scale.x(lx), scale.y(ly), scale.length(LABEL_SIZE * space)),
+            )
         )
     parts.append("</g></svg>")
     return "".join(parts)
+
+
+def svg_start(view_box: str, label: str) -> str:
+    """The opening `<svg>` tag of a board: its view box, its label for screen
+    readers (escaped), the page's wagon-space unit."""
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="{view_box}" '
+        f'role="img" aria-label="{escape(label)}" style="--space:{SPACE_UNITS}px">'
+    )
+
+
+def city_mark(name: str, dot: tuple[str, str, str], label: tuple[str, str, str]) -> str:
+    """A city's group: its dot (x, y, radius) and its name (x, y, type size) centred
+    there, in SVG units written as the caller formats them; the name escaped."""
+    name = escape(name)
+    (cx, cy, r), (tx, ty, size) = dot, label
+    return (
+        f'<g class="city" data-city="{name}"><circle cx="{cx}" cy="{cy}" r="{r}"/>'
+        f'<text x="{tx}" y="{ty}" text-anchor="middle" '
+        f'dominant-baseline="central" font-size="{size}">{name}</text></g>'
+    )
 
 
 def board_labels(game_map: Map, board: BoardGeometry) -> dict[str, LabelBox]:

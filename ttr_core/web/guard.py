@@ -1,5 +1,5 @@
-"""What keeps other web pages and other names out of the web table, before any
-route runs (an ASGI middleware):
+"""What keeps other web pages and other names out of the web apps (the web table
+and the editor), before any route runs (an ASGI middleware):
 
 - **Host**: the `Host` header must name the server as it was started: the
   loopback names (`127.0.0.1`, `localhost`, `::1`) for a server on 127.0.0.1;
@@ -139,7 +139,7 @@ def check_request(scope: Scope, hosts: AllowedHosts) -> tuple[int, bytes] | None
 
 
 class Guard:
-    """The checks of this module, around the web table's application."""
+    """The checks of this module, around a web app (`ttr_core.web.routes.web_app`)."""
 
     def __init__(self, app: ASGIApp, hosts: AllowedHosts) -> None:
         self.app = app

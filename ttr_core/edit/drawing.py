@@ -1,6 +1,6 @@
 """The board the editor draws, and the frame between the page and the map.
 
-The page shows the web table's SVG (`ttr_core.serve.svg.board_svg`, drawn from the
+The page shows the board's SVG (`ttr_core.web.svg.board_svg`, drawn from the
 one board geometry) of the map as far as it can be drawn: a half-made map has
 cities without a position, routes to nowhere, a length of 12; those are left out of
 the drawing (the checks panel names them) and the rest is drawn as `ttr preview`
@@ -19,10 +19,18 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from ttr_core.web.svg import CITY_RADIUS, LABEL_SIZE, SPACE_UNITS, board_svg, city_mark, svg_start
 from ttr_maps.geometry.board import BoardGeometry, board_geometry
 from ttr_maps.geometry.projection import EARTH_RADIUS_KM, project_lat_lon
 from ttr_maps.model import ROUTE_COLORS, Map
-from ttr_maps.rules import CARD_COLORS, RULE_SET_VALUES, field_ranges, route_lengths
+from ttr_maps.rules import (
+    CARD_COLORS,
+    MAX_PARALLEL_TRACKS,
+    RULE_SET_VALUES,
+    field_ranges,
+    map_rules,
+    route_lengths,
+)
 
 Point = tuple[float, float]
 #: Kilometres per wagon space offered before a geographic map has any route (the
@@ -121,7 +129,7 @@ def is_drawable_route(route: dict[str, Any], cities: Any) -> bool:
         and isinstance(length, int)
         and not isinstance(length, bool)
         and route_lengths().minimum <= length <= route_lengths().maximum
-        and 1 <= len(colors) <= 2
+        and 1 <= len(colors) <= MAX_PARALLEL_TRACKS
         and all(isinstance(c, str) and c in ROUTE_COLORS for c in colors)
         and isinstance(ferry, int)
         and 0 <= ferry <= length
@@ -223,8 +231,6 @@ def _fit(source: list[Point], target: list[Point]) -> tuple[float, ...]:
 
 
 def frame_of(game_map: Map, board: BoardGeometry, region_lat: float | None) -> Frame:
-    from ttr_core.serve.svg import SPACE_UNITS
-
     lats = [c.position[0] for c in game_map.cities]
     reference = sum(lats) / len(lats) if lats else (region_lat or 0.0)
     factor = SPACE_UNITS / board.space
@@ -257,8 +263,6 @@ def draw(game_map: Map, region: tuple[float, float, float, float] | None) -> Dra
     degrees: the country a new map is drawn in) and by `ROOM` all round while it
     has fewer than three cities, so a click beside them still places a city; then
     framed on its cities (the drawing's own margin round them)."""
-    from ttr_core.serve.svg import SPACE_UNITS, board_svg
-
     centre_lat = (region[0] + region[2]) / 2 if region else None
     if game_map.cities:
         board = board_geometry(game_map)
@@ -308,12 +312,9 @@ def _view_box(svg: str) -> tuple[float, float, float, float]:
 
 
 def _empty_svg() -> str:
-    from ttr_core.serve.svg import SPACE_UNITS
-
     return (
-        '<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 1 1" '
-        f'role="img" aria-label="an empty board" style="--space:{SPACE_UNITS}px">'
-        '<g class="routes"></g><g class="cities"></g></svg>'
+        svg_start("0 0 1 1", "an empty board")
+        + '<g class="routes"></g><g class="cities"></g></svg>'
     )
 
 
@@ -321,23 +322,16 @@ def _rescaled(svg: str, game_map: Map, frame: Frame) -> str:
     """A board without routes yet, drawn afresh at `DEFAULT_KM_PER_SPACE`: the web
     table's drawing guesses a wagon space from the spread of the cities, and the
     editor's clicks must land where its frame says."""
-    from html import escape
-
-    from ttr_core.serve.svg import CITY_RADIUS, LABEL_SIZE, SPACE_UNITS
-
-    parts = [
-        '<svg xmlns="http://www.w3.org/2000/svg" class="board" viewBox="0 0 1 1" '
-        f'role="img" aria-label="{escape(game_map.name)}" style="--space:{SPACE_UNITS}px">'
-        '<g class="routes"></g><g class="cities">'
-    ]
+    parts = [svg_start("0 0 1 1", game_map.name), '<g class="routes"></g><g class="cities">']
+    radius, size = CITY_RADIUS * SPACE_UNITS, LABEL_SIZE * SPACE_UNITS
     for city in game_map.cities:
         x, y = frame.svg_of_position(city.position)
-        name = escape(city.name)
-        radius, size = CITY_RADIUS * SPACE_UNITS, LABEL_SIZE * SPACE_UNITS
         parts.append(
-            f'<g class="city" data-city="{name}"><circle cx="{x:.1f}" cy="{y:.1f}" r="{radius}"/>'
-            f'<text x="{x:.1f}" y="{y + radius + size * 0.7:.1f}" text-anchor="middle" '
-            f'dominant-baseline="central" font-size="{size:.0f}">{name}</text></g>'
+            city_mark(
+                city.name,
+                (f"{x:.1f}", f"{y:.1f}", f"{radius}"),
+                (f"{x:.1f}", f"{y + radius + size * 0.7:.1f}", f"{size:.0f}"),
+            )
         )
     parts.append("</g></svg>")
     svg = "".join(parts)
@@ -357,8 +351,9 @@ def suggest_length(drawing: Drawing, game_map: Map, a: str, b: str) -> int:
         distance = math.dist(pa, pb)
     else:
         distance = math.dist(pa, pb) / frame.factor
-    lengths = route_lengths()
-    return max(lengths.minimum, min(lengths.maximum, round(distance / drawing.geometry.space)))
+    # R10: no longer than the map's rule set scores (8 unless its route_points say more).
+    longest = min(route_lengths().maximum, map_rules(game_map).longest_scored_route)
+    return max(route_lengths().minimum, min(longest, round(distance / drawing.geometry.space)))
 
 
 def suggest_colors(game_map: Map, tracks: int = 1) -> tuple[str, ...]:
