@@ -55,11 +55,9 @@ reports how the board measures against them, naming what it could not lay out.
 
 The work is done on the map in play order (`Map.in_play_order`: cities by name,
 routes by their cities' names), so the same map written in another order gets
-the same board, bit for bit. A board that is not readable after step 5 is made
-again from other starts (each free city moved up to `_SHAKE` cm by a seeded
-generator: `_ATTEMPTS` in all), and the best kept: a local minimum of least
-squares, which depends on scipy's and numpy's arithmetic, is left on another
-start.
+the same board, bit for bit (no sum or tie depends on the file's order; which
+local minimum least squares end in still depends on scipy's and numpy's
+arithmetic).
 
 Laid out again (a stored layout naming every city), the stored board is kept
 when the new one would break more rules, so `ttr layout --write` never makes a
@@ -75,7 +73,6 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
-import random
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -187,10 +184,6 @@ _ESCAPE_REACH = 1.0
 _ESCAPE_ROUNDS = 2
 _ESCAPE_WEIGHTS = (4.0, 12.0)
 _FAN_BOOST = 1.3
-#: Attempts from other starts (`_shaken`) when a board is not readable, and how
-#: far (cm) each free city's start moves at most.
-_ATTEMPTS = 3
-_SHAKE = 1.0
 #: A bow's profile: its bend points, each as (share of the way along the chord,
 #: offset to the bow's side as a share of its height).
 Profile = tuple[tuple[float, float], ...]
@@ -322,21 +315,8 @@ def compute_layout(
         for name in pinned:
             fixed[index[name]] = True
     kept = {n: p for n, p in previous.labels.items() if n in pinned} if previous else {}
-    result = None
-    for attempt in range(_ATTEMPTS):
-        # Out of a local minimum the steps below end in, the whole way again from
-        # another start: the free cities moved at random (seeded: the same map
-        # gives the same board), the best board kept (first found on a tie).
-        made = _attempt(
-            game_map, problem if attempt == 0 else _Problem.build(game_map, index, projected),
-            anchor, _shaken(start, fixed, attempt), fixed, pinned, kept,
-        )  # fmt: skip
-        trial = _result(written, made, anchor, scale)
-        if result is None or trial.readability.count < result.readability.count:
-            result = trial
-        if not result.readability.count:
-            break
-    assert result is not None
+    made = _laid_out(game_map, problem, anchor, start, fixed, pinned, kept)
+    result = _result(written, made, anchor, scale)
     if previous is not None and previous.cities.keys() >= set(names) and result.readability.count:
         # Laid out again, a board that was better stays as it was (a designer's
         # hand-made bends and labels included).
@@ -356,7 +336,7 @@ def compute_layout(
     return result
 
 
-def _attempt(
+def _laid_out(
     game_map: Map,
     problem: _Problem,
     anchor: object,
@@ -383,22 +363,6 @@ def _attempt(
     board = board_geometry(game_map, BoardLayout(cities=placed, bends=bends))
     labels = {**_label_offsets(game_map, board), **kept}
     return BoardLayout(cities=placed, labels=labels, bends=bends, pinned=frozenset(pinned))
-
-
-def _shaken(start: object, fixed: object, attempt: int) -> object:
-    """`start` (N x 2) for the attempt numbered `attempt`: as it is for the first,
-    then each free city moved up to `_SHAKE` cm in a direction drawn by Python's
-    seeded generator (reproducible across versions, unlike numpy's distributions)."""
-    import numpy as np
-
-    shaken = np.array(start, dtype=float)
-    if attempt == 0:
-        return shaken
-    draw = random.Random(attempt)
-    for i in np.flatnonzero(~np.asarray(fixed)):
-        angle, reach = 2 * math.pi * draw.random(), _SHAKE * draw.random()
-        shaken[i] += (reach * math.cos(angle), reach * math.sin(angle))
-    return shaken
 
 
 def _result(
