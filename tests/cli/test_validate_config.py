@@ -67,6 +67,9 @@ def test_tool_ttr_select_ignore_severity_and_per_file_ignores(project: Path) -> 
         '[tool.ttr]\nper-file-ignores = { "maps/*.yaml" = ["TTR"] }\n', encoding="utf-8"
     )
     assert _codes(runner.invoke(app, ["validate", "maps/small.yaml"]).output) == []
+    # The patterns are read from the project's folder, however the file is named.
+    absolute = str(project / "maps" / "small.yaml")
+    assert _codes(runner.invoke(app, ["validate", absolute]).output) == []
 
 
 def test_select_on_the_command_line_replaces_the_files_and_ignore_adds(project: Path) -> None:

@@ -81,6 +81,13 @@ def read_regular_file(path: str | Path, max_bytes: int) -> bytes:
     ...
     ttr_maps.io.files.InputFileError: is a character device, not a regular file
     """
+    return _read_once(path, max_bytes)[1]
+
+
+def _read_once(path: str | Path, max_bytes: int) -> tuple[os.stat_result, bytes, os.stat_result]:
+    """Open `path` without blocking (a FIFO or device is refused, not waited on),
+    check it is a regular file, read it (refused when larger than `max_bytes`): the
+    file's status before the read, the bytes, and its status after."""
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
     except ValueError:  # a NUL byte in the name
@@ -91,12 +98,13 @@ def read_regular_file(path: str | Path, max_bytes: int) -> bytes:
     except OSError as error:
         raise InputFileError(_reason(error)) from None
     try:
-        mode = os.fstat(descriptor).st_mode
-        if not stat.S_ISREG(mode):
-            raise InputFileError(f"is {describe_kind(mode)}, not a regular file")
+        before = os.fstat(descriptor)
+        if not stat.S_ISREG(before.st_mode):
+            raise InputFileError(f"is {describe_kind(before.st_mode)}, not a regular file")
         os.set_blocking(descriptor, True)
         with os.fdopen(descriptor, "rb", closefd=False) as handle:
             data = handle.read(max_bytes + 1)
+        after = os.fstat(descriptor)
     except InputFileError:
         raise
     except OSError as error:
@@ -105,7 +113,7 @@ def read_regular_file(path: str | Path, max_bytes: int) -> bytes:
         os.close(descriptor)
     if len(data) > max_bytes:
         raise InputFileError(f"larger than the limit of {max_bytes:,} bytes", too_large=True)
-    return data
+    return before, data, after
 
 
 def _reason(error: OSError) -> str:
@@ -288,31 +296,7 @@ def read_snapshot(path: str | Path, max_bytes: int) -> FileSnapshot:
     (a file written meanwhile is read again, `SNAPSHOT_ATTEMPTS` times at most,
     then refused with `InputFileError`)."""
     for _ in range(SNAPSHOT_ATTEMPTS):
-        try:
-            descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
-        except ValueError:
-            raise InputFileError("the name contains a NUL byte") from None
-        except FileNotFoundError:
-            reason = "dangling symlink" if os.path.islink(path) else "no such file"
-            raise InputFileError(reason) from None
-        except OSError as error:
-            raise InputFileError(_reason(error)) from None
-        try:
-            before = os.fstat(descriptor)
-            if not stat.S_ISREG(before.st_mode):
-                raise InputFileError(f"is {describe_kind(before.st_mode)}, not a regular file")
-            os.set_blocking(descriptor, True)
-            with os.fdopen(descriptor, "rb", closefd=False) as handle:
-                data = handle.read(max_bytes + 1)
-            after = os.fstat(descriptor)
-        except InputFileError:
-            raise
-        except OSError as error:
-            raise InputFileError(_reason(error)) from None
-        finally:
-            os.close(descriptor)
-        if len(data) > max_bytes:
-            raise InputFileError(f"larger than the limit of {max_bytes:,} bytes", too_large=True)
+        before, data, after = _read_once(path, max_bytes)
         identity = _identity(after)
         if identity == _identity(before) and identity[2] == len(data):
             return FileSnapshot(identity, data)

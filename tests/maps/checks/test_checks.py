@@ -21,31 +21,35 @@ from ttr_maps.io.document import parse_document
 DESIGN_CODES = {
     c.code for c in all_checks() if c.function and c.function.__module__.endswith(".design")
 }
-EXPECT = re.compile(r"^# expect: (TTR\d{3}) at (\d+):(\d+)$", re.M)
+#: `# expect: CODE at LINE:COL says: MESSAGE`: a problem the file must show, and its words.
+EXPECT = re.compile(r"^# expect: (TTR\d{3}) at (\d+):(\d+) says: (.+)$", re.M)
 #: A passing example (the other side of a check's failing file): no problem at all.
 EXPECT_NONE = "# expect: none\n"
 
 
-def _expected(path: Path) -> list[tuple[str, int, int]]:
-    return sorted((c, int(line), int(col)) for c, line, col in EXPECT.findall(path.read_text()))
+def _expected(path: Path) -> list[tuple[str, int, int, str]]:
+    found = EXPECT.findall(path.read_text())
+    return sorted((c, int(line), int(col), said) for c, line, col, said in found)
 
 
 @pytest.mark.parametrize("path", sorted(BAD.glob("*.yaml")), ids=lambda p: p.stem)
 def test_bad_map_produces_exactly_its_declared_problems(path: Path) -> None:
     expected = _expected(path)
     passing = path.read_text().startswith(EXPECT_NONE)
-    assert expected or passing, f"{path.name} declares no '# expect: TTRnnn at line:col'"
+    declared = path.read_text().count("# expect: TTR")
+    assert len(expected) == declared, f"{path.name}: an expect line without 'says: MESSAGE'"
+    assert expected or passing, f"{path.name} declares no '# expect: TTRnnn at line:col says: …'"
     assert not (expected and passing), path.name
     report = validate_file(path)
-    found = sorted((p.code, p.position.line, p.position.column) for p in report.problems)
+    found = sorted((p.code, p.position.line, p.position.column, p.message) for p in report.problems)
     # Design warnings (tiny maps raise most of them) count only in files that expect them.
-    expected_codes = {code for code, _, _ in expected}
+    expected_codes = {code for code, *_ in expected}
     found = [f for f in found if f[0] not in DESIGN_CODES or f[0] in expected_codes]
     assert found == expected
 
 
 def test_corpus_covers_every_code_that_a_file_can_show() -> None:
-    covered = {code for path in BAD.glob("*.yaml") for code, _, _ in _expected(path)}
+    covered = {code for path in BAD.glob("*.yaml") for code, *_ in _expected(path)}
     # TTR004 and TTR010 need files too big to keep: tests/test_hostile.py makes them.
     assert set(REGISTRY) - {"TTR000", "TTR004", "TTR010"} <= covered
 
@@ -91,6 +95,45 @@ def test_r2_ticket_value_message_gives_both_numbers_and_the_path() -> None:
     assert "value 4" in problem.message and "5 wagons" in problem.message
     assert "A – B – D" in problem.message
     assert problem.level is Level.ERROR
+
+
+def _codes(text: str) -> list[str]:
+    return [p.code for p in validate_document(parse_document(text, "t.yaml")).problems]
+
+
+def test_ttr102_a_city_named_by_a_misspelt_route_gets_the_spelling_advice_not_no_route() -> None:
+    text = PLANE.replace("  D: {x: 0, y: 2}\n", "  D: {x: 0, y: 2}\n  Eastport: {x: 4, y: 0}\n")
+    route = "  - {between: [B, Eastport], length: 2, color: red}\n"
+    spelt = text.replace("tickets:", route + "tickets:")
+    assert "TTR102" not in _codes(spelt)
+    misspelt = _codes(spelt.replace("[B, Eastport]", "[B, Eastprt]"))
+    assert "TTR102" not in misspelt and misspelt  # the misspelling is reported, not a lonely city
+    lonely = validate_document(parse_document(text, "t.yaml")).problems
+    assert [p.message for p in lonely if p.code == "TTR102"] == ["city 'Eastport' has no route"]
+
+
+def _messages(text: str, code: str) -> list[str]:
+    problems = validate_document(parse_document(text, "t.yaml")).problems
+    return [p.message for p in problems if p.code == code]
+
+
+def test_ttr401_names_four_cities_of_a_larger_group_and_counts_the_rest() -> None:
+    chain = "".join(f"  - {{between: [P{i}, P{i + 1}], length: 1, color: red}}\n" for i in range(5))
+    places = "".join(f"  P{i}: {{x: {i}, y: 9}}\n" for i in range(6))
+    text = PLANE.replace("routes:\n", "  " + places.strip() + "\nroutes:\n" + chain)
+    assert _messages(text, "TTR401") == [
+        "the map is split into 2 groups that no route joins: {P0, P1, P2, P3 and 2 more} "
+        "(6 cities); {A, B, C, D} (4 cities)"
+    ]
+
+
+def test_ttr254_too_much_gray_names_the_longest_gray_route_not_the_longest_route() -> None:
+    gray = PLANE.replace("color: red}", "color: gray}").replace("color: blue}", "color: gray}")
+    gray = gray.replace("[C, D], length: 2, color: [green, gray]", "[C, D], length: 4, color: gray")
+    gray = gray.replace("[A, C], length: 3, color: white", "[A, C], length: 6, color: white")
+    gray = gray.replace("color: black}", "color: gray}")
+    [message] = [m for m in _messages(gray, "TTR254") if m.startswith("gray covers")]
+    assert message.startswith("gray covers 11 of 17 spaces (65 %)") and "such as C–D" in message
 
 
 def test_disable_comment_silences_a_warning_but_never_an_error() -> None:

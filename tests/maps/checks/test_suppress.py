@@ -50,3 +50,10 @@ def test_a_line_disable_never_silences_an_error_and_a_typo_is_reported() -> None
     codes = _codes(text)
     assert ("TTR304", 13) in codes  # R2: a wrong value is an error
     assert [line for code, line in codes if code == "TTR051"] == [13, 13]
+
+
+def test_a_disable_comment_is_placed_on_its_own_line_even_below_a_leading_blank_line() -> None:
+    from ttr_maps.checks.suppress import iter_disabled_codes
+
+    found = [(c, p.line, p.column) for c, p in iter_disabled_codes("\n# ttr: disable=TTR999\n")]
+    assert found == [("TTR999", 2, 16)]
