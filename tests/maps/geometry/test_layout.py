@@ -469,11 +469,13 @@ def _cited_routes(output: str, name: str) -> list[tuple[int, str, str]]:
     return [(int(m[1]), m[2], m[3]) for m in found]
 
 
+@pytest.mark.slow  # two layouts of a map no layout makes readable: about 25 s CPU each
 def test_cli_layout_cites_true_lines_with_and_without_write(tmp_path: Path):
     """Issue 38: an old layout section in the middle of the file, shorter than the
     new one, and routes after it. Without --write the messages cite the lines of the
     file as it is; with --write, of the file as written: each cited line is the
-    route's own entry."""
+    route's own entry. `ttr layout` does not advise running itself again (it has
+    just run); validate, on the written file, does."""
     old_section = "layout:\n  cities:\n    P: {x: 0, y: 0}\n"
     text = TIGHT.replace("routes:\n", old_section + "routes:\n")
     path = tmp_path / "tight.yaml"
@@ -495,6 +497,8 @@ def test_cli_layout_cites_true_lines_with_and_without_write(tmp_path: Path):
     new_text = path.read_text(encoding="utf-8")
     assert len(new_text.splitlines()) > len(text.splitlines())  # the routes moved down
     assert_true_lines(written.output, new_text.splitlines())
+    assert "ttr layout MAP --write" not in dry.output + written.output
+    assert any("ttr layout MAP --write" in p.message for p in validate_file(path).problems)
 
 
 def _label_on_car(game_map: Map, city: str, route: str) -> BoardLayout:
@@ -540,14 +544,3 @@ def test_ttr557_advises_a_label_offset_that_covers_nothing(tmp_path: Path):
     fixed = dataclasses.replace(covered, labels={**covered.labels, "E": advised})
     path.write_text(with_layout(GRID, fixed), encoding="utf-8")
     assert validate_file(path).problems == []
-
-
-def test_cli_layout_does_not_advise_running_itself(tmp_path: Path):
-    """The board problems `ttr layout` lists leave out validate's advice to run
-    `ttr layout MAP --write` (it has just run); validate keeps it."""
-    path = tmp_path / "tight.yaml"
-    path.write_text(TIGHT, encoding="utf-8")
-    result = runner.invoke(app, ["layout", str(path), "--write"])
-    assert result.exit_code == 1 and "TTR55" in result.output, result.output
-    assert "ttr layout MAP --write" not in result.output
-    assert any("ttr layout MAP --write" in p.message for p in validate_file(path).problems)
