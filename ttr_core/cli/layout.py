@@ -27,8 +27,9 @@ def layout(
         typer.Option(
             "--pin",
             metavar="CITY",
-            help="Keep CITY where the stored layout has it (repeat for more cities); "
-            "with --write it is stored as `pin: true`. Cities already pinned stay pinned.",
+            help="Keep CITY where the stored layout has it, or, with no stored place, at "
+            "its scaled geographic place (repeat for more cities); with --write it is "
+            "stored as `pin: true`. Cities already pinned stay pinned.",
         ),
     ] = None,
 ) -> None:
@@ -39,11 +40,14 @@ def layout(
     cities (smooth bows where they need length), geography's compass order
     kept, labels by their own dots, nothing covering anything, cities near
     their geographic places. Pinned cities (`pin: true` in the layout, or
-    --pin) never move.
+    --pin) never move; a pinned city with no stored place stays at its
+    scaled geographic place (docs/print.md).
 
     Reports the board's size and scale, how far cities moved, and every
     rule the board still breaks, as `ttr validate` would (TTR551-TTR557),
-    naming the routes it could not lay out. A map whose only errors are in
+    naming the routes it could not lay out; without --write, positions are
+    lines of the file as it is (a problem of the layout not written is
+    placed at its city's or route's entry). A map whose only errors are in
     its old layout (a city added or renamed since) is laid out afresh.
 
     Exit status: 0 when the board is readable; 1 when problems remain (the
@@ -97,7 +101,11 @@ def layout(
     except (OSError, UnicodeDecodeError) as error:
         reason = describe_os_error(error) if isinstance(error, OSError) else error
         raise fail(f"{path}: cannot read: {reason}") from None
-    new_text, board_problems = laid_out_text(text, str(path), result.layout)
+    laid = laid_out_text(text, str(path), result.layout)
+    # Positions in the file each message names: as written, or as it still is.
+    board_problems = laid.problems if write else laid.unwritten
+    stored = previous.cities if previous is not None else {}
+    unplaced = sorted(result.pinned - stored.keys())
 
     width, height = result.layout.size or (0.0, 0.0)
     far_name, far = result.max_displacement
@@ -116,6 +124,10 @@ def layout(
         f"  cities moved from geography: mean {result.mean_displacement:.1f} cm, "
         f"most {far_name} {far:.1f} cm"
     )
+    if unplaced:
+        typer.echo(
+            f"  pinned at their scaled geographic place (no stored place): {', '.join(unplaced)}"
+        )
     if any(result.off_board):
         typer.echo(
             f"  the board reaches {result.off_board[0]:.1f} cm past its left edge and "
@@ -138,7 +150,7 @@ def layout(
         typer.echo("  readable: every rule of docs/print.md met (TTR551-TTR557)")
     if write:
         try:  # in the file's form: its BOM and line ends (the new section's too)
-            replace_if_unchanged(path, form.apply(new_text).encode("utf-8"), read)
+            replace_if_unchanged(path, form.apply(laid.text).encode("utf-8"), read)
         except OSError as error:
             raise fail(f"{path}: cannot write: {describe_os_error(error)}") from None
         typer.echo(f"written to {path}")

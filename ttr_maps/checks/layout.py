@@ -201,7 +201,8 @@ def _named(route: Route) -> str:
     return f"{route.a}–{route.b}{f' (track {route.track})' if route.track else ''}"
 
 
-_REDO = "or run `ttr layout MAP --write` (pin the cities you placed by hand)"
+#: The advice every board check ends with (`ttr layout` itself leaves it out).
+REDO_ADVICE = "or run `ttr layout MAP --write` (pin the cities you placed by hand)"
 
 
 def _board(ctx: CheckContext) -> BoardGeometry:
@@ -288,7 +289,7 @@ def cars_not_chained(ctx: CheckContext) -> Iterator[Finding]:
             what = f"a {gap.gap:.1f} cm gap after car {gap.after} (at most {gap.limit:.1f} cm)"
             fix = "move its cities closer together"
         yield Finding(
-            f"route {_named(route)}: {what} on the laid-out board: {fix}, {_REDO}",
+            f"route {_named(route)}: {what} on the laid-out board: {fix}, {REDO_ADVICE}",
             route_path(ctx, route),
         )
 
@@ -342,7 +343,7 @@ def route_near_city(ctx: CheckContext) -> Iterator[Finding]:
         )
         yield Finding(
             f"route {_named(route)}: {what} on the laid-out board: move {miss.city} away "
-            f"from the route or bend the route around it, {_REDO}",
+            f"from the route or bend the route around it, {REDO_ADVICE}",
             route_path(ctx, route),
         )
 
@@ -383,7 +384,8 @@ def route_detour(ctx: CheckContext) -> Iterator[Finding]:
         yield Finding(
             f"route {a}–{b} strays {detour.deviation:.1f} cm from the line between its "
             f"cities (at most {detour.limit:.1f} cm for {detour.chord:.1f} cm apart) on the "
-            f"laid-out board: move its bend point nearer that line or its cities apart, {_REDO}",
+            "laid-out board: move its bend point nearer that line or its cities apart, "
+            f"{REDO_ADVICE}",
             _bend_path(ctx, a, b) or route_path(ctx, route),
         )
 
@@ -427,7 +429,7 @@ def compass_order(ctx: CheckContext) -> Iterator[Finding]:
         path, on_key = _city_path(ctx, flip.second)
         yield Finding(
             f"{flip.second} lies {flip.direction} of {flip.first} but the laid-out board "
-            f"puts it {opposite[flip.direction]}: move one of them (and pin it), {_REDO}",
+            f"puts it {opposite[flip.direction]}: move one of them (and pin it), {REDO_ADVICE}",
             path,
             on_key=on_key,
         )
@@ -468,7 +470,7 @@ def label_placement(ctx: CheckContext) -> Iterator[Finding]:
         )
         yield Finding(
             f"the label of {miss.city} is {where} on the laid-out board: move it beside "
-            f"its dot (layout: label offset), {_REDO}",
+            f"its dot (layout: label offset), {REDO_ADVICE}",
             path,
             on_key=on_key,
         )
@@ -513,8 +515,55 @@ def label_covers(ctx: CheckContext) -> Iterator[Finding]:
             continue
         path, on_key = _city_path(ctx, city, "label")
         yield Finding(
-            f"the label of {city} {what} on the laid-out board: move the label "
-            f"(layout: label offset), {_REDO}",
+            f"the label of {city} {what} on the laid-out board: {_label_room(ctx, city)}",
             path,
             on_key=on_key,
         )
+
+
+#: How far (cm) and in which directions TTR557 looks for room for a label.
+_ROOM_STEPS = (0.5, 1.0, 1.5)
+_DIRECTIONS = (
+    "east",
+    "north-east",
+    "north",
+    "north-west",
+    "west",
+    "south-west",
+    "south",
+    "south-east",
+)
+
+
+def _label_room(ctx: CheckContext, city: str) -> str:
+    """Where the label of `city` would cover nothing: a free spot beside its dot
+    (its offset), else the nearest move of the city (0.5 to 1.5 cm, 8 directions)
+    that leaves one free (its routes' cars counted as moving with it), else that
+    there is none near."""
+    from ttr_maps.geometry.board import BOARD_LABEL_FONT
+    from ttr_maps.geometry.labels import free_spot
+
+    board = _board(ctx)
+    spot = free_spot(board, city, BOARD_LABEL_FONT)
+    if spot is not None:
+        return (
+            f"move the label to [{spot[0]}, {spot[1]}] (layout: cities: {city}: label), "
+            f"where it covers nothing, {REDO_ADVICE}"
+        )
+    x, y = board.positions[city]
+    moving = {shape.id for shape in board.routes.values() if city in shape.cities}
+    for step in _ROOM_STEPS:
+        for k, direction in enumerate(_DIRECTIONS):
+            angle = k * math.pi / 4
+            at = (x + step * math.cos(angle), y + step * math.sin(angle))
+            if free_spot(board, city, BOARD_LABEL_FONT, at=at, moving=moving) is not None:
+                return (
+                    f"no spot beside its dot is free; one would be with {city} about "
+                    f"{step:.1f} cm further {direction}: move it there (layout: cities: "
+                    f"{city}: x, y), pin it (pin: true) and run `ttr layout MAP --write` again"
+                )
+    return (
+        f"no spot beside its dot is free, nor with {city} moved up to "
+        f"{_ROOM_STEPS[-1]:.1f} cm: move the routes beside it (layout: bends) or the cities "
+        f"around it to make room, pin them (pin: true) and run `ttr layout MAP --write` again"
+    )

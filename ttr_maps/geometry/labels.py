@@ -25,7 +25,7 @@ in its box; they compute no positions of their own.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 
 from ttr_maps.geometry.board import BoardGeometry, Bounds, LabelBox, LabelFont
 from ttr_maps.geometry.grid import BoxGrid
@@ -118,6 +118,54 @@ def place_labels(
         placed[city.name] = best[1]
         labels.add(best[1].box, best[1].box)
     return {c.name: placed[c.name] for c in game_map.cities if c.name in placed}
+
+
+def free_spot(
+    board: BoardGeometry,
+    name: str,
+    font: LabelFont,
+    at: Point | None = None,
+    moving: Collection[str] = (),
+) -> Point | None:
+    """The offset from its city of the first spot (in the placement's order) where
+    the label of `name` covers no car, no other label and no other city's dot, and
+    stays next to its own dot and nearer it than any other; None if none is free.
+    `at`: as if the city were there; `moving`: routes whose cars do not count
+    (they would move with it).
+    """
+    radius = board.city_radius
+    tolerance = 1e-3 * font.height
+    x, y = board.positions[name] if at is None else at
+    width, height = font.box_size(name)
+    others = {n: p for n, p in board.positions.items() if n != name}
+    cars = [
+        (_bounds(car.corners), car.corners)
+        for shape in board.routes.values()
+        if shape.id not in moving
+        for car in shape.cars
+    ]
+    for spot in _spots(width, height, radius):
+        dx, dy = round(spot[0], 2), round(spot[1], 2)  # as a layout stores it
+        box = LabelBox((x + dx, y + dy), width, height).box
+        own = box_distance((x, y), box)
+        if own - radius > font.height or any(
+            box_distance(centre, box) <= own or _box_covers_dot(box, centre, radius, tolerance)
+            for centre in others.values()
+        ):
+            continue
+        if any(
+            _boxes_overlap(box, label.box, tolerance)
+            for other, label in board.labels.items()
+            if other != name
+        ):
+            continue
+        if any(
+            _boxes_overlap(box, bounds, 0.0) and _share_covered(corners, box) > 1e-6
+            for bounds, corners in cars
+        ):
+            continue
+        return (dx, dy)
+    return None
 
 
 def _spots(width: float, height: float, radius: float) -> Iterator[Point]:

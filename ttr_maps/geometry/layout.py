@@ -38,10 +38,26 @@ reports how the board measures against them, naming what it could not lay out.
    rules, or as many less badly (`_severity`), so two routes crowding a city
    part in steps. The least squares see the rules as smooth wishes; this step
    counts them, within a budget that shrinks on big maps.
+   Two troubled routes leaving one city are also bent together (each one's
+   best bows, paired), a bow straying past its bound stretches its chord (a
+   city pushed out along it), and a change tried before is tried again only
+   near where the board has changed since.
+   **Escape** (`_escape`): what the repair could not mend is moved again by
+   least squares, the cities within a median chord of the trouble free, the
+   residuals of what breaks weighed 4 then 12 times more (a fan whose cars
+   overlap opened wider, overlapping bands held apart, a city passed too near
+   pushed off); its bows drawn and repaired again; kept only if the whole
+   board then breaks fewer rules, or as many less badly.
 5. **Label and frame**: labels go where the one label placement
    (`ttr_maps.geometry.labels`) puts them in the board's own type; the board is
    moved so that everything sits `BOARD_MARGIN` inside it (not when a city is
    pinned: pinned cities never move).
+
+The work is done on the map in play order (`Map.in_play_order`: cities by name,
+routes by their cities' names), so the same map written in another order gets
+the same board, bit for bit (no sum or tie depends on the file's order; which
+local minimum least squares end in still depends on scipy's and numpy's
+arithmetic).
 
 Laid out again (a stored layout naming every city), the stored board is kept
 when the new one would break more rules, so `ttr layout --write` never makes a
@@ -54,6 +70,7 @@ geometric rules, while least squares states them directly.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from collections.abc import Collection, Iterator, Mapping, Sequence
@@ -147,6 +164,26 @@ _NUDGE_BUDGET = 24000
 _BUDGET_CITIES = 50
 _NUDGE_BUDGET_MIN = 30
 _NUDGE_BUDGET_MAX = 1000
+#: How far a bow straying past its bound is stretched: one of its cities pushed
+#: out along the chord by this much, in cm.
+_PUSHES = (0.15, 0.3, 0.6)
+#: Two troubled routes at one city bent together: each one's best bows, and the
+#: best pairings of them tried.
+_JOINT_CHOICES = 10
+_JOINT_TRIES = 3
+#: A change tried before is tried again after the board changed within this
+#: many median chords of the cities it names (further away it would measure as
+#: before).
+_FORGET_REACH = 2.0
+#: The escape from what the repair could not mend (`_escape`): the cities within
+#: this many median chords of the trouble move again, in this many rounds of
+#: least squares, the residuals of the trouble weighed this many times more (one
+#: try per weight), and the fans of two routes whose cars overlap asked for this
+#: much more angle.
+_ESCAPE_REACH = 1.0
+_ESCAPE_ROUNDS = 2
+_ESCAPE_WEIGHTS = (4.0, 12.0)
+_FAN_BOOST = 1.3
 #: A bow's profile: its bend points, each as (share of the way along the chord,
 #: offset to the bow's side as a share of its height).
 Profile = tuple[tuple[float, float], ...]
@@ -174,8 +211,8 @@ _QUICK_PROFILES = _PROFILES[:3]
 
 
 class LayoutError(ValueError):
-    """A layout cannot be computed for this map (no cities or no routes, or a pinned
-    city without a place)."""
+    """A layout cannot be computed for this map (fewer than two cities, no route,
+    every route between cities at one place, or too many cities)."""
 
 
 @dataclass(frozen=True)
@@ -229,7 +266,11 @@ def compute_layout(
 
     `pinned` cities keep their place in `previous` (the map's stored layout), and
     their label offsets there; the other cities then start from their places
-    there, and the board keeps its frame.
+    there, and the board keeps its frame. A pinned city without a stored place
+    stays at its scaled geographic place: geography (scaled as in step 1) moved
+    as a whole onto the stored board (by the mean offset of the cities placed
+    there), or, without a stored board, so that its lower left corner sits
+    `_FRAME_INSET` cm inside the board's.
     """
     import numpy as np
 
@@ -241,16 +282,13 @@ def compute_layout(
             f"at most {MAX_LAYOUT_CITIES:,} (past that no readable board is reached in minutes); "
             "place its cities by hand in its `layout:` section (docs/map-format.md)"
         )
-    pinned = frozenset(pinned)
+    # The same map written in another order lays out the same board: the work is
+    # done in play order (cities by name, routes by their cities' names), so that
+    # no sum or tie depends on the file's order; the result is measured on the
+    # map as written (its route ids in its messages).
+    written, game_map = game_map, game_map.in_play_order
     names = [c.name for c in game_map.cities]
-    if pinned:
-        placed_before = previous.cities if previous is not None else {}
-        missing = sorted(pinned - placed_before.keys())
-        if missing:
-            raise LayoutError(
-                f"{game_map.id}: cannot pin {', '.join(missing)}: no place in the stored "
-                "layout (run `ttr layout MAP --write` first, then move and pin cities)"
-            )
+    pinned = frozenset(pinned) & frozenset(names)
     index = {name: i for i, name in enumerate(names)}
     projected = projected_positions(game_map)
     geo = np.array([projected[name] for name in names], dtype=float)
@@ -264,26 +302,21 @@ def compute_layout(
     start = anchor.copy()
     fixed = np.zeros(len(names), dtype=bool)
     if pinned:
-        assert previous is not None
-        before = np.array(
-            [previous.cities.get(name, (math.nan, math.nan)) for name in names], dtype=float
-        )
+        stored = previous.cities if previous is not None else {}
+        before = np.array([stored.get(name, (math.nan, math.nan)) for name in names], dtype=float)
         known = ~np.isnan(before).any(axis=1)
-        anchor = anchor + (before[known] - anchor[known]).mean(axis=0)
+        if known.any():
+            # Geography moved as a whole onto the stored board.
+            anchor = anchor + (before[known] - anchor[known]).mean(axis=0)
+        else:
+            # No stored board: geography's lower left corner inside the frame.
+            anchor = anchor + (_FRAME_INSET - anchor.min(axis=0))
         start = np.where(known[:, None], before, anchor)
         for name in pinned:
             fixed[index[name]] = True
     kept = {n: p for n, p in previous.labels.items() if n in pinned} if previous else {}
-    positions, sides = _optimise(game_map, problem, anchor, start, fixed)
-    problem.refresh(game_map, positions, sides)
-    placed = {name: (float(x), float(y)) for name, (x, y) in zip(names, positions, strict=True)}
-    bends = _draw_bows(game_map, problem, placed, sides)
-    bends = _repair_routes(game_map, problem, placed, bends)
-    placed, bends = _repair_board(game_map, problem, placed, bends, pinned, kept)
-    board = board_geometry(game_map, BoardLayout(cities=placed, bends=bends))
-    labels = {**_label_offsets(game_map, board), **kept}  # a pinned city's label stays
-    made = BoardLayout(cities=placed, labels=labels, bends=bends, pinned=pinned)
-    result = _result(game_map, made, anchor, scale)
+    made = _laid_out(game_map, problem, anchor, start, fixed, pinned, kept)
+    result = _result(written, made, anchor, scale)
     if previous is not None and previous.cities.keys() >= set(names) and result.readability.count:
         # Laid out again, a board that was better stays as it was (a designer's
         # hand-made bends and labels included).
@@ -297,10 +330,39 @@ def compute_layout(
             },
             pinned=pinned,
         )
-        before = _result(game_map, stored, anchor, scale, aligned=True)
+        before = _result(written, stored, anchor, scale, aligned=True)
         if before.readability.count < result.readability.count:
             return before
     return result
+
+
+def _laid_out(
+    game_map: Map,
+    problem: _Problem,
+    anchor: object,
+    start: object,
+    fixed: object,
+    pinned: Collection[str],
+    kept: Mapping[str, Point],
+) -> BoardLayout:
+    """Steps 2 to 5 of the module docstring from `start` (N x 2, in play order),
+    before the frame: the cities moved, the bows drawn and repaired, what is left
+    escaped (`_escape`), the labels placed (`kept`: a pinned city's label stays)."""
+    names = [c.name for c in game_map.cities]
+    positions, sides = _optimise(game_map, problem, anchor, start, fixed)
+    problem.refresh(game_map, positions, sides)
+    # On the grid of the stored precision (0.01 cm) from here on: what is
+    # measured is what is written (`_framed` moves the board by whole steps).
+    placed = {
+        name: _rounded((float(x), float(y))) for name, (x, y) in zip(names, positions, strict=True)
+    }
+    bends = _draw_bows(game_map, problem, placed, sides)
+    bends = _repair_routes(game_map, problem, placed, bends)
+    placed, bends = _repair_board(game_map, problem, placed, bends, pinned, kept)
+    placed, bends = _escape(game_map, problem, placed, bends, pinned, kept)
+    board = board_geometry(game_map, BoardLayout(cities=placed, bends=bends))
+    labels = {**_label_offsets(game_map, board), **kept}
+    return BoardLayout(cities=placed, labels=labels, bends=bends, pinned=frozenset(pinned))
 
 
 def _result(
@@ -308,12 +370,13 @@ def _result(
 ) -> LayoutResult:
     """The finished result of a layout (framed: `_framed`), with how far each city
     is from its scaled geographic place (`anchor`; `aligned`: first moved as a
-    whole onto the layout, for a layout made elsewhere)."""
+    whole onto the layout, for a layout made elsewhere; its cities in play order,
+    as `compute_layout` works)."""
     import numpy as np
 
     layout, shift, off_board = _framed(layout, game_map)
     board = board_geometry(game_map, layout)
-    names = [c.name for c in game_map.cities]
+    names = [c.name for c in game_map.in_play_order.cities]
     here = np.array([layout.cities[name] for name in names], dtype=float) - np.array(shift)
     if aligned:
         anchor = anchor + (here - anchor).mean(axis=0)
@@ -507,23 +570,38 @@ class _Problem:
         return (pa + pb) / 2 + (sides * height)[:, None] * normal
 
 
-def _optimise(game_map: Map, problem: _Problem, anchor: object, start: object, fixed: object):
-    """City positions (N x 2) after a few rounds of least squares, and the side
-    (+1 left, -1 right, seen from the first city) of every group's bow."""
+def _optimise(
+    game_map: Map,
+    problem: _Problem,
+    anchor: object,
+    start: object,
+    fixed: object,
+    rounds: int = _ROUNDS,
+    sides: object = None,
+    framed: bool | None = None,
+    emphasis: _Emphasis | None = None,
+):
+    """City positions (N x 2) after `rounds` rounds of least squares, and the side
+    (+1 left, -1 right, seen from the first city) of every group's bow (`sides`:
+    where they start). Free cities are kept inside the frame when `framed` (by
+    default when some city is fixed); `emphasis` weighs up what it names."""
     import numpy as np
     from scipy.optimize import least_squares
 
     anchor = np.asarray(anchor)
     x = np.array(start, dtype=float).copy()
     free = ~np.asarray(fixed)
-    sides = np.ones(len(problem.groups))
+    sides = np.ones(len(problem.groups)) if sides is None else np.array(sides, dtype=float)
+    framed = not free.all() if framed is None else framed
     if not free.any():
         return x, _choose_sides(problem, x, sides)
-    for _ in range(_ROUNDS):
+    for _ in range(rounds):
         sides = _choose_sides(problem, x, sides)
         problem.refresh(game_map, x, sides)
         near = _neighbours(problem, x, free, sides)
-        residuals, groups = _residual_function(problem, anchor, x, free, sides, near)
+        residuals, groups = _residual_function(
+            problem, anchor, x, free, sides, near, framed, emphasis
+        )
         sparsity = _sparsity(groups, free)
         solution = least_squares(
             residuals,
@@ -709,6 +787,26 @@ def _uncrossing(problem: _Problem, x: object, bows: object, g: object, h: object
     return best
 
 
+@dataclass(frozen=True)
+class _Emphasis:
+    """What a targeted re-optimisation (`_escape`) weighs `weight` times more: the
+    residuals of what the drawn board still breaks. Index values: cities and groups
+    of `_Problem`."""
+
+    weight: float
+    #: Groups that break a rule: their length rows (rope, straight, bow), crossings.
+    groups: frozenset[int]
+    #: (city, group, group), the groups in order: two groups leaving the city they
+    #: share whose cars overlap (their fan must open by `_FAN_BOOST` more).
+    fans: frozenset[tuple[int, int, int]]
+    #: Overlapping groups that share no city (kept a band's width apart).
+    apart: tuple[tuple[int, int], ...]
+    #: (city, group): a group's cars pass too near the city.
+    passed: frozenset[tuple[int, int]]
+    #: Neighbours whose compass order flipped (each pair in order).
+    flips: frozenset[tuple[int, int]]
+
+
 def _residual_function(
     problem: _Problem,
     anchor: object,
@@ -716,9 +814,13 @@ def _residual_function(
     free: object,
     sides: object,
     near: _Near,
+    framed: bool,
+    emphasis: _Emphasis | None = None,
 ):
-    """The residuals over the free cities' coordinates, and for each residual row
-    the cities it depends on (for the Jacobian's sparsity)."""
+    """The residuals over the free cities' coordinates (`framed`: free cities kept
+    inside the board's frame too), and for each residual row the cities it depends
+    on, with the axis of a row of one coordinate (for the Jacobian's sparsity).
+    With `emphasis`, the rows of what it names weigh more."""
     import numpy as np
 
     a, b = problem.route_a, problem.route_b
@@ -734,14 +836,29 @@ def _residual_function(
     c_axis, c_sign = compass[keep, 2].astype(int), compass[keep, 3]
     route_rows = free[a] | free[b]
     spacing_pairs, clear_triples, crossings = near.pairs, near.triples, near.crossings
+    if emphasis is not None and emphasis.passed:
+        # A city passed too near is measured against that route whatever the
+        # neighbour search found.
+        known = {(int(c), int(g)) for c, g in clear_triples}
+        extra = sorted(emphasis.passed - known)
+        clear_triples = np.concatenate((clear_triples, np.array(extra, dtype=int).reshape(-1, 2)))
+    apart = np.array(emphasis.apart if emphasis else (), dtype=int).reshape(-1, 2)
     pi, pj = spacing_pairs[:, 0], spacing_pairs[:, 1]
     tc, tg = clear_triples[:, 0], clear_triples[:, 1]
     cg, ch = crossings[:, 0], crossings[:, 1]
+    ag, ah = apart[:, 0], apart[:, 1]
     cross_need = problem.half[cg] + problem.half[ch] + CLEARANCE
+    apart_need = problem.half[ag] + problem.half[ah] + CLEARANCE
     clear_need = _clear_need(problem, tg)
     free_index = np.flatnonzero(free)
     base = np.array(x0, dtype=float)
     shortest = problem.target / problem.max_ratio
+    weights = None
+    if emphasis is not None:
+        weights, fan_least = _emphasised(
+            problem, emphasis, free_index, route_rows, len(pi), (tc, tg),
+            (fan_c, fan_1, fan_2, fan_least), (cg, ch), (ci, cj), len(apart), framed,
+        )  # fmt: skip
 
     def residuals(flat):
         x = base.copy()
@@ -767,50 +884,122 @@ def _residual_function(
         ahead = c_sign * (x[cj, c_axis] - x[ci, c_axis])
         room = _COMPASS_ROOM * COMPASS_TOLERANCE * np.linalg.norm(x[cj] - x[ci], axis=1)
         out.append(_WEIGHT_COMPASS * np.maximum(0.0, _COMPASS_MARGIN - room - ahead))
-        if not free.all():
+        if len(apart):
+            between = _band_distance(x, bows, a, b, ag, ah)
+            out.append(_WEIGHT_CROSS * np.maximum(0.0, apart_need - between))
+        if framed:
             out.append(_WEIGHT_FRAME * np.maximum(0.0, _FRAME_INSET - x[free_index]).ravel())
-        return np.concatenate(out)
+        found = np.concatenate(out)
+        return found if weights is None else found * weights
 
-    rows: list[tuple[int, ...]] = []
+    rows: list[tuple[tuple[int, ...], int | None]] = []
     for i in free_index:
-        rows += [(int(i), 0), (int(i), 1)]  # anchor rows: one coordinate each
-    route_deps = [(int(i), int(j)) for i, j, keep in zip(a, b, route_rows, strict=True) if keep]
+        rows += [((int(i),), 0), ((int(i),), 1)]  # anchor rows: one coordinate each
+    route_deps = [
+        ((int(i), int(j)), None) for i, j, kept in zip(a, b, route_rows, strict=True) if kept
+    ]
     rows += route_deps * 3
-    rows += [(int(i), int(j)) for i, j in spacing_pairs]
-    rows += [(int(c), int(a[g]), int(b[g])) for c, g in clear_triples]
+    rows += [((int(i), int(j)), None) for i, j in spacing_pairs]
+    rows += [((int(c), int(a[g]), int(b[g])), None) for c, g in clear_triples]
     rows += [
-        (int(c), int(a[g1]), int(b[g1]), int(a[g2]), int(b[g2]))
+        ((int(c), int(a[g1]), int(b[g1]), int(a[g2]), int(b[g2])), None)
         for c, g1, g2 in zip(fan_c, fan_1, fan_2, strict=True)
     ]
-    rows += [(int(a[g]), int(b[g]), int(a[h]), int(b[h])) for g, h in zip(cg, ch, strict=True)]
-    rows += [(int(i), int(j)) for i, j in zip(ci, cj, strict=True)]
-    if not free.all():
+    rows += [
+        ((int(a[g]), int(b[g]), int(a[h]), int(b[h])), None) for g, h in zip(cg, ch, strict=True)
+    ]
+    rows += [((int(i), int(j)), None) for i, j in zip(ci, cj, strict=True)]
+    rows += [
+        ((int(a[g]), int(b[g]), int(a[h]), int(b[h])), None) for g, h in zip(ag, ah, strict=True)
+    ]
+    if framed:
         for i in free_index:
-            rows += [(int(i), 0), (int(i), 1)]
+            rows += [((int(i),), 0), ((int(i),), 1)]
     return residuals, rows
 
 
-def _sparsity(rows: Sequence[tuple[int, ...]], free: object):
-    """Which free coordinates each residual row depends on. Rows of one city and an
-    axis (anchor and frame rows) are marked by a 2-tuple whose second item is the
-    axis and whose first is that city; the others list cities."""
+def _emphasised(
+    problem: _Problem,
+    emphasis: _Emphasis,
+    free_index: object,
+    route_rows: object,
+    spacing: int,
+    triples: tuple[object, object],
+    fans: tuple[object, object, object, object],
+    crossings: tuple[object, object],
+    compass: tuple[object, object],
+    apart: int,
+    framed: bool,
+) -> tuple[object, object]:
+    """The weight of every residual row (in `_residual_function`'s order) under
+    `emphasis`, and the fans' least angles (opened further where cars overlap)."""
+    import numpy as np
+
+    k = emphasis.weight
+
+    def weigh(flags) -> object:
+        return np.where(np.asarray(flags, dtype=bool), k, 1.0)
+
+    groups = np.zeros(len(problem.groups), dtype=bool)
+    groups[list(emphasis.groups)] = True
+    fan_c, fan_1, fan_2, least = fans
+    opened = np.array(
+        [
+            (int(c), *sorted((int(g), int(h)))) in emphasis.fans
+            for c, g, h in zip(fan_c, fan_1, fan_2, strict=True)
+        ],
+        dtype=bool,
+    )
+    tc, tg = triples
+    cg, ch = crossings
+    ci, cj = compass
+    parts = [
+        np.ones(2 * len(free_index)),
+        *[weigh(groups[route_rows])] * 3,
+        np.ones(spacing),
+        weigh([(int(c), int(g)) in emphasis.passed for c, g in zip(tc, tg, strict=True)]),
+        weigh(opened),
+        weigh(groups[cg] | groups[ch]),
+        weigh(
+            [
+                (int(i), int(j)) in emphasis.flips or (int(j), int(i)) in emphasis.flips
+                for i, j in zip(ci, cj, strict=True)
+            ]
+        ),
+        np.full(apart, k),
+        np.ones(2 * len(free_index) if framed else 0),
+    ]
+    return np.concatenate(parts), np.where(opened, least * _FAN_BOOST, least)
+
+
+def _band_distance(x: object, bows: object, a: object, b: object, g: object, h: object) -> object:
+    """The least distance between the lines (as bows) of groups g and h (rows), from
+    each one's points to the other's line (0 where they cross), vectorised."""
+    import numpy as np
+
+    first = (x[a[g]], bows[g], x[b[g]])
+    second = (x[a[h]], bows[h], x[b[h]])
+    nearest = np.minimum.reduce(
+        [_polyline_distance(p, *second) for p in first]
+        + [_polyline_distance(p, *first) for p in second]
+    )
+    return np.where(_crossing(x, bows, a, b, g, h), 0.0, nearest)
+
+
+def _sparsity(rows: Sequence[tuple[tuple[int, ...], int | None]], free: object):
+    """Which free coordinates each residual row depends on: every coordinate of its
+    free cities, or the one coordinate of a row with an axis (anchor and frame rows)."""
     import numpy as np
     from scipy.sparse import lil_matrix
 
     column = np.cumsum(free) - 1
-    count = int(np.sum(free))
-    matrix = lil_matrix((len(rows), 2 * count), dtype=int)
-    anchors = 2 * count
-    frame_start = len(rows) - (anchors if not np.all(free) else 0)
-    for row, members in enumerate(rows):
-        if row < anchors or row >= frame_start:
-            city, axis = members
-            matrix[row, 2 * column[city] + axis] = 1
-            continue
-        for city in members:
-            if free[city]:
-                matrix[row, 2 * column[city]] = 1
-                matrix[row, 2 * column[city] + 1] = 1
+    matrix = lil_matrix((len(rows), 2 * int(np.sum(free))), dtype=int)
+    for row, (cities, axis) in enumerate(rows):
+        for city in cities:
+            if not free[city]:
+                continue
+            for k in (0, 1) if axis is None else (axis,):
+                matrix[row, 2 * column[city] + k] = 1
     return matrix
 
 
@@ -931,9 +1120,11 @@ def _rebent(
     bends: Mapping[tuple[str, str], tuple[Point, ...]],
     pairs: Sequence[tuple[str, str]],
     profiles: Sequence[Profile] = _PROFILES,
+    costs: dict[tuple[str, str], float] | None = None,
 ) -> dict[tuple[str, str], tuple[Point, ...]]:
     """`bends` with each group of `pairs` in turn given the bow (`_bow_choices` in
-    `profiles`) whose tracks break least (`_trouble`) against the rest of the board."""
+    `profiles`) whose tracks break least (`_trouble`) against the rest of the board
+    (how much, in `costs` if given)."""
     bends = dict(bends)
     group_of = {pair: g for g, pair in enumerate(problem.groups)}
     board = board_geometry(game_map, BoardLayout(cities=positions, bends=bends))
@@ -950,6 +1141,8 @@ def _rebent(
             cost = _trouble(game_map, local, pair, positions, bend, index)
             if cost < best[0] - 1e-9:
                 best = (cost, bend)
+        if costs is not None:
+            costs[pair] = best[0]
         if best[1] != current:
             if best[1]:
                 bends[pair] = best[1]
@@ -1060,12 +1253,17 @@ def _repair_board(
     #: What placing labels again cannot mend (a trial must not make it worse).
     settled = (found.unlabelled_count, _severity(board, found, labels=False))
     tried: set[tuple[str, ...]] = set()
+    chords = sorted(math.dist(positions[a], positions[b]) for a, b in problem.groups)
+    reach = _FORGET_REACH * chords[len(chords) // 2]
 
     def changes() -> Iterator[tuple[tuple[str, ...], dict[str, Point], dict]]:
-        for pair in sorted(tuple(sorted(p)) for p in found.troubled_pairs(game_map)):
+        troubled = sorted(tuple(sorted(p)) for p in found.troubled_pairs(game_map))
+        for pair in troubled:
             if pair not in group_of:
                 continue
-            for bend in _bow_choices(game_map, problem, positions, pair, group_of):
+            for bend in _promising_bows(
+                game_map, problem, positions, board, pair, bends.get(pair, ())
+            ):
                 if bend != bends.get(pair, ()):
                     changed = {**bends, pair: bend} if bend else dict(bends)
                     if not bend:
@@ -1088,7 +1286,35 @@ def _repair_board(
                     groups = at_city.get(city, ())
                     redrawn = _redrawn(game_map, problem, positions, moved, bends, groups)
                     yield ("pull", city, *pair, str(share)), moved, redrawn
-        troubled = sorted(tuple(sorted(p)) for p in found.troubled_pairs(game_map))
+            if any(set(detour.cities) == set(pair) for detour in found.detours):
+                # A bow straying too far: one city pushed out along the chord
+                # (keeping the pair's compass bearing), its troubled routes bent
+                # afresh for the longer chord.
+                for city in pair:
+                    if city in pinned:
+                        continue
+                    yield from _pushed(city, pair, _PUSHES)
+            overrun = max((-gap.gap for gap in found.gaps if gap.route in by_pair[pair]), default=0)
+            if overrun > 0:
+                # Cars running into a city's dot: a city pushed out by as much.
+                for city in pair:
+                    if city not in pinned:
+                        yield from _pushed(city, pair, (math.ceil(100 * overrun) / 100 + 0.02,))
+        # Two troubled routes leaving one city, bent together (each alone may
+        # have no bow that clears the other where it is now).
+        for first, second in itertools.combinations(troubled, 2):
+            if not (set(first) & set(second)) or not {first, second} <= group_of.keys():
+                continue
+            for both in _joint_bows(game_map, problem, positions, board, (first, second)):
+                key = ("both bows", *first, *second, repr(both))
+                if key in tried:
+                    continue
+                changed = dict(bends)
+                for pair, bend in zip((first, second), both, strict=True):
+                    changed.pop(pair, None)
+                    if bend:
+                        changed[pair] = bend
+                yield key, positions, changed
         cities = sorted(found.troubled_cities(game_map) - set(pinned))
         nudges = list(itertools.product(range(len(_NUDGES)), range(8)))
         for city, (step, k) in itertools.product(cities, nudges):
@@ -1108,6 +1334,32 @@ def _repair_board(
                 redrawn = _redrawn(game_map, problem, positions, moved, bends, groups)
                 yield key, moved, _rebent(game_map, problem, moved, redrawn, mine)
 
+    def _pushed(
+        city: str, pair: tuple[str, str], pushes: Sequence[float]
+    ) -> Iterator[tuple[tuple[str, ...], dict, dict]]:
+        """`city` pushed out along the chord of `pair` by each of `pushes` cm (so the
+        pair keeps its compass bearing), its troubled routes bent afresh: the
+        push whose bow then breaks least first (ties: the shortest)."""
+        other = pair[0] if city == pair[1] else pair[1]
+        (x, y), (ox, oy) = positions[city], positions[other]
+        here = [p for p in found_pairs() if city in p and p in group_of]
+        trials = []
+        for push in pushes:
+            key = ("push and bows", city, *pair, str(push))
+            if key in tried:
+                continue
+            w = push / math.dist((x, y), (ox, oy))
+            moved = {**positions, city: _rounded((x + w * (x - ox), y + w * (y - oy)))}
+            redrawn = _redrawn(game_map, problem, positions, moved, bends, at_city.get(city, ()))
+            costs: dict[tuple[str, str], float] = {}
+            rebent = _rebent(game_map, problem, moved, redrawn, here, costs=costs)
+            trials.append((costs.get(pair, 0.0), push, key, moved, rebent))
+        for _, _, key, moved, rebent in sorted(trials, key=lambda t: t[:2]):
+            yield key, moved, rebent
+
+    def found_pairs() -> list[tuple[str, str]]:
+        return sorted(tuple(sorted(p)) for p in found.troubled_pairs(game_map))
+
     while found.count and budget > 0:
         for key, moved, redrawn in changes():
             if budget <= 0:
@@ -1125,6 +1377,11 @@ def _repair_board(
             trial = readability(game_map, trial_board)
             trial_score = (trial.count, _severity(trial_board, trial))
             if trial_score < score:
+                touched = {name for name in moved if moved[name] != positions[name]}
+                for pair in bends.keys() ^ redrawn.keys() | {
+                    pair for pair in bends.keys() & redrawn.keys() if bends[pair] != redrawn[pair]
+                }:
+                    touched.update(pair)
                 positions, bends, board, found, score = (
                     moved,
                     redrawn,
@@ -1133,11 +1390,243 @@ def _repair_board(
                     trial_score,
                 )
                 settled = (found.unlabelled_count, _severity(board, found, labels=False))
-                tried = set()  # what failed before may work on the changed board
+                # What failed before may work on the changed board, near the change.
+                tried = _forget_near(tried, touched, positions, reach)
                 break
         else:
             break
     return positions, bends
+
+
+def _escape(
+    game_map: Map,
+    problem: _Problem,
+    positions: Mapping[str, Point],
+    bends: Mapping[tuple[str, str], tuple[Point, ...]],
+    pinned: Collection[str],
+    kept: Mapping[str, Point],
+) -> tuple[dict[str, Point], dict[tuple[str, str], tuple[Point, ...]]]:
+    """Out of the local minimum `_repair_board` may end in: the cities around what
+    still breaks a rule are moved again by least squares, the rest held, with the
+    residuals of what breaks weighed up (`_Emphasis`: a fan whose cars overlap
+    opened wider, two overlapping bands held apart, a detour's or a chain's length
+    wish, a city passed too near, a flipped pair), so the neighbourhood finds
+    another arrangement rather than another small change of this one; its bows are
+    drawn afresh and repaired, and the result is kept only when the whole board
+    then breaks fewer rules, or as many less badly. Each weight of
+    `_ESCAPE_WEIGHTS` is tried in turn while something is left."""
+    import numpy as np
+    from scipy.spatial import cKDTree
+
+    positions, bends = dict(positions), dict(bends)
+    names = [c.name for c in game_map.cities]
+    index = {name: i for i, name in enumerate(names)}
+    held = np.array([name in pinned for name in names])
+    board = _labelled(game_map, positions, bends, kept)
+    found = readability(game_map, board)
+    score = (found.count, _severity(board, found))
+    chords = [math.dist(positions[p], positions[q]) for p, q in problem.groups]
+    reach = sorted(chords)[len(chords) // 2] * _ESCAPE_REACH
+    emphasis = None
+    for weight in _ESCAPE_WEIGHTS:
+        if not found.unlabelled_count:
+            break
+        troubled = [index[name] for name in sorted(found.troubled_cities(game_map))]
+        x = np.array([positions[name] for name in names], dtype=float)
+        near = sorted({c for i in troubled for c in cKDTree(x).query_ball_point(x[i], reach)})
+        free = np.zeros(len(names), dtype=bool)
+        free[near] = True
+        free &= ~held
+        if not free.any():
+            break
+        trial_problem = dataclasses.replace(problem)  # refreshed for the trial only
+        emphasis = _emphasis_of(game_map, trial_problem, index, found, weight, emphasis)
+        sides = np.array(
+            [_profile_of(positions[p], positions[q], bends.get((p, q), ()))[0]
+             for p, q in problem.groups]
+        )  # fmt: skip
+        here = x.copy()
+        # Anchored where they are: the neighbourhood rearranges, it does not drift
+        # back to geography (the held cities keep the rest of the board there).
+        x, sides = _optimise(
+            game_map, trial_problem, here, x, ~free, _ESCAPE_ROUNDS, sides, bool(pinned), emphasis
+        )
+        trial_problem.refresh(game_map, x, sides)
+        shifted = {names[i] for i in np.flatnonzero(np.linalg.norm(x - here, axis=1) > 0.01)}
+        moved = {
+            name: _rounded((float(p[0]), float(p[1]))) if name in shifted else positions[name]
+            for name, p in zip(names, x, strict=True)
+        }
+        redrawn = dict(bends)
+        for g, (p, q) in enumerate(trial_problem.groups):
+            if p in shifted or q in shifted:
+                old = redrawn.pop((p, q), ())
+                profile = _profile_of(positions[p], positions[q], old)[1] if old else _CENTRED
+                tracks = len(game_map.parallel_routes[frozenset((p, q))])
+                target = float(trial_problem.target[g])
+                bend = _bow(tracks, (p, q), moved, float(sides[g]), profile, target)
+                if bend:
+                    redrawn[(p, q)] = bend
+        redrawn = _repair_routes(game_map, trial_problem, moved, redrawn)
+        moved, redrawn = _repair_board(game_map, trial_problem, moved, redrawn, pinned, kept)
+        trial_board = _labelled(game_map, moved, redrawn, kept)
+        trial = readability(game_map, trial_board)
+        trial_score = (trial.count, _severity(trial_board, trial))
+        if trial_score < score:
+            positions, bends, problem = moved, redrawn, trial_problem
+            found, score = trial, trial_score
+    return positions, bends
+
+
+def _emphasis_of(
+    game_map: Map,
+    problem: _Problem,
+    index: Mapping[str, int],
+    found: Readability,
+    weight: float,
+    before: _Emphasis | None = None,
+) -> _Emphasis:
+    """What `found` says the board breaks, as the residuals to weigh up, with what
+    an emphasis `before` named (what broke once must not break again)."""
+    group_of = {pair: g for g, pair in enumerate(problem.groups)}
+    by_id = game_map.route_by_id
+
+    def group(route_id: str) -> int | None:
+        return group_of.get(tuple(sorted(by_id[route_id].cities)))
+
+    groups = {group_of[p] for p in map(lambda s: tuple(sorted(s)), found.troubled_pairs(game_map))
+              if p in group_of}  # fmt: skip
+    fans, apart = set(), []
+    for overlap in found.overlaps:
+        if overlap.kind != "car-car":
+            continue
+        g, h = group(overlap.first), group(overlap.second)
+        if g is None or h is None or g == h:
+            continue
+        shared = set(problem.groups[g]) & set(problem.groups[h])
+        if shared:
+            fans.add((index[shared.pop()], *sorted((g, h))))
+        else:
+            apart.append(tuple(sorted((g, h))))
+    passed = {
+        (index[miss.city], g) for miss in found.clearances if (g := group(miss.route)) is not None
+    }
+    flips = {(index[flip.first], index[flip.second]) for flip in found.flips}
+    if before is not None:
+        groups |= before.groups
+        fans |= before.fans
+        apart += before.apart
+        passed |= before.passed
+        flips |= before.flips
+    return _Emphasis(
+        weight=weight,
+        groups=frozenset(groups),
+        fans=frozenset(fans),  # type: ignore[arg-type]
+        apart=tuple(sorted(set(apart))),  # type: ignore[arg-type]
+        passed=frozenset(passed),
+        flips=frozenset(flips),
+    )
+
+
+def _promising_bows(
+    game_map: Map,
+    problem: _Problem,
+    positions: Mapping[str, Point],
+    board: BoardGeometry,
+    pair: tuple[str, str],
+    current: Sequence[Point],
+) -> list[tuple[Point, ...]]:
+    """The bows of a group (`_bow_choices`) worth measuring on the whole board: those
+    whose own tracks break no more rules (`_trouble`, against the rest of `board`)
+    than its tracks drawn with `current`, least trouble first (ties: in `_bow_choices`' order)."""
+    group_of = {p: g for g, p in enumerate(problem.groups)}
+    index = _ShapeIndex(board)
+    lines = {
+        key: shape.line
+        for shape in board.routes.values()
+        if set(key := tuple(sorted(shape.cities))) & set(pair)  # type: ignore[assignment]
+    }
+    now = _trouble(game_map, lines, pair, positions, current, index)
+    choices = _bow_choices(game_map, problem, positions, pair, group_of)
+    costs = [_trouble(game_map, lines, pair, positions, bend, index) for bend in choices]
+    order = sorted(range(len(choices)), key=lambda k: (costs[k], k))
+    return [choices[k] for k in order if costs[k] // 10 <= now // 10]
+
+
+def _joint_bows(
+    game_map: Map,
+    problem: _Problem,
+    positions: Mapping[str, Point],
+    board: BoardGeometry,
+    pairs: tuple[tuple[str, str], tuple[str, str]],
+) -> list[tuple[tuple[Point, ...], tuple[Point, ...]]]:
+    """The most promising bows of two groups meeting at a city, drawn together:
+    each group's `_JOINT_CHOICES` best bows (`_bow_choices`, `_trouble` against
+    the board without either group), then every pairing of those measured
+    together (where each one's cars start depends on the other's line, and their
+    cars must not overlap), best first, at most `_JOINT_TRIES`."""
+    from ttr_maps.geometry.board import polygons_overlap
+
+    group_of = {pair: g for g, pair in enumerate(problem.groups)}
+    index = _ShapeIndex(board)
+    index.hide(
+        {shape.id for shape in board.routes.values() if tuple(sorted(shape.cities)) in pairs}
+    )
+    ends = set(pairs[0]) | set(pairs[1])
+    lines = {
+        key: shape.line
+        for shape in board.routes.values()
+        if set(key := tuple(sorted(shape.cities))) & ends  # type: ignore[assignment]
+    }
+    best: list[list[tuple[Point, ...]]] = []
+    for pair in pairs:
+        choices = _bow_choices(game_map, problem, positions, pair, group_of)
+        costs = [_trouble(game_map, lines, pair, positions, bend, index) for bend in choices]
+        order = sorted(range(len(choices)), key=lambda k: (costs[k], k))
+        best.append([choices[k] for k in order[:_JOINT_CHOICES]])
+    ranked = []
+    for k, both in enumerate(itertools.product(*best)):
+        drawn = dict(lines)
+        for pair, bend in zip(pairs, both, strict=True):
+            drawn[pair] = route_line(positions[pair[0]], bend, positions[pair[1]])
+        shapes = [
+            _tracks(game_map, drawn, pair, positions, bend)
+            for pair, bend in zip(pairs, both, strict=True)
+        ]
+        cost = sum(
+            _trouble(game_map, drawn, pair, positions, bend, index)
+            for pair, bend in zip(pairs, both, strict=True)
+        )
+        if any(
+            polygons_overlap(c.corners, d.corners)
+            for s in shapes[0]
+            for t in shapes[1]
+            for c in s.cars
+            for d in t.cars
+        ):
+            cost += 10.0
+        ranked.append((cost, k, both))
+    ranked.sort(key=lambda item: item[:2])
+    return [both for _, _, both in ranked[:_JOINT_TRIES]]
+
+
+def _forget_near(
+    tried: set[tuple[str, ...]],
+    touched: Collection[str],
+    positions: Mapping[str, Point],
+    reach: float,
+) -> set[tuple[str, ...]]:
+    """The changes of `tried` (keys naming cities after their kind) that stay
+    tried after the board changed at the `touched` cities: those naming no city
+    within `reach` of one touched. A change far from what changed would measure
+    as before: trying it again would only spend the budget."""
+    near = [positions[name] for name in touched]
+
+    def is_far(key: tuple[str, ...]) -> bool:
+        cities = [positions[name] for name in key[1:] if name in positions]
+        return all(math.dist(p, q) > reach for p in cities for q in near)
+
+    return {key for key in tried if is_far(key)}
 
 
 def _nudged(positions: Mapping[str, Point], city: str, step: int, k: int) -> dict[str, Point]:
@@ -1289,8 +1778,12 @@ class _ShapeIndex:
         for i, (_, polygon) in enumerate(self.items):
             for key in self._cells(polygon):
                 self.grid.setdefault(key, []).append(i)
-        #: Items taken out (`replace`).
+        #: Items taken out (`replace`, `hide`).
         self.gone: set[int] = set()
+
+    def hide(self, ids: Collection[str]) -> None:
+        """Take the cars of the routes `ids` out."""
+        self.gone |= {i for i, (name, _) in enumerate(self.items) if name in ids}
 
     def replace(self, shapes: Sequence[RouteShape]) -> None:
         """Put the cars of `shapes` in place of the cars those routes had."""
@@ -1380,7 +1873,8 @@ def _framed(layout: BoardLayout, game_map: Map) -> tuple[BoardLayout, Point, Poi
         dx = dy = 0.0
         off_board = (max(0.0, -x0), max(0.0, -y0))
     else:
-        dx, dy = BOARD_MARGIN - x0, BOARD_MARGIN - y0
+        # Whole steps of the stored precision: the board is moved, not changed.
+        dx, dy = round(BOARD_MARGIN - x0, 2), round(BOARD_MARGIN - y0, 2)
         off_board = (0.0, 0.0)
 
     def moved(p: Point) -> Point:

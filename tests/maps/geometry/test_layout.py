@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -194,6 +195,44 @@ def test_layout_of_real_maps_from_scratch_is_readable(map_id):
     assert result.car_size_spread < 0.02
 
 
+def _written_in_another_order(path: Path, seed: int) -> Map:
+    """The map of `path` without its layout, its cities and routes shuffled and
+    about half its routes' two cities swapped (the same map, written otherwise)."""
+    import random
+
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data.pop("layout", None)
+    draw = random.Random(seed)
+    cities = list(data["cities"].items())
+    draw.shuffle(cities)
+    routes = [dict(route) for route in data["routes"]]
+    draw.shuffle(routes)
+    for route in routes:
+        if draw.random() < 0.5:
+            route["between"] = list(reversed(route["between"]))
+    return Map.from_data({**data, "cities": dict(cities), "routes": routes})
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("map_id", ["europe", "north_america"])
+def test_a_map_written_in_another_order_gets_the_same_readable_board(map_id):
+    """The layout works on the map in play order: shuffled, the same map gets the
+    same board to the last digit (cities, bends and labels), readable."""
+    from ttr_maps.io.bundled import bundled_map_path
+
+    written = dataclasses.replace(load_map(map_id), layout=None)
+    shuffled = _written_in_another_order(bundled_map_path(map_id), seed=7)
+    assert [c.name for c in shuffled.cities] != [c.name for c in written.cities]
+    first, second = compute_layout(written), compute_layout(shuffled)
+    assert second.readability.is_readable, second.readability
+    assert second.layout.cities == first.layout.cities
+    assert second.layout.labels == first.layout.labels
+    assert {frozenset(p): first.layout.bend(*p) for p in first.layout.bends} == {
+        frozenset(p): second.layout.bend(*p) for p in first.layout.bends
+    }
+    assert {frozenset(p) for p in second.layout.bends} == {frozenset(p) for p in first.layout.bends}
+
+
 def test_a_broken_stored_layout_is_caught_by_validate(tmp_path: Path):
     """A city dragged off by hand: its routes stop short of it (TTR552), one passes
     another city (TTR553), and the compass order flips (TTR555)."""
@@ -277,7 +316,6 @@ def test_a_map_whose_routes_changed_is_laid_out_again_keeping_its_pins(tmp_path:
     board is readable."""
     path = tmp_path / "grid.yaml"
     path.write_text(GRID, encoding="utf-8")
-    assert runner.invoke(app, ["layout", str(path), "--pin", "A", "--write"]).exit_code == 2
     assert runner.invoke(app, ["layout", str(path), "--write"]).exit_code == 0
     assert runner.invoke(app, ["layout", str(path), "--pin", "A", "--write"]).exit_code == 0
     pinned_at = load_map(str(path)).layout.cities["A"]
@@ -316,11 +354,52 @@ def test_cli_pin_of_an_unknown_city_is_a_clear_error(tmp_path: Path):
     assert path.read_text(encoding="utf-8") == before
 
 
-def test_cli_pin_needs_a_stored_place(tmp_path: Path):
+def test_cli_pin_without_a_stored_layout_keeps_the_city_at_its_scaled_geographic_place(
+    tmp_path: Path,
+):
+    """Issue 38: `ttr layout --write --pin CITY` on a map with no layout yet (as
+    docs/print.md shows first): the pinned cities stay at their scaled geographic
+    places (so as far apart as geography puts them, at the board's scale), are
+    stored as pins, and stay exactly there when laid out again."""
+    from ttr_maps.geometry.projection import projected_positions
+
     path = tmp_path / "grid.yaml"
     path.write_text(GRID, encoding="utf-8")
-    result = runner.invoke(app, ["layout", str(path), "--pin", "A"])
-    assert result.exit_code == 2 and "no place in the stored layout" in result.output
+    result = runner.invoke(app, ["layout", str(path), "--write", "--pin", "A", "--pin", "F: far"])
+    assert result.exit_code == 0, result.output
+    assert "2 pinned" in result.output
+    assert "pinned at their scaled geographic place (no stored place): A, F: far" in result.output
+    stored = load_map(str(path)).layout
+    assert stored.pinned == {"A", "F: far"}
+    geography = projected_positions(grid_map())
+    scale = compute_layout(grid_map()).scale  # the board's: pins do not change it
+    for axis in (0, 1):
+        board_apart = stored.cities["F: far"][axis] - stored.cities["A"][axis]
+        geo_apart = scale * (geography["F: far"][axis] - geography["A"][axis])
+        assert board_apart == pytest.approx(geo_apart, abs=0.015)  # stored to 0.01 cm
+    assert validate_file(path).problems == []
+    again = runner.invoke(app, ["layout", str(path), "--write"])
+    assert again.exit_code == 0, again.output
+    assert "no stored place" not in again.output
+    after = load_map(str(path)).layout
+    assert {n: after.cities[n] for n in ("A", "F: far")} == {
+        n: stored.cities[n] for n in ("A", "F: far")
+    }
+
+
+def test_compute_layout_pins_a_city_missing_from_the_stored_layout_beside_the_others():
+    """A city added to a laid-out map and pinned at once: it stays at its scaled
+    geographic place moved onto the stored board (by the mean offset of the cities
+    placed there), the cities placed there pinned too stay exactly."""
+    game_map = grid_map()
+    before = compute_layout(game_map).layout
+    without_e = dataclasses.replace(
+        before, cities={n: p for n, p in before.cities.items() if n != "E"}
+    )
+    after = compute_layout(game_map, without_e, {"A", "E"}).layout
+    assert after.cities["A"] == before.cities["A"] and after.pinned == {"A", "E"}
+    # E lands near where the fresh layout put it: geography moved onto the board.
+    assert math.dist(after.cities["E"], before.cities["E"]) < 3 * CAR_LENGTH
 
 
 TIGHT = """\
@@ -382,3 +461,86 @@ def test_cli_layout_refuses_a_map_past_its_size_with_a_message(tmp_path: Path):
     assert f"{count:,} cities" in result.output
     assert f"at most {MAX_LAYOUT_CITIES:,}" in result.output
     assert path.read_bytes() == before
+
+
+def _cited_routes(output: str, name: str) -> list[tuple[int, str, str]]:
+    """(line, city, city) of every route problem `ttr layout` printed for file `name`."""
+    found = re.finditer(rf"{name}:(\d+):\d+: warning TTR55\d route (\w)–(\w)", output)
+    return [(int(m[1]), m[2], m[3]) for m in found]
+
+
+@pytest.mark.slow  # two layouts of a map no layout makes readable: about 25 s CPU each
+def test_cli_layout_cites_true_lines_with_and_without_write(tmp_path: Path):
+    """Issue 38: an old layout section in the middle of the file, shorter than the
+    new one, and routes after it. Without --write the messages cite the lines of the
+    file as it is; with --write, of the file as written: each cited line is the
+    route's own entry. `ttr layout` does not advise running itself again (it has
+    just run); validate, on the written file, does."""
+    old_section = "layout:\n  cities:\n    P: {x: 0, y: 0}\n"
+    text = TIGHT.replace("routes:\n", old_section + "routes:\n")
+    path = tmp_path / "tight.yaml"
+    path.write_text(text, encoding="utf-8")
+
+    def assert_true_lines(output: str, lines: list[str]) -> None:
+        cited = _cited_routes(output, "tight.yaml")
+        assert cited, output
+        for line, a, b in cited:
+            assert line <= len(lines), (line, len(lines))
+            assert re.search(rf"between: \[({a}, {b}|{b}, {a})\]", lines[line - 1]), lines[line - 1]
+
+    dry = runner.invoke(app, ["layout", str(path)])
+    assert dry.exit_code == 1, dry.output
+    assert path.read_text(encoding="utf-8") == text
+    assert_true_lines(dry.output, text.splitlines())
+    written = runner.invoke(app, ["layout", str(path), "--write"])
+    assert written.exit_code == 1, written.output
+    new_text = path.read_text(encoding="utf-8")
+    assert len(new_text.splitlines()) > len(text.splitlines())  # the routes moved down
+    assert_true_lines(written.output, new_text.splitlines())
+    assert "ttr layout MAP --write" not in dry.output + written.output
+    assert any("ttr layout MAP --write" in p.message for p in validate_file(path).problems)
+
+
+def _label_on_car(game_map: Map, city: str, route: str) -> BoardLayout:
+    """The layout of `game_map` with the label of `city` put on the middle of the
+    first car of `route` (as a designer's slip of the mouse would)."""
+    car = board_geometry(game_map).routes[route].cars[0]
+    x, y = game_map.layout.cities[city]
+    offset = (round(car.centre[0] - x, 2), round(car.centre[1] - y, 2))
+    return dataclasses.replace(game_map.layout, labels={**game_map.layout.labels, city: offset})
+
+
+def test_cli_layout_dry_run_places_a_problem_of_the_new_section_at_its_city(tmp_path: Path):
+    """A problem in the layout section not written (a label, here) is cited at its
+    city's entry under `cities:` of the file as it is (the section is not there);
+    as written, at the city's line of the new section."""
+    from ttr_maps.authoring.layout_file import laid_out_text
+
+    covered = _label_on_car(laid_out(grid_map()), "A", "A-E")
+    laid = laid_out_text(GRID, "grid.yaml", covered)
+    mine = [p for p in laid.unwritten if "label of A" in p.message]
+    assert mine and {p.code for p in mine} <= {"TTR556", "TTR557"}
+    lines = GRID.splitlines()
+    for problem in mine:
+        assert lines[problem.position.line - 1].startswith("  A: {x: 0")
+    new_lines = laid.text.splitlines()
+    for problem in (p for p in laid.problems if "label of A" in p.message):
+        assert new_lines[problem.position.line - 1].startswith("    A: {x: ")
+
+
+def test_ttr557_advises_a_label_offset_that_covers_nothing(tmp_path: Path):
+    """Issue 38: TTR557's advice is a fix that works: the label offset it names,
+    stored as it says, leaves the label covering nothing and by its dot; `ttr
+    layout` does not advise running itself again."""
+    covered = _label_on_car(laid_out(grid_map()), "E", "B-E")
+    path = tmp_path / "grid.yaml"
+    path.write_text(with_layout(GRID, covered), encoding="utf-8")
+    found = [p for p in validate_file(path).problems if p.code == "TTR557"]
+    assert [p for p in found if "label of E covers cars of route B–E" in p.message], found
+    advice = re.search(r"move the label to \[(-?[\d.]+), (-?[\d.]+)\]", found[0].message)
+    assert advice, found[0].message
+    advised = (float(advice[1]), float(advice[2]))
+    assert advised != covered.labels["E"]
+    fixed = dataclasses.replace(covered, labels={**covered.labels, "E": advised})
+    path.write_text(with_layout(GRID, fixed), encoding="utf-8")
+    assert validate_file(path).problems == []
