@@ -42,7 +42,8 @@ def relayout(text: str, name: str) -> Relayout:
         result = compute_layout(game_map, previous, pinned)
     except LayoutError as error:
         raise RelayoutError(str(error)) from None
-    new_text, board_problems = laid_out_text(text, name, result.layout)
+    laid_out = laid_out_text(text, name, result.layout)
+    new_text, board_problems = laid_out.text, laid_out.problems
     width, height = result.layout.size or (0.0, 0.0)
     summary = (
         f"Laid out: {width:.1f} x {height:.1f} cm, {len(result.layout.bends)} bowed route(s)"

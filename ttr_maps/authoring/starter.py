@@ -175,6 +175,7 @@ def starter_map_text(
     `cities` (name -> lat, lon), the map has those, joined as `starter_routes` says,
     and tickets between the farthest of them."""
     from ttr_maps.graph import shortest_wagon_distance
+    from ttr_maps.io.yaml_text import lint_clean
 
     check_map_id(map_id)
     geographic = coordinates == "geographic" or cities is not None
@@ -244,7 +245,7 @@ def starter_map_text(
     ]
     for (a, b), value in zip(ticket_pairs, values, strict=True):
         lines.append(f"  - {{between: [{a}, {b}], value: {value}}}")
-    return "\n".join(lines) + "\n"
+    return lint_clean("\n".join(lines) + "\n")  # as a default yamllint run wants it
 
 
 #: Characters a modeline's schema reference may not hold: YAML line breaks

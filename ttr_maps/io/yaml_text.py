@@ -195,7 +195,35 @@ def _wrapped_flow(line: str, width: int) -> list[str]:
             begin = last
         last = cut
     out.append(line[begin:] if begin == 0 else pad + line[begin:].lstrip())
-    return [piece.rstrip() for piece in out]
+    return [part.rstrip() for piece in out for part in _wrapped_inner(piece, width)]
+
+
+def _wrapped_inner(piece: str, width: int) -> list[str]:
+    """A piece still too long broken inside the first list it holds (a route's
+    two long city names), after the last comma of that list that lets the first
+    line fit, the rest starting one past the list's bracket."""
+    if len(piece) <= width:
+        return [piece]
+    quote, bracket, commas = None, None, []
+    for i, char in enumerate(piece):
+        if quote:
+            if char == quote:
+                quote = None
+        elif char in "\"'":
+            quote = char
+        elif char == "[" and bracket is None:
+            bracket = i
+        elif char == "," and bracket is not None:
+            commas.append(i + 1)
+        elif char == "]" and bracket is not None:
+            break
+    else:
+        return [piece]
+    fitting = [cut for cut in commas if cut <= width] or commas[:1]
+    if not fitting:
+        return [piece]
+    cut = fitting[-1]
+    return [piece[:cut], " " * (bracket + 1) + piece[cut:].lstrip()]
 
 
 #: A block sequence entry or a mapping value that is a plain scalar of ordinary
