@@ -673,3 +673,40 @@ def test_a_plane_board_has_no_background(tmp_path: Path) -> None:
     path = write_starter_map(tmp_path / "plain.yaml", "plain", coordinates="plane")
     for editor in editor_for(EditSession.open(path)):
         assert 'class="background"' not in editor.get("/api/state").json()["svg"]
+
+
+def test_the_numbers_panel_counts_crowding_in_play_not_by_the_model(blank: Editor) -> None:
+    """Issue 36: the panel's crowding is the count `ttr tickets --games` makes (greedy
+    games, counted in the background, with its interval), never the model's."""
+    from ttr_core.edit.crowding import COUNTS
+    from ttr_core.edit.numbers import games_at
+    from ttr_core.playtest.crowding import played_deck
+    from ttr_core.playtest.plan import PlayedMap
+    from ttr_maps.analysis.tickets import TicketBoard
+
+    four_cities(blank)
+    blank.edit("add_ticket", a="Oslo", b="Stavanger")
+    blank.edit("add_ticket", a="Trondheim", b="Stavanger")
+    numbers = blank.get("/api/numbers", params={"players": 2}).json()
+    assert "crowding" not in numbers["map"]  # no model number in the map's column
+    assert set(numbers["crowding"]) == {"map", *numbers["published"]}
+    assert numbers["crowding"]["map"]["state"] in ("waiting", "counting", "done")
+    COUNTS.wait(120)  # the map's count first, then the boards' beside it
+    numbers = blank.get("/api/numbers", params={"players": 2}).json()
+    counts = numbers["crowding"]
+    assert {count["state"] for count in counts.values()} == {"done"}
+    game_map = blank.session.checked.report.map
+    played = played_deck(PlayedMap(game_map, game_map.id), TicketBoard(game_map), 2, games_at(2))
+    mine = counts["map"]
+    assert mine["games"] == played.games >= games_at(2) and mine["bots"] == ["greedy"]
+    assert mine["per_game"] == round(played.blocked_per_game, 2)
+    assert mine["ci95"][0] <= mine["per_game"] <= mine["ci95"][1]
+    # An edit asks for a new count; undo finds the old one again, done.
+    blank.edit("add_ticket", a="Bergen", b="Trondheim")
+    assert blank.get("/api/numbers", params={"players": 2}).json()["crowding"]["map"]["state"] in (
+        "waiting",
+        "counting",
+        "done",
+    )
+    blank.post("/api/undo")
+    assert blank.get("/api/numbers", params={"players": 2}).json()["crowding"]["map"] == mine

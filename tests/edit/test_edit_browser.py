@@ -445,3 +445,31 @@ def test_the_numbers_panel_says_what_the_map_and_each_board_beside_are_played_wi
         for head, cell in zip(heads[2:], cells[2:], strict=True):
             board = by_name[head.rsplit(" (", 1)[0]]
             assert cell == ("; ".join(board.not_modelled) or "–")
+
+
+def test_the_numbers_panel_shows_crowding_counted_in_play(browser: Any, tmp_path: Path) -> None:
+    """Issue 36: the crowding row is the count in greedy games, with its interval and
+    the games it was counted in, for the map and each board beside it; while it is
+    counted the cell says how far it is. No model of crowding is shown."""
+    from ttr_core.edit.crowding import COUNTS
+
+    path = tmp_path / "iran.yaml"
+    path.write_text(Path("maps/iran.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    for page in open_editor(browser, EditSession.open(path)):
+        page.click('.tabs button[data-tab="numbers"]')
+        row = page.locator("#numbers tr.crowding")
+        row.wait_for()
+        assert row.locator("td").first.inner_text().startswith("crowding in play")
+        assert "demand no track serves" not in page.inner_text("#numbers")
+        COUNTS.wait(300)
+        page.wait_for_function(
+            "[...document.querySelectorAll('#numbers tr.crowding td')].slice(1)"
+            ".every((td) => td.textContent.includes('counted in'))"
+        )
+        cells = row.locator("td").all_inner_texts()[1:]
+        mine = page.evaluate("api('numbers?players=3')")["crowding"]["map"]
+        low, high = mine["ci95"]
+        interval = f"{mine['per_game']:.1f} ({low:.1f}–{high:.1f})"
+        assert cells[0] == f"{interval}\ncounted in {mine['games']} greedy games"
+        assert len(cells) == 4
+        screenshot(page, tmp_path, "edit-numbers-crowding.png")

@@ -67,8 +67,9 @@ def analyse(
     plot: Annotated[
         Path | None,
         typer.Option(
-            help="Also write a one-page figure (.png/.svg/.pdf): crowding drawn on the map "
-            "at 2–5 players, value profile, coverage, regions, score among random decks.",
+            help="Also write a one-page figure (.png/.svg/.pdf): where the model of who "
+            "wants what puts the crowding (its ranking) on the map at 2–5 players, value "
+            "profile, coverage, regions, score among random decks.",
             parser=output_file,
         ),
     ] = None,
@@ -104,8 +105,9 @@ def analyse(
     at every table size from the deck and the board, and counted in --games greedy
     games a table size with the connections those games took from players who needed
     them (crowding in play). Then the structure: value profile against the published
-    decks; coverage (tickets per city against degree, regions); a model of
-    crowding (expected players wanting each route against its free tracks, R11);
+    decks; coverage (tickets per city against degree, regions); the connections
+    taken in play at each table size (with --games 0, a model's ranking of them:
+    expected players wanting each route against its free tracks, R11, no count);
     fragility (single cheap path, pairs sharing most of their path); the deck number
     set among random decks of the same size.
 

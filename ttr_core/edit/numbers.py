@@ -7,9 +7,12 @@ bundled maps):
   space; near 1 the board fills up);
 - colour balance: the spaces of each card colour, and their spread (largest over
   smallest; the published boards are near 1);
-- crowding at that table size (`ttr tickets`: the share of demanded wagons no free
-  track can serve);
-- the deck number (`ttr tickets`: the share of held tickets players complete, predicted).
+- crowding in play at that table size: the connections a game takes from players
+  who needed them, counted in greedy games in the background with its 95 %
+  interval (`ttr_core.edit.crowding`; `ttr tickets --games N` counts the same);
+- the deck number (`ttr tickets`: the share of held tickets players complete,
+  predicted; its crowding term is the model's, and it was validated as a whole
+  against completion in play: docs/tickets.md).
 
 A number that cannot be worked out yet (no tickets, no routes) is None.
 """
@@ -37,7 +40,6 @@ def map_numbers(game_map: Map, players: int) -> dict[str, Any]:
         "claimable_spaces": None,
         "colors": {},
         "color_spread": None,
-        "crowding": None,
         "deck_number": None,
     }
     if not game_map.routes:
@@ -61,9 +63,6 @@ def map_numbers(game_map: Map, players: int) -> dict[str, Any]:
             measures = measure_deck(TicketBoard(game_map), game_map.tickets)
         except DeckError:
             return numbers
-        crowding = next((c for c in measures.crowding if c.players == players), None)
-        if crowding is not None:
-            numbers["crowding"] = round(crowding.excess_share, 3)
         # The deck number at this table size: the share of held tickets players
         # complete, predicted (docs/tickets.md).
         completion = measures.completion.get(players)
@@ -72,11 +71,24 @@ def map_numbers(game_map: Map, players: int) -> dict[str, Any]:
 
 
 @cache
-def board_numbers(key: str, players: int) -> dict[str, Any]:
-    """One published board's numbers at a table size, computed once."""
+def published_map(key: str) -> Map:
     from ttr_maps.load import load_map
 
-    return map_numbers(load_map(key), players)
+    return load_map(key)
+
+
+@cache
+def board_numbers(key: str, players: int) -> dict[str, Any]:
+    """One published board's numbers at a table size, computed once."""
+    return map_numbers(published_map(key), players)
+
+
+def games_at(players: int) -> int:
+    """The games a count plays at least: `ttr tickets`'s default at that table size."""
+    from ttr_core.playtest.crowding import DEFAULT_CROWDING_GAMES
+    from ttr_core.playtest.crowding import games_at as seat_games
+
+    return seat_games(players, DEFAULT_CROWDING_GAMES)
 
 
 def nearest_boards(game_map: Map | None, players: int) -> list[Any]:
@@ -103,12 +115,26 @@ def live_numbers(checked: Checked, players: int) -> dict[str, Any]:
     names them in order, with their rules, table sizes and what of each is not
     modelled; `published` holds their numbers by id; `not_modelled` what of the
     map itself is not)."""
+    from ttr_core.edit.crowding import COUNTS
+
     game_map = checked.report.map if not checked.report.errors else None
     mine = map_numbers(game_map, players) if game_map is not None else None
     boards = nearest_boards(game_map, players)
+    crowding: dict[str, Any] = {}
+    if mine is not None and game_map is not None and mine["deck_number"] is not None:
+        key = ("text", hash(checked.text), players)
+        crowding["map"] = COUNTS.ask(key, game_map, players, games_at(players)).payload()
+    for board in boards:
+        key = ("board", board.map_id, players)
+        board_map = published_map(board.map_id)
+        count = COUNTS.ask(key, board_map, players, games_at(players), edited=False)
+        crowding[board.map_id] = count.payload()
     return {
         "players": players,
         "map": mine,
+        # Crowding in play, by column ("map" and each board's id): counted in the
+        # background, so a count may still be going on (the page asks again).
+        "crowding": crowding,
         # What of the map ttr does not model (its `not_modelled:`): the numbers
         # are the map's played without it.
         "not_modelled": [] if game_map is None else list(game_map.not_modelled),

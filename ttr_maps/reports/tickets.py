@@ -18,14 +18,22 @@ if TYPE_CHECKING:
     from ttr_maps.analysis.tickets import DeckAnalysis
 
 #: Version of the JSON layout (3: the deck number, predicted completion per table
-#: size, and the deck in play: completion and blocked connections counted in games).
-TICKETS_FORMAT = 3
+#: size, and the deck in play: completion and blocked connections counted in games;
+#: 4: the model of crowding under `crowding_model`, without a count a game).
+TICKETS_FORMAT = 4
 #: Connections and cities are listed as crowded from this expected excess.
 SHOWN_EXCESS = 0.005
 #: What the share of random decks says (benchmarks/calibration_bench.py, section deck).
 CALIBRATION_MEANING = (
     "the share of random decks of the same size whose deck number is lower: decks predicted "
     "to be harder to complete (docs/tickets.md, The deck number)"
+)
+#: What the model of crowding is, and is not.
+CROWDING_MODEL_MEANING = (
+    "a model of who wants which connection (every player holds a hand of tickets drawn from "
+    "the deck): its ranking of connections follows play and it is the deck number's crowding "
+    "term; it is no count of play (16-55 % low on maps it was not fitted to): `played` "
+    "counts the connections taken (docs/tickets.md)"
 )
 #: What the deck number is, in one line.
 DECK_NUMBER_MEANING = (
@@ -140,45 +148,10 @@ def analysis_to_dict(analysis: DeckAnalysis, *, top: int = 10) -> dict[str, Any]
                 for pair, n in sorted(measures.region_pairs.items())
             ],
         },
-        "crowding": [
-            {
-                "players": c.players,
-                "hand": round(c.hand, 2),
-                "excess_share": round(c.excess_share, 4),
-                "blocked_per_game": round(c.blocked_per_game, 3),
-                "published": {
-                    name: {
-                        "excess_share": round(theirs.excess_share, 4),
-                        "blocked_per_game": round(theirs.blocked_per_game, 3),
-                    }
-                    for name, m in published
-                    for theirs in m.crowding
-                    if theirs.players == c.players
-                },
-                "over_demanded_routes": [
-                    {
-                        "between": [r.connection.a, r.connection.b],
-                        "routes": list(r.connection.route_ids),
-                        "demand": round(r.demand, 3),
-                        "capacity": r.capacity,
-                        "excess": round(r.excess, 3),
-                    }
-                    for r in c.routes()[:top]
-                    if r.excess >= SHOWN_EXCESS
-                ],
-                "over_demanded_cities": [
-                    {
-                        "city": r.city,
-                        "demand": round(r.demand, 3),
-                        "capacity": r.capacity,
-                        "excess": round(r.excess, 3),
-                    }
-                    for r in c.cities()[:top]
-                    if r.excess >= SHOWN_EXCESS
-                ],
-            }
-            for c in measures.crowding
-        ],
+        "crowding_model": {
+            "meaning": CROWDING_MODEL_MEANING,
+            "by_players": _crowding_model(measures, published, top),
+        },
         "fragility": {
             "single_path": [
                 {
@@ -210,6 +183,47 @@ def analysis_to_dict(analysis: DeckAnalysis, *, top: int = 10) -> dict[str, Any]
     return result
 
 
+def _crowding_model(measures: Any, published: list[tuple[str, Any]], top: int) -> list[Any]:
+    """The model of crowding by table size, for JSON: the hand, the share of wanted
+    wagons over capacity (the structure's `crowding` part) beside the published
+    decks', and the connections and cities it ranks most over-demanded."""
+    return [
+        {
+            "players": c.players,
+            "hand": round(c.hand, 2),
+            "excess_share": round(c.excess_share, 4),
+            "published": {
+                name: {"excess_share": round(theirs.excess_share, 4)}
+                for name, m in published
+                for theirs in m.crowding
+                if theirs.players == c.players
+            },
+            "over_demanded_routes": [
+                {
+                    "between": [r.connection.a, r.connection.b],
+                    "routes": list(r.connection.route_ids),
+                    "demand": round(r.demand, 3),
+                    "capacity": r.capacity,
+                    "excess": round(r.excess, 3),
+                }
+                for r in c.routes()[:top]
+                if r.excess >= SHOWN_EXCESS
+            ],
+            "over_demanded_cities": [
+                {
+                    "city": r.city,
+                    "demand": round(r.demand, 3),
+                    "capacity": r.capacity,
+                    "excess": round(r.excess, 3),
+                }
+                for r in c.cities()[:top]
+                if r.excess >= SHOWN_EXCESS
+            ],
+        }
+        for c in measures.crowding
+    ]
+
+
 def _next_cost(analysis: DeckAnalysis, a: str, b: str) -> int | None:
     costs = analysis.board.paths(a, b).costs
     return costs[1] if len(costs) > 1 else None
@@ -229,7 +243,7 @@ def analysis_renderables(analysis: DeckAnalysis, *, top: int = 8, width: int = 8
     yield _values_table(analysis)
     yield _coverage_table(analysis, top)
     yield _regions_table(analysis)
-    yield from _crowding(analysis, published, top)
+    yield from _crowding(analysis, top)
     yield from _fragility(analysis, top)
 
 
@@ -402,40 +416,70 @@ def _regions_table(analysis: DeckAnalysis) -> Any:
     return regions
 
 
-def _crowding(analysis: DeckAnalysis, published: list[tuple[str, Any]], top: int) -> Iterator[Any]:
-    """The model of crowding, by table size: the connections most over-demanded and
-    the busiest cities, beside the published boards' counts."""
-    crowding = analysis.measures.crowding
-    if crowding:
+def _crowding(analysis: DeckAnalysis, top: int) -> Iterator[Any]:
+    """Where the crowding falls, by table size: the connections taken in play
+    where the deck was played (`--games`), else the model's ranking of who wants
+    which connection, which follows play's ranking but counts nothing of play."""
+    played = {p.players: p for p in analysis.played}
+    modelled = [c for c in analysis.measures.crowding if c.players not in played]
+    for p in analysis.played:
+        yield _played_crowding(analysis.board, p, top)
+    if modelled:
         yield (
-            "The tables below are a model of who wants which connection (every player holds "
-            "a hand of tickets drawn from the deck): its ranking of connections follows "
-            "play, its count of connections taken a game is 20-60 % low on crowded maps it "
-            "was not fitted to. The count in play above is the one to read (`--games`).\n"
+            "Not played (--games 0): the tables below rank connections by a model of who "
+            "wants which (every player holds a hand of tickets drawn from the deck). Its "
+            "ranking follows play; its numbers are no count of play (16-55 % low on maps "
+            "it was not fitted to): --games counts the connections taken.\n"
         )
-    for crowd in crowding:
-        yield _crowding_at(crowd, published, top)
+    for crowd in modelled:
+        yield _model_crowding(crowd, top)
 
 
-def _crowding_at(crowd: Any, published: list[tuple[str, Any]], top: int) -> Any:
-    """One table size's crowding: a table of the worst connections, or a line."""
+def _played_crowding(board: Any, played: Any, top: int) -> Any:
+    """One table size's connections taken in play, most often first, and the
+    cities they lead to."""
+    from rich.markup import escape
+
+    low, high = played.blocked_ci95
+    title = (
+        f"Crowding in play at {played.players} players: {played.blocked_per_game:.2f} "
+        f"connections taken a game ({low:.2f}-{high:.2f}, 95 %; {played.games} "
+        f"{','.join(played.bots)} games)"
+    )
+    taken = [(c, b) for c, b in played.routes(board) if b >= SHOWN_EXCESS][:top]
+    if not taken:
+        return f"[bold]{escape(title)}[/bold]: no connection taken\n"
+    table = _table(title, "route", "length", "tracks (R11)", "taken a game")
+    for connection, per_game in taken:
+        table.add_row(
+            escape(str(connection)),
+            str(connection.length),
+            str(connection.capacity(played.players, board.rules)),
+            f"{per_game:.2f}",
+        )
+    cities: Counter[str] = Counter()
+    for connection, per_game in played.routes(board):
+        cities[connection.a] += per_game
+        cities[connection.b] += per_game
+    table.caption = "cities most taken from: " + escape(
+        ", ".join(f"{city} ({n:.2f})" for city, n in cities.most_common(5))
+    )
+    return table
+
+
+def _model_crowding(crowd: Any, top: int) -> Any:
+    """One table size's model ranking: a table of the most over-demanded
+    connections, or a line."""
     from rich.markup import escape
 
     over = [r for r in crowd.routes() if r.excess >= SHOWN_EXCESS][:top]
-    beside = ", ".join(
-        f"{name} {theirs.blocked_per_game:.1f}"
-        for name, m in published
-        for theirs in m.crowding
-        if theirs.players == crowd.players
-    )
     title = (
-        f"Crowding at {crowd.players} players (a hand of {crowd.hand:.1f} tickets): "
-        f"{crowd.blocked_per_game:.1f} connections a game wanted by a player who finds "
-        f"no free track ({beside}); {100 * crowd.excess_share:.1f} % of wanted wagons"
+        f"Where the model puts the crowding at {crowd.players} players "
+        f"(a hand of {crowd.hand:.1f} tickets)"
     )
     if not over:
         return f"[bold]{escape(title)}[/bold]: no route over-demanded\n"
-    crowded = _table(title, "route", "length", "players wanting", "tracks", "shut out")
+    crowded = _table(title, "route", "length", "players wanting", "tracks", "model excess")
     for r in over:
         crowded.add_row(
             escape(str(r.connection)),
@@ -445,7 +489,7 @@ def _crowding_at(crowd: Any, published: list[tuple[str, Any]], top: int) -> Any:
             f"{r.excess:.2f}",
         )
     cities = [c for c in crowd.cities() if c.excess >= SHOWN_EXCESS][:5]
-    crowded.caption = "busiest cities: " + escape(
+    crowded.caption = "busiest cities (model): " + escape(
         ", ".join(f"{c.city} (+{c.excess:.2f})" for c in cities)
     )
     return crowded
@@ -507,8 +551,8 @@ def plot_analysis(analysis: DeckAnalysis, path: str | Path, *, dpi: float = 90) 
         overlay = Overlay(heat=Heat(routes=route_heat, cities=city_heat))
         drawing = draw_map(ax, board.map, overlay, legend=False, colorbar=False)
         ax.set_title(
-            f"{crowd.players} players: {100 * crowd.excess_share:.1f} % of wanted wagons "
-            "over capacity",
+            f"{crowd.players} players: where the model puts the crowding "
+            "(its ranking; `--games` counts play)",
             fontproperties=font_properties(11, "bold"),
         )
     if drawing is not None and drawing.heat_mappable is not None:

@@ -38,7 +38,9 @@ def test_cli_tickets_json_reports_the_deck_number_play_and_crowding():
         low, high = played["completion_ci95"]
         assert low <= played["completion"] <= high
         assert played["blocked_ci95"][0] <= played["blocked_per_game"]
-    assert [c["players"] for c in data["crowding"]] == [2, 3, 4, 5]
+    model = data["crowding_model"]
+    assert [c["players"] for c in model["by_players"]] == [2, 3, 4, 5]
+    assert "no count of play" in model["meaning"]
     assert set(data["structure"]["parts"]) == set(data["structure"]["weights"])
     assert data["calibration"]["random_decks"] == 20
     assert "harder" in data["calibration"]["meaning"]
@@ -46,12 +48,14 @@ def test_cli_tickets_json_reports_the_deck_number_play_and_crowding():
     published = data["structure"]["published"]
     assert len(published) == 12 and next(iter(published)) == "North America"  # itself first
     assert published["North America"]["total"] == data["structure"]["total"]
-    two = data["crowding"][0]
-    assert two["blocked_per_game"] > 0 and {"North America", "Europe"} <= set(two["published"])
+    two = model["by_players"][0]
+    # Issue 36: the model gives no count of connections a game (play counts them).
+    assert "blocked_per_game" not in json.dumps(model)
+    assert two["excess_share"] > 0 and {"North America", "Europe"} <= set(two["published"])
     assert "Nordic Countries" in two["published"]  # it seats 2 players
     assert all("excess" in r for r in two["over_demanded_routes"])
     # R12: the model's hand is more than R4's least kept and the same at every size.
-    assert {c["hand"] for c in data["crowding"]} == {two["hand"]} and two["hand"] > 2
+    assert {c["hand"] for c in model["by_players"]} == {two["hand"]} and two["hand"] > 2
 
 
 def test_cli_tickets_text_leads_with_the_deck_number_and_play():
@@ -62,16 +66,21 @@ def test_cli_tickets_text_leads_with_the_deck_number_and_play():
     assert text.startswith(f"Iran: deck number {100 * number:.0f} % at 4 players")
     assert "In play: games of greedy bots" in text
     assert "predicted harder than this deck" in text
-    # The crowding model's tables say what to read instead.
-    assert "The count in play above is the one to read" in text
-    hand = analyse_deck(load_map("iran"), samples=0).measures.crowding[2].hand
-    assert f"Crowding at 4 players (a hand of {hand:.1f} tickets)" in text
+    # Issue 36: crowding is the count in play at every table size, no model's.
+    for players in (2, 3, 4, 5):
+        assert f"Crowding in play at {players} players:" in text
+    assert "Where the model puts" not in text and "a hand of" not in text
 
 
-def test_cli_tickets_games_0_plays_nothing():
+def test_cli_tickets_games_0_plays_nothing_and_ranks_by_the_model_without_a_count():
     result = runner.invoke(app, ["tickets", "iran", "--samples", "0", "--games", "0"])
     assert result.exit_code == 0, result.output
-    assert "In play" not in result.stdout
+    text = " ".join(result.stdout.split())
+    assert "In play" not in text and "Crowding in play" not in text
+    hand = analyse_deck(load_map("iran"), samples=0).measures.crowding[2].hand
+    assert f"Where the model puts the crowding at 4 players (a hand of {hand:.1f} tickets)" in text
+    assert "its numbers are no count of play" in text
+    assert "connections a game" not in text
 
 
 def test_cli_tickets_plot_is_written(tmp_path: Path):
@@ -142,7 +151,7 @@ def test_ttr_tickets_with_another_seed_keeps_the_deck_number_and_its_place() -> 
         numbers.append(json.loads(result.stdout))
     first = numbers[0]
     for other in numbers[1:]:
-        for key in ("deck_number", "structure", "crowding", "fragility", "coverage"):
+        for key in ("deck_number", "structure", "crowding_model", "fragility", "coverage"):
             assert other[key] == first[key]
         shares = first["calibration"]["easier_share"], other["calibration"]["easier_share"]
         assert abs(shares[0] - shares[1]) <= 0.35

@@ -650,10 +650,13 @@ window.addEventListener("beforeunload", (event) => { if (state && state.dirty) e
 
 // ------------------------------------------------------------ numbers
 
+let numbersTimer = null;
 async function loadNumbers() {
+  clearTimeout(numbersTimer);
   const players = $("players").value;
   let numbers;
   try { numbers = await api("numbers?players=" + players); } catch (error) { say(error.message, true); return; }
+  if (players !== $("players").value) return; // a newer table size was asked for
   const table = $("numbers");
   table.replaceChildren();
   // The nearest published boards that seat as many players, nearest first.
@@ -662,7 +665,6 @@ async function loadNumbers() {
     ["wagons in play / claimable spaces", "wagon_ratio"],
     ["claimable spaces", "claimable_spaces"],
     ["colour spread (most / fewest spaces)", "color_spread"],
-    ["crowding (demand no track serves)", "crowding"],
     ["deck number (held tickets completed, predicted)", "deck_number"],
   ];
   const head = table.insertRow();
@@ -672,6 +674,18 @@ async function loadNumbers() {
     const row = table.insertRow();
     row.insertCell().textContent = label;
     for (const column of columns) row.insertCell().textContent = column && column[key] !== null && column[key] !== undefined ? column[key] : "–";
+  }
+  // Crowding counted in play (greedy games in the background), never a model:
+  // the count a game with its 95 % interval, or how far the counting is.
+  const counts = [numbers.crowding.map, ...numbers.boards.map((b) => numbers.crowding[b.id])];
+  const row = table.insertRow();
+  row.className = "crowding";
+  const label = row.insertCell();
+  label.textContent = "crowding in play (connections taken a game, 95 %)";
+  label.title = "Connections a game takes from players who needed them (on the cheapest path of a ticket they hold, closed by the others' tracks), counted in greedy games as `ttr tickets --games` counts them: docs/tickets.md";
+  for (const count of counts) crowdingCell(row.insertCell(), count);
+  if (counts.some((count) => count && ["waiting", "counting"].includes(count.state)) && !$("tab-numbers").hidden) {
+    numbersTimer = setTimeout(loadNumbers, 1000);
   }
   const colours = numbers.map ? numbers.map.colors : {};
   for (const color of Object.keys(colours)) {
@@ -691,6 +705,23 @@ async function loadNumbers() {
     const row = table.insertRow();
     const cell = row.insertCell(); cell.colSpan = names.length + 1; cell.className = "muted";
     cell.textContent = "This map's numbers appear once it has no errors.";
+  }
+}
+function crowdingCell(cell, count) {
+  if (!count) { cell.textContent = "–"; return; }
+  if (count.state === "done") {
+    cell.textContent = `${count.per_game.toFixed(1)} (${count.ci95[0].toFixed(1)}–${count.ci95[1].toFixed(1)})`;
+    cell.style.whiteSpace = "nowrap";
+    const note = document.createElement("div");
+    note.className = "muted";
+    note.style.fontSize = "11px";
+    note.textContent = `counted in ${count.games} ${count.bots.join(", ")} games`;
+    cell.appendChild(note);
+  } else if (count.state === "failed") {
+    cell.textContent = "not counted: " + count.error;
+  } else {
+    cell.textContent = `counting: ${count.played} of ${count.games} games`;
+    cell.className = "muted";
   }
 }
 $("players").addEventListener("change", loadNumbers);
