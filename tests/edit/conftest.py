@@ -55,3 +55,13 @@ def blank(new_map: Path) -> Iterator[Editor]:
     text = empty_map_text("fjords", coordinates="geographic", schema_ref="map.schema.json")
     session = EditSession.open(new_map, text, region=country_frame("NO"), country="NO")
     yield from editor_for(session)
+
+
+@pytest.fixture(autouse=True)
+def _no_count_left_running() -> Iterator[None]:
+    """A test's crowding counts in the background (the Numbers panel) stop with it."""
+    from ttr_core.edit.crowding import COUNTS
+
+    yield
+    COUNTS.stop()
+    COUNTS.wait(60)

@@ -155,6 +155,14 @@ class CrowdingCounts:
             if not count.dropped.is_set():
                 count.run()
 
+    def stop(self) -> None:
+        """Drop every count not done yet (the editor closing; tests)."""
+        with self._lock:
+            for count in self._counts.values():
+                if count.state != "done":
+                    count.dropped.set()
+            self._queue.clear()
+
     def wait(self, timeout: float | None = None) -> None:
         """Until every count asked for is played (tests and doctests)."""
         thread = self._thread

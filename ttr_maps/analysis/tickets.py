@@ -1,6 +1,8 @@
 """Ticket decks: the deck number (the share of held tickets players complete,
-predicted per table size), value profile, coverage, crowding per table size,
-fragility, structural parts, random decks to set a deck among, and suggested decks.
+predicted per table size), value profile, coverage, a model of crowding per table
+size (who wants which connection: its ranking and the deck number's crowding term;
+no count of play, which `ttr_core.playtest.crowding` makes), fragility, structural
+parts, random decks to set a deck among, and suggested decks.
 
 Every measure works on a `TicketBoard`: the map's connections (a pair of
 neighbouring cities, whatever its number of tracks), all-pairs wagon distances
@@ -406,11 +408,14 @@ class CityDemand:
 
 @dataclass(frozen=True)
 class Crowding:
-    """Crowding at one table size: every connection's expected demand (players
-    wanting it) against its R11 capacity; `excess`, the expected players left
-    without a track of it; `blocked_per_game`, their sum over the connections (the
-    connections a game takes from a player who wanted them); and `excess_share`,
-    the share of wanted wagons that no free track can serve (0 = none)."""
+    """The model of crowding at one table size: every connection's expected demand
+    (players wanting it) against its R11 capacity; `excess`, the expected players
+    left without a track of it; `blocked_per_game`, their sum over the connections;
+    and `excess_share`, the share of wanted wagons that no free track can serve (0 =
+    none). Its ranking of connections follows play; its counts are 16-59 % below
+    play on maps it was not fitted to, so no output shows them as a count (what a
+    designer reads is `PlayedDeck`'s): `blocked_per_game` is for the calibration
+    benchmark, `excess_share` the deck number's crowding term."""
 
     players: int
     #: Tickets a player holds in the model (`typical_hands`).
