@@ -469,7 +469,7 @@ def test_the_numbers_panel_shows_crowding_counted_in_play(browser: Any, tmp_path
         cells = row.locator("td").all_inner_texts()[1:]
         mine = page.evaluate("api('numbers?players=3')")["crowding"]["map"]
         low, high = mine["ci95"]
-        interval = f"{mine['per_game']:.1f} ({low:.1f}–{high:.1f})"
-        assert cells[0] == f"{interval}\ncounted in {mine['games']} greedy games"
+        interval = f"{low:.1f}–{high:.1f}, counted in {mine['games']} greedy games"
+        assert cells[0] == f"{mine['per_game']:.1f}\n{interval}"
         assert len(cells) == 4
         screenshot(page, tmp_path, "edit-numbers-crowding.png")

@@ -681,7 +681,7 @@ async function loadNumbers() {
   const row = table.insertRow();
   row.className = "crowding";
   const label = row.insertCell();
-  label.textContent = "crowding in play (connections taken a game, 95 %)";
+  label.textContent = "crowding in play (connections taken a game; 95 % interval)";
   label.title = "Connections a game takes from players who needed them (on the cheapest path of a ticket they hold, closed by the others' tracks), counted in greedy games as `ttr tickets --games` counts them: docs/tickets.md";
   for (const count of counts) crowdingCell(row.insertCell(), count);
   if (counts.some((count) => count && ["waiting", "counting"].includes(count.state)) && !$("tab-numbers").hidden) {
@@ -710,12 +710,11 @@ async function loadNumbers() {
 function crowdingCell(cell, count) {
   if (!count) { cell.textContent = "–"; return; }
   if (count.state === "done") {
-    cell.textContent = `${count.per_game.toFixed(1)} (${count.ci95[0].toFixed(1)}–${count.ci95[1].toFixed(1)})`;
-    cell.style.whiteSpace = "nowrap";
+    cell.textContent = count.per_game.toFixed(1);
     const note = document.createElement("div");
     note.className = "muted";
     note.style.fontSize = "11px";
-    note.textContent = `counted in ${count.games} ${count.bots.join(", ")} games`;
+    note.textContent = `${count.ci95[0].toFixed(1)}–${count.ci95[1].toFixed(1)}, counted in ${count.games} ${count.bots.join(", ")} games`;
     cell.appendChild(note);
   } else if (count.state === "failed") {
     cell.textContent = "not counted: " + count.error;
