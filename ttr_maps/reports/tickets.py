@@ -355,6 +355,11 @@ def _structure(analysis: DeckAnalysis, published: list[tuple[str, Any]]) -> Iter
     head.add_row(
         "structure", "", "", f"{score.total:.1f}", *(f"{m.score.total:.1f}" for _, m in published)
     )
+    where = "are below" if analysis.played else "are counted with --games"
+    head.caption = (
+        "crowding here: the model's share of wanted wagons over capacity (a part of the "
+        f"structure, no count of play; the connections taken in play {where})"
+    )
     yield head
     profile = next((d.name for d in PUBLISHED_DECKS if d.key == score.profile), score.profile)
     yield (
