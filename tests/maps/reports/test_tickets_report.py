@@ -70,6 +70,8 @@ def test_cli_tickets_text_leads_with_the_deck_number_and_play():
     for players in (2, 3, 4, 5):
         assert f"Crowding in play at {players} players:" in text
     assert "Where the model puts" not in text and "a hand of" not in text
+    assert "the model's share of wanted wagons over capacity" in text  # the structure's part
+    assert "the connections taken in play are below" in text
 
 
 def test_cli_tickets_games_0_plays_nothing_and_ranks_by_the_model_without_a_count():
@@ -80,6 +82,7 @@ def test_cli_tickets_games_0_plays_nothing_and_ranks_by_the_model_without_a_coun
     hand = analyse_deck(load_map("iran"), samples=0).measures.crowding[2].hand
     assert f"Where the model puts the crowding at 4 players (a hand of {hand:.1f} tickets)" in text
     assert "its numbers are no count of play" in text
+    assert "the connections taken in play are counted with --games" in text  # structure
     assert "connections a game" not in text
 
 
