@@ -557,7 +557,7 @@ def plot_analysis(analysis: DeckAnalysis, path: str | Path, *, dpi: float = 90) 
         drawing = draw_map(ax, board.map, overlay, legend=False, colorbar=False)
         ax.set_title(
             f"{crowd.players} players: where the model puts the crowding "
-            "(its ranking; `--games` counts play)",
+            "(its ranking; --games counts play)",
             fontproperties=font_properties(11, "bold"),
         )
     if drawing is not None and drawing.heat_mappable is not None:
