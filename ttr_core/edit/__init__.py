@@ -14,6 +14,8 @@
 - `state`: what the page receives after every edit: the board, the elements,
   `ttr validate`'s problems tied to the element they are about, and the numbers.
 - `numbers`: the live numbers beside the board, each with the published boards'.
+- `crowding`: crowding in play for the numbers, counted in greedy games in a
+  background thread (the map as edited, then the published boards beside it).
 - `playtest`: play-tests run in the background through the simulation machinery,
   with progress, a stop, findings, win rates and a claim heatmap.
 - `tables`: CSV import and export of cities, routes and tickets.
