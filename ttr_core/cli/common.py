@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+import sys
+import time
+from collections.abc import Callable, Iterable
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -193,21 +194,87 @@ def played_map(map_argument: str, changes: list[str] | None = None) -> PlayedMap
     return PlayedMap(game_map, map_argument, rules)
 
 
-@contextmanager
-def games_progress(description: str, total: int) -> Iterator[Callable[[object], None]]:
-    """A progress bar over `total` games that disappears when done; yields the
-    `on_game` callback that moves it on."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+class GamesProgress:
+    """Games played so far, shown on stderr from the start: a live bar on a
+    terminal; elsewhere (a CI log, a pipe) plain lines, at the start, after the
+    first game (which may take minutes with search bots), then at every tenth
+    of the run (at most one line in `QUIET` seconds) or every `EVERY` seconds,
+    and at the end. Call it with each finished game;
+    `more(extra)` grows the total when a run decides to play on."""
 
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        transient=True,
-    ) as progress:
-        task = progress.add_task(description, total=total)
-        yield lambda _: progress.advance(task)
+    #: Seconds between plain lines at most, once the first game is in.
+    EVERY = 60.0
+    #: ... and at least these, so that a quick run prints three lines.
+    QUIET = 5.0
+
+    def __init__(
+        self, description: str, total: int, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.description, self.total, self.done = description, total, 0
+        self._clock = clock
+        self._started = self._last = self._clock()
+        self._bar: Any = None
+        self._task: Any = None
+        self._terminal = sys.stderr.isatty()
+        self._shown = 0
+
+    def __enter__(self) -> GamesProgress:
+        if self._terminal:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+            self._bar = Progress(
+                "[progress.description]{task.description}",
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeRemainingColumn(),
+                console=Console(stderr=True),
+                transient=True,
+            )
+            self._bar.__enter__()
+            self._task = self._bar.add_task(self.description, total=self.total)
+        else:
+            self._line(f"{self.total:,} games to play")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.__exit__(*exc)
+        elif exc[0] is None:
+            self._line(f"{self.done:,} games in {self._elapsed()}")
+
+    def __call__(self, _game: object = None) -> None:
+        self.done += 1
+        if self._bar is not None:
+            self._bar.advance(self._task)
+            return
+        now = self._clock()
+        step = max(1, self.total // 10)
+        tenth = self.done - self._shown >= step and now - self._last >= self.QUIET
+        if self.done == 1 or tenth or now - self._last >= self.EVERY:
+            self._line(self._count())
+            self._shown, self._last = self.done, now
+
+    def more(self, extra: int) -> None:
+        self.total += extra
+        if self._bar is not None:
+            self._bar.update(self._task, total=self.total)
+
+    def _count(self) -> str:
+        return f"{self.done:,}/{self.total:,} games, {self._elapsed()} so far"
+
+    def _elapsed(self) -> str:
+        minutes, seconds = divmod(int(self._clock() - self._started), 60)
+        return f"{minutes}:{seconds:02d}"
+
+    def _line(self, text: str) -> None:
+        typer.echo(f"{self.description}: {text}", err=True)
+
+
+def games_progress(description: str, total: int) -> GamesProgress:
+    """A progress display over `total` games (see `GamesProgress`); use it as a
+    context manager, whose value is the `on_game` callback that moves it on."""
+    return GamesProgress(description, total)
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> typer.Exit:

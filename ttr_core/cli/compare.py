@@ -15,6 +15,7 @@ from ttr_core.cli.common import (
     checked_bots,
     checked_output,
     fail,
+    games_progress,
     output_file,
     played_map,
 )
@@ -133,7 +134,8 @@ def compare(
         from ttr_core.playtest.compare import compare_maps
 
         played = played_map(a), played_map(b)  # exit 2 on errors
-        comparison = compare_maps(*played, plan, where, titles)
+        with games_progress("compare: both maps", 2 * games) as advance:
+            comparison = compare_maps(*played, plan, where, titles, on_game=advance)
     else:  # a report and a map: the map is played with the options, unpaired
         from ttr_core.playtest.simulate import simulate
 
@@ -142,7 +144,9 @@ def compare(
             if path is not None:
                 reports.append(_read_report(argument, path))
             else:
-                reports.append(simulate(played_map(argument), plan, where).report)
+                one = played_map(argument)
+                with games_progress(f"{one.map.id}: playing", games) as advance:
+                    reports.append(simulate(one, plan, where, on_game=advance).report)
         comparison = compare_reports(reports[0], reports[1], titles)
     text = REPORTERS[output_format.value](comparison)
     if output is None:

@@ -38,6 +38,7 @@ from ttr_core.edit.splice import (
     replace_scalars,
 )
 from ttr_maps.io.limits import MAX_CITY_NAME_CHARS
+from ttr_maps.io.yaml_text import lint_clean_changes
 from ttr_maps.model import ROUTE_COLORS
 from ttr_maps.rules import (
     BASE,
@@ -338,11 +339,15 @@ def _route_fields(length: int, colors: tuple[str, ...], tunnel: bool, ferry: int
 
 
 def apply_edit(text: str, edit: Edit) -> str:
-    """The text after `edit` (`EditError` if it cannot be made)."""
+    """The text after `edit` (`EditError` if it cannot be made). The lines an edit
+    writes are laid out as a default yamllint run wants them (`lint_clean_changes`:
+    a long entry broken after its commas); the lines it leaves alone, and a whole
+    text given as it is (`ReplaceText`: a reload from disk, `ttr fix`), stay."""
     try:
-        return _apply(text, edit)
+        edited = _apply(text, edit)
     except SpliceError as problem:
         raise EditError(str(problem)) from None
+    return edited if isinstance(edit, ReplaceText) else lint_clean_changes(text, edited)
 
 
 def _apply(text: str, edit: Edit) -> str:

@@ -37,7 +37,7 @@ LINE_WIDTH = 80
 _DIRECTIVE = re.compile(r"#\s*(ttr:|yaml-language-server:)")
 
 
-def lint_clean(text: str, width: int = LINE_WIDTH) -> str:
+def lint_clean(text: str, width: int = LINE_WIDTH, *, document_start: bool = True) -> str:
     """A map's text laid out as a default `yamllint` run wants it, saying exactly
     the same (the same data, the same comments): a `---` before the first node
     (after the opening comments, so a modeline stays on line 1), and no line
@@ -46,7 +46,7 @@ def lint_clean(text: str, width: int = LINE_WIDTH) -> str:
     flow collection (`{between: [A, B], length: 2, …}`) is broken after its commas
     onto lines indented past its opening bracket. Lines holding a `ttr:` or
     modeline directive, block scalars, and a word longer than the width stay as
-    they are.
+    they are. `document_start=False` lays out a part of a document (no `---`).
 
     >>> print(lint_clean("a: 1\\n"), end="")
     ---
@@ -81,7 +81,7 @@ def lint_clean(text: str, width: int = LINE_WIDTH) -> str:
             block_indent = None
         if not started and stripped and not stripped.startswith("#"):
             started = True
-            if not stripped.startswith("---"):
+            if document_start and not stripped.startswith("---"):
                 out.append("---")
         code, comment = _split_comment(line)
         if len(line) <= width or _DIRECTIVE.search(line):
@@ -105,6 +105,43 @@ def lint_clean(text: str, width: int = LINE_WIDTH) -> str:
     if carry is not None:
         out.extend(_wrapped_comment(carry[0] + " ".join(carry[1]), width))
     return "\n".join(out)
+
+
+def lint_clean_changes(before: str, after: str, width: int = LINE_WIDTH) -> str:
+    """`after` with the lines that are not in `before` laid out by `lint_clean`
+    (as a part of the document: no `---` added) and every other line as it was,
+    byte for byte: an edit's new lines pass a default yamllint run, the lines it
+    did not touch stay the author's. Line ends (LF or CRLF) are kept.
+
+    >>> before = "---\\nroutes:\\n  - {between: [A, B], length: 1}\\n"
+    >>> entry = "  - {between: [Salt Lake City, San Francisco], length: 5, color: [orange, white]}"
+    >>> print(lint_clean_changes(before, before + entry + "\\n"), end="")
+    ---
+    routes:
+      - {between: [A, B], length: 1}
+      - {between: [Salt Lake City, San Francisco], length: 5,
+         color: [orange, white]}
+    """
+    import difflib
+
+    old, new = _lines(before), _lines(after)
+    out: list[str] = []
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    for tag, _, _, start, end in matcher.get_opcodes():
+        lines = new[start:end]
+        if tag == "equal" or not any(len(line.rstrip("\r\n")) > width for line in lines):
+            out.extend(lines)
+            continue
+        newline = "\r\n" if lines[0].endswith("\r\n") else "\n"
+        body = "\n".join(line.rstrip("\r\n") for line in lines)
+        cleaned = lint_clean(body, width, document_start=False).replace("\n", newline)
+        out.append(cleaned + (newline if lines[-1].endswith("\n") else ""))
+    return "".join(out)
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of `text`, each with its line end (YAML's: LF or CRLF)."""
+    return [line for line in re.split("(?<=\n)", text) if line]
 
 
 def _comment_lead(line: str) -> str | None:

@@ -329,7 +329,7 @@ def _text(figure: Figure, x_mm: float, y_mm: float, text: str, size: float, **st
     figure.text(  # names are text, never mathtext
         x_mm / page_w,
         y_mm / page_h,
-        for_matplotlib(text),
+        _escaped(text),
         fontproperties=font_properties(size, weight),
         **style,
     )
@@ -350,7 +350,14 @@ def _label(ax: Any, x: float, y: float, text: str, size: float, **style: Any) ->
     from ttr_maps.render.figure import font_properties
 
     weight = style.pop("weight", "normal")  # names are text, never mathtext
-    ax.text(x, y, for_matplotlib(text), fontproperties=font_properties(size, weight), **style)
+    ax.text(x, y, _escaped(text), fontproperties=font_properties(size, weight), **style)
+
+
+def _escaped(text: str) -> str:
+    """`text` for matplotlib, line by line: the page's own line breaks stay breaks
+    (names cannot hold one: the schema's names are single lines), every other
+    control character and `$` in a line escaped."""
+    return "\n".join(for_matplotlib(line) for line in text.split("\n"))
 
 
 def _assembly_page(game_map, board, frame, grid, paper) -> Figure:

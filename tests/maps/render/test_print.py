@@ -150,6 +150,10 @@ def test_tiles_that_would_carry_nothing_are_left_out_and_named(tmp_path: Path):
     texts = [page.extract_text() for page in PdfReader(out).pages]
     names = [grid.name(*t) for t in sorted(grid.empty)]
     assert f"left out, nothing on them: {', '.join(names)}" in texts[0].replace("\n", " ")
+    # The page's own line breaks are breaks, not escapes (the escaping is per line).
+    assert "\\x0a" not in texts[0]
+    assert "\nCut each tile along its frame" in texts[0]
+    assert texts[0].count("(left out)") == len(names)
     printed = [t for t in texts[1:] if ": row " in t]
     assert len(printed) == grid.columns * grid.rows - len(grid.empty)
     assert not any(t.startswith(f"{name}: row") for name in names for t in printed)
