@@ -217,10 +217,14 @@ def main(argv: list[str] | None = None) -> int:
         # Screenshots are kept only for the pictures asked for; make them all in a group.
         make(chosen, made)
         if options.write:
+            missing = [p.name for p in chosen if not (made / f"{p.name}.png").exists()]
             for picture in chosen:
-                shutil.copyfile(made / f"{picture.name}.png", DOCS / f"{picture.name}.png")
-                print(f"wrote docs/{picture.name}.png")
-            return 0
+                if picture.name not in missing:
+                    shutil.copyfile(made / f"{picture.name}.png", DOCS / f"{picture.name}.png")
+                    print(f"wrote docs/{picture.name}.png")
+            for name in missing:
+                print(f"{name}: not made, docs/{name}.png left as it was")
+            return 1 if missing else 0
         stale = compare(chosen, made)
     for line in stale:
         print(line)
