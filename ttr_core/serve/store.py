@@ -16,7 +16,8 @@ the games back and replays their actions (`TableRegistry.start`).
 What is stored is what a game record holds (map, rules, seed, actions, names,
 notes) and the table's settings, plus a SHA-256 digest of each seat's token and of
 the spectators' token: the tokens themselves are never written, so the database
-alone opens no seat.
+alone opens no seat. The seed is stored as it is: whoever reads the file can work
+out every card of every game, the host included (the docs say so).
 
 A change is written *before* it is applied: the server checks an action on a copy
 of the game, writes it, and only then plays it on the table everyone sees; a write
