@@ -712,7 +712,7 @@ function wireBoard(container, describe, onRoute, onCity, cities = () => false) {
   let finger = false;
   container.addEventListener("pointerdown", (event) => { finger = event.pointerType !== "mouse"; });
   container.addEventListener("click", (event) => {
-    if (!onRoute) return;
+    if (!onRoute || document.body.classList.contains("watching")) return; // nothing to choose
     const hits = board.targets(container, event, finger, Boolean(onCity && cities()));
     if (hits.length > 1) board.choose(hits, onRoute, onCity);
     else if (hits[0]?.route) onRoute(hits[0].route);
