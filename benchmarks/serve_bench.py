@@ -6,6 +6,7 @@ bots think.
     .venv/bin/python benchmarks/serve_bench.py --live       # also `ttr serve` over TCP
     .venv/bin/python benchmarks/serve_bench.py --search     # 50 games, a search seat each
     .venv/bin/python benchmarks/serve_bench.py --only search --seconds 60
+    .venv/bin/python benchmarks/serve_bench.py --only store  # checkpoint variants
 
 In process: every game seats one person and one to four bots (2 to 5 players, in
 turn) on the bundled maps, at the `instant` pace, stored in a SQLite database in a
@@ -49,7 +50,7 @@ from typing import Any
 
 from ttr_core.serve.access import TOKEN_HEADER
 from ttr_core.serve.app import create_app
-from ttr_core.serve.store import Database, TableStore
+from ttr_core.serve.store import Database, StoredAction, TableStore
 from ttr_core.serve.tables import TableRegistry
 from ttr_core.serve.thinkers import Thinkers
 
@@ -221,6 +222,80 @@ def in_process(games: int, actions: int, bots: str, synchronous: str) -> None:
     )
 
 
+class NoCheckpoint(TableStore):
+    """For reference only: answers a change without checkpointing (the main file
+    alone would then not hold it, which `ttr serve` promises)."""
+
+    def _checkpoint(self, written: list[tuple[Any, Any]]) -> None:
+        for future, answer in written:
+            future.set_result(answer)
+        written.clear()
+
+
+def store_writes(rounds: int, burst: int) -> None:
+    """The database alone: one action appended per write, to one game, by the
+    checkpoint variants in turn (alternated, `rounds` times): one write at a time
+    (what a person's move waits for), and `burst` writes submitted at once (many
+    tables moving together)."""
+    variants: dict[str, tuple[type[TableStore], int, str]] = {
+        "each write, PASSIVE (before)": (TableStore, 1, "PASSIVE"),
+        "each write, TRUNCATE": (TableStore, 1, "TRUNCATE"),
+        "grouped, PASSIVE (now)": (TableStore, TableStore.CHECKPOINT_GROUP, "PASSIVE"),
+        "no checkpoint (reference)": (NoCheckpoint, 1, "PASSIVE"),
+    }
+    stores: dict[str, TableStore] = {}
+    for name, (kind, group, mode) in variants.items():
+        store = kind(Path(tempfile.mkdtemp(prefix="ttr-serve-bench-")) / "tables.sqlite3")
+        store.CHECKPOINT_GROUP, store.CHECKPOINT_MODE = group, mode
+        store.run(lambda db: db.insert(bench_game()))
+        stores[name] = store
+    numbers = {name: 0 for name in variants}
+    single: dict[str, list[tuple[float, float]]] = {name: [] for name in variants}
+    bursts: dict[str, list[tuple[float, float]]] = {name: [] for name in variants}
+    for _ in range(rounds):
+        for name, store in stores.items():
+            for _ in range(10):
+                cpu, wall = time.process_time(), time.perf_counter()
+                store.run(appender(numbers, name))
+                single[name].append((time.process_time() - cpu, time.perf_counter() - wall))
+            cpu, wall = time.process_time(), time.perf_counter()
+            futures = [store.submit(appender(numbers, name)) for _ in range(burst)]
+            for future in futures:
+                future.result()
+            bursts[name].append(
+                ((time.process_time() - cpu) / burst, (time.perf_counter() - wall) / burst)
+            )
+    for store in stores.values():
+        store.close()
+    print(f"database writes, one action each ({os.getloadavg()[0]:.1f} load):")
+    for name in variants:
+        one = [w * 1000 for _, w in single[name]]
+        many = [w * 1000 for _, w in bursts[name]]
+        print(
+            f"  {name:28} one at a time: wall ms {spread(one)}, CPU ms median "
+            f"{statistics.median(c * 1000 for c, _ in single[name]):.2f}; "
+            f"{burst} at once: wall ms per write median {statistics.median(many):.2f}, "
+            f"CPU ms {statistics.median(c * 1000 for c, _ in bursts[name]):.2f}"
+        )
+
+
+def bench_game() -> Any:
+    from ttr_core.serve.store import StoredGame, StoredSeat
+
+    seats = (StoredSeat("human", "0" * 64), StoredSeat("greedy", None))
+    return StoredGame(
+        "bench", "north_america", "f", {}, 1, False, "instant", None, "0" * 64, 0.0, 0.0,
+        False, seats,
+    )  # fmt: skip
+
+
+def appender(numbers: dict[str, int], name: str) -> Callable[[Database], None]:
+    number = numbers[name]
+    numbers[name] += 1
+    action = StoredAction(0, "draw deck")
+    return lambda db: db.append("bench", number, [action], float(number), False)
+
+
 def start_server(*options: str) -> tuple[Any, str, int, str]:
     import re
     import subprocess
@@ -362,8 +437,12 @@ def main() -> None:
     parser.add_argument(
         "--seconds", type=float, default=60.0, help="How long the search load runs."
     )
-    parser.add_argument("--only", choices=("search",), help="Run only this part.")
+    parser.add_argument("--only", choices=("search", "store"), help="Run only this part.")
+    parser.add_argument("--rounds", type=int, default=20, help="Rounds of `--only store`.")
     args = parser.parse_args()
+    if args.only == "store":
+        store_writes(args.rounds, burst=50)
+        return
     if args.only != "search":
         for synchronous in ("NORMAL", "FULL"):
             in_process(args.games, args.actions, args.bots, synchronous)

@@ -77,17 +77,23 @@ def _make_tickets(group: str, out: Path) -> None:
 def _print_pages(pdf: Path) -> dict[str, int]:
     """The page number of each printed picture, found by what the page says:
     the assembly page first, tile B2, the scoring track (0 1 2 ...), the first
-    ticket page after it, the first train-card page after the tickets, the rules
-    last."""
+    ticket page after it, the first page of train-card fronts, the rules last."""
     from pypdf import PdfReader
 
     texts = [page.extract_text() for page in PdfReader(pdf).pages]
     track = next(i for i, text in enumerate(texts) if text.startswith("0 1 2 3"))
-    cards = next(i for i in range(track + 1, len(texts)) if "\nto " not in texts[i])
+    cards = next(i for i in range(track + 1, len(texts)) if _is_card_front(texts[i]))
     tile = next(i for i, text in enumerate(texts) if "B2: row" in text)
     found = {"assembly": 0, "tile": tile, "track": track, "tickets": track + 1}
     found |= {"train-cards": cards, "rules": len(texts) - 1}
     return {name: number + 1 for name, number in found.items()}
+
+
+def _is_card_front(text: str) -> bool:
+    """A page of train-card fronts: its first line names one colour, card by card
+    (`red red red red`); ticket pages start with a city, card backs with a title."""
+    words = text.split("\n", 1)[0].split()
+    return len(words) > 1 and len(set(words)) == 1 and words[0].islower()
 
 
 def _make_print(_group: str, out: Path) -> None:
@@ -159,9 +165,13 @@ _MAKERS: dict[str, Callable[[str, Path], None]] = {
 
 
 def make(pictures: Iterable[Picture], out: Path) -> None:
-    """Make `pictures` in `out`, each group once."""
+    """Make `pictures` in `out`, each group once; a group whose maker fails is
+    named on stderr and its pictures are missing (`compare` says so)."""
     for group in dict.fromkeys(p.group for p in pictures):
-        _MAKERS.get(group, _make_preview)(group, out)
+        try:
+            _MAKERS.get(group, _make_preview)(group, out)
+        except subprocess.CalledProcessError as failed:
+            print(f"{group}: its maker failed (exit {failed.returncode})", file=sys.stderr)
 
 
 def difference(a: Path, b: Path) -> float | None:
@@ -207,10 +217,14 @@ def main(argv: list[str] | None = None) -> int:
         # Screenshots are kept only for the pictures asked for; make them all in a group.
         make(chosen, made)
         if options.write:
+            missing = [p.name for p in chosen if not (made / f"{p.name}.png").exists()]
             for picture in chosen:
-                shutil.copyfile(made / f"{picture.name}.png", DOCS / f"{picture.name}.png")
-                print(f"wrote docs/{picture.name}.png")
-            return 0
+                if picture.name not in missing:
+                    shutil.copyfile(made / f"{picture.name}.png", DOCS / f"{picture.name}.png")
+                    print(f"wrote docs/{picture.name}.png")
+            for name in missing:
+                print(f"{name}: not made, docs/{name}.png left as it was")
+            return 1 if missing else 0
         stale = compare(chosen, made)
     for line in stale:
         print(line)

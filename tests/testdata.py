@@ -33,3 +33,12 @@ def is_laid_out(map_id: str) -> bool:
 
     path = bundled_map_path(map_id)
     return path is not None and "\nlayout:" in path.read_text(encoding="utf-8")
+
+
+def sigint_as_from_a_terminal() -> None:
+    """A child's Ctrl-C as a terminal gives it (`preexec_fn` of a test's Popen): a
+    shell started in the background, nohup or a CI runner may pass SIGINT on as
+    ignored, and Python then never raises KeyboardInterrupt in the child."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

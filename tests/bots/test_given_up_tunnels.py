@@ -61,6 +61,7 @@ def test_e2_r6_a_game_where_every_seat_gives_up_its_tunnel_in_turn_ends() -> Non
     assert retries == 0
 
 
+@pytest.mark.slow  # whole games until a tunnel is given up, per bot
 @pytest.mark.parametrize("name", PLANNING_BOTS)
 def test_e2_a_bot_does_not_dig_again_a_tunnel_it_gave_up_with_the_same_hand(name: str) -> None:
     # At least 20 games, and on until a tunnel was given up twice with one hand (a

@@ -622,6 +622,8 @@ def test_hostile_numbers_and_refused_saves_are_4xx_with_a_message(
     assert "Bergen" not in new_map.read_text()
 
 
+# a layout from scratch; the browser's layout button test keeps the room in the default suite
+@pytest.mark.slow
 def test_the_board_is_laid_out_from_the_page_pins_kept_in_one_step(tmp_path: Path) -> None:
     from ttr_maps.authoring.starter import write_starter_map
 

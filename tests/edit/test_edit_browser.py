@@ -257,6 +257,9 @@ def _positions(page: Any) -> dict[str, list[float]]:
     return page.evaluate("Object.fromEntries(state.cities.map(c => [c.name, c.position]))")
 
 
+# the gazetteer loaded in a browser test; tests/edit/test_edit_api.py finds places in the
+# default suite
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("country", "first", "typed", "near", "far"),
     [

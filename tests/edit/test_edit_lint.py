@@ -43,7 +43,7 @@ def edits_with_long_lines() -> list:
     ]
 
 
-@pytest.mark.parametrize("map_id", ["iran", "europe"])
+@pytest.mark.parametrize("map_id", ["iran", pytest.param("europe", marks=pytest.mark.slow)])
 def test_a_run_of_edits_on_a_lint_clean_map_leaves_it_lint_clean(map_id: str) -> None:
     original = bundled_map_path(map_id).read_text(encoding="utf-8")
     assert yamllint_problems(original) == []

@@ -58,6 +58,8 @@ def subdivided(links: list[tuple[int, int, list[int]]]) -> list[Route]:
     return routes
 
 
+# a property test over many chains; the trail-search test keeps R16 in the default suite
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(
     st.lists(

@@ -269,6 +269,8 @@ def test_e3_a_coloured_ferry_needs_its_locomotives_too():
     assert_illegal(state, "claim D-E with yellow:3", "E3")
 
 
+# every payment of many hands; the R9/E3 tests above keep the rules in the default suite
+@pytest.mark.slow
 def test_r9_e3_the_listing_and_the_check_agree_on_every_payment():
     """Every payment of every route for a range of hands: listed exactly when the
     claim applies (the two paths of the payment rule must agree)."""

@@ -92,6 +92,8 @@ def test_a_bundled_map_in_another_order_plays_the_same_game(map_id, bots):
     same_game(map_data(map_id), random.Random(map_id), bots, seed=7)
 
 
+# a search game twice; the tiny maps' test keeps order-free play in the default suite
+@pytest.mark.slow
 def test_the_search_bot_plays_the_same_game_in_another_order():
     same_game(map_data("iran"), random.Random(3), ["search:8", "greedy"], seed=5)
 

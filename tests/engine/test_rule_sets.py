@@ -111,7 +111,7 @@ def test_cli_simulate_plays_with_the_changed_rules(tmp_path):
         [
             *("simulate", "north_america", "--out", str(out), "--games", "2"),
             *("--players", "2", "--bots", "random", "--jobs", "1", "--records"),
-            *("--set", "wagons=10"),
+            *("--set", "wagons=10", "--baseline", "off"),
         ],
     )
     assert result.exit_code == 0, result.output

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-from testdata import ROOT
+from testdata import ROOT, sigint_as_from_a_terminal
 
 TTR = Path(sys.executable).with_name("ttr")
 TIMEOUT = 120
@@ -104,6 +104,7 @@ def test_ctrl_c_in_print_is_exit_130_without_a_traceback(tmp_path: Path) -> None
             stderr=subprocess.PIPE,
             text=True,
             cwd=ROOT,
+            preexec_fn=sigint_as_from_a_terminal,
         )
         time.sleep(delay)
         process.send_signal(signal.SIGINT)

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from testdata import HOSTILE
+from testdata import HOSTILE, sigint_as_from_a_terminal
 from typer.testing import CliRunner
 
 from ttr_core.cli import app
@@ -270,6 +270,7 @@ def test_a_write_in_place_stopped_by_a_signal_leaves_the_map_whole(tmp_path, sto
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,
+            preexec_fn=sigint_as_from_a_terminal,
         )
         time.sleep(delay)
         process.send_signal(getattr(signal, stop))

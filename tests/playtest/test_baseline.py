@@ -99,6 +99,8 @@ def test_baseline_for_finds_the_shipped_one_and_plays_and_caches_a_missing_one(
     assert find_baseline(["greedy", "one-step"], 2) is None
 
 
+# plays a whole baseline; the auto test keeps the room in the default suite
+@pytest.mark.slow
 def test_cli_baseline_off_and_compute(
     tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -216,7 +216,7 @@ def test_cli_compares_two_report_files_as_json_titled_by_their_folders(tmp_path:
     b = _write(tmp_path / "after", _report("b", 250))
     result = runner.invoke(app, ["compare", str(a), str(b / "report.json"), "-f", "json"])
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)
     assert data["format"] == "ttr-comparison" and data["titles"] == ["before", "after"]
     assert [r["what"] for r in data["significant"]] == ["1"]
     assert data["paired"] is False
@@ -236,7 +236,7 @@ def test_cli_compares_a_report_with_a_map_unpaired(tmp_path: Path) -> None:
     a = _write(tmp_path / "old", _report("old", 250))
     result = runner.invoke(app, ["compare", str(a), "iran", "-n", "2", "-j", "1", "-f", "json"])
     assert result.exit_code == 0, result.output
-    assert json.loads(result.output)["paired"] is False
+    assert json.loads(result.stdout)["paired"] is False
 
 
 @pytest.mark.parametrize(

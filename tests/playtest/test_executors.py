@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from testdata import sigint_as_from_a_terminal
 
 from ttr_core.playtest import playout
 from ttr_core.playtest.executors import (
@@ -191,10 +192,6 @@ def test_a_worker_ending_half_way_through_its_answer_is_a_lost_worker() -> None:
     assert not worker.process.is_alive()
 
 
-def _default_sigint() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 @pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_a_stopped_simulation_ends_at_once_and_leaves_nothing(
     tmp_path: Path, signum: int, code: int
@@ -209,7 +206,7 @@ def test_a_stopped_simulation_ends_at_once_and_leaves_nothing(
     # the background by a shell without job control ignores SIGINT, and passes
     # that on to every child.)
     process = subprocess.Popen(
-        command, stderr=subprocess.PIPE, text=True, preexec_fn=_default_sigint
+        command, stderr=subprocess.PIPE, text=True, preexec_fn=sigint_as_from_a_terminal
     )
     deadline = time.monotonic() + 60
     while not list(tmp_path.iterdir()) and time.monotonic() < deadline:

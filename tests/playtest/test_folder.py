@@ -61,6 +61,8 @@ def test_a_failure_while_writing_leaves_the_old_report_as_it_was(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["o"]
 
 
+# a simulation twice; the failure test beside it keeps the room in the default suite
+@pytest.mark.slow
 def test_a_new_report_replaces_an_old_one_file_by_file(tmp_path: Path) -> None:
     out = tmp_path / "o"
     out.mkdir()

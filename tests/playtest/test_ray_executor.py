@@ -51,6 +51,9 @@ def _simulate(tmp_path: Path, name: str, *options: str) -> bytes:
     return (out / "report.json").read_bytes()
 
 
+# two simulations on Ray and one in process; the killed-worker test keeps Ray in the default
+# suite
+@pytest.mark.slow
 def test_ray_report_is_byte_identical_to_one_process(local_ray: None, tmp_path: Path) -> None:
     with_ray = _simulate(tmp_path, "ray", "--executor", "ray", "--jobs", "2")
     assert with_ray == _simulate(tmp_path, "local", "--jobs", "1")

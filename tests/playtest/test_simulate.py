@@ -36,6 +36,8 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
             "--jobs",
             "2",
             "--records",
+            "--baseline",
+            "off",  # no baseline is shipped for these bots (tests/playtest/test_baseline.py)
             "--out",
             str(out),
         ],

@@ -8,6 +8,7 @@ import json
 import random
 import re
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -32,9 +33,11 @@ from typer.testing import CliRunner
 
 from ttr_core.bots import bot_factories
 from ttr_core.cli import app as cli_app
-from ttr_core.engine.actions import Resign
+from ttr_core.engine.actions import Resign, parse_action
+from ttr_core.engine.cards import CARD_NAMES
 from ttr_core.engine.positions import arrange
 from ttr_core.engine.record import read_record, verify_record
+from ttr_core.engine.state import GameState
 from ttr_core.engine.view import LOG_LENGTH
 from ttr_core.serve.access import TOKEN_HEADER
 from ttr_core.serve.app import create_app
@@ -44,6 +47,7 @@ from ttr_core.serve.store import TableStore
 from ttr_core.serve.tables import PACES, Table, TableRegistry
 from ttr_core.serve.thinkers import Thinkers
 from ttr_maps import load_map
+from ttr_maps.rules import RuleSet
 
 #: What a seat's table response holds besides its view and log: public facts only.
 TABLE_KEYS = {
@@ -804,3 +808,39 @@ def test_ttr_serve_prints_its_url_serves_and_stops_cleanly_on_ctrl_c(tmp_path: P
             process.wait()
     assert process.returncode == 0, err
     assert "stopped" in out and "Traceback" not in err
+
+
+def test_what_the_docs_say_the_host_can_know_the_database_file_alone_gives_every_hand(
+    client: TestClient, registry: TableRegistry
+) -> None:
+    """docs/play-testing.md says plainly that the host can know every card: the
+    seed of a random deal is in `tables.sqlite3` as it is, so reading the file
+    and replaying its actions gives a player's hand and the deck before the end
+    (the seats' pages and the watch link never carry it: tested above). If the
+    seed is ever sealed, this fails and the docs change with it."""
+    created = client.post(
+        "/api/games", json={"map": "iran", "players": ["human", "human"], "pace": "instant"}
+    ).json()
+    tokens = [seat["token"] for seat in created["seats"]]
+    for seat in (1, 0):
+        answer = client.post(
+            f"/api/games/{created['game']}/actions",
+            json={"action": "keep 0,1"},
+            headers=auth(tokens[seat]),
+        )
+        assert answer.status_code == 200, answer.text
+    seen = client.get(f"/api/games/{created['game']}", headers=auth(tokens[1])).json()
+    assert seen["seed"] is None  # not before the end
+    assert registry.store is not None
+    database = sqlite3.connect(f"file:{registry.store.path}?mode=ro", uri=True)
+    seed, rules, game_map = database.execute(
+        "SELECT seed, rule_set, map FROM games WHERE id = ?", (created["game"],)
+    ).fetchone()
+    actions = database.execute(
+        "SELECT seat, action FROM actions WHERE game = ? ORDER BY number", (created["game"],)
+    ).fetchall()
+    database.close()
+    state = GameState(load_map(game_map), 2, seed, RuleSet.from_dict(json.loads(rules)))
+    for seat, action in actions:
+        state.apply(parse_action(action), seat)
+    assert dict(zip(CARD_NAMES, state.view(1).hand, strict=True)) == seen["view"]["hand"]

@@ -300,3 +300,52 @@ def test_the_default_data_folder_follows_the_platform(
     assert default_data_folder() == tmp_path / "Local" / "ttr"
     monkeypatch.delenv("LOCALAPPDATA")
     assert default_data_folder() == tmp_path / "AppData" / "Local" / "ttr"
+
+
+def test_changes_waiting_together_share_one_checkpoint_and_each_is_answered_after_it(
+    tmp_path: Path,
+) -> None:
+    """Ten moves waiting for the writer thread at once (ten tables moving together)
+    are written one by one and checkpointed once; when each is answered, a copy of
+    the main file alone already holds it."""
+
+    class Counting(TableStore):
+        checkpoints = 0
+
+        def _checkpoint(self, written: list) -> None:
+            Counting.checkpoints += bool(written)
+            super()._checkpoint(written)
+
+    store = Counting(tmp_path / DATABASE_NAME)
+    try:
+        store.run(lambda db: db.insert(game()))
+        Counting.checkpoints = 0
+        release = threading.Event()
+        store.submit(lambda db: release.wait(10))  # the writer thread is busy meanwhile
+        futures = [
+            store.submit(
+                lambda db, n=n: db.append("g1", 100 + n, [StoredAction(0, "draw")], 1.0, False)
+            )
+            for n in range(10)
+        ]
+        in_main_file: list[int] = []
+
+        def copy_main_file(_: object) -> None:  # runs as the move is answered
+            copy = tmp_path / f"copy{len(in_main_file)}.sqlite3"
+            copy.write_bytes(Path(store.path).read_bytes())
+            connection = sqlite3.connect(copy)
+            in_main_file.append(
+                connection.execute("SELECT count(*) FROM actions WHERE number >= 100").fetchone()[0]
+            )
+            connection.close()
+
+        for future in futures:
+            future.add_done_callback(copy_main_file)
+        release.set()
+        for future in futures:
+            future.result(timeout=10)
+        store.run(lambda db: None)  # the callbacks ran on the writer thread before this
+        assert Counting.checkpoints == 1
+        assert in_main_file == [10] * 10
+    finally:
+        store.close()

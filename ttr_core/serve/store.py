@@ -16,14 +16,17 @@ the games back and replays their actions (`TableRegistry.start`).
 What is stored is what a game record holds (map, rules, seed, actions, names,
 notes) and the table's settings, plus a SHA-256 digest of each seat's token and of
 the spectators' token: the tokens themselves are never written, so the database
-alone opens no seat.
+alone opens no seat. The seed is stored as it is: whoever reads the file can work
+out every card of every game, the host included (the docs say so).
 
 A change is written *before* it is applied: the server checks an action on a copy
 of the game, writes it, and only then plays it on the table everyone sees; a write
 that fails (a full disk, an I/O error) raises `StoreWriteError`, the change is not
-made, and the person is told so (503). After every write the WAL is checkpointed
-into the main file (`PRAGMA wal_checkpoint`), so the main file alone holds every
-stored game: a copy of `tables.sqlite3` taken between two moves, or a data folder
+made, and the person is told so (503). The WAL is checkpointed into the main file
+(`PRAGMA wal_checkpoint(PASSIVE)`) before a change is answered, so the main file
+alone holds every stored game; changes waiting for the writer thread together
+(many tables moving at once) share one checkpoint (`TableStore.CHECKPOINT_GROUP`),
+each answered after it. So a copy of `tables.sqlite3` taken between two moves, or a data folder
 whose `-wal`/`-shm` files were removed after the server stopped, loses nothing.
 (A server killed between a write and its checkpoint leaves that move in the
 `-wal` file only: keep the `-wal` file with the database, or back up with
@@ -51,9 +54,11 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import queue
 import sqlite3
+import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -343,17 +348,32 @@ class TableStore:
     `FULL` (every commit reaches the disk before the server answers). Raises
     `StoreError` for a file it will not use (see `check_database`)."""
 
+    #: Changes that share one checkpoint at most: when several requests wait for
+    #: the writer thread (many tables moving at once), their changes are written
+    #: one after another and checkpointed once, and each is answered after that
+    #: checkpoint, so the main file holds a change before its request is answered.
+    CHECKPOINT_GROUP = 32
+    #: SQLite's checkpoint mode: PASSIVE (one connection, so it completes) is
+    #: the cheapest; TRUNCATE also empties the -wal file (benchmarks/serve_bench.py
+    #: `--only store` measures both).
+    CHECKPOINT_MODE = "PASSIVE"
+
     def __init__(self, path: str | Path, synchronous: str = "NORMAL") -> None:
         if synchronous not in ("NORMAL", "FULL"):
             raise ValueError(f"synchronous is NORMAL or FULL, not {synchronous!r}")
         self.path = path
-        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ttr-store")
+        self._queue: queue.SimpleQueue[tuple[Callable[[Database], Any], Future[Any]] | None]
+        self._queue = queue.SimpleQueue()
+        self._closing = threading.Lock()
+        self._closed = False
         self._db: Database | None = None
         self._synchronous = synchronous
+        self._thread = threading.Thread(target=self._serve, name="ttr-store", daemon=True)
+        self._thread.start()
         try:
             self.run(lambda db: None)  # open now: a bad file fails at start, not later
         except StoreError:
-            self._thread.shutdown(wait=True)
+            self.close()
             raise
 
     def _open(self) -> Database:
@@ -390,26 +410,64 @@ class TableStore:
         """Run `work(database)` on the writer thread; its future. A change it made
         is checkpointed into the main file before the future is done; an SQLite
         error raises `StoreFailed` (and the connection is opened afresh next time)."""
-        return self._thread.submit(self._work, work)
+        future: Future[T] = Future()
+        with self._closing:
+            if self._closed:
+                raise RuntimeError(f"{self.path}: the store is closed")
+            self._queue.put((work, future))
+        return future
 
-    def _work(self, work: Callable[[Database], T]) -> T:
-        db = self._open()
-        before = db.connection.total_changes
-        try:
-            answer = work(db)
-        except sqlite3.Error as error:
-            self._reset()
-            log.error("%s: %s", self.path, explained(error))
-            raise StoreFailed(f"{self.path}: {explained(error)}") from None
-        if db.connection.total_changes != before:
+    def _serve(self) -> None:
+        """The writer thread: each work in turn; the changes made since the last
+        checkpoint wait in `written` (with their answers) until the queue is empty
+        or CHECKPOINT_GROUP of them wait, then one checkpoint answers them all."""
+        written: list[tuple[Future[Any], Any]] = []
+        while (item := self._queue.get()) is not None:
+            work, future = item
+            if not future.set_running_or_notify_cancel():
+                continue
             try:
-                # The main file holds every stored change (a copy of it, or the loss
-                # of the -wal file, loses nothing): one connection, so it completes.
-                db.connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-            except sqlite3.Error as error:  # the change is stored (in the WAL)
+                db = self._open()
+                before = db.connection.total_changes
+                answer = work(db)
+            except sqlite3.Error as error:
+                self._checkpoint(written)
+                self._reset()
+                log.error("%s: %s", self.path, explained(error))
+                future.set_exception(StoreFailed(f"{self.path}: {explained(error)}"))
+                continue
+            except BaseException as error:  # a StoreError of _open, or a bug in `work`
+                self._checkpoint(written)
+                future.set_exception(error)
+                continue
+            if db.connection.total_changes == before:
+                future.set_result(answer)
+            else:
+                written.append((future, answer))
+            if written and (self._queue.empty() or len(written) >= self.CHECKPOINT_GROUP):
+                self._checkpoint(written)
+        self._checkpoint(written)
+        if self._db is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        self._reset()
+
+    def _checkpoint(self, written: list[tuple[Future[Any], Any]]) -> None:
+        """Checkpoint the WAL into the main file (the main file alone then holds
+        every stored change: a copy of it, or the loss of the -wal file, loses
+        nothing); then answer the changes that waited for it."""
+        if not written:
+            return
+        if self._db is not None:
+            try:
+                pragma = f"PRAGMA wal_checkpoint({self.CHECKPOINT_MODE})"
+                self._db.connection.execute(pragma).fetchone()
+            except sqlite3.Error as error:  # the changes are stored (in the WAL)
                 log.warning("%s: checkpoint failed (the change is in the -wal file): %s",
                             self.path, error)  # fmt: skip
-        return answer
+        for future, answer in written:
+            future.set_result(answer)
+        written.clear()
 
     def _reset(self) -> None:
         if self._db is not None:
@@ -435,15 +493,13 @@ class TableStore:
         self.run(copy)
 
     def close(self) -> None:
-        def close() -> None:
-            if self._db is not None:
-                with contextlib.suppress(sqlite3.Error):
-                    self._db.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-                self._reset()
-
-        with contextlib.suppress(RuntimeError):  # closed before
-            self._thread.submit(close).result()
-        self._thread.shutdown(wait=True)
+        """Finish the work submitted, checkpoint (the -wal file is emptied) and
+        close the database; a second call does nothing."""
+        with self._closing:
+            if not self._closed:
+                self._closed = True
+                self._queue.put(None)
+        self._thread.join()
 
 
 def explained(error: sqlite3.Error) -> str:

@@ -8,9 +8,11 @@ the event loop, and their moves are played through the project's one game loop
 Everything that changes the game goes through `GameState.apply`: an illegal action
 raises the engine's error and changes nothing.
 
-Secrets stay secret: a game's seed (from which every shuffle follows) is drawn at
-random and shown to nobody before the end, unless the host asked for a seed (a
-*fixed deal*, for a solo test or to replay a deal): then every seat's page says so.
+Secrets stay secret from the players: a game's seed (from which every shuffle
+follows) is drawn at random and shown to no seat and no one watching before the end,
+unless the host asked for a seed (a *fixed deal*, for a solo test or to replay a
+deal): then every seat's page says so. Not from the host: the seed is stored as it
+is (see docs/play-testing.md, what the host can know).
 
 Every table is stored (`ttr_core.serve.store`) when it starts, and every change
 is stored *before* it is made: an action is tried on a copy of the game (an

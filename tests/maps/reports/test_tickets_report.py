@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from ttr_core.cli import app
@@ -94,6 +95,8 @@ def test_cli_tickets_plot_is_written(tmp_path: Path):
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+# plays every table size; the stats report says the same in the default suite
+@pytest.mark.slow
 def test_a_board_that_plays_without_some_of_its_rules_says_so():
     result = runner.invoke(app, ["tickets", "japan", "--samples", "0"])
     assert result.exit_code == 0, result.output

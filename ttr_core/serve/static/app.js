@@ -8,6 +8,12 @@ const $ = (id) => document.getElementById(id);
 // open route of that colour): teal, purple, brown, olive, raspberry.
 const SEAT_COLORS = ["#00a3a3", "#7d3c98", "#8b5a2b", "#6b7d00", "#b0306a"];
 const POLL_MS = 300;
+// How far (CSS px) from a route's centre line a finger's tap still reaches it: a
+// target 32 px wide however small the board is drawn (a car is 17 px on a phone).
+const FINGER_REACH = 16;
+// A finger's tap takes the nearest target unless another is at most this many px
+// farther: then the person is asked which.
+const FINGER_MARGIN = 3;
 // Polls that fail in a row before the page says the server cannot be reached.
 const OUTAGE_AFTER = 2;
 const OUTAGE_TEXT = "The server cannot be reached (it may be restarting, or the connection dropped). Trying again…";
@@ -69,6 +75,18 @@ function paymentChips(option) {
 }
 
 // "seat 1 (Ana)": the name a person gave, else the player ("human", a bot).
+// The distance from point p to the polyline through `points` (one point: to it).
+function distanceToLine(p, points) {
+  let best = Math.hypot(p[0] - points[0][0], p[1] - points[0][1]);
+  for (let i = 1; i < points.length; i += 1) {
+    const [ax, ay] = points[i - 1], [bx, by] = points[i];
+    const length = (bx - ax) ** 2 + (by - ay) ** 2;
+    const t = length ? Math.max(0, Math.min(1, ((p[0] - ax) * (bx - ax) + (p[1] - ay) * (by - ay)) / length)) : 0;
+    best = Math.min(best, Math.hypot(p[0] - ax - t * (bx - ax), p[1] - ay - t * (by - ay)));
+  }
+  return best;
+}
+
 function seatName(data, seat) {
   if (seat === null || seat === undefined) return "someone watching";
   const name = data.names && data.names[seat];
@@ -127,7 +145,7 @@ const board = {
     container.innerHTML = await response.text(); // our server's SVG, names escaped there
     container.dataset.map = mapKey;
     board.addClaimPatterns(container);
-    board.addTapLines(container);
+    board.addCentreLines(container);
   },
   // A claimed route's cars: the seat's colour crossed by white stripes, so a claim
   // never looks like an open route of a card colour.
@@ -151,39 +169,63 @@ const board = {
     });
     svg.prepend(defs);
   },
-  // A wide, invisible line through each route's cars (24 px on the screen, however
-  // small the board), all in one layer under the routes: a finger finds a route on
-  // a phone, and a car itself is always its own route's.
-  addTapLines(container) {
-    const NS = "http://www.w3.org/2000/svg";
-    const routes = board.routes(container);
-    if (!routes.length) return;
-    const layer = document.createElementNS(NS, "g");
-    layer.setAttribute("class", "taps");
-    routes[0].parentNode.insertBefore(layer, routes[0]);
-    for (const node of routes) {
-      const centres = [...node.querySelectorAll("polygon.car")].map((car) => {
-        const points = car.getAttribute("points").trim().split(/[\s]+/).map((p) => p.split(",").map(Number));
-        const x = points.reduce((sum, p) => sum + p[0], 0) / points.length;
-        const y = points.reduce((sum, p) => sum + p[1], 0) / points.length;
-        return `${x},${y}`;
-      });
-      if (!centres.length) continue;
-      const line = document.createElementNS(NS, "polyline");
-      line.setAttribute("class", "tap");
-      line.dataset.route = node.dataset.route;
-      line.setAttribute("points", centres.length === 1 ? `${centres[0]} ${centres[0]}` : centres.join(" "));
-      layer.append(line);
-    }
+  // Each route's centre line (the centres of its cars, in the board's units), kept
+  // per board for `nearest`.
+  lines: new WeakMap(),
+  addCentreLines(container) {
+    board.lines.set(container, [...board.routes(container)].map((node) => ({
+      node,
+      points: [...node.querySelectorAll("polygon.car")].map((car) => {
+        const corners = car.getAttribute("points").trim().split(/\s+/).map((p) => p.split(",").map(Number));
+        return [corners.reduce((sum, p) => sum + p[0], 0) / corners.length,
+          corners.reduce((sum, p) => sum + p[1], 0) / corners.length];
+      }),
+    })).filter((line) => line.points.length));
   },
-  // The route a click or a tap landed on: a car of it, or its tap line.
-  routeOf(target) {
-    const route = target.closest?.("g.route");
-    if (route) return route;
-    if (target.classList?.contains("tap")) {
-      return board.route(target.closest("svg").parentElement, target.dataset.route);
+  // What a click or a tap means: [] (nothing), one target, or several for the
+  // person to choose from; a target is {route} or {city}. A mouse hits what it
+  // points at: a car is its route's, a city's dot or name its city's. A finger
+  // (touch, pen) takes the targets within FINGER_REACH px of where it landed:
+  // routes by their centre lines, cities by their dots (when `cities`: stations can
+  // be built); the nearest alone if every other is more than FINGER_MARGIN px
+  // farther, else the nearest few, to choose from. So a tap between two routes
+  // never claims whichever happens to be drawn on top.
+  targets(container, event, finger, cities) {
+    if (finger) {
+      const near = board.nearby(container, event.clientX, event.clientY, cities);
+      return near.length > 1 && near[1].distance - near[0].distance <= FINGER_MARGIN ? near.slice(0, 3) : near.slice(0, 1);
     }
-    return null;
+    const route = event.target.closest?.("g.route");
+    const city = event.target.closest?.("g.city");
+    return route ? [{ route }] : city ? [{ city }] : [];
+  },
+  // The routes (and cities) within FINGER_REACH px of the screen point (x, y), the
+  // nearest first, each with its distance in px.
+  nearby(container, x, y, cities) {
+    const matrix = container.querySelector("svg")?.getScreenCTM();
+    if (!matrix) return [];
+    const point = new DOMPoint(x, y).matrixTransform(matrix.inverse());
+    const scale = Math.hypot(matrix.a, matrix.b); // screen px per board unit
+    const found = [];
+    for (const { node, points } of board.lines.get(container) || []) {
+      found.push({ route: node, distance: distanceToLine([point.x, point.y], points) * scale });
+    }
+    for (const node of cities ? container.querySelectorAll("g.city") : []) {
+      const dot = node.querySelector("circle");
+      const centre = Math.hypot(point.x - dot.cx.baseVal.value, point.y - dot.cy.baseVal.value);
+      found.push({ city: node, distance: Math.max(0, centre - dot.r.baseVal.value) * scale });
+    }
+    return found.filter((hit) => hit.distance <= FINGER_REACH).sort((a, b) => a.distance - b.distance);
+  },
+  // A finger landed near several targets: the person says which (the dialog sits
+  // under the board, which stays in view).
+  choose(hits, onRoute, onCity) {
+    dialog.open("Which one?", el("p", { text: "Your finger landed near several; pick one:" }), [
+      ...hits.map((hit) => hit.route
+        ? [hit.route.dataset.title + ` (${hit.route.dataset.color} ${hit.route.dataset.length})`, () => { dialog.close(); onRoute(hit.route); }]
+        : [`Station in ${hit.city.dataset.city}`, () => { dialog.close(); onCity(hit.city); }]),
+      ["Cancel", () => dialog.dismiss()],
+    ]);
   },
   routes(container) { return container.querySelectorAll("g.route"); },
   route(container, id) {
@@ -650,7 +692,8 @@ function flash(message) {
 
 // ---------------------------------------------------------------- tooltips
 
-function wireBoard(container, describe, onRoute, onCity) {
+// `cities()`: whether a finger's tap near a city means the city (stations can be built).
+function wireBoard(container, describe, onRoute, onCity, cities = () => false) {
   const tip = container.parentElement.querySelector(".tooltip");
   container.addEventListener("mousemove", (event) => {
     const route = event.target.closest?.("g.route");
@@ -664,11 +707,16 @@ function wireBoard(container, describe, onRoute, onCity) {
     tip.style.top = `${event.clientY - box.top + 14}px`;
   });
   container.addEventListener("mouseleave", () => { tip.hidden = true; });
+  // A click that follows a touch or a pen is a finger's (Safari's clicks carry no
+  // pointerType, so the pointer that went down is remembered).
+  let finger = false;
+  container.addEventListener("pointerdown", (event) => { finger = event.pointerType !== "mouse"; });
   container.addEventListener("click", (event) => {
-    const route = board.routeOf(event.target);
-    if (route && onRoute) { onRoute(route); return; }
-    const city = event.target.closest?.("g.city");
-    if (city && onCity) onCity(city);
+    if (!onRoute || document.body.classList.contains("watching")) return; // nothing to choose
+    const hits = board.targets(container, event, finger, Boolean(onCity && cities()));
+    if (hits.length > 1) board.choose(hits, onRoute, onCity);
+    else if (hits[0]?.route) onRoute(hits[0].route);
+    else if (hits[0]?.city && onCity) onCity(hits[0].city);
   });
 }
 
@@ -921,7 +969,8 @@ window.addEventListener("DOMContentLoaded", () => {
       const owner = table.data?.view.station_owners[node.dataset.city];
       return owner === undefined ? node.dataset.city : `${node.dataset.city} · station of ${seatName(table.data, owner)}`;
     },
-  }, (node) => table.clickRoute(node), (node) => table.clickCity(node));
+  }, (node) => table.clickRoute(node), (node) => table.clickCity(node),
+  () => Boolean(table.data?.view.stations_left?.length));
   wireBoard($("replay-board"), {
     route: (node) => describeRoute(node, replay.data || { players: [], names: [] }),
     city: (node) => node.dataset.city,
