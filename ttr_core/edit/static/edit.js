@@ -719,7 +719,7 @@ function crowdingCell(cell, count) {
   } else if (count.state === "failed") {
     cell.textContent = "not counted: " + count.error;
   } else {
-    cell.textContent = `counting: ${count.played} of ${count.games} games`;
+    cell.textContent = count.state === "waiting" ? "waiting to be counted" : `counting: ${count.played} of ${count.games} games`;
     cell.className = "muted";
   }
 }
