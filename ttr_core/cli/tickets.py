@@ -16,6 +16,7 @@ from ttr_core.cli.common import (
     MapArgument,
     checked_output,
     fail,
+    games_progress,
     load_map_argument,
     output_file,
     played_map,
@@ -144,11 +145,9 @@ def analyse(
 
 
 def _played(analysis: Any, played: Any, games: int, jobs: int | None) -> tuple[Any, ...]:
-    """The deck in play at every table size, with a progress bar (whose total grows
+    """The deck in play at every table size, with its progress (whose total grows
     when a table size plays on until its count of connections taken is precise)."""
     import os
-
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     from ttr_core.playtest.crowding import games_at, played_deck
     from ttr_core.playtest.executors import SimulationError, Workers
@@ -157,13 +156,7 @@ def _played(analysis: Any, played: Any, games: int, jobs: int | None) -> tuple[A
     where = Workers(min(jobs or os.cpu_count() or 1, games))
     found = []
     total = sum(games_at(players, games) for players in sizes)
-    columns = (BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with Progress("[progress.description]{task.description}", *columns, transient=True) as bar:
-        task = bar.add_task(f"{played.map.id}: greedy games", total=total)
-
-        def more(extra: int) -> None:
-            bar.update(task, total=(bar.tasks[0].total or 0) + extra)
-
+    with games_progress(f"{played.map.id}: greedy games", total) as advance:
         try:
             for players in sizes:
                 found.append(
@@ -173,8 +166,8 @@ def _played(analysis: Any, played: Any, games: int, jobs: int | None) -> tuple[A
                         players,
                         games_at(players, games),
                         where=where,
-                        on_game=lambda _: bar.advance(task),
-                        on_more=more,
+                        on_game=advance,
+                        on_more=advance.more,
                     )
                 )
         except SimulationError as error:
