@@ -469,7 +469,6 @@ def _cited_routes(output: str, name: str) -> list[tuple[int, str, str]]:
     return [(int(m[1]), m[2], m[3]) for m in found]
 
 
-@pytest.mark.slow  # two layouts of a map no layout makes readable: about 25 s CPU each
 def test_cli_layout_cites_true_lines_with_and_without_write(tmp_path: Path):
     """Issue 38: an old layout section in the middle of the file, shorter than the
     new one, and routes after it. Without --write the messages cite the lines of the
