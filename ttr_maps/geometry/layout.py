@@ -167,17 +167,18 @@ _NUDGE_BUDGET = 24000
 _BUDGET_CITIES = 50
 _NUDGE_BUDGET_MIN = 30
 _NUDGE_BUDGET_MAX = 1000
-#: The work of the repair is bounded too, not only its trials: the dearer changes
+#: The work of the changes is bounded too, not only the trials: the dearer ones
 #: (a push or a nudge with its routes bent afresh, two routes bent together) draw
-#: and measure dozens of bows each before one trial. Work counts in drawings of a
-#: group's tracks (`_Work`): a board drawn costs one per group, a bow's curve
-#: found `_DRAW_COST`, a bow's tracks measured against the board `_MEASURE_COST`
-#: (as their CPU times compare: about 0.8, 1 and 3.5 ms on the map of three cities
-#: no layout chains). The repair may spend `_WORK_PER_TRIAL` boards' worth per
-#: trial of its budget (a trial draws the board twice: bare, then labelled).
+#: and measure dozens of bows each before their one trial. Work counts in
+#: drawings of a group's tracks (`_Work`): a board drawn costs one per group, a
+#: bow's curve found `_DRAW_COST`, a bow's tracks measured against the board
+#: `_MEASURE_COST` (as their CPU times compare: about 0.8, 1 and 3.5 ms on the map
+#: of three cities no layout chains). The changes may spend `_WORK_PER_TRIAL`
+#: boards' worth per trial of the budget (a trial itself draws the board two or
+#: three times).
 _DRAW_COST = 1.0
 _MEASURE_COST = 4.0
-_WORK_PER_TRIAL = 2.0
+_WORK_PER_TRIAL = 1.0
 #: How far a bow straying past its bound is stretched: one of its cities pushed
 #: out along the chord by this much, in cm.
 _PUSHES = (0.15, 0.3, 0.6)
@@ -1267,8 +1268,8 @@ def _repair_board(
     directions at `_NUDGES` distances, nearest first, its bows redrawn). Trials are
     within a budget that shrinks on big maps (each measures a whole board; labels
     are placed only for a trial whose other rules do not get worse), and so is
-    the work they and the changes do (`_Work`, `_WORK_PER_TRIAL` boards' worth per
-    trial of the budget)."""
+    the work the changes do to make their trials (`_Work`: bows drawn and measured,
+    `_WORK_PER_TRIAL` boards' worth per trial of the budget)."""
     positions, bends = dict(positions), dict(bends)
     at_city: dict[str, list[int]] = {}
     for g, (first, second) in enumerate(problem.groups):
@@ -1284,8 +1285,8 @@ def _repair_board(
     # shrink faster than its size grows, so that big maps finish in seconds.
     budget = _NUDGE_BUDGET // count * min(1.0, _BUDGET_CITIES / count) ** 1.5
     budget = max(_NUDGE_BUDGET_MIN, min(_NUDGE_BUDGET_MAX, int(budget)))
-    drawing = len(problem.groups)  # the work of drawing the whole board once
-    work = _Work(budget * _WORK_PER_TRIAL * drawing)
+    # The changes' work: `_WORK_PER_TRIAL` drawings of the whole board a trial.
+    work = _Work(budget * _WORK_PER_TRIAL * len(problem.groups))
     board = _labelled(game_map, positions, bends, kept)
     found = readability(game_map, board)
     score = (found.count, _severity(board, found))
@@ -1409,13 +1410,11 @@ def _repair_board(
                 continue
             tried.add(key)
             budget -= 1
-            work.spend(drawing)
             bare = board_geometry(game_map, BoardLayout(cities=moved, bends=redrawn))
             plain = readability(game_map, bare)
             bare_key = (plain.unlabelled_count, _severity(bare, plain, labels=False))
             if bare_key > settled or (bare_key == settled and not found.label_count):
                 continue  # labels placed again cannot make up for it
-            work.spend(2 * drawing)
             trial_board = _labelled(game_map, moved, redrawn, kept)
             trial = readability(game_map, trial_board)
             trial_score = (trial.count, _severity(trial_board, trial))
