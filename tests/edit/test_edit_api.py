@@ -566,6 +566,15 @@ def test_places_of_one_name_in_one_country_are_told_apart_by_state(blank: Editor
     assert "ambiguous" in answer.json()["error"] and "in Ohio, " in answer.json()["error"]
 
 
+def test_a_name_no_place_has_is_answered_as_such(blank: Editor) -> None:
+    """Kotor (13,000 people) is below the gazetteer's towns: the places answered
+    are those whose names start so, and the answer says no place is called so."""
+    answer = blank.get("/api/places", params={"q": "Kotor"}).json()
+    assert answer["named"] is False
+    assert all(p["name"] != "Kotor" for p in answer["places"])
+    assert blank.get("/api/places", params={"q": "tromso"}).json()["named"] is True
+
+
 def test_csv_import_refuses_a_far_place_unless_its_country_is_given(blank: Editor) -> None:
     far = blank.post("/api/import", {"what": "cities", "csv": "name\nOslo\nBergen\nLima\n"})
     assert far.status_code == 400 and "line 4: no place 'Lima' near" in far.json()["error"]

@@ -221,6 +221,16 @@ def search_places(
     return sorted(unique, key=rank)[:limit]
 
 
+def is_place_name(query: str) -> bool:
+    """Whether some place is called `query` (any case or accents, or one of its
+    other names): else `search_places` answers the places whose names start so.
+
+    >>> is_place_name("tromso"), is_place_name("Tromsø"), is_place_name("Trom")
+    (True, True, False)
+    """
+    return fold(query) in _by_folded_name()
+
+
 def country_code(region: str) -> str | None:
     """The ISO 3166 code of a country given by code or by name (any case,
     accents ignored), or None.
