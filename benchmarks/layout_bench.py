@@ -5,7 +5,9 @@ stored layouts ignored), timing each in CPU seconds (`time.process_time`, so a
 busy machine matters less):
 
 1. each bundled map and the test maps of real regions in `tests/data/maps/`;
-2. a generated map of 200 cities (`--cities`): random towns in a 3:2 rectangle,
+2. a map of three cities no layout makes readable (a route of six cars beside a
+   chain of two short ones: the repair runs to the end of its budget);
+3. a generated map of 200 cities (`--cities`): random towns in a 3:2 rectangle,
    joined along a Delaunay triangulation (scipy) minus its longest edges, lengths
    following the distance (1 to 6), every tenth route a double.
 
@@ -85,6 +87,25 @@ def generated_map(cities: int = 200, seed: int = 20261130) -> Map:
     )
 
 
+def unreadable_map() -> Map:
+    """P–R needs six cars' length while P–Q–R gives two: no layout chains all three."""
+    return Map.from_data(
+        {
+            "format": 1,
+            "id": "tight",
+            "name": "Tight",
+            "coordinates": "plane",
+            "cities": {"P": {"x": 0, "y": 0}, "Q": {"x": 1, "y": 0.2}, "R": {"x": 2, "y": 0}},
+            "routes": [
+                {"between": ["P", "Q"], "length": 1, "color": "red"},
+                {"between": ["Q", "R"], "length": 1, "color": "blue"},
+                {"between": ["P", "R"], "length": 6, "color": "green"},
+            ],
+            "tickets": [{"between": ["P", "R"], "value": 2}],
+        }
+    )
+
+
 def measures(game_map: Map, board: BoardGeometry) -> str:
     """The readability numbers of a laid-out board, as one line."""
     found = readability(game_map, board)
@@ -135,6 +156,7 @@ def main() -> None:
     for path in sorted(TEST_MAPS.glob("*.yaml")):
         report(path.stem, load_map(str(path)), args.stored)
     if not args.stored:
+        report("unreadable 3", unreadable_map(), False)
         report(f"generated {args.cities}", generated_map(args.cities), False)
 
 

@@ -553,6 +553,28 @@ def test_places_are_answered_near_the_map_with_the_name_as_typed(blank: Editor) 
     assert lima and all(p["far_km"] > 5000 for p in lima)
 
 
+def test_places_of_one_name_in_one_country_are_told_apart_by_state(blank: Editor) -> None:
+    """Issue 38: the search box and the CSV import say which state each place of
+    an ambiguous name is in (the gazetteer names the states of the United States)."""
+    for name in ("Atlanta", "Cincinnati", "Nashville"):
+        add_by_name(blank, name)
+    found = blank.get("/api/places", params={"q": "Columbus"}).json()["places"]
+    wheres = {p["where"].split(",")[0] for p in found if p["country"] == "US"}
+    assert {"in Ohio", "in Georgia", "in Indiana"} <= wheres
+    answer = blank.post("/api/import", {"what": "cities", "csv": "name\nColumbus\n"})
+    assert answer.status_code == 400
+    assert "ambiguous" in answer.json()["error"] and "in Ohio, " in answer.json()["error"]
+
+
+def test_a_name_no_place_has_is_answered_as_such(blank: Editor) -> None:
+    """Kotor (13,000 people) is below the gazetteer's towns: the places answered
+    are those whose names start so, and the answer says no place is called so."""
+    answer = blank.get("/api/places", params={"q": "Kotor"}).json()
+    assert answer["named"] is False
+    assert all(p["name"] != "Kotor" for p in answer["places"])
+    assert blank.get("/api/places", params={"q": "tromso"}).json()["named"] is True
+
+
 def test_csv_import_refuses_a_far_place_unless_its_country_is_given(blank: Editor) -> None:
     far = blank.post("/api/import", {"what": "cities", "csv": "name\nOslo\nBergen\nLima\n"})
     assert far.status_code == 400 and "line 4: no place 'Lima' near" in far.json()["error"]

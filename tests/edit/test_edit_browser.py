@@ -295,6 +295,32 @@ def test_a_place_by_name_is_found_near_the_map_and_a_far_one_is_a_choice(
         page.wait_for_selector("#place-choices", state="hidden")
 
 
+def test_places_of_one_name_show_their_states_and_an_unknown_name_says_so(
+    browser: Any, tmp_path: Path
+) -> None:
+    """Issue 38: the search box lists the places of an ambiguous name with their
+    states; a name no place has says so, and adds nothing."""
+    path = tmp_path / "states.yaml"
+    text = empty_map_text("states", coordinates="geographic", schema_ref="map.schema.json")
+    session = EditSession.open(path, text, region=country_frame("US"), country="US")
+    for page in open_editor(browser, session):
+        me = Designer(page)
+        for name in ("Atlanta", "Cincinnati", "Nashville"):
+            me.by_name(name)
+        page.fill("#place-name", "Columbus")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#place-choices:not([hidden])")
+        listed = page.locator("#place-choices button").all_inner_texts()
+        for state in ("Ohio", "Georgia", "Indiana"):
+            assert any(f"in {state}, " in item for item in listed), listed
+        page.keyboard.press("Escape")
+        page.fill("#place-name", "Kotor")
+        page.keyboard.press("Enter")
+        page.wait_for_function("document.getElementById('hint').textContent.includes('Kotor')")
+        assert "No place called Kotor in the gazetteer" in page.inner_text("#hint")
+        assert len(_positions(page)) == 3
+
+
 OVERLAPPING = """format: 1
 id: line
 name: Line

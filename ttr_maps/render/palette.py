@@ -28,3 +28,7 @@ TICKET_COLOR = "#7b3294"
 #: Colormap of route and city heat (`ttr_maps.render.overlay.Heat`): pale for 0,
 #: dark red for 1.
 HEAT_CMAP = "YlOrRd"
+#: Coasts and country borders under a geographic board (`ttr preview
+#: --background`), as the editor draws them: a sea-blue coast, a dashed brown border.
+COAST_COLOR = "#6f8fa8"
+BORDER_COLOR = "#a89a84"

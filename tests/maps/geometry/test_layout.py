@@ -442,6 +442,32 @@ def test_cli_layout_names_the_routes_it_could_not_lay_out(tmp_path: Path):
     assert codes and codes == reported
 
 
+def test_the_repair_of_a_map_no_layout_chains_measures_a_bounded_number_of_bows(monkeypatch):
+    """The repair's budget counts its work, not only its trials (issue 38: the push
+    and compound changes measured some 24,000 bows on this three-city map, 25 s of
+    CPU): each of its three runs (the repair, and the repair inside each escape)
+    measures at most the bows its work budget pays for, and one change more."""
+    import ttr_maps.geometry.layout as layout
+
+    measured = 0
+    trouble = layout._trouble
+
+    def counted(*args, **kwargs):
+        nonlocal measured
+        measured += 1
+        return trouble(*args, **kwargs)
+
+    monkeypatch.setattr(layout, "_trouble", counted)
+    game_map = Map.from_data(yaml.safe_load(TIGHT))
+    result = compute_layout(game_map)
+    assert not result.readability.is_readable
+    groups = len(game_map.parallel_routes)
+    budget = layout._NUDGE_BUDGET_MAX * layout._WORK_PER_TRIAL * groups / layout._MEASURE_COST
+    one_change = 2 * (3 * 2 * len(layout._PROFILES) + 2)  # two routes, every bow of each
+    runs = 1 + len(layout._ESCAPE_WEIGHTS)
+    assert 0 < measured <= runs * (budget + one_change)
+
+
 def test_cli_layout_refuses_a_map_past_its_size_with_a_message(tmp_path: Path):
     """Past `MAX_LAYOUT_CITIES` no readable board is reached in minutes: the map is
     refused at once (exit 2, the size and the limit named), as preview refuses."""
@@ -469,7 +495,6 @@ def _cited_routes(output: str, name: str) -> list[tuple[int, str, str]]:
     return [(int(m[1]), m[2], m[3]) for m in found]
 
 
-@pytest.mark.slow  # two layouts of a map no layout makes readable: about 25 s CPU each
 def test_cli_layout_cites_true_lines_with_and_without_write(tmp_path: Path):
     """Issue 38: an old layout section in the middle of the file, shorter than the
     new one, and routes after it. Without --write the messages cite the lines of the

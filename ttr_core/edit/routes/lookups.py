@@ -2,6 +2,7 @@
 length and colours, a ticket's shortest path, the live numbers. Nothing changes.
 
     GET  /api/places?q=NAME     the gazetteer's places of that name, best first
+                                (none of that name: those whose names start so)
     GET  /api/suggest?a=A&b=B   the length and colour a new route is offered
                                 (&first=COLOR: a double route's second track's)
     GET  /api/path?a=A&b=B      a ticket's R2 value and a shortest path (cities)
@@ -73,10 +74,17 @@ async def places(server: EditServer, request: Request, grant: None) -> Response:
     session = server.session
 
     def work() -> JSONResponse:
-        from ttr_maps.authoring.gazetteer import GazetteerMissing, board_name, far_km, where
+        from ttr_maps.authoring.gazetteer import (
+            GazetteerMissing,
+            board_name,
+            far_km,
+            is_place_name,
+            where,
+        )
 
         try:
             found = _search(query, session)
+            named = is_place_name(query)
         except GazetteerMissing as missing:
             return error(503, str(missing))
         drawable = session.checked.drawable
@@ -84,6 +92,8 @@ async def places(server: EditServer, request: Request, grant: None) -> Response:
         points = list(towns.values())
         return JSONResponse(
             {
+                # False: no place is called so; the places are those whose names start so.
+                "named": named,
                 "places": [
                     {
                         **_place(p),
@@ -92,7 +102,7 @@ async def places(server: EditServer, request: Request, grant: None) -> Response:
                         "far_km": far_km((p.latitude, p.longitude), points),
                     }
                     for p in found
-                ]
+                ],
             }
         )
 

@@ -497,7 +497,8 @@ $("place-form").addEventListener("submit", async (event) => {
   }
   choices.hidden = false;
   const far = found.places.every((p) => p.far_km !== null);
-  if (far) say(`No place called ${query} near the map's cities: pick one only if you mean it (Escape cancels).`, true);
+  if (!found.named) say(`No place called ${query} in the gazetteer (towns of 15,000 people or more): the places listed have a name that starts so. To place it by hand, click the board (C).`, true);
+  else if (far) say(`No place called ${query} near the map's cities: pick one only if you mean it (Escape cancels).`, true);
   else say(`${found.places.length} places called ${query}: pick one (the nearest to the map first).`);
 });
 
