@@ -60,6 +60,15 @@ def test_a_missing_or_stale_picture_is_named(tmp_path: Path):
     assert doc_pictures.compare([picture], tmp_path) == ["preview-iran: another size today"]
 
 
+def test_a_moment_of_a_live_game_is_checked_for_its_size_only(tmp_path: Path):
+    live = doc_pictures.Picture("preview-iran", "serve", exact=False)
+    changed = Image.open(DOCS / "preview-iran.png").convert("RGB")
+    ImageDraw.Draw(changed).rectangle((400, 400, 700, 600), fill="black")
+    changed.save(tmp_path / "preview-iran.png")
+    assert doc_pictures.compare([live], tmp_path) == []
+    assert all(p.exact == (p.group != "serve") for p in doc_pictures.PICTURES)
+
+
 @pytest.mark.slow
 def test_every_picture_in_docs_is_todays_output(tmp_path: Path):
     doc_pictures.make(doc_pictures.PICTURES, tmp_path)
