@@ -477,6 +477,8 @@ def test_the_numbers_panel_says_what_the_map_and_each_board_beside_are_played_wi
             assert cell == ("; ".join(board.not_modelled) or "–")
 
 
+# Counts crowding in a browser; tests/edit/test_edit_api.py checks the count in the default suite.
+@pytest.mark.slow
 def test_the_numbers_panel_shows_crowding_counted_in_play(browser: Any, tmp_path: Path) -> None:
     """Issue 36: the crowding row is the count in greedy games, with its interval and
     the games it was counted in, for the map and each board beside it; while it is

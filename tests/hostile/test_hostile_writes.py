@@ -249,7 +249,15 @@ def test_a_save_landing_between_the_exchanges_is_put_back_too(tmp_path, monkeypa
     assert sorted(p.name for p in tmp_path.iterdir()) == ["map.yaml"]
 
 
-@pytest.mark.parametrize("stop", ["SIGTERM", "SIGINT", "SIGHUP"])
+# SIGINT in the default suite, SIGTERM and SIGHUP (the same clean-up) in the slow one.
+@pytest.mark.parametrize(
+    "stop",
+    [
+        pytest.param("SIGTERM", marks=pytest.mark.slow),
+        "SIGINT",
+        pytest.param("SIGHUP", marks=pytest.mark.slow),
+    ],
+)
 def test_a_write_in_place_stopped_by_a_signal_leaves_the_map_whole(tmp_path, stop):
     """`ttr layout --write` stopped at any moment: the map is the old one or the new
     one, whole, no temporary file is left, and no traceback is printed."""

@@ -388,6 +388,8 @@ def draw_twice(page: Any) -> None:
     page.wait_for_function(f"{hand_size()} === {before + 2}")
 
 
+# A phone in Chromium; tests/serve/test_serve_phone.py keeps the phone in the default suite.
+@pytest.mark.slow
 def test_a_phone_shows_the_board_above_and_the_panels_below(
     new_page: Any, server_url: str, tmp_path: Path
 ) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx2
+import pytest
 from finger_taps import open_phone_seat, tap_routes
 from serve_server import auth, running_server, server_process
 from test_serve_browser import WAIT_MS, screenshot
@@ -205,6 +206,8 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+# Two servers and a browser; the restart test of test_serve_browser.py stays in the default suite.
+@pytest.mark.slow
 def test_a_phone_offline_through_a_restart_comes_back_to_its_turn(
     browser: Any, tmp_path: Path
 ) -> None:
