@@ -2,7 +2,8 @@
 move) and its strength against the heuristic bots (issue #15's targets).
 
     .venv/bin/python benchmarks/search_bench.py [--only PART] [--bot search] [--games 400]
-        [--four-player-games 200] [--speed-games 4] [--jobs 1] [--map north_america]
+        [--four-player-games 200] [--speed-games 4] [--playtest-games 8] [--jobs 1]
+        [--map north_america]
 
 - playouts: whole games by the playout policy against the same games by greedy
   bots (`--playout-games` per player count), and the cost of a sampled world and
@@ -10,6 +11,9 @@ move) and its strength against the heuristic bots (issue #15's targets).
 - speed: `--speed-games` two-player games of the bot against greedy in this
   process, timed per move with time.process_time (CPU time of one core, so other
   work on a shared machine distorts it little);
+- playtest: what a designer waits for, `--playtest-games` four-player games of the
+  bot against three greedy bots through `ttr simulate`'s machinery in this process,
+  the bot's seat rotating: games per CPU hour (issue 39);
 - strength: two players, seats alternated, `--games` games against one-step and
   as many against greedy; four players, the bot and three one-step bots (the
   best heuristic style at a five-style table), `--four-player-games` games, the
@@ -112,6 +116,29 @@ def playout_speed(map_id: str, games: int) -> None:
     )
 
 
+def playtest(map_id: str, bot: str, games: int, seed: int) -> None:
+    """What a designer waits for: four-player play-tests of the bot against three
+    greedy bots through `ttr simulate`'s machinery in this process, the bot's seat
+    rotating; games per CPU hour (time.process_time of this process, all four
+    seats' moves, scoring included)."""
+    plan = RunPlan(games, 4, (bot, "greedy", "greedy", "greedy"), seed)
+    played = PlayedMap(load_map(map_id), map_id)
+    cpu_per_game = []
+    started = time.process_time()
+    for game in iter_games(played, plan, Workers(1)):
+        del game
+        now = time.process_time()
+        cpu_per_game.append(now - started)
+        started = now
+    total = sum(cpu_per_game)
+    print(
+        f"play-test, {map_id}, 4 players, {bot} vs greedy x3, {games} games: "
+        f"{3600 * games / total:.0f} games per CPU hour (CPU a game: mean "
+        f"{total / games:.1f} s, median {statistics.median(cpu_per_game):.1f} s)",
+        flush=True,
+    )
+
+
 def strength(map_id: str, bot: str, opponents: list[str], games: int, seed: int, jobs: int) -> None:
     table = [bot, *opponents]
     label = f"{map_id}, {len(table)} players, {bot} vs {'+'.join(opponents)}"
@@ -139,18 +166,20 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--four-player-games", type=int, default=200)
     parser.add_argument("--speed-games", type=int, default=4)
+    parser.add_argument("--playtest-games", type=int, default=8)
     parser.add_argument("--playout-games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=15)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument(
         "--only",
-        choices=("playouts", "speed", "one-step", "greedy", "four"),
+        choices=("playouts", "speed", "playtest", "one-step", "greedy", "four"),
         help="Run one part only.",
     )
     args = parser.parse_args()
     parts = {
         "playouts": lambda: playout_speed(args.map, args.playout_games),
         "speed": lambda: speed(args.map, args.bot, args.speed_games),
+        "playtest": lambda: playtest(args.map, args.bot, args.playtest_games, args.seed),
         "one-step": lambda: strength(
             args.map, args.bot, ["one-step"], args.games, args.seed, args.jobs
         ),

@@ -313,3 +313,19 @@ def test_path_memo_answers_as_a_fresh_search_and_stays_bounded(north_america, mo
         assert memo.cheapest_path(graph, costs, a, b) == cheapest_path(graph, costs, a, b)
         assert memo.cheapest_path(graph, tuple(costs), a, b) == cheapest_path(graph, costs, a, b)
         assert len(memo._paths) <= 50
+
+
+@pytest.mark.parametrize("seed", [0, 7, 2**40 + 3])
+def test_the_random_bot_draws_as_random_choice_does(seed: int) -> None:
+    """`RandomBot.pick` draws its index itself (issue 39): the same actions as
+    `random.Random(seed).choice`, so random-bot games keep their records, for lists
+    of every length from 1 to 200 (powers of two and their neighbours included)."""
+    from ttr_core.bots.random_bot import RandomBot
+
+    bot, reference = RandomBot(seed), random.Random(seed)
+    for count in range(1, 201):
+        actions = [f"action {i}" for i in range(count)]
+        for _ in range(5):
+            assert bot.pick(actions) == reference.choice(actions)
+    with pytest.raises(IndexError):
+        bot.pick([])

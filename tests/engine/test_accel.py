@@ -17,7 +17,7 @@ import pytest
 from ttr_core import accel
 
 #: Games on both maps, 2-5 players, random and every style bot, the playout path
-#: and views; each printed as the SHA-256 of its record's text.
+#: and views, and a search-bot game; each printed as the SHA-256 of its record's text.
 PLAY = """
 import hashlib, sys
 from ttr_core import GameState, run, make_bot, bot_seed, record_of, dump_record, load_map
@@ -34,6 +34,11 @@ for map_id in ("north_america", "europe"):
             state = run(GameState(game_map, players, seed), bots, playout=players != 3)
             text = dump_record(record_of(state, names))
             print(map_id, players, seed, hashlib.sha256(text.encode()).hexdigest())
+# The search bot (its playouts, sampled worlds and race are compiled too), a small budget.
+names = ["search:8", "one-step"]
+bots = [make_bot(n, bot_seed(3, i)) for i, n in enumerate(names)]
+state = run(GameState(load_map("north_america"), 2, 3), bots)
+print("search", hashlib.sha256(dump_record(record_of(state, names)).encode()).hexdigest())
 print("compiled:", loaded())
 """
 
@@ -65,7 +70,7 @@ def test_the_compiled_build_gives_the_records_of_the_source(tmp_path: Path) -> N
     source = _play(str(pure), pure)
     assert compiled[-1] == f"compiled: {list(accel.loaded())}"
     assert source[-1] == "compiled: []"
-    assert len(compiled) == 17 and compiled[:-1] == source[:-1]
+    assert len(compiled) == 18 and compiled[:-1] == source[:-1]
 
 
 def test_a_module_edited_after_the_build_is_loaded_from_its_source(

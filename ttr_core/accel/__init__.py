@@ -48,6 +48,10 @@ MODULES = (
     "ttr_core.bots.random_bot",
     "ttr_core.bots.planning",
     "ttr_core.bots.styles",
+    "ttr_core.bots.rollout",
+    "ttr_core.bots.one_step",
+    "ttr_core.bots.determinize",
+    "ttr_core.bots.search",
 )
 
 #: The folder holding `ttr_core`.

@@ -21,10 +21,21 @@ class RandomBot:
 
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
+        self._bits = self.rng.getrandbits
 
     def act(self, view: PlayerView) -> Action:
         return self.pick(view.legal_actions())
 
     def pick(self, actions: Sequence[Action]) -> Action:
-        """One of `actions`, uniformly (the playout path of `ttr_core.engine.loop`)."""
-        return self.rng.choice(actions)  # the same draw as `randrange(len(actions))`
+        """One of `actions`, uniformly (the playout path of `ttr_core.engine.loop`):
+        the draw of `self.rng.choice(actions)` (CPython's `_randbelow`: `k` random
+        bits until they fall below the count), made here without its two
+        Python-level calls, once per action of a random game."""
+        count = len(actions)
+        if not count:
+            raise IndexError("Cannot choose from an empty sequence")
+        bits = count.bit_length()
+        index = self._bits(bits)
+        while index >= count:
+            index = self._bits(bits)
+        return actions[index]

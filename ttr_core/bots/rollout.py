@@ -238,7 +238,7 @@ class RolloutPlayer:
         if mark != self._tickets_mark:
             self._tickets_mark = mark
             self._open_tickets = tuple(
-                t for t in state.tickets[seat] if not state.is_ticket_complete(seat, t)
+                [t for t in state.tickets[seat] if not state.is_ticket_complete(seat, t)]
             )
         return self._open_tickets
 

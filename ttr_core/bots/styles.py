@@ -232,25 +232,19 @@ class PlanningBot:
                 [r for r in ends if r in planned] + ends[:3] + [r for r in targets if r not in ends]
             )
         if style.long_route_length:
-            board = view.board
-            spare = view.wagons[view.seat] - plan.wagons
+            board, seat, owners = view.board, view.seat, view.owners
+            lengths, wagons, doubles = board.route_length, view.wagons[seat], doubles_from(view)
+            spare = wagons - plan.wagons
+            shortest = style.long_route_length
+            players = view.num_players
             long_ones = [
                 r
-                for r in range(board.num_routes)
-                if board.route_length[r] >= style.long_route_length
-                and board.route_length[r] <= spare
-                and view.owners[r] == -1
-                and can_claim_route(
-                    board,
-                    r,
-                    view.seat,
-                    view.owners,
-                    view.num_players,
-                    view.wagons[view.seat],
-                    doubles_from(view),
-                )
+                for r, length in enumerate(lengths)
+                if shortest <= length <= spare
+                and owners[r] == -1
+                and can_claim_route(board, r, seat, owners, players, wagons, doubles)
             ]
-            long_ones.sort(key=lambda r: (-board.route_length[r], r))
+            long_ones.sort(key=lambda r: (-lengths[r], r))
             targets = sorted(
                 dict.fromkeys(targets + long_ones[:3]), key=lambda r: -board.route_length[r]
             )

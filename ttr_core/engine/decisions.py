@@ -58,6 +58,19 @@ class SecondCard:
         return ()
 
 
+#: The `SecondCard` of each seat, made once: a value, and half the draws of a game
+#: pend one (a frozen dataclass's `__init__` is a Python-level call).
+_SECOND_CARDS: dict[int, SecondCard] = {}
+
+
+def second_card(seat: int) -> SecondCard:
+    """R7: `SecondCard(seat)`, the same value every time."""
+    decision = _SECOND_CARDS.get(seat)
+    if decision is None:
+        decision = _SECOND_CARDS[seat] = SecondCard(seat)
+    return decision
+
+
 @dataclass(frozen=True, slots=True)
 class TunnelPayment:
     """E2: the cards for a tunnel (`route`, an index) are laid down and three cards

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from itertools import product
 from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
 
 from ttr_core.engine.books import Books
 from ttr_core.engine.compiled import Board
@@ -256,14 +257,25 @@ def grand_tours(board: Board, routes: Sequence[int], tickets: Sequence[int]) -> 
     return count
 
 
-def _claimed_route(game_map: Map, route: int) -> ClaimedRoute:
-    r = game_map.routes[route]
-    return ClaimedRoute(r.id, r.a, r.b, r.length, r.color)
+#: Per board, every route as a result names it: frozen values made once (a
+#: dataclass's `__init__` per claimed route per game was 1 % of a random game).
+_CLAIMED: WeakKeyDictionary[Board, tuple[ClaimedRoute, ...]] = WeakKeyDictionary()
+
+
+def _claimed_routes(board: Board, game_map: Map) -> tuple[ClaimedRoute, ...]:
+    """Every route of `game_map` (numbered as `board`'s) as a result names it."""
+    found = _CLAIMED.get(board)
+    if found is None:
+        found = _CLAIMED[board] = tuple(
+            ClaimedRoute(r.id, r.a, r.b, r.length, r.color) for r in game_map.routes
+        )
+    return found
 
 
 def score_game(state: Books) -> GameResult:
     """R15-R17 for a finished game."""
     game_map = state.map
+    claimed = _claimed_routes(state.board, game_map)
     seats = range(state.num_players)
     owned = [state.claimed_routes(seat) for seat in seats]
     longest = [longest_trail_in(state.board.trail_table, owned[seat]) for seat in seats]
@@ -305,7 +317,7 @@ def score_game(state: Books) -> GameResult:
         SeatResult(
             seat=seat,
             status=state.status[seat],
-            routes=tuple(_claimed_route(game_map, r) for r in owned[seat]),
+            routes=tuple([claimed[r] for r in owned[seat]]),
             tickets=tickets[seat].outcomes,
             wagons_left=state.wagons[seat],
             longest_path=longest[seat],

@@ -3,6 +3,10 @@
 # file.
 import cython
 
+@cython.locals(low=Py_ssize_t)
+cpdef (Py_ssize_t, Py_ssize_t) locomotive_range(Py_ssize_t length, Py_ssize_t have,
+                                               Py_ssize_t locos, Py_ssize_t min_locos)
+
 @cython.locals(locos=Py_ssize_t, most=Py_ssize_t, need=Py_ssize_t, have=Py_ssize_t,
                fewest=Py_ssize_t, c=Py_ssize_t, shapes=list)
 cpdef list payment_shapes(Py_ssize_t length, Py_ssize_t color, object hand,

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from ttr_core.engine.actions import DRAW_DECK, DRAW_MARKET, Action, DrawDeck, DrawMarket
 from ttr_core.engine.books import Books
 from ttr_core.engine.cards import LOCO
-from ttr_core.engine.decisions import SecondCard
+from ttr_core.engine.decisions import SecondCard, second_card
 from ttr_core.engine.errors import IllegalAction, InvalidAction
 from ttr_core.engine.facts import LegalFacts
 
@@ -60,7 +60,7 @@ def draw_first_card(books: Books, seat: int, action: DrawDeck | DrawMarket) -> N
     if ends_turn or not books.cards.second_card_exists(whole_draw):
         books.end_turn(seat)
     else:
-        books.pending.append(SecondCard(seat))
+        books.pending.append(second_card(seat))
 
 
 def draw_second_card(books: Books, seat: int, decision: SecondCard, action: Action) -> None:
