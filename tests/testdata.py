@@ -36,9 +36,13 @@ def is_laid_out(map_id: str) -> bool:
 
 
 def sigint_as_from_a_terminal() -> None:
-    """A child's Ctrl-C as a terminal gives it (`preexec_fn` of a test's Popen): a
-    shell started in the background, nohup or a CI runner may pass SIGINT on as
-    ignored, and Python then never raises KeyboardInterrupt in the child."""
+    """A child's stopping signals as a terminal gives them (`preexec_fn` of a test's
+    Popen): a shell started in the background, nohup or a CI runner may pass SIGINT
+    on as ignored (Python then never raises KeyboardInterrupt in the child), and a
+    library in the test process (Ray's driver) may have SIGTERM blocked in the
+    thread that starts the child, which the child inherits: it would then wait out
+    whatever it was doing before the signal lands."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from testdata import HOSTILE, ROOT
+from testdata import HOSTILE, ROOT, sigint_as_from_a_terminal
 from typer.testing import CliRunner
 
 from ttr_core.cli import app
@@ -166,7 +166,10 @@ def test_a_write_stopped_by_sigterm_leaves_no_temporary_file(tmp_path: Path) -> 
     )
     target = tmp_path / "out.txt"
     with subprocess.Popen(
-        [sys.executable, "-c", script, str(target)], stdout=subprocess.PIPE, text=True
+        [sys.executable, "-c", script, str(target)],
+        stdout=subprocess.PIPE,
+        text=True,
+        preexec_fn=sigint_as_from_a_terminal,
     ) as process:
         assert process.stdout is not None and process.stdout.readline() == "writing\n"
         assert len(list(tmp_path.iterdir())) == 1  # the temporary file

@@ -116,6 +116,30 @@ def test_ctrl_c_in_print_is_exit_130_without_a_traceback(tmp_path: Path) -> None
         assert not list(tmp_path.glob(".ttr-*"))  # no temporary file left
 
 
+def test_ctrl_c_inside_an_extension_import_is_exit_130_without_a_traceback() -> None:
+    """Ctrl-C while matplotlib's ft2font initialises surfaces as "ImportError:
+    initialization failed" caused by KeyboardInterrupt (seen in CI at 1.0 s into
+    `ttr print`), and the half-made module then crashed the interpreter's exit
+    (status -6): it is an interrupt like any other."""
+    script = (
+        "import sys, ttr_core.cli\n"
+        "app = sys.modules['ttr_core.cli.app']  # the package's `app` is the application\n"
+        "def run(argv=None):\n"
+        "    try:\n"
+        "        raise KeyboardInterrupt\n"
+        "    except KeyboardInterrupt as ctrl_c:\n"
+        "        raise ImportError('initialization failed') from ctrl_c\n"
+        "app.run = run\n"
+        "ttr_core.cli.main()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 130, done.stderr
+    assert "Traceback" not in done.stderr and "interrupted" in done.stderr
+    other = script.replace("raise KeyboardInterrupt", "raise OSError('not an interrupt')")
+    done = subprocess.run([sys.executable, "-c", other], capture_output=True, text=True)
+    assert done.returncode == 1 and "OSError: not an interrupt" in done.stderr  # others propagate
+
+
 def test_ctrl_c_outside_a_command_is_exit_130(monkeypatch: pytest.MonkeyPatch) -> None:
     import ttr_core.cli
 

@@ -42,6 +42,7 @@ def main() -> None:
 
     The process ends with the command: what it built is left out of the garbage
     collector's passes at exit (`ttr_maps.garbage.freeze_for_exit`)."""
+    import os
     import sys
 
     from ttr_core.cli.app import run
@@ -51,5 +52,28 @@ def main() -> None:
         run()
     except KeyboardInterrupt:  # Ctrl-C outside the command (typer handles it inside)
         sys.exit(EXIT_INTERRUPTED)
+    except Exception as error:
+        if not _caused_by_ctrl_c(error):
+            raise
+        # Ctrl-C landed inside an extension module's import (matplotlib's ft2font:
+        # "ImportError: initialization failed"): the command's clean-up has run while
+        # the error unwound, but the half-made module can crash the interpreter's own
+        # exit, so the process ends here, as Ctrl-C ends it anywhere else.
+        sys.stderr.write("interrupted\n")
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(EXIT_INTERRUPTED)
     finally:
         freeze_for_exit()
+
+
+def _caused_by_ctrl_c(error: BaseException) -> bool:
+    """Whether a KeyboardInterrupt is among the causes of `error`."""
+    seen: set[int] = set()
+    cause: BaseException | None = error
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return False
