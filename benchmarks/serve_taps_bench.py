@@ -20,39 +20,16 @@ routes that all eight taps hit, and that all eight reached.
 from __future__ import annotations
 
 import argparse
-import socket
 import sys
-import threading
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
-
-import uvicorn
 
 from ttr_core.serve.app import create_app
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "serve"))
 from finger_taps import open_phone_seat, tap_routes  # the tests' own taps
+from serve_server import running_server  # the tests' own server
 
 CHROMIUM = "/usr/bin/chromium"
-
-
-@contextmanager
-def serving() -> Iterator[str]:
-    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    listener.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
-    thread.start()
-    while not server.started:
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{listener.getsockname()[1]}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=15)
-        listener.close()
 
 
 def main() -> None:
@@ -62,7 +39,7 @@ def main() -> None:
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    with serving() as url, sync_playwright() as playwright:
+    with running_server(create_app()) as url, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM)
         for map_id in args.maps:
             context, page = open_phone_seat(browser, url, map_id)
