@@ -271,12 +271,6 @@ class GamesProgress:
         typer.echo(f"{self.description}: {text}", err=True)
 
 
-def games_progress(description: str, total: int) -> GamesProgress:
-    """A progress display over `total` games (see `GamesProgress`); use it as a
-    context manager, whose value is the `on_game` callback that moves it on."""
-    return GamesProgress(description, total)
-
-
 def fail(message: str, code: int = EXIT_USAGE) -> typer.Exit:
     """Print `message` to stderr (long user text in it cut to a glimpse) and
     return the Exit to raise."""

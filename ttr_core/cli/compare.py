@@ -11,11 +11,11 @@ import typer
 
 from ttr_core.cli.app import EXIT_OK, app
 from ttr_core.cli.common import (
+    GamesProgress,
     SeedOption,
     checked_bots,
     checked_output,
     fail,
-    games_progress,
     output_file,
     played_map,
 )
@@ -134,7 +134,7 @@ def compare(
         from ttr_core.playtest.compare import compare_maps
 
         played = played_map(a), played_map(b)  # exit 2 on errors
-        with games_progress("compare: both maps", 2 * games) as advance:
+        with GamesProgress("compare: both maps", 2 * games) as advance:
             comparison = compare_maps(*played, plan, where, titles, on_game=advance)
     else:  # a report and a map: the map is played with the options, unpaired
         from ttr_core.playtest.simulate import simulate
@@ -145,7 +145,7 @@ def compare(
                 reports.append(_read_report(argument, path))
             else:
                 one = played_map(argument)
-                with games_progress(f"{one.map.id}: playing", games) as advance:
+                with GamesProgress(f"{one.map.id}: playing", games) as advance:
                     reports.append(simulate(one, plan, where, on_game=advance).report)
         comparison = compare_reports(reports[0], reports[1], titles)
     text = REPORTERS[output_format.value](comparison)

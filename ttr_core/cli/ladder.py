@@ -12,13 +12,13 @@ from ttr_core.cli.common import (
     DEFAULT_EXECUTOR,
     AddressOption,
     ExecutorOption,
+    GamesProgress,
     JobsOption,
     MapArgument,
     SeedOption,
     checked_bots,
     checked_output,
     fail,
-    games_progress,
     output_file,
     played_map,
     stop_on_sigterm,
@@ -98,7 +98,7 @@ def ladder(
     stop_on_sigterm()
     where = workers_from_options(executor, jobs, address, games)
     played = played_map(map_argument)
-    with games_progress(f"{played.map.id}: ladder", games * len(tables)) as advance:
+    with GamesProgress(f"{played.map.id}: ladder", games * len(tables)) as advance:
         try:
             with where.resolved():  # one Ray session for every table
                 result = run_ladder(played, names, games, players, seed, where, on_game=advance)

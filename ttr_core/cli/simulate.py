@@ -14,13 +14,13 @@ from ttr_core.cli.common import (
     DEFAULT_EXECUTOR,
     AddressOption,
     ExecutorOption,
+    GamesProgress,
     JobsOption,
     MapArgument,
     RuleChanges,
     SeedOption,
     checked_bots,
     fail,
-    games_progress,
     played_map,
     stop_on_sigterm,
     workers_from_options,
@@ -111,7 +111,7 @@ def simulate(
         raise fail(f"--out: {error}") from None
     try:
         published = published_baseline(baseline, plan, where)
-        with games_progress(f"{played.map.id}: playing", games) as advance:
+        with GamesProgress(f"{played.map.id}: playing", games) as advance:
             result = run(played, plan, where, records=records, on_game=advance, baseline=published)
         try:
             write_report(
@@ -151,7 +151,7 @@ def published_baseline(choice: BaselineChoice, plan: RunPlan, where: Workers) ->
     total = baseline_games(plan.players, DEFAULT_GAMES)
     refresh = choice == BaselineChoice.compute
     description = f"baseline: {','.join(plan.bots)} at {plan.players} on the published boards"
-    with games_progress(description, total) as advance:
+    with GamesProgress(description, total) as advance:
         found, path = baseline_for(
             plan.bots, plan.players, where, advance, refresh=refresh, games=DEFAULT_GAMES
         )

@@ -12,11 +12,11 @@ from typer.core import TyperGroup
 
 from ttr_core.cli.app import EXIT_FAILED, EXIT_USAGE, CommandApp, app
 from ttr_core.cli.common import (
+    GamesProgress,
     JobsOption,
     MapArgument,
     checked_output,
     fail,
-    games_progress,
     load_map_argument,
     output_file,
     played_map,
@@ -156,7 +156,7 @@ def _played(analysis: Any, played: Any, games: int, jobs: int | None) -> tuple[A
     where = Workers(min(jobs or os.cpu_count() or 1, games))
     found = []
     total = sum(games_at(players, games) for players in sizes)
-    with games_progress(f"{played.map.id}: greedy games", total) as advance:
+    with GamesProgress(f"{played.map.id}: greedy games", total) as advance:
         try:
             for players in sizes:
                 found.append(
