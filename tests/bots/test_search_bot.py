@@ -3,6 +3,7 @@ reproducible for a seed with a playout budget; its budget syntax."""
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterator
 
@@ -11,7 +12,15 @@ from engine_positions import Watched
 from typer.testing import CliRunner
 
 from ttr_core.bots import check_bot_name, make_bot
-from ttr_core.bots.search import Budget, SearchBot, parse_budget
+from ttr_core.bots.search import (
+    MIN_WORLDS,
+    RACE_SHARE,
+    SETTLE_WORLDS,
+    Budget,
+    SearchBot,
+    cannot_overrule,
+    parse_budget,
+)
 from ttr_core.cli import app
 from ttr_core.engine.cards import CARD_KINDS
 from ttr_core.engine.decisions import SecondCard
@@ -216,3 +225,54 @@ def test_search_keeps_the_one_step_choice_when_the_lead_was_luck(
     assert bot.search(view, candidates, random.Random(1)) == candidates[0]
     assert len(calls) > 36  # the fresh worlds were played
     assert set(calls[36:]) == {lucky, candidates[0]}
+
+
+def test_cannot_overrule_asks_for_the_switch_margin_within_the_noise() -> None:
+    anchor = [10.0, 12.0, 9.0, 11.0]
+    assert cannot_overrule(anchor, anchor)  # level: never SWITCH_MARGIN ahead
+    assert not cannot_overrule([x + 3 for x in anchor], anchor)  # 3 ahead, no noise
+    wide = [30.0, -6.0, 25.0, -5.0]  # 0 ahead on average, but a wide spread: maybe
+    assert not cannot_overrule(wide, anchor)
+    assert not cannot_overrule([0.0], [5.0])  # one world says nothing of the spread
+
+
+def test_the_race_ends_when_no_candidate_can_overrule_the_one_step_choice(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Candidates level with the anchor in every world are dropped after
+    `MIN_WORLDS` worlds, and the rest of the budget is not spent."""
+    view = _searchable_view()
+    bot = SearchBot(1, Budget(playouts=200))
+    candidates = bot.candidate_actions(view)
+    calls = []
+    worlds: dict[int, int] = {}
+
+    def playout(world, players, seat, action):  # type: ignore[no-untyped-def]
+        calls.append(action)
+        return float(worlds.setdefault(id(world), len(worlds)) % 5)  # worlds differ
+
+    monkeypatch.setattr(bot, "playout", playout)
+    assert bot.search(view, candidates, random.Random(1)) == candidates[0]
+    assert len(calls) == MIN_WORLDS * len(candidates)
+
+
+def test_the_check_in_fresh_worlds_stops_once_the_answer_is_plain(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A candidate 5 points better in every world is played after `SETTLE_WORLDS`
+    fresh worlds, not after the whole remaining budget."""
+    view = _searchable_view()
+    bot = SearchBot(1, Budget(playouts=200))
+    candidates = bot.candidate_actions(view)
+    better = candidates[2]
+    calls = []
+
+    def playout(world, players, seat, action):  # type: ignore[no-untyped-def]
+        calls.append(action)
+        return 5.0 if action == better else 0.0
+
+    monkeypatch.setattr(bot, "playout", playout)
+    assert bot.search(view, candidates, random.Random(1)) == better
+    race = math.ceil(200 * RACE_SHARE)
+    assert race - 2 < len(calls) - 2 * SETTLE_WORLDS <= race
+    assert set(calls[-2 * SETTLE_WORLDS :]) == {better, candidates[0]}
