@@ -699,6 +699,7 @@ def test_a_plane_board_has_no_background(tmp_path: Path) -> None:
         assert 'class="background"' not in editor.get("/api/state").json()["svg"]
 
 
+@pytest.mark.slow  # 2-10 s; the default suite keeps the room's main test
 def test_the_numbers_panel_counts_crowding_in_play_not_by_the_model(blank: Editor) -> None:
     """Issue 36: the panel's crowding is the count `ttr tickets --games` makes (greedy
     games, counted in the background, with its interval), never the model's."""

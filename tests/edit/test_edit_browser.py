@@ -230,6 +230,7 @@ def test_a_six_city_map_drawn_checked_saved_and_guarded(browser: Any, tmp_path: 
         assert "name: Mine" in path.read_text()
 
 
+@pytest.mark.slow  # 2-10 s; the default suite keeps the room's main test
 def test_a_playtest_of_50_games_from_the_page(browser: Any, tmp_path: Path) -> None:
     path = tmp_path / "north_america.yaml"
     path.write_text(Path("maps/north_america.yaml").read_text(encoding="utf-8"))
@@ -406,6 +407,7 @@ def test_a_ferry_locomotive_mark_is_seen_on_a_black_route(browser: Any, tmp_path
             assert sum(light) - sum(dark) > 300, (car, mark)  # contrast, not black on black
 
 
+@pytest.mark.slow  # 2-10 s; the default suite keeps the room's main test
 def test_a_city_moved_on_a_laid_out_board_takes_its_routes_along(
     browser: Any, tmp_path: Path
 ) -> None:
@@ -452,6 +454,7 @@ def test_the_board_is_laid_out_by_a_button(browser: Any, tmp_path: Path) -> None
         page.wait_for_function("!state.map.laid_out")
 
 
+@pytest.mark.slow  # 2-10 s; the default suite keeps the room's main test
 def test_the_numbers_panel_says_what_the_map_and_each_board_beside_are_played_without(
     browser: Any, tmp_path: Path
 ) -> None:

@@ -104,6 +104,7 @@ def test_cli_set_with_an_unknown_field_exits_2_naming_it(command, tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.slow  # 2-10 s; the default suite keeps the room's main test
 def test_cli_simulate_plays_with_the_changed_rules(tmp_path):
     out = tmp_path / "out"
     result = runner.invoke(

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import pytest
 from engine_positions import started
 
 from ttr_core.engine.actions import DrawDeck
@@ -194,6 +195,7 @@ class _Stopping:
         return self.bot.act(view)
 
 
+@pytest.mark.slow  # 2-10 s; the default suite keeps the room's main test
 def test_r5_d6_the_reachability_search_finds_a_planted_leak(north_america, monkeypatch):
     import ttr_core.bots.planning
 

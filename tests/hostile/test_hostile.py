@@ -208,6 +208,7 @@ def test_stats_preview_and_play_refuse_the_hanging_maps_quickly(name: str, tmp_p
     assert not (tmp_path / "x.png").exists()
 
 
+@pytest.mark.slow  # 2-10 s; the default suite keeps the room's main test
 def test_names_are_text_in_stats_previews_and_standings(tmp_path: Path) -> None:
     path = HOSTILE / "hostile_names.yaml"
     stats = ttr("stats", path, "--plot", tmp_path / "stats.png")

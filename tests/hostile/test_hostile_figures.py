@@ -64,6 +64,7 @@ def _draws_every_figure(commands: dict[str, list[str]]) -> None:
         assert result.exception is None or isinstance(result.exception, SystemExit), name
 
 
+@pytest.mark.slow  # 2-10 s; the default suite keeps the room's main test
 def test_tex_names_in_every_quick_figure(board: Path, tmp_path: Path) -> None:
     _draws_every_figure(_figure_commands(board, tmp_path))
     assert (tmp_path / "p.pdf").stat().st_size > 0

@@ -259,7 +259,7 @@ def test_a_save_landing_between_the_exchanges_is_put_back_too(tmp_path, monkeypa
     "stop",
     [
         pytest.param("SIGTERM", marks=pytest.mark.slow),
-        "SIGINT",
+        pytest.param("SIGINT", marks=pytest.mark.slow),
         pytest.param("SIGHUP", marks=pytest.mark.slow),
     ],
 )

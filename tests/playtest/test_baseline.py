@@ -119,6 +119,7 @@ def test_cli_baseline_off_and_compute(
     assert "cached in" in _screening(out) and cache_path(["greedy", "route-focus"], 2).is_file()
 
 
+@pytest.mark.slow  # 2-10 s; the default suite keeps the room's main test
 def test_cli_baseline_auto_plays_a_missing_baseline_never_fair_shares(
     tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -194,7 +194,10 @@ def test_a_worker_ending_half_way_through_its_answer_is_a_lost_worker() -> None:
     assert not worker.process.is_alive()
 
 
-@pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+@pytest.mark.parametrize(
+    ("signum", "code"),
+    [(signal.SIGINT, 130), pytest.param(signal.SIGTERM, 143, marks=pytest.mark.slow)],
+)
 def test_a_stopped_simulation_ends_at_once_and_leaves_nothing(
     tmp_path: Path, signum: int, code: int
 ) -> None:
@@ -225,6 +228,7 @@ def test_a_stopped_simulation_ends_at_once_and_leaves_nothing(
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow  # 2-10 s; the default suite keeps the room's main test
 def test_workers_of_a_killed_driver_end_too(tmp_path: Path) -> None:
     """SIGKILL stops the driver alone: its workers notice and end within seconds
     instead of waiting for work forever."""

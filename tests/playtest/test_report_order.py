@@ -15,7 +15,9 @@ from ttr_core.playtest.simulate import simulate
 from ttr_maps.model import Map
 
 
-@pytest.mark.parametrize(("map_id", "players"), [("iran", 3), ("europe", 4)])
+@pytest.mark.parametrize(
+    ("map_id", "players"), [("iran", 3), pytest.param("europe", 4, marks=pytest.mark.slow)]
+)
 def test_a_reordered_map_gives_the_same_report(map_id: str, players: int) -> None:
     data = map_data(map_id)
     one = Map.from_data(data)

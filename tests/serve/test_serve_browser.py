@@ -282,6 +282,7 @@ def keep_offered_tickets(page: Any) -> None:
     page.wait_for_selector("#tickets li.ticket")
 
 
+@pytest.mark.slow  # 2-10 s; the default suite keeps the room's main test
 def test_two_players_and_someone_watching_in_three_browsers(
     new_page: Any, server_url: str, tmp_path: Path
 ) -> None:
@@ -336,6 +337,7 @@ def test_two_players_and_someone_watching_in_three_browsers(
     assert record["seats"][0]["name"] == "Ana"
 
 
+@pytest.mark.slow  # 2-10 s; the default suite keeps the room's main test
 def test_a_server_restart_mid_game_then_both_players_carry_on(
     new_page: Any, tmp_path: Path
 ) -> None:

@@ -70,6 +70,7 @@ def test_the_phone_layout_shows_the_hand_and_keeps_the_board_in_view(
         assert not errors, errors
 
 
+@pytest.mark.slow  # 2-10 s; the default suite keeps the room's main test
 def test_a_finger_reaches_every_route_and_a_near_miss_never_takes_another(
     browser: Any,
 ) -> None:
@@ -154,6 +155,7 @@ RECORD_CLAIMS = """() => {
 }"""
 
 
+@pytest.mark.slow  # 2-10 s; the default suite keeps the room's main test
 def test_a_claim_is_drawn_in_the_seats_colour_with_stripes_never_a_card_colour(
     browser: Any, tmp_path: Path
 ) -> None:

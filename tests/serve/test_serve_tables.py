@@ -234,6 +234,7 @@ def test_the_server_plays_at_most_so_many_search_seats_at_once(store: TableStore
         assert client.post("/api/games", json=search).status_code == 201
 
 
+@pytest.mark.slow  # 2-10 s; the default suite keeps the room's main test
 def test_a_search_bot_thinking_at_one_table_does_not_hold_up_another(tmp_path: Path) -> None:
     """Three search bots think at table A (in a worker process); meanwhile the
     other table's page is answered: each of its answers comes between two looks

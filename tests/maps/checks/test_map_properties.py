@@ -135,6 +135,7 @@ def mutated_maps(draw: st.DrawFn) -> Any:
     return data
 
 
+@pytest.mark.slow  # 2-10 s; the default suite keeps the room's main test
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated_maps())
 def test_mutated_maps_never_crash_the_validator(data: Any) -> None:

@@ -87,6 +87,7 @@ def test_cli_tickets_games_0_plays_nothing_and_ranks_by_the_model_without_a_coun
     assert "connections a game" not in text
 
 
+@pytest.mark.slow  # 2-10 s; the default suite keeps the room's main test
 def test_cli_tickets_plot_is_written(tmp_path: Path):
     out = tmp_path / "deck.png"
     args = ["tickets", "iran", "--samples", "10", "--games", "0", "--plot", str(out)]
