@@ -431,28 +431,28 @@ def mean(values: list[float] | None) -> float:
 def clearly_behind(leader: list[float], other: list[float], z: float, margin: float = 0.0) -> bool:
     """Whether `other` trails `leader` in the same worlds by more than `margin` on
     average and by more than `z` standard errors of the paired differences."""
-    count = len(leader)
-    diffs = [a - b for a, b in zip(leader, other, strict=True)]
-    mean = sum(diffs) / count
-    if mean <= margin:
-        return False
-    if count < 2:
-        return False
-    variance = sum((d - mean) ** 2 for d in diffs) / (count - 1)
-    return mean > z * math.sqrt(variance / count)
+    lead = paired_lead(leader, other)
+    return lead is not None and lead[0] > margin and lead[0] > z * lead[1]
 
 
 def cannot_overrule(candidate: list[float], anchor: list[float]) -> bool:
     """Whether `candidate`, in the same worlds as `anchor` (the one-step choice),
     leads it by less than `SWITCH_MARGIN` even `ANCHOR_Z` standard errors of the
     paired differences up: it would never pass the switch test."""
-    count = len(candidate)
+    lead = paired_lead(candidate, anchor)
+    return lead is not None and lead[0] + ANCHOR_Z * lead[1] < SWITCH_MARGIN
+
+
+def paired_lead(first: list[float], second: list[float]) -> tuple[float, float] | None:
+    """The mean of `first - second` world by world and its standard error; None
+    for fewer than two worlds (one says nothing of the spread)."""
+    count = len(first)
     if count < 2:
-        return False
-    diffs = [a - b for a, b in zip(candidate, anchor, strict=True)]
+        return None
+    diffs = [a - b for a, b in zip(first, second, strict=True)]
     mean = sum(diffs) / count
     variance = sum((d - mean) ** 2 for d in diffs) / (count - 1)
-    return mean + ANCHOR_Z * math.sqrt(variance / count) < SWITCH_MARGIN
+    return mean, math.sqrt(variance / count)
 
 
 def outcome(state: GameState, seat: int) -> float:
