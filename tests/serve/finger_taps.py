@@ -30,35 +30,54 @@ ROUTES = """() => [...document.querySelectorAll('#board g.route')].map((route) =
   id: route.dataset.route,
   pair: route.dataset.a + '|' + route.dataset.b,
 }))"""
-#: Bring route `id`'s middle car into the middle of the board's view; its centre.
-CENTRE = """(id) => {
+#: Route `id`'s middle car (an SVG polygon).
+MIDDLE_CAR = """(id) => {
   const route = [...document.querySelectorAll('#board g.route')]
     .find((r) => r.dataset.route === id);
   const cars = route.querySelectorAll('polygon.car');
-  const car = cars[Math.floor(cars.length / 2)];
+  return cars[Math.floor(cars.length / 2)];
+}"""
+#: Bring route `id`'s middle car into the middle of the board's view; its centre.
+CENTRE = (
+    "(id) => {\n  const car = ("
+    + MIDDLE_CAR
+    + """)(id);
   car.scrollIntoView({ block: 'center', inline: 'center' });
   const box = car.getBoundingClientRect();
   return [box.left + box.width / 2, box.top + box.height / 2];
 }"""
+)
 
 
 def directions() -> list[tuple[float, float]]:
     return [(math.cos(k * math.pi / 4), math.sin(k * math.pi / 4)) for k in range(8)]
 
 
-def open_phone_seat(browser: Any, url: str, map_id: str) -> tuple[Any, Any]:
-    players = ["human", "greedy"]
-    game = httpx2.post(
-        f"{url}/api/games",
-        json={"map": map_id, "players": players, "seed": 4, "pace": "instant"},
-        timeout=30,
-    ).json()
+def phone_page(browser: Any, timeout_ms: float = 30_000) -> tuple[Any, Any]:
+    """A page in a new context with a phone's viewport, touch and pixel ratio."""
     context = browser.new_context(
         viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, bypass_csp=True
     )
     page = context.new_page()
-    page.set_default_timeout(30_000)
-    page.goto(f"{url}/#play/{game['game']}/{game['seats'][0]['token']}")
+    page.set_default_timeout(timeout_ms)
+    return context, page
+
+
+def new_game(url: str, players: list[str], game_map: str = "north_america") -> tuple[str, str]:
+    """A game of seed 4 at instant pace on the server at `url`: its id and the
+    first seat's token."""
+    data = httpx2.post(
+        f"{url}/api/games",
+        json={"map": game_map, "players": players, "seed": 4, "pace": "instant"},
+        timeout=30,
+    ).json()
+    return data["game"], data["seats"][0]["token"]
+
+
+def open_phone_seat(browser: Any, url: str, map_id: str) -> tuple[Any, Any]:
+    game, token = new_game(url, ["human", "greedy"], map_id)
+    context, page = phone_page(browser)
+    page.goto(f"{url}/#play/{game}/{token}")
     page.wait_for_selector("#dialog[open]")
     page.click("#dialog-buttons button.primary")  # keep the tickets: the dialog goes
     page.wait_for_function("!document.querySelector('#dialog').open")

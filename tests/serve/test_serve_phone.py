@@ -11,33 +11,20 @@ from typing import Any
 
 import httpx2
 import pytest
-from finger_taps import open_phone_seat, tap_routes
+from finger_taps import CENTRE, MIDDLE_CAR, PHONE, new_game, open_phone_seat, tap_routes
+from finger_taps import phone_page as phone_seat_page
 from serve_server import auth, running_server, server_process
 from test_serve_browser import WAIT_MS, screenshot
 
 from ttr_core.serve.app import create_app
 
-PHONE = {"width": 390, "height": 844}
 
-
-def phone_page(browser: Any, url: str) -> tuple[Any, Any, list[str]]:
-    context = browser.new_context(
-        viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, bypass_csp=True
-    )
-    page = context.new_page()
-    page.set_default_timeout(WAIT_MS)
+def phone_page(browser: Any) -> tuple[Any, Any, list[str]]:
+    """A phone's page (`finger_taps.phone_page`) that keeps the page's errors."""
+    context, page = phone_seat_page(browser, WAIT_MS)
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     return context, page, errors
-
-
-def new_game(url: str, players: list[str], game_map: str = "north_america") -> tuple[str, str]:
-    data = httpx2.post(
-        f"{url}/api/games",
-        json={"map": game_map, "players": players, "seed": 4, "pace": "instant"},
-        timeout=10,
-    ).json()
-    return data["game"], data["seats"][0]["token"]
 
 
 def open_seat(page: Any, url: str, game: str, token: str) -> None:
@@ -50,7 +37,7 @@ def test_the_phone_layout_shows_the_hand_and_keeps_the_board_in_view(
 ) -> None:
     with running_server(create_app(test_hooks=True)) as url:
         game, token = new_game(url, ["human", "greedy"])
-        context, page, errors = phone_page(browser, url)
+        context, page, errors = phone_page(browser)
         try:
             open_seat(page, url, game, token)
             page.wait_for_selector("#dialog[open]")  # choose tickets
@@ -121,33 +108,28 @@ def test_a_tap_between_two_routes_asks_which_and_a_mouse_click_there_takes_neith
 
 
 #: The screen point halfway between the middle cars of two routes, in view.
-BETWEEN = """([first, second]) => {
-  const middle = (id) => {
-    const route = [...document.querySelectorAll('#board g.route')]
-      .find((r) => r.dataset.route === id);
-    const cars = route.querySelectorAll('polygon.car');
-    return cars[Math.floor(cars.length / 2)];
-  };
+BETWEEN = (
+    "([first, second]) => {\n  const middle = "
+    + MIDDLE_CAR
+    + """;
   middle(first).scrollIntoView({ block: 'center', inline: 'center' });
   const [a, b] = [middle(first), middle(second)].map((car) => car.getBoundingClientRect());
   return [(a.left + a.right + b.left + b.right) / 4, (a.top + a.bottom + b.top + b.bottom) / 4];
 }"""
+)
 #: A screen point 12 px from route `id`'s middle car's centre, off every car
 #: and city (on the board's background).
-BESIDE = """(id) => {
-  const route = [...document.querySelectorAll('#board g.route')]
-    .find((r) => r.dataset.route === id);
-  const cars = route.querySelectorAll('polygon.car');
-  const car = cars[Math.floor(cars.length / 2)];
-  car.scrollIntoView({ block: 'center', inline: 'center' });
-  const box = car.getBoundingClientRect();
-  const x = box.left + box.width / 2, y = box.top + box.height / 2;
+BESIDE = (
+    "(id) => {\n  const [x, y] = ("
+    + CENTRE
+    + """)(id);
   for (let k = 0; k < 8; k += 1) {
     const [bx, by] = [x + 12 * Math.cos(k * Math.PI / 4), y + 12 * Math.sin(k * Math.PI / 4)];
     if (document.elementFromPoint(bx, by)?.tagName === 'svg') return [bx, by];
   }
   return null;
 }"""
+)
 #: Only the page's claims are recorded (`window.tapped`), its dialogs stay.
 RECORD_CLAIMS = """() => {
   window.tapped = null;
@@ -236,7 +218,7 @@ def test_a_phone_offline_through_a_restart_comes_back_to_its_turn(
         first = httpx2.get(f"{url}/api/games/{game}", headers=auth(tokens[0]), timeout=10).json()
         mover = first["view"]["to_move"]
         waiting = 1 - mover
-        context, page, errors = phone_page(browser, url)
+        context, page, errors = phone_page(browser)
         open_seat(page, url, game, tokens[waiting])
         page.wait_for_function(
             "document.querySelector('#turn-text').textContent.startsWith('Waiting')"
