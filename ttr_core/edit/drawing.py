@@ -20,7 +20,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ttr_core.web.svg import CITY_RADIUS, LABEL_SIZE, SPACE_UNITS, board_svg, city_mark, svg_start
-from ttr_maps.geometry.basemap import affine, affine_fit
+from ttr_maps.geometry.basemap import (
+    affine,
+    affine_fit,
+    reference_latitude,
+    world_and_board,
+)
 from ttr_maps.geometry.board import BoardGeometry, board_geometry
 from ttr_maps.geometry.projection import EARTH_RADIUS_KM, project_lat_lon
 from ttr_maps.model import ROUTE_COLORS, Map
@@ -211,19 +216,11 @@ class Frame:
 
 
 def frame_of(game_map: Map, board: BoardGeometry, region_lat: float | None) -> Frame:
-    lats = [c.position[0] for c in game_map.cities]
-    reference = sum(lats) / len(lats) if lats else (region_lat or 0.0)
+    reference = reference_latitude(game_map, region_lat or 0.0)
     factor = SPACE_UNITS / board.space
     if not board.laid_out:
         return Frame(factor, game_map.is_geographic, reference, False)
-    names = [c.name for c in game_map.cities]
-    world = [
-        project_lat_lon(*game_map.city(n).position, reference)
-        if game_map.is_geographic
-        else game_map.city(n).position
-        for n in names
-    ]
-    placed = [board.positions[n] for n in names]
+    world, placed = world_and_board(game_map, board, reference)
     return Frame(
         factor,
         game_map.is_geographic,

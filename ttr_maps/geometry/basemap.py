@@ -152,15 +152,34 @@ def affine(m: Sequence[float], p: Point) -> Point:
     return (m[0] * p[0] + m[1] * p[1] + m[2], m[3] * p[0] + m[4] * p[1] + m[5])
 
 
+def reference_latitude(game_map: Map, fallback: float = 0.0) -> float:
+    """The latitude a geographic map's places are projected about (its cities'
+    mean; `fallback` for a map without cities)."""
+    lats = [c.position[0] for c in game_map.cities]
+    return sum(lats) / len(lats) if lats else fallback
+
+
+def world_and_board(
+    game_map: Map, board: BoardGeometry, reference: float
+) -> tuple[list[Point], list[Point]]:
+    """Each city placed on `board`: where it is in the map's own units (projected
+    about `reference` on a geographic map) and where it is on the board."""
+    names = [c.name for c in game_map.cities if c.name in board.positions]
+    world = [
+        project_lat_lon(*game_map.city(n).position, reference)
+        if game_map.is_geographic
+        else game_map.city(n).position
+        for n in names
+    ]
+    return world, [board.positions[n] for n in names]
+
+
 def board_projection(game_map: Map, board: BoardGeometry) -> Callable[[Point], Point]:
     """(lat, lon) -> the board's units of a geographic map: projected as its cities
     are (`projection.projected_positions`), or on a laid-out board by the affine
     map fitted from its cities' projected places to their places on the board."""
-    lats = [c.position[0] for c in game_map.cities]
-    reference = sum(lats) / len(lats) if lats else 0.0
+    reference = reference_latitude(game_map)
     if not board.laid_out:
         return lambda p: project_lat_lon(p[0], p[1], reference)
-    names = [c.name for c in game_map.cities if c.name in board.positions]
-    world = [project_lat_lon(*game_map.city(n).position, reference) for n in names]
-    fit = affine_fit(world, [board.positions[n] for n in names])
+    fit = affine_fit(*world_and_board(game_map, board, reference))
     return lambda p: affine(fit, project_lat_lon(p[0], p[1], reference))
