@@ -309,7 +309,7 @@ class SearchBot:
             assert budget.playouts is not None
             race_end = Allowance(playouts=math.ceil(budget.playouts * RACE_SHARE))
             verify_end = Allowance(playouts=budget.playouts)
-        results = self.race(view, candidates, list(range(len(candidates))), rng, weights, race_end)
+        results = self.race(view, candidates, rng, weights, race_end)
         alive = [arm for arm, outcomes in enumerate(results) if outcomes is not None]
         leader = max(alive, key=lambda a: (mean(results[a]), -a))
         if leader == 0:
@@ -351,23 +351,19 @@ class SearchBot:
         self,
         view: PlayerView,
         candidates: list[Action],
-        arms: list[int],
         rng: random.Random,
         weights: dict[int, list[float]],
         allowance: Allowance,
     ) -> list[list[float] | None]:
-        """Play the candidates `arms` in the same sampled worlds, one world at a
+        """Play the candidates in the same sampled worlds, one world at a
         time, while `allowance` lasts (at least one world); after `MIN_WORLDS`
         worlds a candidate is dropped once the leader beats it by `DROP_Z`
         standard errors or it cannot overrule the first candidate (`ANCHOR_Z`);
         the first candidate is never dropped, and the race ends when it is alone.
-        Returns each candidate's outcomes world by world (None for the dropped and
-        those not in the race)."""
+        Returns each candidate's outcomes world by world (None for the dropped)."""
         seat = view.seat
-        results: list[list[float] | None] = [None] * len(candidates)
-        for arm in arms:
-            results[arm] = []
-        alive = list(arms)
+        results: list[list[float] | None] = [[] for _ in candidates]
+        alive = list(range(len(candidates)))
         worlds = 0
         while len(alive) > 1 and (not worlds or allowance.allows(len(alive))):
             world, players = self.sample(view, rng, weights)
