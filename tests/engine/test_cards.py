@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from engine_positions import assert_cards_conserved, started, tiny_map
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ttr_core.bots.random_bot import RandomBot
-from ttr_core.engine.cards import LOCO, CardPiles, full_deck
+from ttr_core.engine.cards import LOCO, CardPiles, full_deck, shuffle
 from ttr_core.engine.loop import bot_seed, play_game
 from ttr_core.engine.positions import arrange
 from ttr_core.engine.state import GameState
@@ -242,3 +243,18 @@ def test_d2_variant_games_that_looped_forever_end():
         state = play_game(load_map(map_id), bots, seed, rules)
         assert state.is_over
         assert isinstance(state, GameState)
+
+
+@pytest.mark.parametrize("seed", [0, 7, 2**40 + 3])
+def test_shuffle_orders_as_random_shuffle_does(seed: int) -> None:
+    """R3's shuffles go through `cards.shuffle` (issue 39): the same order as
+    `random.Random.shuffle` and the random source left in the same state, for lists
+    of every length from 0 to 130 (the deck's 110 and powers of two among them), so
+    deals and reshuffles keep their records."""
+    ours, reference = random.Random(seed), random.Random(seed)
+    for length in range(131):
+        mine, theirs = list(range(length)), list(range(length))
+        shuffle(ours, mine)
+        reference.shuffle(theirs)
+        assert mine == theirs
+    assert ours.getstate() == reference.getstate()

@@ -44,7 +44,7 @@ import random
 from collections.abc import Mapping, Sequence
 
 from ttr_core.engine.actions import PASS, RESIGN
-from ttr_core.engine.cards import CARD_KINDS, full_deck
+from ttr_core.engine.cards import CARD_KINDS, full_deck, shuffle
 from ttr_core.engine.decisions import ChooseTickets, Decision
 from ttr_core.engine.enums import Phase, Status
 from ttr_core.engine.loop import SampledWorld
@@ -93,7 +93,7 @@ def determinize(
         seen += [card] * count
     for card in seen:
         unseen.remove(card)
-    rng.shuffle(unseen)
+    shuffle(rng, unseen)
     hands = [[0] * CARD_KINDS for _ in range(players)]
     hands[seat] = list(view.hand)
     for other in others:
@@ -157,8 +157,8 @@ def _deal_tickets(
     known = {t.index for t in view.tickets} | set(offered)
     regular = [t for t in range(len(is_long)) if t not in known and not is_long[t]]
     long_ones = [t for t in range(len(is_long)) if t not in known and is_long[t]]
-    rng.shuffle(regular)
-    rng.shuffle(long_ones)
+    shuffle(rng, regular)
+    shuffle(rng, long_ones)
     tickets: list[list[int]] = [[] for _ in range(view.num_players)]
     tickets[seat] = [t.index for t in view.tickets]
     pending: list[Decision] = []

@@ -22,7 +22,7 @@ import heapq
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from math import comb
-from typing import cast
+from typing import NamedTuple, cast
 from weakref import WeakKeyDictionary
 
 from ttr_core.engine.actions import DRAW_DECK, DRAW_MARKET, Action, Claim, Payment
@@ -210,9 +210,10 @@ def _dijkstra(
     return dist, via
 
 
-@dataclass(frozen=True)
-class Plan:
-    """Routes to claim so that the planned tickets are complete."""
+class Plan(NamedTuple):
+    """Routes to claim so that the planned tickets are complete (a named tuple:
+    playouts make tens of plans each, and a frozen dataclass's `__init__` is a
+    Python-level call)."""
 
     #: Routes still to claim, longest first.
     routes: tuple[int, ...]
@@ -274,7 +275,7 @@ def refreshed_plan(
     if len(remaining) == len(plan.routes):
         return plan
     return Plan(
-        tuple(remaining), plan.tickets, plan.lost, sum(board.route_length[r] for r in remaining)
+        tuple(remaining), plan.tickets, plan.lost, sum([board.route_length[r] for r in remaining])
     )
 
 

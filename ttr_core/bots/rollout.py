@@ -23,8 +23,6 @@ bots' games per second, with the same mean scores.
 
 from __future__ import annotations
 
-from copy import copy
-
 from ttr_core.bots.planning import (
     TUNNEL_ODDS,
     TUNNEL_RESERVE,
@@ -71,8 +69,8 @@ class RolloutPlayer:
     def bound_to(self, state: GameState) -> RolloutPlayer:
         """The same player, plan included, for a copy of its state (`state.clone()`):
         a search plays many copies of one sampled world."""
-        twin = copy(self)
-        twin.state = state
+        twin = object.__new__(RolloutPlayer)
+        twin.__dict__ = {**self.__dict__, "state": state}
         return twin
 
     def decide(self, state: GameState, seat: int) -> Action:

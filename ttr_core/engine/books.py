@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from ttr_core.engine.actions import Action, KeepTickets, Payment
-from ttr_core.engine.cards import CARD_INDEX, CARD_KINDS, LOCO, CardPiles
+from ttr_core.engine.cards import CARD_INDEX, CARD_KINDS, LOCO, CardPiles, shuffle
 from ttr_core.engine.compiled import Board, OpenGroup
 from ttr_core.engine.connectivity import Connectivity
 from ttr_core.engine.decisions import Decision, TunnelPayment
@@ -83,10 +83,10 @@ class Books:
         self.cards = CardPiles(self.rng, rule_set.market_size, rule_set.market_locomotive_limit)
         is_long = board.ticket_long if rule_set.long_tickets else None
         order = [t for t in range(len(game_map.tickets)) if not (is_long and is_long[t])]
-        self.rng.shuffle(order)
+        shuffle(self.rng, order)
         self.ticket_deck: deque[int] = deque(order)  # the top ticket is on the left
         long_order = [t for t in range(len(game_map.tickets)) if is_long and is_long[t]]
-        self.rng.shuffle(long_order)
+        shuffle(self.rng, long_order)
         self.long_ticket_deck: list[int] = long_order
         #: E4: long tickets not dealt, or returned at setup, leave the game.
         self.out_of_game_tickets: list[int] = []
@@ -145,7 +145,9 @@ class Books:
         }
         for name in _PER_SEAT:
             fields[name] = [None if item is None else item.copy() for item in fields[name]]
-        rng = fields["rng"] = random.Random()
+        # Made without seeding (`Random()` would read the system's entropy for
+        # a seed that `setstate` then overwrites in full).
+        rng = fields["rng"] = random.Random.__new__(random.Random)
         rng.setstate(self.rng.getstate())
         fields["cards"] = self.cards.copy(rng)
         twin.__dict__ = fields

@@ -206,12 +206,8 @@ def _seat_tickets(state: Books, seat: int, owned: Sequence[int]) -> _SeatTickets
         done = tickets_completed_by(state.board, [*owned, *borrowed], held)
     else:
         done = tuple(state.is_ticket_complete(seat, t) for t in held)
-    tickets = state.map.tickets
-    outcomes = tuple(
-        # R15 with D7: a ticket is worth its value plus the designer's bonus.
-        TicketOutcome(tickets[t].a, tickets[t].b, tickets[t].points, completed, tickets[t].long)
-        for t, completed in zip(held, done, strict=True)
-    )
+    either = _ticket_outcomes(state.board, state.map)
+    outcomes = tuple([either[t][completed] for t, completed in zip(held, done, strict=True)])
     return _SeatTickets(stations, borrowed, outcomes)
 
 
@@ -268,6 +264,30 @@ def _claimed_routes(board: Board, game_map: Map) -> tuple[ClaimedRoute, ...]:
     if found is None:
         found = _CLAIMED[board] = tuple(
             ClaimedRoute(r.id, r.a, r.b, r.length, r.color) for r in game_map.routes
+        )
+    return found
+
+
+#: Per board, each ticket's two possible outcomes (missed, completed), made once
+#: like the claimed routes.
+_TICKETS: WeakKeyDictionary[Board, tuple[tuple[TicketOutcome, TicketOutcome], ...]] = (
+    WeakKeyDictionary()
+)
+
+
+def _ticket_outcomes(
+    board: Board, game_map: Map
+) -> tuple[tuple[TicketOutcome, TicketOutcome], ...]:
+    """Every ticket of `game_map` (numbered as `board`'s), missed and completed."""
+    found = _TICKETS.get(board)
+    if found is None:
+        found = _TICKETS[board] = tuple(
+            # R15 with D7: a ticket is worth its value plus the designer's bonus.
+            (
+                TicketOutcome(t.a, t.b, t.points, False, t.long),
+                TicketOutcome(t.a, t.b, t.points, True, t.long),
+            )
+            for t in game_map.tickets
         )
     return found
 

@@ -15,6 +15,7 @@ cpdef list payment_shapes(Py_ssize_t length, Py_ssize_t color, object hand,
 @cython.locals(actions=list, locos=Py_ssize_t, first=Py_ssize_t, end=Py_ssize_t,
                have=Py_ssize_t, limit=Py_ssize_t, length=Py_ssize_t, ferry=Py_ssize_t,
                low=Py_ssize_t, high=Py_ssize_t, color=Py_ssize_t, route=Py_ssize_t,
-               c=Py_ssize_t, shapes=list)
+               c=Py_ssize_t, shapes=list, claim_options=tuple, options=tuple, paid=tuple,
+               routes=tuple)
 cpdef list claim_actions(object board, object hand, object open_groups, Py_ssize_t wagons,
                          bint ferries, list into=*, bint plain_route_locomotives=*)

@@ -107,7 +107,8 @@ def claim_actions(
             for route in routes:
                 options = claim_options[route]
                 for c, low, high in shapes:
-                    actions.extend(options[c][low : high + 1])
+                    paid = options[c]
+                    actions.extend(paid[low : high + 1])
     # The colours whose cards (with the locomotives) pay for their shortest route.
     needs = board.card_needs
     enough = map(ge, hand, needs[locos] if locos < len(needs) else needs[-1])
@@ -127,7 +128,8 @@ def claim_actions(
                 if low <= high:
                     for route in routes:
                         options = claim_options[route]
-                        actions.extend(options[color][low : high + 1])
+                        paid = options[color]
+                        actions.extend(paid[low : high + 1])
                         if locos >= length:
                             actions.extend(options[LOCO])
                     continue
