@@ -7,8 +7,8 @@ import cython
 cpdef (Py_ssize_t, Py_ssize_t) locomotive_range(Py_ssize_t length, Py_ssize_t have,
                                                Py_ssize_t locos, Py_ssize_t min_locos)
 
-@cython.locals(locos=Py_ssize_t, most=Py_ssize_t, need=Py_ssize_t, have=Py_ssize_t,
-               fewest=Py_ssize_t, c=Py_ssize_t, shapes=list)
+@cython.locals(locos=Py_ssize_t, have=Py_ssize_t, low=Py_ssize_t, high=Py_ssize_t,
+               c=Py_ssize_t, shapes=list)
 cpdef list payment_shapes(Py_ssize_t length, Py_ssize_t color, object hand,
                           Py_ssize_t min_locos=*)
 

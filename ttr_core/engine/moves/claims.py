@@ -43,7 +43,10 @@ def payment_shapes(
     locos = hand[LOCO]
     shapes = []
     for c in range(LOCO) if color == GRAY_INDEX else (color,):
-        low, high = locomotive_range(length, hand[c], locos, min_locos)
+        have = hand[c]
+        if not have:
+            continue  # a colour's payment holds a card of it (`locomotive_range`)
+        low, high = locomotive_range(length, have, locos, min_locos)
         if low <= high:
             shapes.append((c, low, high))
     if locos >= length:
