@@ -7,3 +7,8 @@ import cython
                other=Py_ssize_t, route=Py_ssize_t, nd=Py_ssize_t,
                key=Py_ssize_t)
 cpdef tuple _dijkstra(object graph, object costs, Py_ssize_t source, Py_ssize_t target=*)
+
+@cython.locals(closes_sibling=bint, costs=list, holder=Py_ssize_t, length=Py_ssize_t,
+               route=Py_ssize_t, sibling=Py_ssize_t, other=Py_ssize_t)
+cpdef list route_costs(object board, object owners, Py_ssize_t seat, Py_ssize_t num_players,
+                       Py_ssize_t wagons, Py_ssize_t double_routes_from)

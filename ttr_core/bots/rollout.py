@@ -63,6 +63,12 @@ class RolloutPlayer:
         #: (they change with every claim, and only then).
         self._checked: tuple[int, int] = (-1, -1)
         self._needs: tuple[list[int], int] | None = None
+        #: The planned routes the needs were last counted for, and those needs
+        #: (a plan's routes are a tuple that lives as long as the plan).
+        self._counted: tuple[tuple[int, ...] | list[int] | None, tuple[list[int], int] | None] = (
+            None,
+            None,
+        )
         self._tickets_mark: tuple[int, int] = (-1, -1)
         self._open_tickets: tuple[int, ...] = ()
 
@@ -147,9 +153,14 @@ class RolloutPlayer:
 
     def needs(self, targets: tuple[int, ...] | list[int]) -> tuple[list[int], int]:
         """Cards per colour, and for gray routes, that `targets` ask for (E2: with a
-        card to spare for tunnels)."""
+        card to spare for tunnels); counted again only for other targets."""
+        counted, needs = self._counted
+        if targets is counted and needs is not None:
+            return needs
         reserve = TUNNEL_RESERVE if self.state.rule_set.tunnels else 0
-        return color_needs(self.state.board, targets, reserve)
+        needs = color_needs(self.state.board, targets, reserve)
+        self._counted = (targets, needs)
+        return needs
 
     def _claim(self, route: int, needs: list[int] | None, final_round: bool) -> Claim | None:
         """The cheapest payment of `route` if I may claim it now (R9, R11; E3 ferries
