@@ -90,6 +90,7 @@ from ttr_core.engine.cards import LOCO
 from ttr_core.engine.decisions import ChooseTickets, SecondCard, TunnelPayment
 from ttr_core.engine.loop import run
 from ttr_core.engine.open_routes import can_claim_route
+from ttr_core.engine.result import standings
 from ttr_core.engine.state import GameState
 from ttr_core.engine.view import PlayerView
 from ttr_maps.rules import MAX_SEARCH_PLAYOUTS
@@ -414,13 +415,15 @@ def paired_lead(first: list[float], second: list[float]) -> tuple[float, float] 
 
 
 def outcome(state: GameState, seat: int) -> float:
-    """My margin over the best other seat's total, plus the win bonus (R15-R17)."""
-    seats = state.result().seats
-    mine = seats[seat].total
-    best_other = max(s.total for s in seats if s.seat != seat)
-    winners = sum(1 for s in seats if s.rank == 1)
-    win = WIN_BONUS / winners if seats[seat].rank == 1 else 0.0
-    return mine - best_other + win
+    """My margin over the best other seat's total, plus the win bonus (R15-R17):
+    the game's `standings`, not written up as a result."""
+    assert state.is_over
+    final = standings(state)
+    totals, ranks = final.totals, final.ranks
+    best_other = max([total for other, total in enumerate(totals) if other != seat])
+    winners = ranks.count(1)
+    win = WIN_BONUS / winners if ranks[seat] == 1 else 0.0
+    return totals[seat] - best_other + win
 
 
 def ticket_weights(view: PlayerView) -> dict[int, list[float]]:

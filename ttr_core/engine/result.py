@@ -292,10 +292,22 @@ def _ticket_outcomes(
     return found
 
 
-def score_game(state: Books) -> GameResult:
-    """R15-R17 for a finished game."""
-    game_map = state.map
-    claimed = _claimed_routes(state.board, game_map)
+@dataclass(frozen=True, slots=True)
+class Standings:
+    """R15-R17 for a finished game, before it is written up as a `GameResult`:
+    each seat's routes, longest path, tickets, score parts, total and rank."""
+
+    owned: list[list[int]]
+    longest: list[int]
+    tickets: list[_SeatTickets]
+    scores: list[dict[str, int]]
+    totals: list[int]
+    ranks: list[int]
+
+
+def standings(state: Books) -> Standings:
+    """R15-R17 for a finished game: what `score_game` writes up (a search's
+    playouts read the totals and ranks alone)."""
     seats = range(state.num_players)
     owned = [state.claimed_routes(seat) for seat in seats]
     longest = [longest_trail_in(state.board.trail_table, owned[seat]) for seat in seats]
@@ -333,20 +345,29 @@ def score_game(state: Books) -> GameResult:
             for s in seats
         ]
     )
+    return Standings(owned, longest, tickets, scores, totals, ranks)
+
+
+def score_game(state: Books) -> GameResult:
+    """R15-R17 for a finished game (`standings`), written up."""
+    game_map = state.map
+    claimed = _claimed_routes(state.board, game_map)
+    final = standings(state)
+    tickets = final.tickets
     results = tuple(
         SeatResult(
             seat=seat,
             status=state.status[seat],
-            routes=tuple([claimed[r] for r in owned[seat]]),
+            routes=tuple([claimed[r] for r in final.owned[seat]]),
             tickets=tickets[seat].outcomes,
             wagons_left=state.wagons[seat],
-            longest_path=longest[seat],
-            score=scores[seat],
-            total=totals[seat],
-            rank=ranks[seat],
+            longest_path=final.longest[seat],
+            score=final.scores[seat],
+            total=final.totals[seat],
+            rank=final.ranks[seat],
             stations=tuple(game_map.cities[c].name for c in tickets[seat].stations),
             station_routes=tuple(game_map.routes[r].id for r in tickets[seat].borrowed),
         )
-        for seat in seats
+        for seat in range(state.num_players)
     )
     return GameResult(state.end_reason or "", results)
