@@ -3,6 +3,7 @@ reproducible for a seed with a playout budget; its budget syntax."""
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterator
 
@@ -13,7 +14,8 @@ from typer.testing import CliRunner
 from ttr_core.bots import check_bot_name, make_bot
 from ttr_core.bots.search import (
     MIN_WORLDS,
-    SWITCH_MARGIN,
+    RACE_SHARE,
+    SETTLE_WORLDS,
     Budget,
     SearchBot,
     cannot_overrule,
@@ -186,57 +188,43 @@ def _searchable_view():  # type: ignore[no-untyped-def]
     raise AssertionError("no position with three candidates")
 
 
-def test_search_plays_a_candidate_that_beats_the_one_step_choice(
+def test_search_plays_a_candidate_that_beats_the_one_step_choice_in_fresh_worlds(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A candidate 5 points better in every world is played; the others are
-    dropped after `MIN_WORLDS` worlds, the one-step choice never (it is what the
-    leader must beat)."""
     view = _searchable_view()
-    bot = SearchBot(1, Budget(playouts=200))
+    bot = SearchBot(1, Budget(playouts=60))
     candidates = bot.candidate_actions(view)
     better = candidates[2]
-    calls = []
 
     def playout(world, players, seat, action):  # type: ignore[no-untyped-def]
-        calls.append(action)
         return 5.0 if action == better else 0.0
 
     monkeypatch.setattr(bot, "playout", playout)
     assert bot.search(view, candidates, random.Random(1)) == better
-    played = {action: calls.count(action) for action in candidates}
-    assert played[better] == played[candidates[0]] > MIN_WORLDS
-    assert all(played[a] == MIN_WORLDS for a in candidates if a not in (better, candidates[0]))
 
 
-def _lead_with_spread(leader, spread):  # type: ignore[no-untyped-def]
-    """Playouts where `leader` is 2 * SWITCH_MARGIN points ahead of every other
-    candidate on average, by +-`spread` from world to world."""
-    played = []
-
-    def playout(world, players, seat, action):  # type: ignore[no-untyped-def]
-        if action != leader:
-            return 0.0
-        played.append(world)  # the leader is played once a world
-        return 2 * SWITCH_MARGIN + (spread if len(played) % 2 else -spread)
-
-    return playout
-
-
-@pytest.mark.parametrize(("spread", "played"), [(12.0, "anchor"), (0.0, "leader")])
-def test_search_keeps_the_one_step_choice_when_the_lead_is_within_the_noise(
-    monkeypatch: pytest.MonkeyPatch, spread: float, played: str
+def test_search_keeps_the_one_step_choice_when_the_lead_was_luck(
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A leader SWITCH_MARGIN points and more ahead on average, but with a spread
-    that puts its lead within a standard error, is not played: the anchor is. A
-    lead as large and as plain is."""
+    """A candidate that leads the race (its first 60 % of the playouts) but not in
+    the fresh worlds after it is not played: the anchor is."""
     view = _searchable_view()
     bot = SearchBot(1, Budget(playouts=60))
     candidates = bot.candidate_actions(view)
-    leader = candidates[2]
-    monkeypatch.setattr(bot, "playout", _lead_with_spread(leader, spread))
-    choice = bot.search(view, candidates, random.Random(1))
-    assert choice == (candidates[0] if played == "anchor" else leader)
+    lucky = candidates[2]
+    calls = []
+
+    def playout(world, players, seat, action):  # type: ignore[no-untyped-def]
+        calls.append(action)
+        in_race = len(calls) <= 36
+        if action == lucky:
+            return 20.0 if in_race else -1.0
+        return 0.0
+
+    monkeypatch.setattr(bot, "playout", playout)
+    assert bot.search(view, candidates, random.Random(1)) == candidates[0]
+    assert len(calls) > 36  # the fresh worlds were played
+    assert set(calls[36:]) == {lucky, candidates[0]}
 
 
 def test_cannot_overrule_asks_for_the_switch_margin_within_the_noise() -> None:
@@ -266,3 +254,25 @@ def test_the_race_ends_when_no_candidate_can_overrule_the_one_step_choice(
     monkeypatch.setattr(bot, "playout", playout)
     assert bot.search(view, candidates, random.Random(1)) == candidates[0]
     assert len(calls) == MIN_WORLDS * len(candidates)
+
+
+def test_the_check_in_fresh_worlds_stops_once_the_answer_is_plain(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A candidate 5 points better in every world is played after `SETTLE_WORLDS`
+    fresh worlds, not after the whole remaining budget."""
+    view = _searchable_view()
+    bot = SearchBot(1, Budget(playouts=200))
+    candidates = bot.candidate_actions(view)
+    better = candidates[2]
+    calls = []
+
+    def playout(world, players, seat, action):  # type: ignore[no-untyped-def]
+        calls.append(action)
+        return 5.0 if action == better else 0.0
+
+    monkeypatch.setattr(bot, "playout", playout)
+    assert bot.search(view, candidates, random.Random(1)) == better
+    race = math.ceil(200 * RACE_SHARE)
+    assert race - 2 < len(calls) - 2 * SETTLE_WORLDS <= race
+    assert set(calls[-2 * SETTLE_WORLDS :]) == {better, candidates[0]}

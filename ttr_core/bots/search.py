@@ -18,30 +18,27 @@ For each decision the bot
    greedy style reading the sampled state, no views, about twice the greedy
    bot's speed); the outcome is the final margin over the best other player
    plus a bonus for winning (R15-R17);
-4. races the candidates over the worlds, one world at a time, on the whole
-   budget: every candidate still in the race is played in each new world, and
-   after `MIN_WORLDS` worlds a candidate is dropped as soon as the leader beats
-   it by `DROP_Z` standard errors of their paired differences (racing, in the
-   manner of Maron & Moore's Hoeffding races, with a paired t statistic): the
-   budget goes to the close calls. A candidate is dropped too once it plainly
-   cannot overrule the one-step choice (step 5): its paired lead over that
-   choice stays under `SWITCH_MARGIN` even `ANCHOR_Z` standard errors up; the
-   race ends when the one-step choice is left alone;
+4. races the candidates over the worlds, one world at a time, on `RACE_SHARE`
+   of the budget: every candidate still in the race is played in each new
+   world, and after `MIN_WORLDS` worlds a candidate is dropped as soon as the
+   leader beats it by `DROP_Z` standard errors of their paired differences
+   (racing, in the manner of Maron & Moore's Hoeffding races, with a paired t
+   statistic): the budget goes to the close calls. A candidate is dropped too
+   once it plainly cannot overrule the one-step choice (step 5): its paired
+   lead over that choice stays under `SWITCH_MARGIN` even `ANCHOR_Z` standard
+   errors up;
 5. stays with the one-step bot's choice (the strongest heuristic on
-   north_america; it is never dropped) unless the race leader beats it in the
-   race's worlds by `SWITCH_MARGIN` points on average and `SWITCH_Z` standard
-   errors: the playouts are noisy, so the search overrules the heuristic only
-   on evidence.
+   north_america; it is never dropped) unless the race leader then beats it in
+   fresh worlds, with the rest of the budget, by `SWITCH_MARGIN` points on
+   average and `SWITCH_Z` standard errors: the playouts are noisy, so the search
+   overrules the heuristic only on evidence, and the leader's luck in the race
+   does not count twice. This check stops early, after `SETTLE_WORLDS` fresh
+   worlds, once the answer is plain: the leader ahead by `SETTLE_Z` standard
+   errors, or unable to overrule (as in the race).
 
-Until issue 39 the leader was checked once more in fresh worlds after a race on
-60 % of a budget of 200 (its luck in the race, the best of many noisy means, was
-not to count twice). Replayed offline on 442 searched decisions whose candidates
-were all played in 48-64 common worlds, judged on worlds the policy never saw,
-the race alone on 120 playouts kept the same lead over the one-step choice
-(1.12 against 1.09 points a decision at four players, 1.87 against 1.93 at two)
-with a quarter fewer playouts (100 against 137): the drops that need the anchor
-to be overruled already discount the luck, and the fresh worlds cost more than
-they caught. docs/play-testing.md has the numbers and the games that checked it.
+The two early stops spend about a quarter fewer playouts a move for the same
+choices within the playouts' noise (benchmarks/search_bench.py measures games
+per CPU hour and the win rate against one-step; docs/bots.md has the numbers).
 
 This is determinized flat Monte Carlo rather than a tree (MCTS over
 determinizations): with a budget of a few hundred playouts a move, and a game of
@@ -96,24 +93,31 @@ from ttr_core.engine.view import PlayerView
 from ttr_maps.rules import MAX_SEARCH_PLAYOUTS
 from ttr_maps.text import glimpse
 
-#: Playouts a move by default, all of them for the race (see
-#: benchmarks/search_bench.py for the time a move).
-DEFAULT_PLAYOUTS = 120
+#: Playouts a move by default: about 0.25 s a move (mean CPU time on one core) for
+#: two players on north_america (see benchmarks/search_bench.py).
+DEFAULT_PLAYOUTS = 200
 #: Points a win is worth on top of the final margin, so that a narrow win beats a
 #: narrow loss by more than their margins differ.
 WIN_BONUS = 10.0
+#: Share of the budget for the race among the candidates; the rest checks the
+#: leader against the one-step choice in fresh worlds.
+RACE_SHARE = 0.6
 #: Worlds every candidate is played in before any is dropped.
 MIN_WORLDS = 4
 #: A candidate is dropped once the leader beats it by this many standard errors of
 #: the paired differences (same worlds).
 DROP_Z = 2.0
 #: The search plays another candidate than the one-step bot's choice only when it
-#: beats that choice in the race's worlds by `SWITCH_MARGIN` points on average and
-#: by `SWITCH_Z` standard errors: the heuristic is overruled on evidence.
-SWITCH_Z, SWITCH_MARGIN = 1.0, 1.0
+#: beats that choice in fresh worlds by `SWITCH_MARGIN` points on average and by
+#: `SWITCH_Z` standard errors: the heuristic is overruled on evidence.
+SWITCH_Z, SWITCH_MARGIN = 1.3, 1.0
 #: A candidate whose paired lead over the one-step choice, plus this many standard
 #: errors, is under `SWITCH_MARGIN` cannot overrule it: dropped from the race.
 ANCHOR_Z = 1.0
+#: The check in fresh worlds stops early, after `SETTLE_WORLDS` worlds, when the
+#: leader beats the one-step choice by `SETTLE_Z` standard errors (and the margin),
+#: or cannot overrule it (`ANCHOR_Z`).
+SETTLE_WORLDS, SETTLE_Z = 8, 2.5
 #: A ticket another player's routes advance is exp(TICKET_EVIDENCE * share of
 #: its distance they cover) times likelier to be in that player's hand.
 TICKET_EVIDENCE = 3.0
@@ -173,8 +177,8 @@ class SearchStats:
 
 @dataclass
 class Allowance:
-    """What a search may spend: playouts in all, or CPU time up to a moment
-    (`time.process_time`); `spent` counts the playouts so far."""
+    """What one stage of a search may spend: playouts in all, or CPU time up to a
+    moment (`time.process_time`); `spent` counts the playouts so far."""
 
     playouts: int | None = None
     seconds: float | None = None
@@ -290,25 +294,59 @@ class SearchBot:
 
     # ------------------------------------------------------------ the search
     def search(self, view: PlayerView, candidates: list[Action], rng: random.Random) -> Action:
-        """Race the candidates (`race`) on the whole budget, then play the leader
-        only if it beats the first candidate (the one-step choice) in the race's
-        worlds by `SWITCH_MARGIN` points on average and `SWITCH_Z` standard errors
-        of the paired differences; else the one-step choice."""
+        """Race the candidates (`race`) on `RACE_SHARE` of the budget; if one of
+        them then leads the first candidate (the one-step choice), play both in
+        fresh worlds with the rest of the budget and play the leader only if it
+        beats the one-step choice there by `SWITCH_MARGIN` points on average and
+        `SWITCH_Z` standard errors (fresh worlds: the leader's luck in the race,
+        the best of many noisy means, does not count twice)."""
         budget = self.budget
         weights = ticket_weights(view)
         if budget.seconds is not None:
-            allowance = Allowance(seconds=time.process_time() + budget.seconds)
+            started = time.process_time()
+            race_end = Allowance(seconds=started + budget.seconds * RACE_SHARE)
+            verify_end = Allowance(seconds=started + budget.seconds)
         else:
             assert budget.playouts is not None
-            allowance = Allowance(playouts=budget.playouts)
-        results = self.race(view, candidates, rng, weights, allowance)
+            race_end = Allowance(playouts=math.ceil(budget.playouts * RACE_SHARE))
+            verify_end = Allowance(playouts=budget.playouts)
+        results = self.race(view, candidates, rng, weights, race_end)
         alive = [arm for arm, outcomes in enumerate(results) if outcomes is not None]
         leader = max(alive, key=lambda a: (mean(results[a]), -a))
-        leading, anchored = results[leader], results[0]
-        assert leading is not None and anchored is not None
-        if leader and clearly_behind(leading, anchored, SWITCH_Z, SWITCH_MARGIN):
+        if leader == 0:
+            return candidates[0]
+        verify_end.spent = race_end.spent
+        if self.overrules(view, candidates[leader], candidates[0], rng, weights, verify_end):
             return candidates[leader]
         return candidates[0]
+
+    def overrules(
+        self,
+        view: PlayerView,
+        leader: Action,
+        anchor: Action,
+        rng: random.Random,
+        weights: dict[int, list[float]],
+        allowance: Allowance,
+    ) -> bool:
+        """Whether `leader` beats `anchor` (the one-step choice) in fresh worlds by
+        `SWITCH_MARGIN` points on average and `SWITCH_Z` standard errors, with what
+        `allowance` leaves (at least one world); settled early once plain (after
+        `SETTLE_WORLDS` worlds: ahead by `SETTLE_Z` standard errors, or unable to
+        overrule)."""
+        leading: list[float] = []
+        anchored: list[float] = []
+        while not leading or allowance.allows(2):
+            world, players = self.sample(view, rng, weights)
+            leading.append(self.playout(world, players, view.seat, leader))
+            anchored.append(self.playout(world, players, view.seat, anchor))
+            allowance.spent += 2
+            if len(leading) >= SETTLE_WORLDS:
+                if clearly_behind(leading, anchored, SETTLE_Z, SWITCH_MARGIN):
+                    return True
+                if cannot_overrule(leading, anchored):
+                    return False
+        return clearly_behind(leading, anchored, SWITCH_Z, SWITCH_MARGIN)
 
     def race(
         self,
