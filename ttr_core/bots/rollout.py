@@ -65,17 +65,14 @@ class RolloutPlayer:
         self._needs: tuple[list[int], int] | None = None
         #: The planned routes the needs were last counted for, and those needs
         #: (a plan's routes are a tuple that lives as long as the plan).
-        self._counted: tuple[tuple[int, ...] | list[int] | None, tuple[list[int], int] | None] = (
-            None,
-            None,
-        )
+        self._counted: tuple[object, tuple[list[int], int] | None] = (None, None)
         self._tickets_mark: tuple[int, int] = (-1, -1)
         self._open_tickets: tuple[int, ...] = ()
 
     def bound_to(self, state: GameState) -> RolloutPlayer:
         """The same player, plan included, for a copy of its state (`state.clone()`):
         a search plays many copies of one sampled world."""
-        twin = object.__new__(RolloutPlayer)
+        twin = object.__new__(type(self))
         twin.__dict__ = {**self.__dict__, "state": state}
         return twin
 
