@@ -72,8 +72,11 @@ class RolloutPlayer:
     def bound_to(self, state: GameState) -> RolloutPlayer:
         """The same player, plan included, for a copy of its state (`state.clone()`):
         a search plays many copies of one sampled world."""
-        twin = object.__new__(type(self))
-        twin.__dict__ = {**self.__dict__, "state": state}
+        twin = type(self).__new__(type(self))
+        twin.state, twin.seat, twin.graph = state, self.seat, self.graph
+        twin._plan, twin._plan_tickets = self._plan, self._plan_tickets
+        twin._checked, twin._needs, twin._counted = self._checked, self._needs, self._counted
+        twin._tickets_mark, twin._open_tickets = self._tickets_mark, self._open_tickets
         return twin
 
     def decide(self, state: GameState, seat: int) -> Action:

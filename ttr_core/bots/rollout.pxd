@@ -1,0 +1,17 @@
+# Declarations for the optional compiled build (`python -m ttr_core.accel`): the
+# playout player as an extension type, so that its methods read their own fields
+# from the object itself rather than from a dictionary. The pure-Python module
+# ignores this file.
+import cython
+
+cdef class RolloutPlayer:
+    cdef public object state
+    cdef public Py_ssize_t seat
+    cdef public object graph
+    cdef public object _plan
+    cdef public object _plan_tickets
+    cdef public object _checked
+    cdef public object _needs
+    cdef public object _counted
+    cdef public object _tickets_mark
+    cdef public object _open_tickets
