@@ -108,6 +108,34 @@ def test_a_module_edited_after_the_build_is_loaded_from_its_source(
     assert capsys.readouterr().err == ""
 
 
+def test_a_module_built_on_a_stale_one_is_stale_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The state's compiled form is built on the books' extension type (state.pxd
+    cimports books): when the books run from their source, so must the state, or
+    its import fails."""
+    package = tmp_path / "ttr_core" / "engine"
+    package.mkdir(parents=True)
+    names = {"books_like": "", "state_like": "from ttr_core.engine.books_like cimport Base\n"}
+    modules = tuple(f"ttr_core.engine.{name}" for name in names)
+    for name, declarations in names.items():
+        (package / f"{name}.py").write_text("X = 1\n", encoding="utf-8")
+        (package / f"{name}.pxd").write_text(declarations, encoding="utf-8")
+        (package / f"{name}{accel.EXTENSION_SUFFIXES[0]}").write_bytes(b"not really compiled")
+    record = tmp_path / "ttr_core" / "accel-build.json"
+    monkeypatch.setattr(accel, "ROOT", tmp_path)
+    monkeypatch.setattr(accel, "BUILD_RECORD", record)
+    monkeypatch.setattr(accel, "MODULES", modules)
+    record.write_text(json.dumps({m: accel.checksum(m) for m in modules}), encoding="utf-8")
+    assert accel.stale_modules() == []
+    assert accel.cimported(modules[1]) == [modules[0]]
+    (package / "books_like.py").write_text("X = 2\n", encoding="utf-8")
+    assert accel.stale_modules() == list(modules)
+    record.write_text(json.dumps({m: accel.checksum(m) for m in modules}), encoding="utf-8")
+    (package / "state_like.py").write_text("X = 2\n", encoding="utf-8")
+    assert accel.stale_modules() == [modules[1]]  # not the other way round
+
+
 def test_the_flavour_is_named(capsys: pytest.CaptureFixture[str]) -> None:
     from ttr_core.accel.__main__ import main
 

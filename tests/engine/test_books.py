@@ -9,8 +9,9 @@ from collections import deque
 from engine_positions import play, stall, started, tiny_map
 
 from ttr_core.engine.actions import DrawDeck
-from ttr_core.engine.books import Books
+from ttr_core.engine.books import FIELDS, Books
 from ttr_core.engine.enums import Status
+from ttr_core.engine.loop import SampledWorld
 from ttr_core.engine.positions import arrange, give_hand, give_tickets, ticket_index
 from ttr_core.engine.state import GameState
 
@@ -114,14 +115,15 @@ def test_clone_is_independent(north_america):
 
 def test_clone_copies_every_container_and_shares_only_values(north_america):
     """No field of a copy is a list, dict, set or deque of the original (nor an
-    item of a per-seat list): whatever fields `Books` grows, a copy is safe."""
+    item of a per-seat list): whatever fields `Books` grows (they are `FIELDS`, see
+    the next test), a copy is safe."""
     state = started(north_america, 3)
     state.view(0), state.legal_actions()  # fill the caches
     twin = state.clone()
     assert type(twin) is type(state)
     mutable = (list, dict, set, deque)
-    for name, value in vars(state).items():
-        copied = vars(twin)[name]
+    for name in FIELDS:
+        value, copied = getattr(state, name), getattr(twin, name)
         if isinstance(value, mutable):
             assert copied is not value, name
             assert name == "networks" or copied == value, name
@@ -133,6 +135,22 @@ def test_clone_copies_every_container_and_shares_only_values(north_america):
         assert mine is not theirs and mine.parent == theirs.parent
     assert twin.cards is not state.cards and twin.rng is not state.rng
     assert twin.board is state.board and twin.rule_set is state.rule_set
+
+
+def test_fields_name_every_field_of_the_books(north_america):
+    """`FIELDS` (what a copy copies, what the compiled build declares) is every
+    field a state has: from the source, its attributes are exactly these; compiled,
+    each is declared on the type, and a sampled world (a Python subclass, with a
+    dictionary) holds nothing outside them."""
+    state = started(north_america, 2)
+    world = SampledWorld(north_america, 2, 5)
+    if hasattr(state, "__dict__"):  # the source
+        assert list(vars(state)) == list(FIELDS)
+    else:  # the compiled build: declared fields, no dictionary
+        assert all(hasattr(type(state), name) for name in FIELDS)
+    assert not set(vars(world)) - set(FIELDS)
+    twin = world.clone()  # a Python subclass of the books is copied as itself
+    assert type(twin) is SampledWorld and twin.hands == world.hands and twin.seed == world.seed
 
 
 def test_views_follow_every_change_the_operations_make(north_america):

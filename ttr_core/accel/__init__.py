@@ -109,13 +109,27 @@ def stale_modules() -> list[str]:
     if not isinstance(recorded, dict):  # whatever else is there, no module is recorded
         recorded = {}
     suffix = EXTENSION_SUFFIXES[0]
-    stale = []
-    for module in MODULES:
-        if source_of(module).with_suffix(suffix).exists() and recorded.get(module) != checksum(
-            module
-        ):
-            stale.append(module)
-    return stale
+    built = [m for m in MODULES if source_of(m).with_suffix(suffix).exists()]
+    stale = {m for m in built if recorded.get(m) != checksum(m)}
+    # A module built on another's extension types (`cimport` in its .pxd: the
+    # state on the books) cannot run beside that module's source: stale with it.
+    grew = True
+    while grew:
+        grew = False
+        for module in built:
+            if module not in stale and not stale.isdisjoint(cimported(module)):
+                stale.add(module)
+                grew = True
+    return [m for m in MODULES if m in stale]
+
+
+def cimported(module: str) -> list[str]:
+    """The modules whose declarations `module`'s .pxd file takes in (`from M cimport`)."""
+    declarations = source_of(module).with_suffix(".pxd")
+    if not declarations.exists():
+        return []
+    lines = declarations.read_text(encoding="utf-8").splitlines()
+    return [line.split()[1] for line in lines if line.startswith("from ") and " cimport " in line]
 
 
 class _SourceFinder:

@@ -57,6 +57,45 @@ PublicSnapshot = tuple[
     tuple[int, ...],
 ]
 
+#: Every field of the books, as `Books.__init__` sets them: a copy copies each
+#: (`clone`); the compiled build declares them (books.pxd).
+FIELDS = (
+    "map",
+    "board",
+    "rule_set",
+    "num_players",
+    "seed",
+    "rng",
+    "cards",
+    "ticket_deck",
+    "long_ticket_deck",
+    "out_of_game_tickets",
+    "hands",
+    "tickets",
+    "wagons",
+    "route_points",
+    "status",
+    "owner",
+    "networks",
+    "station_owner",
+    "stations_left",
+    "phase",
+    "first_player",
+    "current",
+    "pending",
+    "setup_returns",
+    "passed",
+    "final_queue",
+    "end_reason",
+    "history",
+    "tunnel_reveals",
+    "turns",
+    "_ticket_views",
+    "_snapshot",
+    "_open_groups",
+    "_open_snapshots",
+    "_public_log",
+)
 #: Fields holding one mutable value per seat: a copy copies each of them.
 _PER_SEAT = ("hands", "tickets", "networks", "_open_groups")
 #: Containers a copy copies (one level; their items never change in place).
@@ -138,19 +177,18 @@ class Books:
         """An independent copy, of the same class: every container is copied (each
         seat's too), the random source continues from the same state; the map, the
         board and the rule set are shared (they never change)."""
-        twin = object.__new__(type(self))
-        fields = {
-            name: value.copy() if type(value) in _CONTAINERS else value
-            for name, value in self.__dict__.items()
-        }
+        twin = type(self).__new__(type(self))
+        for name in FIELDS:
+            value = getattr(self, name)
+            setattr(twin, name, value.copy() if type(value) in _CONTAINERS else value)
         for name in _PER_SEAT:
-            fields[name] = [None if item is None else item.copy() for item in fields[name]]
+            per_seat = getattr(twin, name)
+            setattr(twin, name, [None if item is None else item.copy() for item in per_seat])
         # Made without seeding (`Random()` would read the system's entropy for
         # a seed that `setstate` then overwrites in full).
-        rng = fields["rng"] = random.Random.__new__(random.Random)
+        rng = twin.rng = random.Random.__new__(random.Random)
         rng.setstate(self.rng.getstate())
-        fields["cards"] = self.cards.copy(rng)
-        twin.__dict__ = fields
+        twin.cards = self.cards.copy(rng)
         return twin
 
     def refresh(self) -> None:

@@ -1,0 +1,42 @@
+# Declarations for the optional compiled build (`python -m ttr_core.accel`): the books
+# as an extension type, so that their methods (and the state's, state.pxd) read the
+# fields from the object itself rather than from a dictionary. Every field of
+# `FIELDS` is declared here. The pure-Python module ignores this file.
+import cython
+
+cdef class Books:
+    cdef public object map
+    cdef public object board
+    cdef public object rule_set
+    cdef public object num_players
+    cdef public object seed
+    cdef public object rng
+    cdef public object cards
+    cdef public object ticket_deck
+    cdef public object long_ticket_deck
+    cdef public object out_of_game_tickets
+    cdef public object hands
+    cdef public object tickets
+    cdef public object wagons
+    cdef public object route_points
+    cdef public object status
+    cdef public object owner
+    cdef public object networks
+    cdef public object station_owner
+    cdef public object stations_left
+    cdef public object phase
+    cdef public object first_player
+    cdef public object current
+    cdef public object pending
+    cdef public object setup_returns
+    cdef public object passed
+    cdef public object final_queue
+    cdef public object end_reason
+    cdef public object history
+    cdef public object tunnel_reveals
+    cdef public object turns
+    cdef public object _ticket_views
+    cdef public object _snapshot
+    cdef public object _open_groups
+    cdef public object _open_snapshots
+    cdef public object _public_log
