@@ -29,7 +29,7 @@ class Connectivity:
         return joined
 
     def copy(self) -> Connectivity:
-        twin = object.__new__(Connectivity)
+        twin = Connectivity.__new__(Connectivity)
         twin.parent = self.parent[:]
         return twin
 
