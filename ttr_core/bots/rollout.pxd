@@ -1,11 +1,14 @@
 # Declarations for the optional compiled build (`python -m ttr_core.accel`): the
 # playout player as an extension type, so that its methods read their own fields
-# from the object itself rather than from a dictionary. The pure-Python module
-# ignores this file.
+# from the object itself rather than from a dictionary, and its state's fields too
+# (the state is the extension type of state.pxd). The pure-Python module ignores
+# this file.
 import cython
 
+from ttr_core.engine.state cimport GameState
+
 cdef class RolloutPlayer:
-    cdef public object state
+    cdef public GameState state
     cdef public Py_ssize_t seat
     cdef public object graph
     cdef public object _plan
