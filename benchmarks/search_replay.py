@@ -40,9 +40,9 @@ import statistics
 from types import SimpleNamespace
 
 import ttr_core.bots.search as search_module
-from ttr_core.bots import make_bot
 from ttr_core.bots.search import Budget, SearchBot, ticket_weights
-from ttr_core.engine.loop import bot_seed, play_game
+from ttr_core.playtest.executors import Workers, iter_games
+from ttr_core.playtest.plan import PlayedMap, RunPlan
 from ttr_maps import load_map
 
 
@@ -66,17 +66,18 @@ def collect(out: str, map_id: str, players: int, games: int, worlds: int, seed: 
 
     SearchBot.search = search_and_log  # type: ignore[method-assign]
     opponent = "greedy" if players > 2 else "one-step"
-    for game in range(seed, seed + games):
-        names = ["search"] + [opponent] * (players - 1)
-        names = names[game % players :] + names[: game % players]
-        play_game(game_map, [make_bot(n, bot_seed(game, s)) for s, n in enumerate(names)], game)
-        print(f"game {game}: {len(rows)} decisions so far", flush=True)
+    plan = RunPlan(games, players, ("search", *[opponent] * (players - 1)), seed)
+    # `ttr simulate`'s machinery in this process: seats rotating, the same seeding.
+    for number, _ in enumerate(iter_games(PlayedMap(game_map, map_id), plan, Workers(1)), 1):
+        print(f"game {number}: {len(rows)} decisions so far", flush=True)
     SearchBot.search = searched  # type: ignore[method-assign]
     with open(out, "w") as file:
         json.dump({"map": map_id, "players": players, "worlds": worlds, "rows": rows}, file)
 
 
-def choose(matrix: list[list[float]], seen: list[int], budget: int, rng: random.Random) -> tuple:
+def choose(
+    matrix: list[list[float]], seen: list[int], budget: int, rng: random.Random
+) -> tuple[int, int]:
     """The real search on a recorded decision: its worlds are `seen` (in turn,
     again from the first if the race asks for more), its playouts the matrix."""
     bot = SearchBot(0, Budget(playouts=budget))
@@ -100,8 +101,11 @@ def choose(matrix: list[list[float]], seen: list[int], budget: int, rng: random.
 def replay(files: list[str], budget: int, splits: int, seed: int) -> None:
     rows = []
     for name in files:
-        with open(name) as file:
-            rows += json.load(file)["rows"]
+        try:
+            with open(name, encoding="utf-8") as file:
+                rows += json.load(file)["rows"]
+        except (OSError, ValueError, KeyError, TypeError) as problem:
+            raise SystemExit(f"{name}: not a file of recorded decisions: {problem}") from None
     search_module.ticket_weights = lambda view: {}  # type: ignore[assignment]
     rng = random.Random(seed)
     lead = playouts = 0.0
@@ -132,20 +136,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parts = parser.add_subparsers(dest="part", required=True)
     gather = parts.add_parser("collect")
-    gather.add_argument("out")
-    gather.add_argument("--map", default="north_america")
-    gather.add_argument("--players", type=int, default=4)
-    gather.add_argument("--games", type=int, default=10)
-    gather.add_argument("--worlds", type=int, default=48)
-    gather.add_argument("--seed", type=int, default=10)
+    gather.add_argument("out", help="the JSON file to write the decisions to")
+    gather.add_argument("--map", default="north_america", help="a bundled map or a file")
+    gather.add_argument("--players", type=int, default=4, help="table size (default 4)")
+    gather.add_argument("--games", type=int, default=10, help="games to play (default 10)")
+    gather.add_argument("--worlds", type=int, default=48, help="worlds a decision (48)")
+    gather.add_argument("--seed", type=int, default=10, help="the run's seed (default 10)")
     again = parts.add_parser("replay")
-    again.add_argument("files", nargs="+")
-    again.add_argument("--budget", type=int, default=search_module.DEFAULT_PLAYOUTS)
-    again.add_argument("--splits", type=int, default=12)
-    again.add_argument("--seed", type=int, default=11)
+    again.add_argument("files", nargs="+", help="files written by collect")
+    again.add_argument(
+        "--budget", type=int, default=search_module.DEFAULT_PLAYOUTS, help="playouts a move"
+    )
+    again.add_argument("--splits", type=int, default=12, help="splits a decision (12)")
+    again.add_argument("--seed", type=int, default=11, help="seed of the splits (11)")
     for name in ("switch-z", "anchor-z", "drop-z"):
-        again.add_argument(f"--{name}", type=float)
-    again.add_argument("--min-worlds", type=int)
+        again.add_argument(f"--{name}", type=float, help="the search's constant, changed")
+    again.add_argument("--min-worlds", type=int, help="the search's constant, changed")
     args = parser.parse_args()
     if args.part == "collect":
         collect(args.out, args.map, args.players, args.games, args.worlds, args.seed)

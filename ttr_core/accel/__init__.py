@@ -113,11 +113,12 @@ def stale_modules() -> list[str]:
     stale = {m for m in built if recorded.get(m) != checksum(m)}
     # A module built on another's extension types (`cimport` in its .pxd: the
     # state on the books) cannot run beside that module's source: stale with it.
+    bases = {m: cimported(m) for m in built} if stale else {}
     grew = True
     while grew:
         grew = False
-        for module in built:
-            if module not in stale and not stale.isdisjoint(cimported(module)):
+        for module, taken in bases.items():
+            if module not in stale and not stale.isdisjoint(taken):
                 stale.add(module)
                 grew = True
     return [m for m in MODULES if m in stale]

@@ -3,8 +3,6 @@
 # from the object itself rather than from a dictionary, and its state's fields too
 # (the state is the extension type of state.pxd). The pure-Python module ignores
 # this file.
-import cython
-
 from ttr_core.engine.state cimport GameState
 
 cdef class RolloutPlayer:
@@ -14,7 +12,6 @@ cdef class RolloutPlayer:
     cdef public object _plan
     cdef public object _plan_tickets
     cdef public object _checked
-    cdef public object _needs
     cdef public object _counted
     cdef public object _tickets_mark
     cdef public object _open_tickets

@@ -62,9 +62,9 @@ class RolloutPlayer:
         #: What the plan was last checked against: my tickets, everyone's wagons
         #: (they change with every claim, and only then).
         self._checked: tuple[int, int] = (-1, -1)
-        self._needs: tuple[list[int], int] | None = None
-        #: The planned routes the needs were last counted for, and those needs
-        #: (a plan's routes are a tuple that lives as long as the plan).
+        #: The targets the colour needs were last counted for (a plan's routes are a
+        #: tuple that lives as long as the plan), and those needs: the second card of
+        #: a draw is drawn toward the needs of its turn.
         self._counted: tuple[object, tuple[list[int], int] | None] = (None, None)
         self._tickets_mark: tuple[int, int] = (-1, -1)
         self._open_tickets: tuple[int, ...] = ()
@@ -75,7 +75,7 @@ class RolloutPlayer:
         twin = type(self).__new__(type(self))
         twin.state, twin.seat, twin.graph = state, self.seat, self.graph
         twin._plan, twin._plan_tickets = self._plan, self._plan_tickets
-        twin._checked, twin._needs, twin._counted = self._checked, self._needs, self._counted
+        twin._checked, twin._counted = self._checked, self._counted
         twin._tickets_mark, twin._open_tickets = self._tickets_mark, self._open_tickets
         return twin
 
@@ -92,7 +92,7 @@ class RolloutPlayer:
             # E2: pay (the most cards of the colour first) whenever the hand can.
             choice = state.legal_actions(seat)[0]
         else:  # R7: the second card
-            needs, gray = self._needs or self.needs(self.targets(self.plan()))
+            needs, gray = self._counted[1] or self.needs(self.targets(self.plan()))
             choice = draw_for_needs(
                 state.cards.market,
                 state.hands[seat],
@@ -118,7 +118,7 @@ class RolloutPlayer:
         ):
             return DRAW_TICKETS
         targets = self.targets(plan)
-        needs, gray = self._needs = self.needs(targets)
+        needs, gray = self.needs(targets)
         for route in targets:
             claim = self._claim(route, needs, final_round)
             if claim is not None:

@@ -2,8 +2,6 @@
 # as an extension type, so that their methods (and the state's, state.pxd) read the
 # fields from the object itself rather than from a dictionary. Every field of
 # `FIELDS` is declared here. The pure-Python module ignores this file.
-import cython
-
 cdef class Books:
     cdef public object map
     cdef public object board
