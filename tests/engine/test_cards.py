@@ -246,7 +246,7 @@ def test_d2_variant_games_that_looped_forever_end():
 
 
 @pytest.mark.parametrize("seed", [0, 7, 2**40 + 3])
-def test_shuffle_orders_as_random_shuffle_does(seed: int) -> None:
+def test_r3_shuffle_orders_as_random_shuffle_does(seed: int) -> None:
     """R3's shuffles go through `cards.shuffle` (issue 39): the same order as
     `random.Random.shuffle` and the random source left in the same state, for lists
     of every length from 0 to 130 (the deck's 110 and powers of two among them), so

@@ -25,10 +25,11 @@ def full_deck() -> list[int]:
 
 
 def shuffle(rng: random.Random, items: list) -> None:
-    """`rng.shuffle(items)`, the same draws and the same order (CPython's: from the
-    last item down, a swap with one below it drawn by `_randbelow`, `k` random bits
-    until they fall below the count), without a Python-level call per item in the
-    compiled build. `tests/engine/test_cards.py` compares the two on many lengths.
+    """R3, R8: the shuffles of the deck (and of the ticket decks, R4), as
+    `rng.shuffle(items)`: the same draws and the same order (CPython's: from the last
+    item down, a swap with one below it drawn by `_randbelow`, `k` random bits until
+    they fall below the count), without a Python-level call per item in the compiled
+    build. `tests/engine/test_cards.py` compares the two on many lengths.
     Any other random source (a subclass may draw otherwise) shuffles itself.
 
     >>> a, b = random.Random(3), random.Random(3)
