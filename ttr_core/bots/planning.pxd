@@ -9,6 +9,33 @@ import cython
 cpdef tuple _dijkstra(object graph, object costs, Py_ssize_t source, Py_ssize_t target=*)
 
 @cython.locals(closes_sibling=bint, costs=list, holder=Py_ssize_t, length=Py_ssize_t,
-               route=Py_ssize_t, sibling=Py_ssize_t, other=Py_ssize_t)
+               route=Py_ssize_t, sibling=Py_ssize_t, other=Py_ssize_t, lengths=tuple)
 cpdef list route_costs(object board, object owners, Py_ssize_t seat, Py_ssize_t num_players,
                        Py_ssize_t wagons, Py_ssize_t double_routes_from)
+
+@cython.locals(route=Py_ssize_t)
+cpdef object refreshed_plan(object plan, object board, object owners, Py_ssize_t seat,
+                            Py_ssize_t num_players, Py_ssize_t wagons,
+                            Py_ssize_t double_routes_from)
+
+@cython.locals(route=Py_ssize_t, found=list)
+cpdef list longest_claimable(object graph, object owners, Py_ssize_t seat,
+                             Py_ssize_t num_players, Py_ssize_t wagons,
+                             Py_ssize_t double_routes_from, object limit=*)
+
+@cython.locals(needs=list, gray=Py_ssize_t, route=Py_ssize_t, color=Py_ssize_t,
+               length=Py_ssize_t)
+cpdef tuple color_needs(object board, object routes, Py_ssize_t tunnel_reserve=*)
+
+@cython.locals(length=Py_ssize_t, color=Py_ssize_t)
+cpdef object best_payment(object board, Py_ssize_t route, object hand, object needs=*,
+                          Py_ssize_t min_locos=*, bint plain_route_locomotives=*)
+
+@cython.locals(best_color=Py_ssize_t, c=Py_ssize_t, fewest=Py_ssize_t, need=Py_ssize_t)
+cpdef object _cheapest(object options, Py_ssize_t length, Py_ssize_t color, object hand,
+                       object needs, Py_ssize_t min_locos=*)
+
+@cython.locals(best_slot=Py_ssize_t, best_score=Py_ssize_t, most_held=Py_ssize_t,
+               slot=Py_ssize_t, missing=Py_ssize_t, score=Py_ssize_t)
+cpdef object draw_for_needs(object market, object hand, object needs, Py_ssize_t gray,
+                            bint second, bint can_draw_deck)

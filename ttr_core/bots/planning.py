@@ -140,10 +140,20 @@ def route_costs(
     rule set's `double_routes_from`, a claimed track closes its parallel one), INF if
     it is lost."""
     closes_sibling = num_players < double_routes_from
-    costs = [
-        0 if holder == seat else length if holder == -1 and length <= wagons else INF
-        for holder, length in zip(owners, board.route_length, strict=True)
-    ]
+    lengths = board.route_length
+    if len(owners) != len(lengths):
+        raise ValueError(f"{len(owners)} owners for {len(lengths)} routes")
+    # An index loop: C integers all through in the compiled build (a comprehension
+    # over zip() steps through Python iterators there).
+    costs = [INF] * len(lengths)
+    for route in range(len(lengths)):
+        holder = owners[route]
+        if holder == seat:
+            costs[route] = 0
+        elif holder == -1:
+            length = lengths[route]
+            if length <= wagons:
+                costs[route] = length
     for route, siblings in board.double_routes:  # R11: a parallel track may close it
         if owners[route] == -1 and costs[route] < INF:
             for sibling in siblings:

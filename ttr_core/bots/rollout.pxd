@@ -15,3 +15,15 @@ cdef class RolloutPlayer:
     cdef public object _counted
     cdef public object _tickets_mark
     cdef public object _open_tickets
+
+    # The methods a playout calls on itself, as C calls (no look-up by name).
+    cpdef RolloutPlayer bound_to(self, GameState state)
+    cpdef object decide(self, object state, Py_ssize_t seat)
+    cpdef object turn(self)
+    cpdef object targets(self, object plan)
+    cpdef tuple needs(self, object targets)
+    cpdef object _claim(self, Py_ssize_t route, object needs, bint final_round)
+    cpdef list costs(self)
+    cpdef object plan(self)
+    cpdef tuple open_tickets(self)
+    cpdef object keep(self, object decision)

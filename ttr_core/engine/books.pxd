@@ -38,3 +38,16 @@ cdef class Books:
     cdef public object _open_groups
     cdef public object _open_snapshots
     cdef public object _public_log
+
+    # The methods the moves and the playouts call most, as C calls on a typed
+    # books (no look-up by name; a Python subclass may still override them).
+    cpdef object decision_for(self, Py_ssize_t seat)
+    cpdef list claimed_routes(self, Py_ssize_t seat)
+    cpdef bint is_ticket_complete(self, Py_ssize_t seat, Py_ssize_t ticket)
+    cpdef discard(self, object cards)
+    cpdef pay(self, Py_ssize_t seat, object payment)
+    cpdef take_route(self, Py_ssize_t seat, Py_ssize_t route)
+    cpdef end_turn(self, Py_ssize_t seat, bint passed=*)
+    cpdef bint everyone_passed(self)
+    cpdef pass_turn_on(self, Py_ssize_t seat)
+    cpdef Py_ssize_t next_active_after(self, Py_ssize_t seat)

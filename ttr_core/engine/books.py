@@ -357,10 +357,11 @@ class Books:
         self.route_points[seat] += self.rule_set.route_score(length)
         self.networks[seat].join(board.route_a[route], board.route_b[route])
         views = self._ticket_views[seat]
-        if views is not None and any(
-            not view.completed and self.is_ticket_complete(seat, view.index) for view in views
-        ):
-            self._ticket_views[seat] = None  # R13: the claim completed a ticket
+        if views is not None:
+            for view in views:
+                if not view.completed and self.is_ticket_complete(seat, view.index):
+                    self._ticket_views[seat] = None  # R13: the claim completed a ticket
+                    break
         self._snapshot = None
         self._open_snapshots = [None] * self.num_players
         close_route(board, self._open_groups, seat, route, self.rule_set.double_routes_from)

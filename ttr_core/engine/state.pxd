@@ -4,4 +4,5 @@
 from ttr_core.engine.books cimport Books
 
 cdef class GameState(Books):
-    pass
+    # An action applied by the loop on a typed state: a C call.
+    cpdef apply(self, object action, object seat=*)

@@ -2,6 +2,7 @@
 # counts of the hot claim listing as C integers. The pure-Python module ignores this
 # file.
 import cython
+from ttr_core.engine.books cimport Books as TypedBooks
 
 @cython.locals(low=Py_ssize_t)
 cpdef (Py_ssize_t, Py_ssize_t) locomotive_range(Py_ssize_t length, Py_ssize_t have,
@@ -19,3 +20,8 @@ cpdef list payment_shapes(Py_ssize_t length, Py_ssize_t color, object hand,
                routes=tuple)
 cpdef list claim_actions(object board, object hand, object open_groups, Py_ssize_t wagons,
                          bint ferries, list into=*, bint plain_route_locomotives=*)
+
+# The claim itself (R9-R11) on typed books: their methods as C calls.
+cpdef claim(TypedBooks books, Py_ssize_t seat, object action)
+cpdef Py_ssize_t check_claim(TypedBooks books, Py_ssize_t seat, object action) except? -1
+cpdef _check_payment(TypedBooks books, Py_ssize_t seat, Py_ssize_t route, object payment, object name)

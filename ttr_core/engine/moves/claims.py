@@ -196,7 +196,7 @@ def check_claim(books: Books, seat: int, action: Claim) -> int:
         )
     players = books.num_players
     if not is_open_to(board, route, seat, owner, players, books.rule_set.double_routes_from):
-        if any(owner[s] == seat for s in board.route_siblings[route]):
+        if seat in [owner[s] for s in board.route_siblings[route]]:
             raise IllegalAction("R11", f"you already own the other track of {action.route}")
         raise IllegalAction("R11", f"in a {players}-player game the other track closes this one")
     _check_payment(books, seat, route, action.payment, action.route)
