@@ -23,7 +23,8 @@ PACKAGES = ("ttr_maps", "ttr_core")
 def _modules() -> dict[str, Path]:
     found = {}
     for package in PACKAGES:
-        for path in (ROOT / package).rglob("*.py"):
+        # `.pyx`: the compiled build's native kernels (`ttr_core.accel.NATIVE`).
+        for path in [*(ROOT / package).rglob("*.py"), *(ROOT / package).rglob("*.pyx")]:
             parts = list(path.relative_to(ROOT).with_suffix("").parts)
             if parts[-1] == "__init__":
                 parts.pop()
@@ -43,6 +44,10 @@ def _resolve(name: str) -> str | None:
 
 def _imports(module: str) -> set[str]:
     path = MODULES[module]
+    if path.suffix == ".pyx":  # Cython, not Python: a kernel takes in nothing of ours
+        text = path.read_text(encoding="utf-8")
+        assert not any(name in text for name in ("import ttr_", "from ttr_")), path
+        return set()
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     names: list[str] = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

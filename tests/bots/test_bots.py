@@ -10,7 +10,7 @@ from engine_positions import Watched, cards, europe_game
 from testdata import nearest_table_size, table_sizes
 
 from ttr_core.bots import BOTS, bot_factories, make_bot
-from ttr_core.bots.planning import INF, PathMemo, cheapest_path, graph_for, route_costs
+from ttr_core.bots.planning import INF, cheapest_path, graph_for, route_costs
 from ttr_core.bots.styles import fallback_action
 from ttr_core.engine.actions import BuildStation, GiveUpTunnel, Payment, PayTunnel, Resign
 from ttr_core.engine.books import TicketView
@@ -295,24 +295,6 @@ def test_e1_planning_bots_build_fewer_stations_than_random_and_games_end() -> No
     planner = sum(built["planner"]) / len(built["planner"])
     random_bot = sum(built["random"]) / len(built["random"])
     assert planner < random_bot / 3, (planner, random_bot)
-
-
-def test_path_memo_answers_as_a_fresh_search_and_stays_bounded(north_america, monkeypatch):
-    """`PathMemo` (the planners' remembered searches) gives what `cheapest_path`
-    gives, under costs that change between calls, and starts afresh at its limit."""
-    board = board_for(north_america)
-    graph = graph_for(board)
-    memo = PathMemo()
-    monkeypatch.setattr(PathMemo, "LIMIT", 50)
-    rng = random.Random(5)
-    costs = list(board.route_length)
-    for _ in range(400):
-        route = rng.randrange(board.num_routes)
-        costs[route] = rng.choice([0, INF, board.route_length[route]])
-        a, b = rng.randrange(board.num_cities), rng.randrange(board.num_cities)
-        assert memo.cheapest_path(graph, costs, a, b) == cheapest_path(graph, costs, a, b)
-        assert memo.cheapest_path(graph, tuple(costs), a, b) == cheapest_path(graph, costs, a, b)
-        assert len(memo._paths) <= 50
 
 
 @pytest.mark.parametrize("seed", [0, 7, 2**40 + 3])

@@ -136,6 +136,33 @@ def test_a_module_built_on_a_stale_one_is_stale_too(
     assert accel.stale_modules() == [modules[1]]  # not the other way round
 
 
+def test_a_native_kernel_older_than_its_source_cannot_be_imported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A kernel of `NATIVE` has no Python source to fall back on: once its `.pyx`
+    changed since the build, importing it fails, and the module that uses it runs
+    its own Python code (`planning.NativeGraph` is None then)."""
+    package = tmp_path / "ttr_core" / "bots"
+    package.mkdir(parents=True)
+    module = "ttr_core.bots.kernel_like"
+    source = package / "kernel_like.pyx"
+    source.write_text("X = 1\n", encoding="utf-8")
+    (package / f"kernel_like{accel.EXTENSION_SUFFIXES[0]}").write_bytes(b"not really compiled")
+    record = tmp_path / "ttr_core" / "accel-build.json"
+    monkeypatch.setattr(accel, "ROOT", tmp_path)
+    monkeypatch.setattr(accel, "BUILD_RECORD", record)
+    monkeypatch.setattr(accel, "MODULES", ())
+    monkeypatch.setattr(accel, "NATIVE", (module,))
+    assert accel.source_of(module) == source
+    record.write_text(json.dumps({module: accel.checksum(module)}), encoding="utf-8")
+    assert accel.stale_modules() == []
+    source.write_text("X = 2\n", encoding="utf-8")
+    assert accel.stale_modules() == [module]
+    with pytest.raises(ModuleNotFoundError, match="older than its source"):
+        accel._SourceFinder([module]).find_spec(module)
+    assert accel.clean() == 1 and not list(package.glob("kernel_like.*.so"))
+
+
 def test_the_flavour_is_named(capsys: pytest.CaptureFixture[str]) -> None:
     from ttr_core.accel.__main__ import main
 

@@ -1,8 +1,12 @@
 """The optional compiled build: the hot modules of the engine and the bots, compiled by
 Cython from their own source (its pure-Python mode; a `.pxd` file beside a module
-makes the integers of its loops C integers). There is no second implementation: the
-Python files are the rules, the compiled modules are those files translated, and the
-records are the same byte for byte (`tests/engine/test_accel.py`).
+makes the integers of its loops C integers). There is no second implementation of
+any rule: the Python files are the rules, the compiled modules are those files
+translated, and the records are the same byte for byte (`tests/engine/test_accel.py`).
+The one exception is not a rule: `NATIVE`, kernels written for C (a `.pyx` file)
+that a module uses when they are built and fresh, its own Python code being the
+reference they are tested against (the planners' cheapest path, see
+`ttr_core/bots/native_paths.pyx`).
 
     .venv/bin/pip install -e '.[accel]'          # Cython; a C compiler must be there
     .venv/bin/python -m ttr_core.accel           # compile in place (a minute or two)
@@ -53,6 +57,10 @@ MODULES = (
     "ttr_core.bots.determinize",
     "ttr_core.bots.search",
 )
+#: Kernels with a Cython source only (`.pyx`), built with `MODULES`: each mirrors a
+#: function of a module above, which imports it when it is built and fresh and runs
+#: its own Python code otherwise (a stale kernel cannot be imported).
+NATIVE = ("ttr_core.bots.native_paths",)
 
 #: The folder holding `ttr_core`.
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,7 +77,7 @@ DIRECTIVES = {"language_level": 3, "annotation_typing": False, "binding": True}
 
 
 def source_of(module: str) -> Path:
-    return ROOT.joinpath(*module.split(".")).with_suffix(".py")
+    return ROOT.joinpath(*module.split(".")).with_suffix(".pyx" if module in NATIVE else ".py")
 
 
 def compiled_files(module: str) -> list[Path]:
@@ -109,7 +117,7 @@ def stale_modules() -> list[str]:
     if not isinstance(recorded, dict):  # whatever else is there, no module is recorded
         recorded = {}
     suffix = EXTENSION_SUFFIXES[0]
-    built = [m for m in MODULES if source_of(m).with_suffix(suffix).exists()]
+    built = [m for m in (*MODULES, *NATIVE) if source_of(m).with_suffix(suffix).exists()]
     stale = {m for m in built if recorded.get(m) != checksum(m)}
     # A module built on another's extension types (`cimport` in its .pxd: the
     # state on the books) cannot run beside that module's source: stale with it.
@@ -121,7 +129,7 @@ def stale_modules() -> list[str]:
             if module not in stale and not stale.isdisjoint(taken):
                 stale.add(module)
                 grew = True
-    return [m for m in MODULES if m in stale]
+    return [m for m in (*MODULES, *NATIVE) if m in stale]
 
 
 def cimported(module: str) -> list[str]:
@@ -134,7 +142,8 @@ def cimported(module: str) -> list[str]:
 
 
 class _SourceFinder:
-    """Finds the listed modules' Python source, ahead of their stale compiled files."""
+    """Finds the listed modules' Python source, ahead of their stale compiled files;
+    a stale native kernel (no Python source) cannot be imported at all."""
 
     def __init__(self, modules: list[str]) -> None:
         self.modules = set(modules)
@@ -142,6 +151,8 @@ class _SourceFinder:
     def find_spec(self, name: str, path: object = None, target: object = None) -> object:
         if name not in self.modules:
             return None
+        if name in NATIVE:
+            raise ModuleNotFoundError(f"{name} is older than its source", name=name)
         from importlib.util import spec_from_file_location
 
         return spec_from_file_location(name, source_of(name))
@@ -189,12 +200,30 @@ def loaded() -> list[str]:
     return [m for m in MODULES if not import_module(m).__file__.endswith(".py")]
 
 
+def native_loaded() -> list[str]:
+    """The kernels of `NATIVE` that can be imported here (built and fresh)."""
+    from importlib import import_module
+
+    found = []
+    for module in NATIVE:
+        try:
+            import_module(module)
+        except ImportError:
+            continue
+        found.append(module)
+    return found
+
+
 def flavour() -> str:
     """Which build runs here, in words (for logs and `--status`)."""
     compiled = loaded()
     if not compiled:
         return "pure Python (no compiled module loaded)"
-    return f"compiled: {len(compiled)} of {len(MODULES)} hot modules (Cython)"
+    kernels = len(native_loaded())
+    return (
+        f"compiled: {len(compiled)} of {len(MODULES)} hot modules (Cython), "
+        f"{kernels} of {len(NATIVE)} native kernels"
+    )
 
 
 def clean() -> int:
@@ -204,7 +233,7 @@ def clean() -> int:
 
     shutil.rmtree(BUILD_DIR, ignore_errors=True)
     removed = 0
-    for module in MODULES:
+    for module in (*MODULES, *NATIVE):
         for path in compiled_files(module):
             path.unlink()
             removed += 1
@@ -213,7 +242,7 @@ def clean() -> int:
 
 
 def build(jobs: int = 2) -> None:
-    """Compile `MODULES` in place (again only those whose source changed since the
+    """Compile `MODULES` and `NATIVE` in place (again only those whose source changed since the
     last build: the C files are kept in `BUILD_DIR`). Raises `BuildError` with what
     is missing or what failed."""
     try:
@@ -225,7 +254,7 @@ def build(jobs: int = 2) -> None:
             "pip install -e '.[accel]'"
         ) from None
     BUILD_RECORD.unlink(missing_ok=True)
-    extensions = [Extension(m, [str(source_of(m).relative_to(ROOT))]) for m in MODULES]
+    extensions = [Extension(m, [str(source_of(m).relative_to(ROOT))]) for m in (*MODULES, *NATIVE)]
     dist = Distribution({"ext_modules": [], "script_name": "ttr-accel"})
     try:
         dist.ext_modules = cythonize(
@@ -247,7 +276,7 @@ def build(jobs: int = 2) -> None:
 
     # Atomic: a build stopped while recording leaves no half record to misread.
     write_text_atomically(
-        BUILD_RECORD, json.dumps({m: checksum(m) for m in MODULES}, indent=1) + "\n"
+        BUILD_RECORD, json.dumps({m: checksum(m) for m in (*MODULES, *NATIVE)}, indent=1) + "\n"
     )
 
 

@@ -69,7 +69,10 @@ def _run(argv: list[str] | None) -> int:
             return 2
         finally:
             os.chdir(cwd)
-        print(f"compiled {len(accel.MODULES)} modules in place: new processes load them")
+        print(
+            f"compiled {len(accel.MODULES)} modules and {len(accel.NATIVE)} native kernel(s) "
+            "in place: new processes load them"
+        )
         return 0
     stale = accel.stale_modules()
     print(accel.flavour() + (f"; stale, source used: {', '.join(stale)}" if stale else ""))

@@ -5,9 +5,8 @@ are small integers, so a turn's planning is a few list look-ups and, when the
 board changed where it matters, a Dijkstra over a few dozen cities. The static
 graph of a board (neighbours, all-pairs shortest distances) is built once per
 board and shared by every bot in every game on it; it holds nothing but the
-board. The memo of a bot's searches (`PathMemo`) is the bot's own
-(`BoardGraph.with_memo`): its keys name the tickets the bot planned for, which no
-other seat may learn (R5, D6).
+board (no bot's searches: they would name its tickets, R5, D6). The compiled build
+adds a native kernel of the cheapest-path search (`BoardGraph.native`).
 
 >>> from ttr_maps import load_map
 >>> from ttr_core.engine.compiled import board_for
@@ -19,7 +18,7 @@ other seat may learn (R5, D6).
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from math import comb
 from typing import NamedTuple, cast
@@ -32,38 +31,13 @@ from ttr_core.engine.moves.claims import payment_shapes, usable_hand
 from ttr_core.engine.open_routes import can_claim_route
 from ttr_maps.rules import CARDS_PER_COLOR, DECK_SIZE, EUROPE, LOCOMOTIVES, RuleSet
 
+try:  # the compiled build's kernel of `cheapest_path` (`python -m ttr_core.accel`)
+    from ttr_core.bots.native_paths import NativeGraph
+except ImportError:  # a pure install, or a kernel older than its source
+    NativeGraph = None
+
 #: A distance larger than any real one (no map has 10,000 wagons of track).
 INF = 10_000
-
-
-class PathMemo:
-    """Cheapest paths by (source, target, costs) on one board graph: plans are re-made,
-    and ticket choices try plans, under the same costs again and again (the same
-    answers as `cheapest_path`, a function of these alone). Bounded: it starts
-    afresh at `LIMIT` paths. One bot's own: the sources and targets are its
-    tickets (held or offered), hidden from the other seats (R5, D6)."""
-
-    __slots__ = ("_paths",)
-
-    #: Paths kept before the memo starts afresh (a few MB at most).
-    LIMIT = 4096
-
-    def __init__(self) -> None:
-        self._paths: dict[tuple[int, int, tuple[int, ...]], tuple[int, list[int]]] = {}
-
-    def cheapest_path(
-        self, graph: BoardGraph, costs: Sequence[int], source: int, target: int
-    ) -> tuple[int, list[int]]:
-        """`cheapest_path(graph, costs, source, target)`, searched once. The path
-        is shared: read it, do not change it."""
-        paths = self._paths
-        key = (source, target, tuple(costs))
-        found = paths.get(key)
-        if found is None:
-            if len(paths) >= self.LIMIT:
-                paths.clear()
-            found = paths[key] = cheapest_path(graph, costs, source, target)
-        return found
 
 
 @dataclass(frozen=True, eq=False)
@@ -77,20 +51,12 @@ class BoardGraph:
     distance: tuple[tuple[int, ...], ...]
     #: Every route, longest first (most points first, R10).
     by_length: tuple[int, ...]
-    #: One bot's searches on this board, remembered (`plan_network`); None in the
-    #: graph `graph_for` shares, which holds nothing a seat may not know.
-    paths: PathMemo | None = None
+    #: The same graph as C arrays for the native kernel of `cheapest_path`, when the
+    #: compiled build has it (`ttr_core/bots/native_paths.pyx`); None runs the Python.
+    native: object | None = None
 
     def city(self, name: str) -> int:
         return self.board.map.city_index[name]
-
-    def with_memo(self) -> BoardGraph:
-        """This graph with a memo of searches of its own, for one bot."""
-        return replace(self, paths=PathMemo())
-
-    def search(self) -> Callable[[BoardGraph, Sequence[int], int, int], tuple[int, list[int]]]:
-        """`cheapest_path`, through the memo if this graph has one."""
-        return cheapest_path if self.paths is None else self.paths.cheapest_path
 
 
 _GRAPHS: WeakKeyDictionary[Board, BoardGraph] = WeakKeyDictionary()
@@ -112,11 +78,17 @@ def _build_graph(board: Board) -> BoardGraph:
         if a != b:
             neighbors[a].append((b, route))
             neighbors[b].append((a, route))
+    adjacent = tuple(tuple(items) for items in neighbors)
     graph = BoardGraph(
         board,
-        tuple(tuple(items) for items in neighbors),
+        adjacent,
         (),
         tuple(sorted(range(board.num_routes), key=lambda r: (-board.route_length[r], r))),
+        native=(
+            None
+            if NativeGraph is None
+            else NativeGraph(adjacent, board.route_a, board.route_b, INF)
+        ),
     )
     # All pairs by one Dijkstra per city on the empty board: a few dozen cities, once.
     lengths = board.route_length
@@ -172,8 +144,13 @@ def distances_from(graph: BoardGraph, costs: Sequence[int], source: int) -> list
 def cheapest_path(
     graph: BoardGraph, costs: Sequence[int], source: int, target: int
 ) -> tuple[int, list[int]]:
-    """Dijkstra from `source` to `target`: (cost, routes of one cheapest path).
-    The cost is INF and the path empty when no usable path exists."""
+    """Dijkstra from `source` to `target`: (cost, routes of one cheapest path,
+    from the target's end). The cost is INF and the path empty when no usable path
+    exists. The graph's native kernel, if it has one, answers instead: the same
+    search in C, the same path (ties included)."""
+    native = graph.native
+    if native is not None:
+        return native.cheapest_path(costs, source, target)  # type: ignore[attr-defined]
     if source == target:
         return 0, []
     dist, via = _dijkstra(graph, costs, source, target)
@@ -239,18 +216,15 @@ def plan_network(
 ) -> Plan:
     """Connect tickets one by one, most valuable first, each by its cheapest path
     given the routes owned and those already planned (a Steiner-tree heuristic).
-    A ticket that cannot be connected, or not with the wagons left, is lost.
-    Searches made before under the same costs are not made again (`graph.paths`,
-    if the graph has a memo)."""
+    A ticket that cannot be connected, or not with the wagons left, is lost."""
     board = graph.board
-    search = graph.search()
     working = list(costs)
     planned: list[int] = []
     kept: list[int] = []
     lost: list[int] = []
     spent = 0
     for ticket in sorted(tickets, key=lambda t: -board.ticket_value[t]):
-        cost, path = search(graph, working, board.ticket_a[ticket], board.ticket_b[ticket])
+        cost, path = cheapest_path(graph, working, board.ticket_a[ticket], board.ticket_b[ticket])
         if cost >= INF or spent + cost > wagons:
             lost.append(ticket)
             continue

@@ -26,7 +26,6 @@ from __future__ import annotations
 from ttr_core.bots.planning import (
     TUNNEL_ODDS,
     TUNNEL_RESERVE,
-    BoardGraph,
     Plan,
     best_payment,
     color_needs,
@@ -52,11 +51,11 @@ from ttr_core.engine.state import GameState
 class RolloutPlayer:
     """Plays `seat` of `state` (a sampled world) like the greedy bot, reading the state."""
 
-    def __init__(self, state: GameState, seat: int, graph: BoardGraph | None = None) -> None:
+    def __init__(self, state: GameState, seat: int) -> None:
         self.state = state
         self.seat = seat
-        #: The board's graph; the search bot's own, with its memo (R5, D6).
-        self.graph = graph or graph_for(state.board)
+        #: The board's graph (shared: it holds nothing but the board).
+        self.graph = graph_for(state.board)
         self._plan: Plan | None = None
         self._plan_tickets: tuple[int, ...] = ()
         #: What the plan was last checked against: my tickets, everyone's wagons
@@ -265,7 +264,6 @@ class RolloutPlayer:
         )
 
 
-def rollout_players(state: GameState, graph: BoardGraph | None = None) -> list[RolloutPlayer]:
-    """One playout player per seat of `state`, searching on `graph` (the board's
-    graph with the searching bot's own memo; the shared one, without a memo, if None)."""
-    return [RolloutPlayer(state, seat, graph) for seat in range(state.num_players)]
+def rollout_players(state: GameState) -> list[RolloutPlayer]:
+    """One playout player per seat of `state`."""
+    return [RolloutPlayer(state, seat) for seat in range(state.num_players)]

@@ -64,7 +64,6 @@ from ttr_core.bots.determinize import determinize
 from ttr_core.bots.one_step import OneStepBot
 from ttr_core.bots.planning import (
     INF,
-    BoardGraph,
     best_payment,
     distances_from,
     graph_for,
@@ -203,8 +202,6 @@ class SearchBot:
         # The heuristics that propose candidates (and answer when only one is left).
         self._greedy = PlanningBot(seed, GREEDY)
         self._one_step = OneStepBot(seed)
-        #: The board's graph with the playouts' own memo of searches (R5, D6).
-        self._graph: BoardGraph | None = None
 
     def act(self, view: PlayerView) -> Action:
         started = time.process_time()
@@ -398,10 +395,7 @@ class SearchBot:
         """A world consistent with `view` (`determinize`) and its playout players,
         their plans made once, to be copied into every playout of that world."""
         world = determinize(view, rng, weights)
-        graph = self._graph
-        if graph is None or graph.board is not world.board:
-            graph = self._graph = graph_for(world.board).with_memo()
-        players = rollout_players(world, graph)
+        players = rollout_players(world)
         for player in players:
             player.plan()
         return world, players

@@ -27,6 +27,7 @@ from ttr_core.bots.planning import (
     Plan,
     StationRescue,
     best_payment,
+    cheapest_path,
     color_needs,
     draw_for_needs,
     graph_for,
@@ -115,15 +116,10 @@ class PlanningBot:
         #: hand of the turn after the first give-up (None until that turn).
         self._give_ups: dict[int, int] = {}
         self._given_up_hand: tuple[int, ...] | None = None
-        #: The board's graph with my own memo of searches (R5, D6: never shared).
-        self._graph: BoardGraph | None = None
 
     def graph(self, board: Board) -> BoardGraph:
-        """The static graph of `board` with a memo of my searches of my own."""
-        graph = self._graph
-        if graph is None or graph.board is not board:
-            graph = self._graph = graph_for(board).with_memo()
-        return graph
+        """The static graph of `board` (shared: it holds nothing but the board)."""
+        return graph_for(board)
 
     # ------------------------------------------------------------------ entry
     def act(self, view: PlayerView) -> Action:
@@ -335,7 +331,6 @@ def tickets_to_keep(
     `wagons`. `costs` are what each route costs the player (see `route_costs`)."""
     board = graph.board
     budget = wagons * style.ticket_budget
-    search = graph.search()  # with a memo, searches made before are not made again
     base = plan_network(graph, costs, held, wagons)
     working = list(costs)
     for route in base.routes:
@@ -343,7 +338,7 @@ def tickets_to_keep(
 
     def rank(position: int) -> tuple[float, int]:
         ticket = offered[position]
-        cost, _ = search(graph, working, board.ticket_a[ticket], board.ticket_b[ticket])
+        cost, _ = cheapest_path(graph, working, board.ticket_a[ticket], board.ticket_b[ticket])
         value = board.ticket_value[ticket]
         if cost >= INF:
             return (INF, position)
