@@ -39,3 +39,10 @@ cpdef object _cheapest(object options, Py_ssize_t length, Py_ssize_t color, obje
                slot=Py_ssize_t, missing=Py_ssize_t, score=Py_ssize_t)
 cpdef object draw_for_needs(object market, object hand, object needs, Py_ssize_t gray,
                             bint second, bint can_draw_deck)
+
+@cython.locals(city=Py_ssize_t, route=Py_ssize_t, path=list)
+cpdef tuple cheapest_path(object graph, object costs, Py_ssize_t source, Py_ssize_t target)
+
+@cython.locals(working=list, planned=list, kept=list, lost=list, spent=Py_ssize_t,
+               cost=Py_ssize_t, route=Py_ssize_t)
+cpdef object plan_network(object graph, object costs, object tickets, Py_ssize_t wagons)

@@ -115,17 +115,16 @@ def route_costs(
     lengths = board.route_length
     if len(owners) != len(lengths):
         raise ValueError(f"{len(owners)} owners for {len(lengths)} routes")
-    # An index loop: C integers all through in the compiled build (a comprehension
-    # over zip() steps through Python iterators there).
-    costs = [INF] * len(lengths)
+    # The lengths, then the routes that differ: an index loop, C integers all
+    # through in the compiled build (a comprehension over zip() steps through
+    # Python iterators there).
+    costs = list(lengths)
     for route in range(len(lengths)):
         holder = owners[route]
         if holder == seat:
             costs[route] = 0
-        elif holder == -1:
-            length = lengths[route]
-            if length <= wagons:
-                costs[route] = length
+        elif holder != -1 or lengths[route] > wagons:
+            costs[route] = INF
     for route, siblings in board.double_routes:  # R11: a parallel track may close it
         if owners[route] == -1 and costs[route] < INF:
             for sibling in siblings:
@@ -223,7 +222,8 @@ def plan_network(
     kept: list[int] = []
     lost: list[int] = []
     spent = 0
-    for ticket in sorted(tickets, key=lambda t: -board.ticket_value[t]):
+    # Most valuable first, ties in the order given (a sort stays stable reversed).
+    for ticket in sorted(tickets, key=board.ticket_value.__getitem__, reverse=True):
         cost, path = cheapest_path(graph, working, board.ticket_a[ticket], board.ticket_b[ticket])
         if cost >= INF or spent + cost > wagons:
             lost.append(ticket)
@@ -234,7 +234,7 @@ def plan_network(
             if working[route]:
                 planned.append(route)
                 working[route] = 0
-    planned.sort(key=lambda r: -board.route_length[r])
+    planned.sort(key=board.route_length.__getitem__, reverse=True)
     return Plan(tuple(planned), tuple(kept), tuple(lost), spent)
 
 

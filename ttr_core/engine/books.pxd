@@ -6,7 +6,7 @@ cdef class Books:
     cdef public object map
     cdef public object board
     cdef public object rule_set
-    cdef public object num_players
+    cdef public Py_ssize_t num_players
     cdef public object seed
     cdef public object rng
     cdef public object cards
