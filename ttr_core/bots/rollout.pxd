@@ -4,6 +4,7 @@
 # (the state is the extension type of state.pxd). The pure-Python module ignores
 # this file.
 import cython
+from ttr_core.engine.compiled cimport BoardTables
 from ttr_core.engine.state cimport GameState
 
 cdef class RolloutPlayer:
@@ -23,7 +24,8 @@ cdef class RolloutPlayer:
     cpdef object turn(self)
     cpdef object targets(self, object plan)
     cpdef tuple needs(self, object targets)
-    @cython.locals(color=Py_ssize_t, held=Py_ssize_t, hand=list, ferry=Py_ssize_t)
+    @cython.locals(color=Py_ssize_t, held=Py_ssize_t, hand=list, ferry=Py_ssize_t,
+                   board=BoardTables)
     cpdef object _claim(self, Py_ssize_t route, object needs, bint final_round)
     cpdef list costs(self)
     cpdef object plan(self)

@@ -2,9 +2,11 @@
 # as an extension type, so that their methods (and the state's, state.pxd) read the
 # fields from the object itself rather than from a dictionary. Every field of
 # `FIELDS` is declared here. The pure-Python module ignores this file.
+from ttr_core.engine.compiled cimport BoardTables
+
 cdef class Books:
     cdef public object map
-    cdef public object board
+    cdef public BoardTables board
     cdef public object rule_set
     cdef public Py_ssize_t num_players
     cdef public object seed

@@ -40,30 +40,38 @@ OpenGroup = tuple[int, int, tuple[int, ...]]
 OpenGroups = Sequence[OpenGroup]
 
 
+class BoardTables:
+    """The base of `Board`, empty here: the compiled build declares the board's
+    per-route and per-ticket tables on it (`compiled.pxd`), so that they live in the
+    object itself and code typed on it reads them without a look-up by name."""
+
+
 @dataclass(frozen=True, eq=False)
-class Board:
+class Board(BoardTables):
+    # The tables declared on `BoardTables` in the compiled build are `field()`s: a
+    # dataclass would take the base's descriptor for a default value otherwise.
     #: The map in the board's order (play order: `Map.in_play_order`), which every
     #: index of the board and of a game on it refers to.
     map: Map
     #: The map the board was asked for (in the file's order).
     source: Map
     #: Per route: the two city indices, length, colour index (GRAY_INDEX for gray).
-    route_a: tuple[int, ...]
-    route_b: tuple[int, ...]
-    route_length: tuple[int, ...]
-    route_color: tuple[int, ...]
+    route_a: tuple[int, ...] = field()
+    route_b: tuple[int, ...] = field()
+    route_length: tuple[int, ...] = field()
+    route_color: tuple[int, ...] = field()
     #: Per route: whether it is a tunnel (E2), and its ferry locomotives (E3).
-    route_tunnel: tuple[bool, ...]
-    route_ferry: tuple[int, ...]
+    route_tunnel: tuple[bool, ...] = field()
+    route_ferry: tuple[int, ...] = field()
     #: Per route: indices of the other tracks between the same two cities (R11).
-    route_siblings: tuple[tuple[int, ...], ...]
+    route_siblings: tuple[tuple[int, ...], ...] = field()
     route_index: dict[str, int]
     #: Per ticket: the two city indices and points (value + bonus, D7); long
     #: tickets (E4) flagged.
-    ticket_a: tuple[int, ...]
-    ticket_b: tuple[int, ...]
-    ticket_value: tuple[int, ...]
-    ticket_long: tuple[bool, ...]
+    ticket_a: tuple[int, ...] = field()
+    ticket_b: tuple[int, ...] = field()
+    ticket_value: tuple[int, ...] = field()
+    ticket_long: tuple[bool, ...] = field()
     #: claim_options[route][card] lists Claim actions paying with `card` colour,
     #: indexed by the number of locomotives; claim_options[route][LOCO] holds the
     #: one locomotives-only payment.

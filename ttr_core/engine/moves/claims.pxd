@@ -3,6 +3,7 @@
 # file.
 import cython
 from ttr_core.engine.books cimport Books as TypedBooks
+from ttr_core.engine.compiled cimport BoardTables
 
 @cython.locals(low=Py_ssize_t)
 cpdef (Py_ssize_t, Py_ssize_t) locomotive_range(Py_ssize_t length, Py_ssize_t have,
@@ -18,7 +19,7 @@ cpdef list payment_shapes(Py_ssize_t length, Py_ssize_t color, object hand,
                low=Py_ssize_t, high=Py_ssize_t, color=Py_ssize_t, route=Py_ssize_t,
                c=Py_ssize_t, shapes=list, claim_options=tuple, options=tuple, paid=tuple,
                routes=tuple)
-cpdef list claim_actions(object board, object hand, object open_groups, Py_ssize_t wagons,
+cpdef list claim_actions(BoardTables board, object hand, object open_groups, Py_ssize_t wagons,
                          bint ferries, list into=*, bint plain_route_locomotives=*)
 
 # The claim itself (R9-R11) on typed books: their methods as C calls.
