@@ -84,3 +84,50 @@ def test_clearly_behind_weighs_paired_differences() -> None:
     assert not clearly_behind(leader, noisy, z=1.0)
     assert not clearly_behind(leader, leader, z=0.0)
     assert not clearly_behind([5.0], [1.0], z=1.0)  # one world says nothing of the spread
+
+
+def test_a_playout_is_cut_at_its_turn_limit_and_scored_as_it_stands() -> None:
+    """A loop no rule ends (E2 give-ups, never a pass for R6) cannot hold a search
+    up: a playout stops at its players' `last_turn`, and the search scores the state
+    as it stands (`outcome`) and counts the cut."""
+    from ttr_core.bots.search import SearchBot, outcome
+
+    world = SampledWorld(load_map("europe"), 4, 3)
+    players = rollout_players(world)
+    for player in players:
+        player.last_turn = world.turns + 12
+    state = world.clone()
+    run(state, [player.bound_to(state) for player in players])
+    assert not state.is_over and state.turns == world.turns + 12
+    assert isinstance(outcome(state, 0), float)
+    bot = SearchBot(1)
+    first = world.legal_actions(world.to_move)[0]
+    bot.playout(world, players, world.to_move, first)
+    assert bot.stats.playouts == 1 and bot.stats.cut_playouts == 1
+    # Untouched, the limit is far beyond any game: whole games end by the rules.
+    assert rollout_players(world)[0].last_turn == world.turns + 10 * 4 * 45
+
+
+@pytest.mark.slow
+def test_e2_a_search_play_test_with_tunnel_give_up_loops_finishes() -> None:
+    """The europe play-test that ran for ever before the turn limit (its playouts met
+    a world where every seat gave its tunnel up turn after turn), in a process of its
+    own with a time limit: it ends, and some playouts were cut."""
+    import subprocess
+    import sys
+
+    script = (
+        "from ttr_core.bots import make_bot\n"
+        "from ttr_core.engine.loop import bot_seed, play_game\n"
+        "from ttr_maps import load_map\n"
+        "names = ['greedy', 'greedy', 'search:60', 'greedy']\n"
+        "bots = [make_bot(n, bot_seed(102, s)) for s, n in enumerate(names)]\n"
+        "state = play_game(load_map('europe'), bots, 102)\n"
+        "print(state.is_over, bots[2].stats.cut_playouts)\n"
+    )
+    ran = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=600
+    )
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    over, cut = ran.stdout.split()
+    assert over == "True" and int(cut) > 0

@@ -17,6 +17,7 @@ cdef class RolloutPlayer:
     cdef public object _counted
     cdef public object _tickets_mark
     cdef public object _open_tickets
+    cdef public Py_ssize_t last_turn
 
     # The methods a playout calls on itself, as C calls (no look-up by name).
     cpdef RolloutPlayer bound_to(self, GameState state)

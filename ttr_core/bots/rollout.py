@@ -17,6 +17,13 @@ the extra cards, paying them whenever it can (E2); it never builds a station (E1
 the greedy bot builds one only to rescue a lost ticket, rare enough to leave out
 of a playout.
 
+A playout ends when its game does, or when it runs `TURNS_PER_WAGON` turns per wagon
+of the table past its sampled world (`RolloutPlayer.last_turn`): far beyond any game,
+reached only by a loop no rule ends, such as E2's when the deck and the discards
+hold little but locomotives (every seat lays a tunnel, cannot pay the turned-up
+cards, gives it up, and lays it again the next turn: a give-up is not a pass, R6).
+The search scores a cut playout as it stands.
+
 Measured by `benchmarks/search_bench.py --only playouts`: about twice the greedy
 bots' games per second, with the same mean scores.
 """
@@ -44,8 +51,13 @@ from ttr_core.engine.cards import LOCO
 from ttr_core.engine.compiled import GRAY_INDEX
 from ttr_core.engine.decisions import ChooseTickets
 from ttr_core.engine.enums import DecisionKind
+from ttr_core.engine.loop import StopGame
 from ttr_core.engine.open_routes import can_claim_route
 from ttr_core.engine.state import GameState
+
+#: Turns a playout may run past its sampled world, per wagon the seats start with in
+#: all (a game spends a wagon in well under one turn; see the module).
+TURNS_PER_WAGON = 10
 
 
 class RolloutPlayer:
@@ -67,6 +79,8 @@ class RolloutPlayer:
         self._counted: tuple[object, tuple[list[int], int] | None] = (None, None)
         self._tickets_mark: tuple[int, int] = (-1, -1)
         self._open_tickets: tuple[int, ...] = ()
+        #: The turn at which a playout of this world is cut (`TURNS_PER_WAGON`).
+        self.last_turn = state.turns + TURNS_PER_WAGON * state.num_players * state.rule_set.wagons
 
     def bound_to(self, state: GameState) -> RolloutPlayer:
         """The same player, plan included, for a copy of its state (`state.clone()`):
@@ -76,6 +90,7 @@ class RolloutPlayer:
         twin._plan, twin._plan_tickets = self._plan, self._plan_tickets
         twin._checked, twin._counted = self._checked, self._counted
         twin._tickets_mark, twin._open_tickets = self._tickets_mark, self._open_tickets
+        twin.last_turn = self.last_turn
         return twin
 
     def decide(self, state: GameState, seat: int) -> Action:
@@ -106,6 +121,8 @@ class RolloutPlayer:
     # ------------------------------------------------------------------ a turn
     def turn(self) -> Action | None:
         state, seat = self.state, self.seat
+        if state.turns >= self.last_turn:
+            raise StopGame  # a loop no rule ends (see the module): cut the playout
         hand, wagons, owners = state.hands[seat], state.wagons[seat], state.owner
         plan = self.plan()
         final_round = state.final_queue is not None

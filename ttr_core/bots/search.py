@@ -170,6 +170,8 @@ class SearchStats:
     decisions: int = 0
     searched: int = 0
     playouts: int = 0
+    #: Playouts cut at their turn limit (a loop no rule ends, see `ttr_core.bots.rollout`).
+    cut_playouts: int = 0
     cpu_seconds: float = 0.0
     per_move: list[float] = field(default_factory=list)
 
@@ -404,13 +406,15 @@ class SearchBot:
         self, world: GameState, players: list[RolloutPlayer], seat: int, action: Action
     ) -> float:
         """Play `action` in a copy of `world`, then the greedy playout policy
-        (`players`, see `ttr_core.bots.rollout`) for everyone to the end: my final
-        margin over the best other player, plus `WIN_BONUS` for a win (shared wins
-        share it, R17)."""
+        (`players`, see `ttr_core.bots.rollout`) for everyone to the end (or to its
+        turn limit, `RolloutPlayer.last_turn`): my final margin over the best other
+        player, plus `WIN_BONUS` for a win (shared wins share it, R17)."""
         state = world.clone()
         state.apply(action, seat)
         run(state, [player.bound_to(state) for player in players])
         self.stats.playouts += 1
+        if not state.is_over:
+            self.stats.cut_playouts += 1
         return outcome(state, seat)
 
 
@@ -448,8 +452,8 @@ def paired_lead(first: list[float], second: list[float]) -> tuple[float, float] 
 
 def outcome(state: GameState, seat: int) -> float:
     """My margin over the best other seat's total, plus the win bonus (R15-R17):
-    the game's `standings`, not written up as a result."""
-    assert state.is_over
+    the game's `standings`, not written up as a result (a playout cut at its turn
+    limit is scored as it stands)."""
     final = standings(state)
     totals, ranks = final.totals, final.ranks
     best_other = max([total for other, total in enumerate(totals) if other != seat])

@@ -34,7 +34,7 @@ cdef class Books:
     cdef public object end_reason
     cdef public object history
     cdef public object tunnel_reveals
-    cdef public object turns
+    cdef public Py_ssize_t turns
     cdef public object _ticket_views
     cdef public object _snapshot
     cdef public object _open_groups
