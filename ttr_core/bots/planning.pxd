@@ -24,7 +24,8 @@ cpdef list longest_claimable(object graph, object owners, Py_ssize_t seat,
                              Py_ssize_t num_players, Py_ssize_t wagons,
                              Py_ssize_t double_routes_from, object limit=*)
 
-@cython.locals(needs=list, gray=Py_ssize_t, route=Py_ssize_t, color=Py_ssize_t,
+@cython.locals(needs=list, gray=Py_ssize_t, route=Py_ssize_t, color=Py_ssize_t, tunnel=tuple,
+               colors=tuple, lengths=tuple,
                length=Py_ssize_t)
 cpdef tuple color_needs(BoardTables board, object routes, Py_ssize_t tunnel_reserve=*)
 

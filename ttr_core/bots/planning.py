@@ -296,10 +296,10 @@ def color_needs(
     a tunnel asks for `tunnel_reserve` more (E2, see `TUNNEL_RESERVE`)."""
     needs = [0] * LOCO
     gray = 0
-    tunnel = board.route_tunnel
+    tunnel, colors, lengths = board.route_tunnel, board.route_color, board.route_length
     for route in routes:
-        color = board.route_color[route]
-        length = board.route_length[route]
+        color = colors[route]
+        length = lengths[route]
         if tunnel_reserve and tunnel[route]:
             length += tunnel_reserve
         if color == GRAY_INDEX:
