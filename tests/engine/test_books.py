@@ -9,7 +9,7 @@ from collections import deque
 from engine_positions import play, stall, started, tiny_map
 
 from ttr_core.engine.actions import DrawDeck
-from ttr_core.engine.books import FIELDS, Books
+from ttr_core.engine.books import FIELDS, Books, copy_random_state
 from ttr_core.engine.enums import Status
 from ttr_core.engine.loop import SampledWorld
 from ttr_core.engine.positions import arrange, give_hand, give_tickets, ticket_index
@@ -135,6 +135,31 @@ def test_clone_copies_every_container_and_shares_only_values(north_america):
         assert mine is not theirs and mine.parent == theirs.parent
     assert twin.cards is not state.cards and twin.rng is not state.rng
     assert twin.board is state.board and twin.rule_set is state.rule_set
+
+
+def test_a_copied_random_source_draws_what_the_original_draws() -> None:
+    """A copy's random source (`copy_random_state`, one per playout) goes on exactly
+    as the original: the generator's state and the Gaussian spare (left by an odd
+    number of `gauss` draws); a subclass of `Random` copies itself."""
+    import random
+
+    class Counting(random.Random):
+        draws = 0
+
+        def getstate(self):  # type: ignore[no-untyped-def]
+            Counting.draws += 1
+            return super().getstate()
+
+    for source in (random.Random(11), Counting(11)):
+        source.random()
+        source.gauss(0.0, 1.0)  # leaves a spare
+        target = random.Random.__new__(random.Random)
+        before = Counting.draws
+        copy_random_state(source, target)
+        assert Counting.draws - before == (type(source) is Counting)  # its own method
+        assert target.getstate() == source.getstate()
+        assert [target.gauss(0, 1) for _ in range(3)] == [source.gauss(0, 1) for _ in range(3)]
+        assert [target.random() for _ in range(5)] == [source.random() for _ in range(5)]
 
 
 def test_fields_name_every_field_of_the_books(north_america):

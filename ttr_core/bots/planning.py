@@ -235,7 +235,8 @@ def plan_network(
                 planned.append(route)
                 working[route] = 0
     planned.sort(key=board.route_length.__getitem__, reverse=True)
-    return Plan(tuple(planned), tuple(kept), tuple(lost), spent)
+    # `tuple.__new__`: a named tuple's own `__new__` is a Python-level function.
+    return tuple.__new__(Plan, (tuple(planned), tuple(kept), tuple(lost), spent))
 
 
 def refreshed_plan(
@@ -258,9 +259,9 @@ def refreshed_plan(
         remaining.append(route)
     if len(remaining) == len(plan.routes):
         return plan
-    return Plan(
-        tuple(remaining), plan.tickets, plan.lost, sum([board.route_length[r] for r in remaining])
-    )
+    lengths = board.route_length
+    wagons_left = sum([lengths[r] for r in remaining])
+    return tuple.__new__(Plan, (tuple(remaining), plan.tickets, plan.lost, wagons_left))
 
 
 def longest_claimable(

@@ -19,6 +19,7 @@ turn order, pending decisions) the moves may change directly.
 from __future__ import annotations
 
 import random
+from _random import Random as _GeneratorState
 from collections import deque
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -100,6 +101,18 @@ FIELDS = (
 _PER_SEAT = ("hands", "tickets", "networks", "_open_groups")
 #: Containers a copy copies (one level; their items never change in place).
 _CONTAINERS = frozenset({list, dict, set, deque})
+
+
+def copy_random_state(source: random.Random, target: random.Random) -> None:
+    """`target.setstate(source.getstate())`: for a plain `random.Random`, through
+    CPython's generator (`_random.Random`) and the Gaussian spare directly, without
+    `random.Random`'s Python-level wrappers (a copy of a state per playout); a
+    subclass, which may keep more state, through its own methods."""
+    if type(source) is random.Random:
+        _GeneratorState.setstate(target, _GeneratorState.getstate(source))
+        target.gauss_next = source.gauss_next
+    else:
+        target.setstate(source.getstate())
 
 
 class Books:
@@ -187,7 +200,7 @@ class Books:
         # Made without seeding (`Random()` would read the system's entropy for
         # a seed that `setstate` then overwrites in full).
         rng = twin.rng = random.Random.__new__(random.Random)
-        rng.setstate(self.rng.getstate())
+        copy_random_state(self.rng, rng)
         twin.cards = self.cards.copy(rng)
         return twin
 
