@@ -3,6 +3,8 @@
 # module ignores this file.
 import cython
 from ttr_core.engine.compiled cimport BoardTables
+from ttr_core.engine.moves.claims cimport payment_shapes
+from ttr_core.engine.open_routes cimport can_claim_route
 
 @cython.locals(n=Py_ssize_t, dist=list, via=list, heap=list, d=Py_ssize_t, city=Py_ssize_t,
                other=Py_ssize_t, route=Py_ssize_t, nd=Py_ssize_t,

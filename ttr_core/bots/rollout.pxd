@@ -4,7 +4,11 @@
 # (the state is the extension type of state.pxd). The pure-Python module ignores
 # this file.
 import cython
+from ttr_core.bots.planning cimport (best_payment, color_needs, draw_for_needs,
+                                     longest_claimable, plan_network, refreshed_plan,
+                                     route_costs)
 from ttr_core.engine.compiled cimport BoardTables
+from ttr_core.engine.open_routes cimport can_claim_route
 from ttr_core.engine.state cimport GameState
 
 cdef class RolloutPlayer:

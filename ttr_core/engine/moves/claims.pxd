@@ -4,6 +4,7 @@
 import cython
 from ttr_core.engine.books cimport Books as TypedBooks
 from ttr_core.engine.compiled cimport BoardTables
+from ttr_core.engine.open_routes cimport is_open_to
 
 @cython.locals(low=Py_ssize_t)
 cpdef (Py_ssize_t, Py_ssize_t) locomotive_range(Py_ssize_t length, Py_ssize_t have,
