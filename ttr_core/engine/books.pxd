@@ -2,7 +2,10 @@
 # as an extension type, so that their methods (and the state's, state.pxd) read the
 # fields from the object itself rather than from a dictionary. Every field of
 # `FIELDS` is declared here. The pure-Python module ignores this file.
+import cython
+from ttr_core.engine.cards cimport CardPiles
 from ttr_core.engine.compiled cimport BoardTables
+from ttr_core.engine.connectivity cimport Connectivity
 
 cdef class Books:
     cdef public object map
@@ -11,7 +14,7 @@ cdef class Books:
     cdef public Py_ssize_t num_players
     cdef public object seed
     cdef public object rng
-    cdef public object cards
+    cdef public CardPiles cards
     cdef public object ticket_deck
     cdef public object long_ticket_deck
     cdef public object out_of_game_tickets
@@ -45,11 +48,14 @@ cdef class Books:
     # books (no look-up by name; a Python subclass may still override them).
     cpdef object decision_for(self, Py_ssize_t seat)
     cpdef list claimed_routes(self, Py_ssize_t seat)
+    @cython.locals(network=Connectivity)
     cpdef bint is_ticket_complete(self, Py_ssize_t seat, Py_ssize_t ticket)
     cpdef discard(self, object cards)
     cpdef pay(self, Py_ssize_t seat, object payment)
+    @cython.locals(network=Connectivity)
     cpdef take_route(self, Py_ssize_t seat, Py_ssize_t route)
     cpdef end_turn(self, Py_ssize_t seat, bint passed=*)
     cpdef bint everyone_passed(self)
     cpdef pass_turn_on(self, Py_ssize_t seat)
+    @cython.locals(k=Py_ssize_t, candidate=Py_ssize_t)
     cpdef Py_ssize_t next_active_after(self, Py_ssize_t seat)

@@ -258,8 +258,8 @@ class Books:
 
     def is_ticket_complete(self, seat: int, ticket: int) -> bool:
         """R13: joined by a continuous chain of the seat's own routes."""
-        board = self.board
-        return self.networks[seat].connected(board.ticket_a[ticket], board.ticket_b[ticket])
+        board, network = self.board, self.networks[seat]
+        return network.connected(board.ticket_a[ticket], board.ticket_b[ticket])
 
     def ticket_views(self, seat: int) -> tuple[TicketView, ...]:
         """The seat's tickets with their completion (R13)."""
@@ -368,7 +368,8 @@ class Books:
         self.owner[route] = seat
         self.wagons[seat] -= length
         self.route_points[seat] += self.rule_set.route_score(length)
-        self.networks[seat].join(board.route_a[route], board.route_b[route])
+        network = self.networks[seat]
+        network.join(board.route_a[route], board.route_b[route])
         views = self._ticket_views[seat]
         if views is not None:
             for view in views:

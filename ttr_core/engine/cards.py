@@ -69,7 +69,7 @@ class CardPiles:
         self.limit = locomotive_limit
 
     def copy(self, rng: random.Random) -> CardPiles:
-        twin = object.__new__(CardPiles)
+        twin = CardPiles.__new__(CardPiles)
         twin.rng, twin.limit = rng, self.limit
         twin.deck, twin.discard, twin.market = self.deck[:], self.discard[:], self.market[:]
         return twin
@@ -129,7 +129,7 @@ class CardPiles:
             and resets < MARKET_RESETS_IN_A_ROW
             and self.reset_can_help()
         ):
-            self.discard.extend(card for card in market if card is not None)
+            self.discard.extend([card for card in market if card is not None])
             for slot in range(len(market)):
                 market[slot] = self.draw()
             resets += 1
@@ -181,9 +181,10 @@ class CardPiles:
         without `locomotive_ends_draw`: any face-up card)."""
         if self.deck or self.discard:
             return True
-        return any(
-            card is not None and (card != LOCO or not locomotive_ends_draw) for card in self.market
-        )
+        for card in self.market:
+            if card is not None and (card != LOCO or not locomotive_ends_draw):
+                return True
+        return False
 
     def count_all(self, hands: Iterable[Sequence[int]], elsewhere: Iterable[int] = ()) -> int:
         """Every card in the piles, the hands and `elsewhere` (cards a tunnel turned
