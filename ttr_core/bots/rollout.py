@@ -56,7 +56,7 @@ from ttr_core.engine.open_routes import can_claim_route
 from ttr_core.engine.state import GameState
 
 #: Turns a playout may run past its sampled world, per wagon the seats start with in
-#: all (a game spends a wagon in well under one turn; see the module).
+#: all (a whole game takes about one turn per wagon of the table; see the module).
 TURNS_PER_WAGON = 10
 
 
