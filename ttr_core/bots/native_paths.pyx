@@ -2,7 +2,7 @@
 """The native kernel of the planners' cheapest path (`planning.cheapest_path`): the
 same Dijkstra on C arrays, built by the compiled build (`python -m ttr_core.accel`)
 and used only when it is there. It is the one piece of the optional native playout
-core (issue 39's path to 100x): a third of a search-bot play-test went to this
+core (issue 39's path to 100x): a fifth of a compiled search-bot play-test went to this
 search, four fifths of which is Python objects (boxed costs, a heap of Python
 integers) that C arrays do without.
 
