@@ -86,7 +86,7 @@ def test_clearly_behind_weighs_paired_differences() -> None:
     assert not clearly_behind([5.0], [1.0], z=1.0)  # one world says nothing of the spread
 
 
-def test_a_playout_is_cut_at_its_turn_limit_and_scored_as_it_stands() -> None:
+def test_r6_e2_a_playout_is_cut_at_its_turn_limit_and_scored_as_it_stands() -> None:
     """A loop no rule ends (E2 give-ups, never a pass for R6) cannot hold a search
     up: a playout stops at its players' `last_turn`, and the search scores the state
     as it stands (`outcome`) and counts the cut."""

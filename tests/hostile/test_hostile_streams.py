@@ -84,7 +84,7 @@ def test_a_hostile_build_record_never_stops_the_engine_loading(tmp_path, monkeyp
     # A record that cannot be read records nothing: every compiled module present is
     # stale (none in a pure install), and the engine falls back to its source.
     suffix = accel.EXTENSION_SUFFIXES[0]
-    built = (*accel.MODULES, *accel.NATIVE)
+    built = accel.every_module()
     compiled = [m for m in built if accel.source_of(m).with_suffix(suffix).exists()]
     assert accel.stale_modules() == compiled
     record.unlink()

@@ -76,6 +76,11 @@ BUILD_DIR = ROOT / "build" / "accel"
 DIRECTIVES = {"language_level": 3, "annotation_typing": False, "binding": True}
 
 
+def every_module() -> tuple[str, ...]:
+    """What a build compiles: `MODULES`, then the kernels of `NATIVE`."""
+    return (*MODULES, *NATIVE)
+
+
 def source_of(module: str) -> Path:
     return ROOT.joinpath(*module.split(".")).with_suffix(".pyx" if module in NATIVE else ".py")
 
@@ -117,7 +122,7 @@ def stale_modules() -> list[str]:
     if not isinstance(recorded, dict):  # whatever else is there, no module is recorded
         recorded = {}
     suffix = EXTENSION_SUFFIXES[0]
-    built = [m for m in (*MODULES, *NATIVE) if source_of(m).with_suffix(suffix).exists()]
+    built = [m for m in every_module() if source_of(m).with_suffix(suffix).exists()]
     stale = {m for m in built if recorded.get(m) != checksum(m)}
     # A module built on another's extension types (`cimport` in its .pxd: the
     # state on the books) cannot run beside that module's source: stale with it.
@@ -129,7 +134,7 @@ def stale_modules() -> list[str]:
             if module not in stale and not stale.isdisjoint(taken):
                 stale.add(module)
                 grew = True
-    return [m for m in (*MODULES, *NATIVE) if m in stale]
+    return [m for m in every_module() if m in stale]
 
 
 def cimported(module: str) -> list[str]:
@@ -233,7 +238,7 @@ def clean() -> int:
 
     shutil.rmtree(BUILD_DIR, ignore_errors=True)
     removed = 0
-    for module in (*MODULES, *NATIVE):
+    for module in every_module():
         for path in compiled_files(module):
             path.unlink()
             removed += 1
@@ -254,7 +259,7 @@ def build(jobs: int = 2) -> None:
             "pip install -e '.[accel]'"
         ) from None
     BUILD_RECORD.unlink(missing_ok=True)
-    extensions = [Extension(m, [str(source_of(m).relative_to(ROOT))]) for m in (*MODULES, *NATIVE)]
+    extensions = [Extension(m, [str(source_of(m).relative_to(ROOT))]) for m in every_module()]
     dist = Distribution({"ext_modules": [], "script_name": "ttr-accel"})
     try:
         dist.ext_modules = cythonize(
@@ -276,7 +281,7 @@ def build(jobs: int = 2) -> None:
 
     # Atomic: a build stopped while recording leaves no half record to misread.
     write_text_atomically(
-        BUILD_RECORD, json.dumps({m: checksum(m) for m in (*MODULES, *NATIVE)}, indent=1) + "\n"
+        BUILD_RECORD, json.dumps({m: checksum(m) for m in every_module()}, indent=1) + "\n"
     )
 
 
